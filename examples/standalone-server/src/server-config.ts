@@ -1,0 +1,32 @@
+import { isLogLevel, type EngineConfig, type LogLevel } from '@trellis/core';
+import { resolve } from 'node:path';
+
+/** The standalone server's settings, read from the environment (see README: Configuration). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  basePath: string;
+  bodyLimit: number;
+  logLevel: LogLevel;
+  engine: EngineConfig;
+}
+
+export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const logLevel = env.TRELLIS_LOG_LEVEL ?? 'info';
+  if (!isLogLevel(logLevel)) throw new Error(`TRELLIS_LOG_LEVEL must be debug, info, warn, error or silent, got '${logLevel}'`);
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  const bodyLimit = Number(env.TRELLIS_BODY_LIMIT ?? 10 * 1024 * 1024);
+  if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) throw new Error(`TRELLIS_BODY_LIMIT must be a byte count, got '${env.TRELLIS_BODY_LIMIT}'`);
+  const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
+    ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA }
+    : { type: 'sqlite', filename: resolve(env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    basePath: env.TRELLIS_BASE_PATH ?? '/engine-rest',
+    bodyLimit,
+    logLevel,
+    engine: { store, logLevel },
+  };
+}

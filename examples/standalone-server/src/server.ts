@@ -1,0 +1,36 @@
+import { createEngine, consoleLogger, type ProcessEngine } from '@trellis/core';
+import { createRestApp } from '@trellis/http-koa';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerConfig } from './server-config.js';
+
+export interface RunningServer {
+  engine: ProcessEngine;
+  server: Server;
+  /** The REST root, e.g. http://localhost:8080/engine-rest */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts an engine and serves its REST API; resolves once the port is listening. */
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const logger = consoleLogger(config.logLevel);
+  const engine = await createEngine({ ...config.engine, logger });
+  const app = createRestApp(engine, { basePath: config.basePath, bodyLimit: config.bodyLimit });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://localhost:${port}${config.basePath}`;
+  return {
+    engine,
+    server,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await engine.close();
+    },
+  };
+}

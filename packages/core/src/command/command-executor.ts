@@ -1,0 +1,44 @@
+import { inject, injectable } from 'inversify';
+import type { Clock } from '../clock.js';
+import type { ResolvedEngineConfig } from '../config.js';
+import { EventBus } from '../events/event-bus.js';
+import type { IdGenerator } from '../id-generator.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../persistence/store.js';
+import { CLOCK, ENGINE_CONFIG, ID_GENERATOR, LOGGER, STORE } from '../tokens.js';
+import type { Command } from './command.js';
+import { CommandContext } from './command-context.js';
+import { translateDatabaseError } from './database-errors.js';
+
+/** Runs each command in its own transaction, then the after-commit hooks it registered. */
+@injectable()
+export class CommandExecutor {
+  constructor(
+    @inject(STORE) private readonly store: Store,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute<T>(command: Command<T>): Promise<T> {
+    let context: CommandContext | undefined;
+    let result: T;
+    try {
+      result = await this.store.db.transaction().execute(async (trx) => {
+        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events);
+        return command.execute(context);
+      });
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
+    context?.runAfterCommitHooks((error) => this.logger.error(`after-commit hook of ${command.name} failed`, error));
+    return result;
+  }
+
+  /** Runs a command whose whole logic is one function (most reads); `name` is Camunda's class name. */
+  run<T>(name: string, execute: (ctx: CommandContext) => Promise<T>): Promise<T> {
+    return this.execute({ name, execute });
+  }
+}

@@ -1,0 +1,16 @@
+import { ExceptionCode, ProcessEngineException } from '../errors/exceptions.js';
+
+/**
+ * Driver errors become engine errors with Camunda's built-in codes, so a client sees
+ * `{type: 'ProcessEngineException', code: 10001}` and never a driver's class name.
+ */
+export function translateDatabaseError(error: unknown): unknown {
+  if (ProcessEngineException.is(error) || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === '40P01') return new ProcessEngineException(error.message, { code: ExceptionCode.DEADLOCK, cause: error });
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new ProcessEngineException(error.message, { code: ExceptionCode.FOREIGN_KEY_CONSTRAINT_VIOLATION, cause: error });
+  }
+  if (code === '22001') return new ProcessEngineException(error.message, { code: ExceptionCode.COLUMN_SIZE_TOO_SMALL, cause: error });
+  return error;
+}

@@ -1,0 +1,64 @@
+import type { Clock } from './clock.js';
+import type { IdGenerator } from './id-generator.js';
+import type { Logger, LogLevel } from './logger.js';
+import type { StoreConfig } from './persistence/store.js';
+
+/** What a host passes to createEngine(); everything but the store has a default. */
+export interface EngineConfig {
+  /** Where state lives. Default: in-memory SQLite (nothing survives the process). */
+  store?: StoreConfig;
+  /** Engine name, as listed by GET /engine. */
+  engineName?: string;
+  /**
+   * Days of history kept for a definition that declares no camunda:historyTimeToLive
+   * (Camunda Run's default is 180). null: no default.
+   */
+  historyTimeToLive?: number | null;
+  /** Reject definitions without a history time to live (Camunda's default since 7.20). */
+  enforceHistoryTimeToLive?: boolean;
+  /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
+  jobExecutor?: Partial<JobExecutorConfig>;
+  clock?: Clock;
+  idGenerator?: IdGenerator;
+  logger?: Logger;
+  logLevel?: LogLevel;
+}
+
+export interface JobExecutorConfig {
+  /** Start acquiring jobs when the engine starts. Default true. */
+  activate: boolean;
+  /** Pause between acquisition cycles when there is nothing to do. Default 5000 ms. */
+  waitTimeMs: number;
+  /** How long an acquired job stays locked to this engine. Default 5 minutes (Camunda's). */
+  lockTimeMs: number;
+  /** Jobs locked per acquisition. Default 3 (Camunda's). */
+  maxJobsPerAcquisition: number;
+}
+
+export interface ResolvedEngineConfig {
+  store: StoreConfig;
+  jobExecutor: JobExecutorConfig;
+  engineName: string;
+  historyTimeToLive: number | null;
+  enforceHistoryTimeToLive: boolean;
+}
+
+/** Fills the defaults and validates what the host gave. */
+export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
+  const historyTimeToLive = config.historyTimeToLive === undefined ? 180 : config.historyTimeToLive;
+  if (historyTimeToLive !== null && (!Number.isInteger(historyTimeToLive) || historyTimeToLive < 0)) {
+    throw new Error(`historyTimeToLive must be a whole number of days >= 0, got ${historyTimeToLive}`);
+  }
+  return {
+    store: config.store ?? { type: 'sqlite', filename: ':memory:' },
+    jobExecutor: {
+      activate: config.jobExecutor?.activate ?? true,
+      waitTimeMs: config.jobExecutor?.waitTimeMs ?? 5000,
+      lockTimeMs: config.jobExecutor?.lockTimeMs ?? 5 * 60 * 1000,
+      maxJobsPerAcquisition: config.jobExecutor?.maxJobsPerAcquisition ?? 3,
+    },
+    engineName: config.engineName ?? 'default',
+    historyTimeToLive,
+    enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,
+  };
+}

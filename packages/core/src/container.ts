@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import type { Clock } from './clock.js';
+import { CommandExecutor } from './command/command-executor.js';
+import type { ResolvedEngineConfig } from './config.js';
+import { EventBus } from './events/event-bus.js';
+import type { IdGenerator } from './id-generator.js';
+import type { Logger } from './logger.js';
+import type { Store } from './persistence/store.js';
+import { DeploymentService } from './services/deployment/deployment-service.js';
+import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
+import { ProcessModelCache } from './services/process-definition/process-model-cache.js';
+import { JobExecutor } from './jobs/job-executor.js';
+import { JOB_HANDLER } from './jobs/job-handler.js';
+import {
+  TimerActivateProcessDefinitionHandler,
+  TimerSuspendProcessDefinitionHandler,
+} from './services/process-definition/timer-suspension-handlers.js';
+import { CLOCK, ENGINE_CONFIG, ID_GENERATOR, LOGGER, STORE } from './tokens.js';
+
+export interface ContainerPorts {
+  config: ResolvedEngineConfig;
+  store: Store;
+  clock: Clock;
+  idGenerator: IdGenerator;
+  logger: Logger;
+}
+
+/** The one place where the engine's parts are bound. Every service is a singleton of its engine. */
+export function createContainer(ports: ContainerPorts): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(ENGINE_CONFIG).toConstantValue(ports.config);
+  container.bind(STORE).toConstantValue(ports.store);
+  container.bind(CLOCK).toConstantValue(ports.clock);
+  container.bind(ID_GENERATOR).toConstantValue(ports.idGenerator);
+  container.bind(LOGGER).toConstantValue(ports.logger);
+  container.bind(EventBus).toSelf();
+  container.bind(CommandExecutor).toSelf();
+  container.bind(ProcessModelCache).toSelf();
+  container.bind(DeploymentService).toSelf();
+  container.bind(ProcessDefinitionService).toSelf();
+  container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);
+  container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
+  container.bind(JobExecutor).toSelf();
+  return container;
+}

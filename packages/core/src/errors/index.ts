@@ -1,0 +1,3 @@
+export * from './exceptions.js';
+export { engineMessage } from './engine-message.js';
+export { ensureMessage, ensureNotEmpty, ensureNotNull } from './ensure.js';

@@ -1,0 +1,115 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { inject, injectable, multiInject } from 'inversify';
+import type { Clock } from '../clock.js';
+import { CommandExecutor } from '../command/command-executor.js';
+import type { ResolvedEngineConfig } from '../config.js';
+import { EventBus } from '../events/event-bus.js';
+import type { Logger } from '../logger.js';
+import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
+import type { Job } from './job.js';
+import { JOB_HANDLER, type JobHandler } from './job-handler.js';
+
+/**
+ * Acquires due jobs and runs each in its own transaction. A failed job loses one retry and keeps
+ * its error; the lock expiry frees jobs of a node that died. Tests call runDueJobs() after moving the clock.
+ */
+@injectable()
+export class JobExecutor {
+  /** Identifies this engine's locks among the nodes sharing a database. */
+  readonly lockOwner = `${hostname()}:${randomUUID()}`;
+  private readonly handlers: Map<string, JobHandler>;
+  private timer: NodeJS.Timeout | null = null;
+  private cycle: Promise<unknown> = Promise.resolve();
+  private active = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @multiInject(JOB_HANDLER) handlers: JobHandler[],
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.handlers = new Map(handlers.map((handler) => [handler.type, handler]));
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** Starts polling (every `jobExecutor.waitTimeMs`) and listening for new jobs. */
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.unsubscribe = this.events.on('job.created', ({ dueDate }) => {
+      if (!dueDate || dueDate.getTime() <= this.clock.now().getTime()) this.schedule(0);
+    });
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the running cycle to end. */
+  async stop(): Promise<void> {
+    this.active = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.cycle.catch(() => {});
+  }
+
+  /** Runs due jobs until none is left; returns how many ran (successfully or not). */
+  async runDueJobs(): Promise<number> {
+    let executed = 0;
+    for (;;) {
+      const jobs = await this.acquire();
+      if (jobs.length === 0) return executed;
+      for (const job of jobs) await this.executeJob(job);
+      executed += jobs.length;
+    }
+  }
+
+  private schedule(delay: number): void {
+    if (!this.active) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.cycle = this.cycle
+        .then(() => this.runDueJobs())
+        .catch((error) => this.logger.error('job acquisition failed', error))
+        .finally(() => this.schedule(this.config.jobExecutor.waitTimeMs));
+    }, delay);
+    this.timer.unref();
+  }
+
+  private acquire(): Promise<Job[]> {
+    const { lockTimeMs, maxJobsPerAcquisition } = this.config.jobExecutor;
+    return this.commands.run('AcquireJobsCmd', (ctx) => {
+      const now = ctx.clock.now();
+      return ctx.jobs.acquire(this.lockOwner, now, new Date(now.getTime() + lockTimeMs), maxJobsPerAcquisition);
+    });
+  }
+
+  private async executeJob(acquired: Job): Promise<void> {
+    try {
+      await this.commands.run('ExecuteJobsCmd', async (ctx) => {
+        const job = await ctx.jobs.findById(acquired.id);
+        // Deleted meanwhile, or the lock expired and another node took it.
+        if (!job || job.lockOwner !== this.lockOwner) return;
+        const handler = this.handlers.get(job.handlerType);
+        if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
+        await handler.execute(ctx, job);
+        await ctx.jobs.delete(job);
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`job ${acquired.id} (${acquired.handlerType}) failed: ${message}`);
+      await this.commands
+        .run('FailJobCmd', async (ctx) => {
+          const job = await ctx.jobs.findById(acquired.id);
+          if (job && job.lockOwner === this.lockOwner) await ctx.jobs.fail(job, message);
+        })
+        .catch((failure) => this.logger.error(`recording the failure of job ${acquired.id} failed`, failure));
+    }
+  }
+}

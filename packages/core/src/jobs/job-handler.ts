@@ -1,0 +1,11 @@
+import type { CommandContext } from '../command/command-context.js';
+import type { Job } from './job.js';
+
+/** Runs one kind of job (by `type`, Camunda's handler type name) inside the job's transaction. */
+export interface JobHandler {
+  readonly type: string;
+  execute(ctx: CommandContext, job: Job): Promise<void>;
+}
+
+/** Multi-bound token: every JobHandler in the container. */
+export const JOB_HANDLER = Symbol.for('trellis.JobHandler');

@@ -1,0 +1,25 @@
+/** A unit of asynchronous work, run by the job executor when due. */
+export interface Job {
+  id: string;
+  type: 'timer' | 'message';
+  handlerType: string;
+  handlerConfiguration: string | null;
+  dueDate: Date | null;
+  lockOwner: string | null;
+  lockExpirationTime: Date | null;
+  retries: number;
+  exceptionMessage: string | null;
+  suspended: boolean;
+  priority: number;
+  processDefinitionId: string | null;
+  processDefinitionKey: string | null;
+  deploymentId: string | null;
+  tenantId: string | null;
+  createTime: Date;
+}
+
+/** Camunda's default number of attempts of a job. */
+export const DEFAULT_JOB_RETRIES = 3;
+
+/** The fields a new job needs; the rest take defaults. */
+export type NewJob = Pick<Job, 'type' | 'handlerType'> & Partial<Omit<Job, 'id' | 'createTime'>>;

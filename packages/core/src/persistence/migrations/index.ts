@@ -1,0 +1,6 @@
+import { init } from './0001-init.js';
+import type { Migration } from './migration.js';
+
+/** Every schema change in order. Append only: a released migration is never edited. */
+export const migrations: readonly Migration[] = [init];
+export type { Migration } from './migration.js';

@@ -1,0 +1,86 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Deployment, DeploymentQuery } from '../../services/deployment/deployment.js';
+import type { DeploymentTable, StoreSchema } from '../schema.js';
+import { applyPage, applySorting, toDate } from './query-support.js';
+
+const SORT_COLUMNS = { id: 'id', name: 'name', deploymentTime: 'deploy_time', tenantId: 'tenant_id' } as const;
+
+/** Deployments, within one transaction. */
+export class DeploymentRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async insert(deployment: Deployment): Promise<void> {
+    await this.trx
+      .insertInto('trellis_deployment')
+      .values({
+        id: deployment.id,
+        name: deployment.name,
+        source: deployment.source,
+        deploy_time: deployment.deploymentTime.getTime(),
+        tenant_id: deployment.tenantId,
+      })
+      .execute();
+  }
+
+  async findById(id: string): Promise<Deployment | null> {
+    const row = await this.trx.selectFrom('trellis_deployment').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toDeployment(row) : null;
+  }
+
+  async find(query: DeploymentQuery): Promise<Deployment[]> {
+    const sorted = applySorting(this.filtered(query).selectAll(), query.sorting, SORT_COLUMNS, 'id');
+    return (await applyPage(sorted, query).execute()).map(toDeployment);
+  }
+
+  async count(query: DeploymentQuery): Promise<number> {
+    const row = await this.filtered(query).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The newest deployment with this name (duplicate filtering answers with it when nothing changed). */
+  async findLatestByName(name: string): Promise<Deployment | null> {
+    const row = await this.trx
+      .selectFrom('trellis_deployment')
+      .selectAll()
+      .where('name', '=', name)
+      .orderBy('deploy_time', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row ? toDeployment(row) : null;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_deployment').where('id', '=', id).execute();
+  }
+
+  private filtered(query: DeploymentQuery) {
+    let select = this.trx.selectFrom('trellis_deployment');
+    if (query.id !== undefined) select = select.where('id', '=', query.id);
+    if (query.name !== undefined) select = select.where('name', '=', query.name);
+    if (query.nameLike !== undefined) select = select.where('name', 'like', query.nameLike);
+    if (query.source !== undefined) select = select.where('source', '=', query.source);
+    if (query.withoutSource) select = select.where('source', 'is', null);
+    if (query.after !== undefined) select = select.where('deploy_time', '>', query.after.getTime());
+    if (query.before !== undefined) select = select.where('deploy_time', '<', query.before.getTime());
+    if (query.withoutTenantId) select = select.where('tenant_id', 'is', null);
+    if (query.tenantIdIn !== undefined) {
+      const tenants = query.tenantIdIn;
+      select = select.where((eb) =>
+        query.includeDeploymentsWithoutTenantId
+          ? eb.or([eb('tenant_id', 'in', tenants), eb('tenant_id', 'is', null)])
+          : eb('tenant_id', 'in', tenants),
+      );
+    }
+    return select;
+  }
+}
+
+function toDeployment(row: Selectable<DeploymentTable>): Deployment {
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    deploymentTime: toDate(row.deploy_time),
+    tenantId: row.tenant_id,
+  };
+}

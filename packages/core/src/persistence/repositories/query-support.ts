@@ -1,0 +1,49 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+
+export type SortOrder = 'asc' | 'desc';
+
+/** One sort criterion of a list query. */
+export interface Sorting<Field extends string> {
+  sortBy: Field;
+  sortOrder: SortOrder;
+}
+
+/** Camunda's firstResult/maxResults paging. */
+export interface Page {
+  firstResult?: number;
+  maxResults?: number;
+}
+
+/**
+ * Orders by the given criteria, or by id when there are none (Camunda's default `RES.ID_ asc`).
+ * Nulls sort as the smallest value on both dialects, so SQLite and PostgreSQL agree.
+ */
+export function applySorting<DB, TB extends keyof DB, O, Field extends string>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  sorting: readonly Sorting<Field>[] | undefined,
+  columns: Record<Field, string>,
+  idColumn: string,
+): SelectQueryBuilder<DB, TB, O> {
+  if (!sorting || sorting.length === 0) return query.orderBy(sql.ref(idColumn), 'asc');
+  return sorting.reduce(
+    (ordered, { sortBy, sortOrder }) =>
+      ordered.orderBy(sql.ref(columns[sortBy]), (item) => (sortOrder === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast())),
+    query,
+  );
+}
+
+/** Applies firstResult/maxResults; one given alone defaults the other to 0 / unbounded. */
+export function applyPage<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, page: Page): SelectQueryBuilder<DB, TB, O> {
+  const offset = Math.max(0, page.firstResult ?? 0);
+  if (page.maxResults !== undefined) return query.limit(Math.max(0, page.maxResults)).offset(offset);
+  // SQLite needs a LIMIT before an OFFSET; the largest safe integer means "no limit" on both dialects.
+  if (offset > 0) return query.limit(Number.MAX_SAFE_INTEGER).offset(offset);
+  return query;
+}
+
+/** Epoch milliseconds as stored, back to a Date. */
+export const toDate = (millis: number): Date => new Date(Number(millis));
+/** 0/1 integer column to boolean. */
+export const toBoolean = (value: number): boolean => Number(value) === 1;
+/** boolean to the 0/1 integer column. */
+export const fromBoolean = (value: boolean): number => (value ? 1 : 0);

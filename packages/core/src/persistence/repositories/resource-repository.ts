@@ -1,0 +1,102 @@
+import type { Transaction } from 'kysely';
+import type { DeploymentResource, DeploymentResourceData } from '../../services/deployment/deployment.js';
+import type { StoreSchema } from '../schema.js';
+
+/** The files of deployments, within one transaction. */
+export class ResourceRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async insertAll(resources: readonly DeploymentResourceData[]): Promise<void> {
+    if (resources.length === 0) return;
+    await this.trx
+      .insertInto('trellis_resource')
+      .values(
+        resources.map((resource, position) => ({
+          id: resource.id,
+          deployment_id: resource.deploymentId,
+          name: resource.name,
+          bytes: resource.bytes,
+          position,
+        })),
+      )
+      .execute();
+  }
+
+  /** The files of a deployment, in the order they were deployed. */
+  async listByDeployment(deploymentId: string): Promise<DeploymentResource[]> {
+    return this.trx
+      .selectFrom('trellis_resource')
+      .select(['id', 'name', 'deployment_id as deploymentId'])
+      .where('deployment_id', '=', deploymentId)
+      .orderBy('position')
+      .execute();
+  }
+
+  /** The files of a deployment with their content. */
+  async listDataByDeployment(deploymentId: string): Promise<DeploymentResourceData[]> {
+    const rows = await this.trx
+      .selectFrom('trellis_resource')
+      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
+      .where('deployment_id', '=', deploymentId)
+      .orderBy('position')
+      .execute();
+    return rows.map((row) => ({ ...row, bytes: Buffer.from(row.bytes) }));
+  }
+
+  async findData(deploymentId: string, resourceId: string): Promise<DeploymentResourceData | null> {
+    const row = await this.trx
+      .selectFrom('trellis_resource')
+      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
+      .where('deployment_id', '=', deploymentId)
+      .where('id', '=', resourceId)
+      .executeTakeFirst();
+    return row ? { ...row, bytes: Buffer.from(row.bytes) } : null;
+  }
+
+  async findDataByName(deploymentId: string, name: string): Promise<DeploymentResourceData | null> {
+    const row = await this.trx
+      .selectFrom('trellis_resource')
+      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
+      .where('deployment_id', '=', deploymentId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row ? { ...row, bytes: Buffer.from(row.bytes) } : null;
+  }
+
+  /**
+   * For each resource name, the newest resource of that name among deployments with this name,
+   * one of these sources and this tenant.
+   */
+  async findLatestByDeploymentName(
+    deploymentName: string,
+    resourceNames: readonly string[],
+    sources: readonly (string | null)[],
+    tenantId: string | null,
+  ): Promise<Map<string, DeploymentResourceData>> {
+    if (resourceNames.length === 0) return new Map();
+    const concreteSources = sources.filter((source): source is string => source !== null);
+    const rows = await this.trx
+      .selectFrom('trellis_resource as r')
+      .innerJoin('trellis_deployment as d', 'd.id', 'r.deployment_id')
+      .select(['r.id', 'r.name', 'r.deployment_id as deploymentId', 'r.bytes'])
+      .where('d.name', '=', deploymentName)
+      .where('r.name', 'in', [...resourceNames])
+      .where((eb) => (tenantId === null ? eb('d.tenant_id', 'is', null) : eb('d.tenant_id', '=', tenantId)))
+      .where((eb) =>
+        eb.or([
+          ...(concreteSources.length > 0 ? [eb('d.source', 'in', concreteSources)] : []),
+          ...(sources.includes(null) ? [eb('d.source', 'is', null)] : []),
+        ]),
+      )
+      .orderBy('d.deploy_time', 'desc')
+      .orderBy('d.id', 'desc')
+      .execute();
+    const latest = new Map<string, DeploymentResourceData>();
+    for (const row of rows) if (!latest.has(row.name)) latest.set(row.name, { ...row, bytes: Buffer.from(row.bytes) });
+    return latest;
+  }
+
+  async deleteByDeployment(deploymentId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_resource').where('deployment_id', '=', deploymentId).execute();
+  }
+}

@@ -1,0 +1,94 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The table shapes Kysely types its queries with. Column names are snake_case; only repositories
+ * translate rows to domain objects. Timestamps are epoch milliseconds (bigint), booleans are 0/1
+ * integers and binary data is a Buffer, so both dialects store and return the same values.
+ */
+export interface StoreSchema {
+  trellis_property: PropertyTable;
+  trellis_schema_migration: SchemaMigrationTable;
+  trellis_deployment: DeploymentTable;
+  trellis_resource: ResourceTable;
+  trellis_process_definition: ProcessDefinitionTable;
+  trellis_definition_starter: DefinitionStarterTable;
+  trellis_job: JobTable;
+}
+
+export interface PropertyTable {
+  name: string;
+  value: string | null;
+  rev: number;
+}
+
+export interface SchemaMigrationTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface DeploymentTable {
+  id: string;
+  name: string | null;
+  source: string | null;
+  deploy_time: number;
+  tenant_id: string | null;
+}
+
+export interface ResourceTable {
+  id: string;
+  deployment_id: string;
+  name: string;
+  bytes: Buffer;
+  /** Insertion order within the deployment. */
+  position: number;
+}
+
+export interface ProcessDefinitionTable {
+  id: string;
+  rev: number;
+  key: string;
+  name: string | null;
+  description: string | null;
+  category: string | null;
+  version: number;
+  version_tag: string | null;
+  resource_name: string;
+  diagram_resource_name: string | null;
+  deployment_id: string;
+  deploy_time: number;
+  tenant_id: string | null;
+  suspended: number;
+  history_time_to_live: number | null;
+  startable_in_tasklist: number;
+  has_start_form_key: number;
+}
+
+/** A candidate starter (camunda:candidateStarterUsers / -Groups) of a process definition. */
+export interface DefinitionStarterTable {
+  process_definition_id: string;
+  user_id: string | null;
+  group_id: string | null;
+}
+
+/** A unit of asynchronous work (Camunda's ACT_RU_JOB): timers, async continuations, batch jobs. */
+export interface JobTable {
+  id: string;
+  rev: number;
+  /** 'timer' or 'message'. */
+  type: string;
+  handler_type: string;
+  handler_configuration: string | null;
+  due_date: number | null;
+  lock_owner: string | null;
+  lock_expiration_time: number | null;
+  retries: number;
+  exception_message: string | null;
+  suspended: number;
+  priority: number;
+  process_definition_id: string | null;
+  process_definition_key: string | null;
+  deployment_id: string | null;
+  tenant_id: string | null;
+  create_time: number;
+}

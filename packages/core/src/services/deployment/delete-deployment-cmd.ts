@@ -1,0 +1,32 @@
+import type { Command } from '../../command/command.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { NotFoundException } from '../../errors/exceptions.js';
+import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
+
+export interface DeleteDeploymentOptions {
+  cascade?: boolean;
+  skipCustomListeners?: boolean;
+  skipIoMappings?: boolean;
+}
+
+/** Removes a deployment, its resources and its process definitions (and, with cascade, their instances). */
+export class DeleteDeploymentCmd implements Command<void> {
+  readonly name = 'DeleteDeploymentCmd';
+
+  constructor(
+    private readonly deploymentId: string,
+    private readonly options: DeleteDeploymentOptions = {},
+  ) {}
+
+  async execute(ctx: CommandContext): Promise<void> {
+    const deployment = await ctx.deployments.findById(this.deploymentId);
+    // Camunda's text, grammar included (DeploymentResourceImpl).
+    if (!deployment) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
+    for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
+      await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false });
+    }
+    await ctx.resources.deleteByDeployment(deployment.id);
+    await ctx.deployments.delete(deployment.id);
+    ctx.emitAfterCommit('deployment.deleted', { deploymentId: deployment.id });
+  }
+}

@@ -1,0 +1,93 @@
+import type { CommandContext } from '../../command/command-context.js';
+import { parseBpmnResource, type ProcessModel } from '../../bpmn/index.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import { createJob } from '../../jobs/create-job.js';
+import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import {
+  ACTIVATE_PROCESS_DEFINITION,
+  type TimerSuspensionConfiguration,
+} from '../process-definition/timer-suspension-handlers.js';
+import type { Deployment, DeploymentResourceData } from './deployment.js';
+import { diagramResourceFor, isBpmnResource } from './resource-names.js';
+
+// Camunda: a definition id longer than the id column falls back to a bare generated id.
+const MAX_ID_LENGTH = 64;
+
+/**
+ * Parses the deployment's BPMN resources and stores one versioned process definition per
+ * executable process. Any parse problem aborts the whole deployment (the caller's transaction).
+ */
+export async function deployProcessDefinitions(
+  ctx: CommandContext,
+  deployment: Deployment,
+  resources: readonly DeploymentResourceData[],
+  activationTime: Date | null,
+): Promise<ProcessDefinition[]> {
+  const parsed: Array<{ resource: DeploymentResourceData; model: ProcessModel }> = [];
+  for (const resource of resources.filter((r) => isBpmnResource(r.name))) {
+    const result = await parseBpmnResource(resource.name, resource.bytes.toString('utf8'), {
+      historyTimeToLive: ctx.config.historyTimeToLive,
+      enforceHistoryTimeToLive: ctx.config.enforceHistoryTimeToLive,
+    });
+    for (const model of result.processes) parsed.push({ resource, model });
+  }
+  ensureNoDuplicateKeys(parsed.map(({ model }) => model.key));
+
+  const resourceNames = new Set(resources.map((resource) => resource.name));
+  const suspended = activationTime !== null && activationTime.getTime() > ctx.clock.now().getTime();
+  const definitions: ProcessDefinition[] = [];
+  for (const { resource, model } of parsed) {
+    const version = (await ctx.processDefinitions.maxVersion(model.key, deployment.tenantId)) + 1;
+    const generatedId = `${model.key}:${version}:${ctx.ids.next()}`;
+    const definition: ProcessDefinition = {
+      id: generatedId.length <= MAX_ID_LENGTH ? generatedId : ctx.ids.next(),
+      key: model.key,
+      name: model.name,
+      description: model.documentation,
+      category: model.category,
+      version,
+      versionTag: model.versionTag,
+      resourceName: resource.name,
+      diagramResourceName: diagramResourceFor(resource.name, model.key, resourceNames),
+      deploymentId: deployment.id,
+      deploymentTime: deployment.deploymentTime,
+      tenantId: deployment.tenantId,
+      suspended,
+      historyTimeToLive: model.historyTimeToLive ?? ctx.config.historyTimeToLive,
+      startableInTasklist: model.isStartableInTasklist,
+      hasStartFormKey: model.hasStartFormKey,
+    };
+    await ctx.processDefinitions.insert(definition, {
+      users: model.candidateStarterUsers,
+      groups: model.candidateStarterGroups,
+    });
+    if (suspended) await scheduleActivation(ctx, definition, activationTime!);
+    definitions.push(definition);
+  }
+  return definitions;
+}
+
+// Camunda deploys such definitions suspended and activates each with a timer job.
+async function scheduleActivation(ctx: CommandContext, definition: ProcessDefinition, dueDate: Date): Promise<void> {
+  const configuration: TimerSuspensionConfiguration = { target: { processDefinitionId: definition.id }, includeProcessInstances: false };
+  await createJob(ctx, {
+    type: 'timer',
+    handlerType: ACTIVATE_PROCESS_DEFINITION,
+    handlerConfiguration: JSON.stringify(configuration),
+    dueDate,
+    processDefinitionId: definition.id,
+    processDefinitionKey: definition.key,
+    deploymentId: definition.deploymentId,
+    tenantId: definition.tenantId,
+  });
+}
+
+function ensureNoDuplicateKeys(keys: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key)) {
+      throw new ProcessEngineException(`The deployment contains definitions with the same key '${key}' (id attribute), this is not allowed`);
+    }
+    seen.add(key);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Command } from '../../command/command.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { NotFoundException } from '../../errors/exceptions.js';
+import { DeployCmd, type DeploymentWithDefinitions } from './deploy-cmd.js';
+
+/** Which resources of an earlier deployment to deploy again; none named means all of them. */
+export interface RedeployRequest {
+  resourceIds?: string[];
+  resourceNames?: string[];
+  source?: string | null;
+}
+
+/** Camunda's redeploy: a new deployment of the same name and tenant from resources of an earlier one. */
+export class RedeployCmd implements Command<DeploymentWithDefinitions> {
+  readonly name = 'RedeployCmd';
+
+  constructor(
+    private readonly deploymentId: string,
+    private readonly request: RedeployRequest = {},
+  ) {}
+
+  async execute(ctx: CommandContext): Promise<DeploymentWithDefinitions> {
+    const previous = await ctx.deployments.findById(this.deploymentId);
+    if (!previous) throw new NotFoundException(`Deployment with id '${this.deploymentId}' does not exist`);
+    const resources = await ctx.resources.listDataByDeployment(previous.id);
+    const ids = this.request.resourceIds ?? [];
+    const names = this.request.resourceNames ?? [];
+    ensureAllFound('ids', ids, new Set(resources.map((r) => r.id)), previous.id);
+    ensureAllFound('names', names, new Set(resources.map((r) => r.name)), previous.id);
+    const selectAll = ids.length === 0 && names.length === 0;
+    const selected = resources.filter((r) => selectAll || ids.includes(r.id) || names.includes(r.name));
+    return new DeployCmd({
+      name: previous.name,
+      tenantId: previous.tenantId,
+      source: this.request.source ?? null,
+      resources: selected.map(({ name, bytes }) => ({ name, bytes })),
+    }).execute(ctx);
+  }
+}
+
+// Camunda (DeployCmd): "The deployment with id '<id>' does not contain the following resources with <kind>: <list>".
+function ensureAllFound(kind: 'ids' | 'names', wanted: readonly string[], present: ReadonlySet<string>, deploymentId: string): void {
+  const missing = wanted.filter((value) => !present.has(value));
+  if (missing.length > 0) {
+    throw new NotFoundException(
+      `The deployment with id '${deploymentId}' does not contain the following resources with ${kind}: ${missing.join(', ')}`,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import type { Command } from '../../command/command.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { NotFoundException } from '../../errors/exceptions.js';
+import { createJob } from '../../jobs/create-job.js';
+import type { ProcessDefinition } from './process-definition.js';
+import {
+  ACTIVATE_PROCESS_DEFINITION,
+  SUSPEND_PROCESS_DEFINITION,
+  type TimerSuspensionConfiguration,
+} from './timer-suspension-handlers.js';
+
+/** Which definitions to suspend or activate: one by id, or every version of a key (optionally of one tenant). */
+export type SuspensionTarget =
+  | { processDefinitionId: string }
+  | { processDefinitionKey: string; tenantId?: string | null };
+
+export interface SuspensionChange {
+  suspended: boolean;
+  includeProcessInstances?: boolean;
+  /** When to apply the change; absent or past means now. */
+  executionDate?: Date | null;
+}
+
+/** Camunda's Suspend-/ActivateProcessDefinitionCmd: now, or as a timer job when the execution date lies ahead. */
+export class UpdateProcessDefinitionSuspensionStateCmd implements Command<ProcessDefinition[]> {
+  readonly name: string;
+
+  constructor(
+    private readonly target: SuspensionTarget,
+    private readonly change: SuspensionChange,
+  ) {
+    this.name = change.suspended ? 'SuspendProcessDefinitionCmd' : 'ActivateProcessDefinitionCmd';
+  }
+
+  async execute(ctx: CommandContext): Promise<ProcessDefinition[]> {
+    const definitions = await this.findTargets(ctx);
+    const executionDate = this.change.executionDate;
+    if (executionDate && executionDate.getTime() > ctx.clock.now().getTime()) {
+      await this.schedule(ctx, definitions, executionDate);
+      return [];
+    }
+    const changed: ProcessDefinition[] = [];
+    for (const definition of definitions) {
+      if (definition.suspended === this.change.suspended) continue;
+      changed.push(await ctx.processDefinitions.update(definition, { suspended: this.change.suspended }));
+    }
+    // Process instances follow with the runtime (issue 4); a definition has none before it.
+    return changed;
+  }
+
+  private async schedule(ctx: CommandContext, definitions: ProcessDefinition[], dueDate: Date): Promise<void> {
+    const configuration: TimerSuspensionConfiguration = {
+      target: this.target,
+      includeProcessInstances: this.change.includeProcessInstances ?? false,
+    };
+    const single = 'processDefinitionId' in this.target ? definitions[0] : undefined;
+    await createJob(ctx, {
+      type: 'timer',
+      handlerType: this.change.suspended ? SUSPEND_PROCESS_DEFINITION : ACTIVATE_PROCESS_DEFINITION,
+      handlerConfiguration: JSON.stringify(configuration),
+      dueDate,
+      processDefinitionId: single?.id ?? null,
+      processDefinitionKey: definitions[0]?.key ?? null,
+      deploymentId: single?.deploymentId ?? null,
+      tenantId: single?.tenantId ?? null,
+    });
+  }
+
+  private async findTargets(ctx: CommandContext): Promise<ProcessDefinition[]> {
+    if ('processDefinitionId' in this.target) {
+      const definition = await ctx.processDefinitions.findById(this.target.processDefinitionId);
+      if (!definition) throw new NotFoundException(`Cannot find process definition for id '${this.target.processDefinitionId}'`);
+      return [definition];
+    }
+    const { processDefinitionKey, tenantId } = this.target;
+    const definitions = await ctx.processDefinitions.findAllByKey(processDefinitionKey, tenantId);
+    if (definitions.length === 0) throw new NotFoundException(`Cannot find process definition for key '${processDefinitionKey}'`);
+    return definitions;
+  }
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/persistence/store.js';
+import { testStoreConfigs } from '../../src/testing/test-stores.js';
+import { OptimisticLockingException } from '../../src/errors/index.js';
+import { ProcessDefinitionRepository } from '../../src/persistence/repositories/process-definition-repository.js';
+import type { ProcessDefinition } from '../../src/services/process-definition/process-definition.js';
+
+const stores: Store[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+async function openStore(config: ReturnType<ReturnType<typeof testStoreConfigs>[number]['config']>): Promise<Store> {
+  const store = Store.open(config);
+  stores.push(store);
+  await store.migrate(() => Date.now());
+  return store;
+}
+
+async function insertDeployment(store: Store, id: string, name: string | null, time: number) {
+  await store.db.insertInto('trellis_deployment').values({ id, name, source: null, deploy_time: time, tenant_id: null }).execute();
+}
+
+function definition(id: string, deploymentId: string): ProcessDefinition {
+  return {
+    id, key: 'k', name: null, description: null, category: null, version: 1, versionTag: null, resourceName: 'r.bpmn',
+    diagramResourceName: null, deploymentId, deploymentTime: new Date(0), tenantId: null, suspended: false,
+    historyTimeToLive: 5, startableInTasklist: true, hasStartFormKey: false,
+  };
+}
+
+describe.each(testStoreConfigs())('store on $name', (testStore) => {
+  it('applies every migration once, and a second start finds nothing to do', async () => {
+    const config = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const first = await openStore(config);
+    const second = Store.open(config);
+    stores.push(second);
+
+    expect(await second.migrate(() => Date.now())).toEqual([]);
+    const rows = await first.db.selectFrom('trellis_schema_migration').select('version').execute();
+    expect(rows.map((row) => row.version)).toEqual([1]);
+  });
+
+  it('matches LIKE case-sensitively', async () => {
+    const store = await openStore(testStore.config(expect.getState().currentTestName!));
+    await insertDeployment(store, 'a', 'Invoice', 1);
+    await insertDeployment(store, 'b', 'invoice', 2);
+
+    const rows = await store.db.selectFrom('trellis_deployment').select('id').where('name', 'like', 'Inv%').execute();
+
+    expect(rows.map((row) => row.id)).toEqual(['a']);
+  });
+
+  it('keeps timestamps to the millisecond and reads them back as numbers', async () => {
+    const store = await openStore(testStore.config(expect.getState().currentTestName!));
+    const time = Date.UTC(2026, 10, 22, 13, 59, 43, 123);
+    await insertDeployment(store, 'a', null, time);
+
+    const row = await store.db.selectFrom('trellis_deployment').select('deploy_time').executeTakeFirstOrThrow();
+
+    expect(row.deploy_time).toBe(time);
+  });
+
+  it('sorts nulls first ascending and last descending', async () => {
+    const { applySorting } = await import('../../src/persistence/repositories/query-support.js');
+    const store = await openStore(testStore.config(expect.getState().currentTestName!));
+    await insertDeployment(store, 'a', 'x', 1);
+    await insertDeployment(store, 'b', null, 2);
+    const query = (sortOrder: 'asc' | 'desc') =>
+      applySorting(store.db.selectFrom('trellis_deployment').select('id'), [{ sortBy: 'name', sortOrder }], { name: 'name' }, 'id');
+
+    expect((await query('asc').execute()).map((row) => row.id)).toEqual(['b', 'a']);
+    expect((await query('desc').execute()).map((row) => row.id)).toEqual(['a', 'b']);
+  });
+
+  it('stores booleans as 0/1 and binary content byte for byte', async () => {
+    const store = await openStore(testStore.config(expect.getState().currentTestName!));
+    await insertDeployment(store, 'd', null, 1);
+    const bytes = Buffer.from([0, 1, 2, 255, 254]);
+    await store.db.insertInto('trellis_resource').values({ id: 'r', deployment_id: 'd', name: 'x.png', bytes, position: 0 }).execute();
+
+    const row = await store.db.selectFrom('trellis_resource').select('bytes').executeTakeFirstOrThrow();
+
+    expect(Buffer.from(row.bytes).equals(bytes)).toBe(true);
+  });
+
+  it('rejects an update of a row another transaction changed, and writes nothing of that transaction', async () => {
+    const store = await openStore(testStore.config(expect.getState().currentTestName!));
+    await insertDeployment(store, 'd', null, 1);
+    await store.db.transaction().execute(async (trx) => new ProcessDefinitionRepository(trx).insert(definition('p', 'd'), { users: [], groups: [] }));
+
+    const attempt = store.db.transaction().execute(async (trx) => {
+      const repository = new ProcessDefinitionRepository(trx);
+      const loaded = (await repository.findById('p'))!;
+      await trx.insertInto('trellis_deployment').values({ id: 'e', name: null, source: null, deploy_time: 2, tenant_id: null }).execute();
+      await sql`update trellis_process_definition set rev = rev + 1 where id = 'p'`.execute(trx);
+      await repository.update(loaded, { suspended: true });
+    });
+
+    await expect(attempt).rejects.toBeInstanceOf(OptimisticLockingException);
+    const deployments = await store.db.selectFrom('trellis_deployment').select('id').execute();
+    expect(deployments.map((row) => row.id)).toEqual(['d']);
+  });
+});

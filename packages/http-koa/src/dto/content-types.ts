@@ -1,0 +1,21 @@
+const BY_EXTENSION: Record<string, string> = {
+  bpmn: 'application/xml', cmmn: 'application/xml', dmn: 'application/xml', xml: 'application/xml',
+  json: 'application/json',
+  gif: 'image/gif', jpeg: 'image/jpeg', jpe: 'image/jpeg', jpg: 'image/jpeg', png: 'image/png',
+  svg: 'image/svg+xml', tiff: 'image/tiff', tif: 'image/tiff', bmp: 'image/bmp',
+  groovy: 'text/plain', java: 'text/plain', js: 'text/plain', php: 'text/plain', py: 'text/plain', rb: 'text/plain', txt: 'text/plain',
+  html: 'text/html', htm: 'text/html',
+};
+
+/** Camunda's resource content type, chosen by the file extension (ContentTypeUtil / DeploymentResourcesResourceImpl). */
+export function contentTypeFor(resourceName: string): string {
+  const extension = resourceName.slice(resourceName.lastIndexOf('.') + 1).toLowerCase();
+  return BY_EXTENSION[extension] ?? 'application/octet-stream';
+}
+
+/** `attachment; filename="<file>"; filename*=UTF-8''<encoded>` with the last path segment as file name. */
+export function attachmentDisposition(resourceName: string): string {
+  const file = resourceName.slice(resourceName.lastIndexOf('/') + 1);
+  const encoded = encodeURIComponent(file).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${file}"; filename*=UTF-8''${encoded}`;
+}

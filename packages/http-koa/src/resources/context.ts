@@ -1,0 +1,26 @@
+import type { ProcessEngine } from '@trellis/core';
+import type { Context } from 'koa';
+
+/** What every resource file needs from the adapter. */
+export interface RestContext {
+  engine: ProcessEngine;
+  /** Request body size limit in bytes. */
+  bodyLimit: number;
+}
+
+/** The absolute URL of the REST root for this request (links are built from it, as in Camunda). */
+export function baseUrlOf(ctx: Context): string {
+  return `${ctx.origin}${ctx.state.restBasePath ?? ''}`;
+}
+
+/** Camunda's DELETE flags: true only for the exact, first value `true`. */
+export function strictFlag(ctx: Context, name: string): boolean {
+  const value = ctx.query[name];
+  return (Array.isArray(value) ? value[0] : value) === 'true';
+}
+
+/** JAX-RS primitive boolean query params: `true` in any case, anything else false. */
+export function looseFlag(ctx: Context, name: string): boolean {
+  const value = ctx.query[name];
+  return String(Array.isArray(value) ? value[0] : value).toLowerCase() === 'true';
+}

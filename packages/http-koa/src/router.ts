@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { InvalidRequestException } from './errors/rest-exception.js';
+import type { RestContext } from './resources/context.js';
+import { deploymentRoutes } from './resources/deployment.js';
+import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
+import { processDefinitionRoutes } from './resources/process-definition.js';
+
+/**
+ * The REST routes, twice: at `<base>/<resource>` for the default engine and at
+ * `<base>/engine/{name}/<resource>` as Camunda also serves them. Resource files hold the routes.
+ */
+export function createRouter(basePath: string, rest: RestContext): Router {
+  const root = new Router({ prefix: basePath });
+  engineRoutes(root, rest);
+  mountResources(root, rest);
+
+  const named = new Router({ prefix: `${basePath}/engine/:engineName` });
+  named.use(requireEngineName(rest));
+  named.get('/version', (ctx) => {
+    ctx.body = { version: REST_API_VERSION };
+  });
+  mountResources(named, rest);
+
+  const router = new Router();
+  router.use(named.routes(), named.allowedMethods({ throw: true }));
+  router.use(root.routes(), root.allowedMethods({ throw: true }));
+  return router;
+}
+
+function mountResources(router: Router, rest: RestContext): void {
+  deploymentRoutes(router, rest);
+  processDefinitionRoutes(router, rest);
+}
+
+function requireEngineName({ engine }: RestContext): Middleware {
+  return async (ctx, next) => {
+    const name = (ctx as unknown as { params: Record<string, string> }).params.engineName;
+    if (name !== engine.name) throw new InvalidRequestException(404, `No process engine available`, 'RestException');
+    await next();
+  };
+}
+
