@@ -3,6 +3,7 @@ import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
 import { errorMiddleware } from './errors/error-middleware.js';
 import { notFoundMiddleware } from './errors/not-found.js';
+import { jsonResponse } from './json-response.js';
 import { createRouter } from './router.js';
 
 export interface EngineRestOptions {
@@ -18,7 +19,7 @@ const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 export function engineRest(engine: ProcessEngine, options: EngineRestOptions = {}): Middleware {
   const basePath = normalizeBasePath(options.basePath ?? '/engine-rest');
   const router = createRouter(basePath, { engine, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-  const api = compose([errorMiddleware(), router.routes() as Middleware, notFoundMiddleware()]);
+  const api = compose([jsonResponse(), errorMiddleware(), notFoundMiddleware(), router.routes() as Middleware, router.allowedMethods({ throw: true }) as Middleware]);
   return async (ctx, next) => {
     if (ctx.path !== basePath && !ctx.path.startsWith(`${basePath}/`)) return next();
     ctx.state.restBasePath = basePath;

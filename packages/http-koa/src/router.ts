@@ -23,8 +23,8 @@ export function createRouter(basePath: string, rest: RestContext): Router {
   mountResources(named, rest);
 
   const router = new Router();
-  router.use(named.routes(), named.allowedMethods({ throw: true }));
-  router.use(root.routes(), root.allowedMethods({ throw: true }));
+  router.use(named.routes());
+  router.use(root.routes());
   return router;
 }
 

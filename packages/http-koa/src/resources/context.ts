@@ -10,7 +10,7 @@ export interface RestContext {
 
 /** The absolute URL of the REST root for this request (links are built from it, as in Camunda). */
 export function baseUrlOf(ctx: Context): string {
-  return `${ctx.origin}${ctx.state.restBasePath ?? ''}`;
+  return `${ctx.protocol}://${ctx.host}${ctx.state.restBasePath ?? ''}`;
 }
 
 /** Camunda's DELETE flags: true only for the exact, first value `true`. */

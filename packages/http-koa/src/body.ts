@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { InvalidRequestException } from './errors/rest-exception.js';
+import { readRawBody } from './read-body.js';
+
+/**
+ * Reads a JSON request body as Camunda's JAX-RS stack does: an empty body counts as `{}`,
+ * malformed JSON is a 400 with an empty message, another content type is a 415.
+ * With `optional`, a request without a body (and without a content type) yields null.
+ */
+export async function readJsonBody(ctx: Context, limit: number, options: { optional?: boolean } = {}): Promise<unknown> {
+  const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!hasBody && options.optional && !ctx.get('Content-Type')) return null;
+  if (hasBody && !ctx.is('application/json', '+json')) {
+    ctx.req.resume();
+    throw new InvalidRequestException(415, 'HTTP 415 Unsupported Media Type', 'RestException');
+  }
+  const raw = (await readRawBody(ctx, limit)).toString('utf8');
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    // Camunda's JsonParseExceptionHandler answers with an empty message.
+    throw new InvalidRequestException(400, '');
+  }
+}
+
+/** A JSON body that must be an object (most Camunda request DTOs). */
+export async function readJsonObject(ctx: Context, limit: number): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(ctx, limit);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequestException(400, '');
+  return body as Record<string, unknown>;
+}

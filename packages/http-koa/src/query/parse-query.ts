@@ -1,0 +1,119 @@
+import type { Sorting, SortOrder } from '@trellis/core';
+import { parseRestDate } from '../dto/dates.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+
+export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'stringList';
+
+/** The query parameters an endpoint understands, with their kinds, and its allowed sortBy values. */
+export interface QuerySpec {
+  params: Record<string, ParamKind>;
+  sortBy?: readonly string[];
+}
+
+export interface ParsedQuery {
+  params: Record<string, string | boolean | number | Date | string[]>;
+  sorting: Sorting<string>[] | undefined;
+  page: { firstResult?: number; maxResults?: number };
+}
+
+const JAVA_TYPES: Record<Exclude<ParamKind, 'string' | 'stringList'>, string> = {
+  boolean: 'java.lang.Boolean',
+  integer: 'java.lang.Integer',
+  long: 'java.lang.Long',
+  date: 'java.util.Date',
+};
+
+/**
+ * Reads a Camunda list/count query string: unknown parameters are ignored, a repeated one counts
+ * by its first value, and a value that does not convert is a 400 with Camunda's message.
+ */
+export function parseQuery(query: Record<string, unknown>, spec: QuerySpec): ParsedQuery {
+  const params: ParsedQuery['params'] = {};
+  for (const [name, kind] of Object.entries(spec.params)) {
+    const raw = first(query[name]);
+    if (raw !== undefined) params[name] = convert(name, raw, kind);
+  }
+  return { params, sorting: parseSorting(query, spec.sortBy ?? []), page: parsePage(query) };
+}
+
+function convert(name: string, raw: string, kind: ParamKind): string | boolean | number | Date | string[] {
+  switch (kind) {
+    case 'string':
+      return raw;
+    case 'stringList':
+      return raw.trim() === '' ? [] : raw.split(',');
+    case 'boolean':
+      if (raw === 'true' || raw === 'false') return raw === 'true';
+      throw conversionError(name, raw, raw, kind);
+    case 'integer':
+    case 'long': {
+      const max = kind === 'integer' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
+      const value = /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      if (Number.isNaN(value) || Math.abs(value) > max) throw conversionError(name, raw, raw, kind);
+      return value;
+    }
+    case 'date': {
+      const date = parseRestDate(raw);
+      if (!date) throw conversionError(name, raw, `"${raw}"`, kind);
+      return date;
+    }
+  }
+}
+
+function conversionError(name: string, raw: string, shown: string, kind: Exclude<ParamKind, 'string' | 'stringList'>) {
+  return new InvalidRequestException(
+    400,
+    `Cannot set query parameter '${name}' to value '${raw}': Cannot convert value ${shown} to java type ${JAVA_TYPES[kind]}`,
+  );
+}
+
+/** sortBy and sortOrder go together; each must be one of the allowed values. */
+export function parseSorting(query: Record<string, unknown>, allowed: readonly string[]): Sorting<string>[] | undefined {
+  const sortBy = first(query.sortBy);
+  const sortOrder = first(query.sortOrder);
+  if (sortBy === undefined && sortOrder === undefined) return undefined;
+  if (sortBy !== undefined && !allowed.includes(sortBy)) {
+    throw new InvalidRequestException(400, `Cannot set query parameter 'sortBy' to value '${sortBy}'`);
+  }
+  if (sortOrder !== undefined && sortOrder !== 'asc' && sortOrder !== 'desc') {
+    throw new InvalidRequestException(400, `Cannot set query parameter 'sortOrder' to value '${sortOrder}'`);
+  }
+  if (sortBy === undefined || sortOrder === undefined) {
+    throw new InvalidRequestException(400, 'Only a single sorting parameter specified. sortBy and sortOrder required');
+  }
+  return [{ sortBy, sortOrder: sortOrder as SortOrder }];
+}
+
+/** firstResult/maxResults: optional whole numbers. */
+export function parsePage(query: Record<string, unknown>): ParsedQuery['page'] {
+  const page: ParsedQuery['page'] = {};
+  for (const name of ['firstResult', 'maxResults'] as const) {
+    const raw = first(query[name]);
+    if (raw === undefined) continue;
+    if (!/^[+-]?\d+$/.test(raw) || Math.abs(Number(raw)) > 2 ** 31 - 1) {
+      throw new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${raw}': Cannot convert value ${raw} to java type java.lang.Integer`);
+    }
+    page[name] = Number(raw);
+  }
+  return page;
+}
+
+/** POST query bodies: `sorting: [{sortBy, sortOrder}]`, checked against the allowed values. */
+export function parseSortingBody(sorting: unknown, allowed: readonly string[]): Sorting<string>[] | undefined {
+  if (sorting === undefined || sorting === null) return undefined;
+  if (!Array.isArray(sorting)) throw new InvalidRequestException(400, '');
+  return sorting.map((entry: { sortBy?: unknown; sortOrder?: unknown }) => {
+    if (typeof entry?.sortBy !== 'string' || !allowed.includes(entry.sortBy)) {
+      throw new InvalidRequestException(400, `sortBy parameter has invalid value: ${String(entry?.sortBy)}`);
+    }
+    if (entry.sortOrder !== 'asc' && entry.sortOrder !== 'desc') {
+      throw new InvalidRequestException(400, `sortOrder parameter has invalid value: ${String(entry.sortOrder)}`);
+    }
+    return { sortBy: entry.sortBy, sortOrder: entry.sortOrder };
+  });
+}
+
+function first(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+  return value === undefined ? undefined : String(value);
+}

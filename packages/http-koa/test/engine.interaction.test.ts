@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+beforeEach(async () => {
+  rest = await startRestHarness();
+});
+afterEach(async () => rest.close());
+
+describe('GET /engine and /version', () => {
+  it('lists the engine by name', async () => {
+    const response = await rest.request('GET', '/engine');
+
+    expect(response.body).toEqual([{ name: 'default' }]);
+  });
+
+  it('names the REST API version, also under /engine/{name}', async () => {
+    const plain = await rest.request('GET', '/version');
+    const named = await rest.request('GET', '/engine/default/version');
+
+    expect(plain.body).toEqual({ version: '7.22.0' });
+    expect(named.body).toEqual({ version: '7.22.0' });
+  });
+});
+
+describe('routes that do not exist', () => {
+  it('answer a JSON 404 for an unknown path', async () => {
+    const response = await rest.request('GET', '/no-such-resource', { outsideContract: true });
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.body).toEqual({ type: 'NotFoundException', message: 'HTTP 404 Not Found', code: null });
+  });
+
+  it('answer a JSON 404 for operations that are not served yet', async () => {
+    const response = await rest.request('POST', '/process-definition/key/invoice/start', { json: {}, outsideContract: true });
+
+    expect(response.status).toBe(404);
+    expect(response.body.type).toBe('NotFoundException');
+  });
+
+  it('answer a JSON 405 for a known path with another method', async () => {
+    const response = await rest.request('PATCH', '/deployment', { outsideContract: true });
+
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual({ type: 'NotAllowedException', message: 'HTTP 405 Method Not Allowed', code: null });
+  });
+});

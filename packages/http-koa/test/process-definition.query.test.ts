@@ -1,0 +1,88 @@
+import { simpleProcessXml } from '@trellis/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+beforeEach(async () => {
+  rest = await startRestHarness();
+  const deploy = async (key: string, options: Parameters<typeof simpleProcessXml>[1] & { tenantId?: string } = {}) => {
+    await rest.engine.deployment.deploy({
+      name: `deploy-${key}`,
+      tenantId: options.tenantId ?? null,
+      resources: [{ name: `${key}.bpmn`, bytes: Buffer.from(simpleProcessXml(key, options)) }],
+    });
+    rest.engine.clock.advance(1000);
+  };
+  await deploy('invoice', { name: 'Invoice', versionTag: 'v1', targetNamespace: 'finance' });
+  await deploy('invoice', { name: 'Invoice', versionTag: 'v2', targetNamespace: 'finance' });
+  await deploy('order', { name: 'Order', startableInTasklist: false, targetNamespace: 'sales' });
+  await deploy('invoice', { name: 'Invoice (acme)', tenantId: 'acme', targetNamespace: 'finance' });
+});
+afterEach(async () => rest.close());
+
+const keys = async (query: Record<string, string>) => {
+  const response = await rest.request('GET', '/process-definition', { query });
+  expect(response.status).toBe(200);
+  return response.body.map((d: any) => `${d.key}:${d.version}${d.tenantId ? `@${d.tenantId}` : ''}`);
+};
+
+describe('GET /process-definition filters', () => {
+  it('filters by key, keysIn, keyLike and version', async () => {
+    expect(await keys({ key: 'invoice', sortBy: 'version', sortOrder: 'asc', withoutTenantId: 'true' })).toEqual(['invoice:1', 'invoice:2']);
+    expect(await keys({ keysIn: 'order', version: '1' })).toEqual(['order:1']);
+    expect(await keys({ keyLike: 'ord%' })).toEqual(['order:1']);
+    expect(await keys({ ver: '2' })).toEqual(['invoice:2']);
+  });
+
+  it('keeps only the latest version per key and tenant', async () => {
+    expect(await keys({ latestVersion: 'true', sortBy: 'key', sortOrder: 'asc', withoutTenantId: 'true' })).toEqual(['invoice:2', 'order:1']);
+    expect((await keys({ latest: 'true' })).sort()).toEqual(['invoice:1@acme', 'invoice:2', 'order:1']);
+  });
+
+  it('filters by name, category, version tag and tasklist startability', async () => {
+    expect(await keys({ nameLike: '%acme%' })).toEqual(['invoice:1@acme']);
+    expect(await keys({ category: 'sales' })).toEqual(['order:1']);
+    expect(await keys({ versionTag: 'v2' })).toEqual(['invoice:2']);
+    expect((await keys({ withoutVersionTag: 'true' })).sort()).toEqual(['invoice:1@acme', 'order:1']);
+    expect(await keys({ notStartableInTasklist: 'true' })).toEqual(['order:1']);
+  });
+
+  it('filters by tenant and suspension state', async () => {
+    expect(await keys({ tenantIdIn: 'acme' })).toEqual(['invoice:1@acme']);
+    expect((await keys({ tenantIdIn: 'acme', includeProcessDefinitionsWithoutTenantId: 'true', key: 'invoice' })).length).toBe(3);
+    await rest.request('PUT', '/process-definition/key/order/suspended', { json: { suspended: true } });
+    expect(await keys({ suspended: 'true' })).toEqual(['order:1']);
+    expect((await keys({ active: 'true' })).length).toBe(3);
+  });
+
+  it('filters by deployment, resource name and deployment time', async () => {
+    const [order] = (await rest.request('GET', '/process-definition', { query: { key: 'order' } })).body;
+    const deployment = (await rest.request('GET', `/deployment/${order.deploymentId}`)).body;
+
+    expect(await keys({ deploymentId: order.deploymentId })).toEqual(['order:1']);
+    expect(await keys({ resourceName: 'order.bpmn' })).toEqual(['order:1']);
+    expect(await keys({ deployedAt: deployment.deploymentTime })).toEqual(['order:1']);
+    expect(await keys({ deployedAfter: deployment.deploymentTime })).toEqual(['invoice:1@acme']);
+  });
+
+  it('sorts by every documented field and pages', async () => {
+    for (const sortBy of ['category', 'key', 'id', 'name', 'version', 'deploymentId', 'deployTime', 'tenantId', 'versionTag']) {
+      expect((await keys({ sortBy, sortOrder: 'desc' })).length).toBe(4);
+    }
+    expect(await keys({ sortBy: 'deployTime', sortOrder: 'desc', maxResults: '2' })).toEqual(['invoice:1@acme', 'order:1']);
+    expect(await keys({ sortBy: 'deployTime', sortOrder: 'asc', firstResult: '3' })).toEqual(['invoice:1@acme']);
+  });
+
+  it('counts with the same filters', async () => {
+    const response = await rest.request('GET', '/process-definition/count', { query: { key: 'invoice', withoutTenantId: 'true' } });
+
+    expect(response.body).toEqual({ count: 2 });
+  });
+
+  it('answers 400 for a bad value', async () => {
+    const response = await rest.request('GET', '/process-definition', { query: { version: 'one' } });
+
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe("Cannot set query parameter 'version' to value 'one': Cannot convert value one to java type java.lang.Integer");
+  });
+});
