@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestEngine, simpleProcessXml } from '../../src/testing/index.js';
+import { createTestEngine, simpleProcessXml, testStoreConfigs } from '../../src/testing/index.js';
 import { ParseException, ProcessEngineException, NotFoundException } from '../../src/errors/index.js';
 import type { ProcessEngine } from '../../src/engine.js';
 
@@ -8,163 +8,166 @@ afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.close()));
 });
 
-async function engine() {
-  const created = await createTestEngine();
-  engines.push(created);
-  return created;
+for (const testStore of testStoreConfigs()) {
+  describe(`deployments on ${testStore.name}`, () => {
+    async function engine(options: Parameters<typeof createTestEngine>[0] = {}) {
+      const created = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), ...options });
+      engines.push(created);
+      return created;
+    }
+
+    const bpmn = (key: string, options = {}) => ({ name: `${key}.bpmn`, bytes: Buffer.from(simpleProcessXml(key, options)) });
+
+    describe('DeploymentService.deploy', () => {
+      it('creates version 1, then 2, of a process key', async () => {
+        const trellis = await engine();
+
+        const first = await trellis.deployment.deploy({ name: 'd', resources: [bpmn('invoice', { name: 'Invoice', versionTag: 'v1' })] });
+        trellis.clock.advance(1000);
+        const second = await trellis.deployment.deploy({ name: 'd', resources: [bpmn('invoice')] });
+
+        expect(first.processDefinitions).toHaveLength(1);
+        expect(first.processDefinitions![0]).toMatchObject({ key: 'invoice', version: 1, name: 'Invoice', versionTag: 'v1', historyTimeToLive: 30 });
+        expect(first.processDefinitions![0].id).toMatch(/^invoice:1:/);
+        expect(second.processDefinitions![0]).toMatchObject({ key: 'invoice', version: 2 });
+      });
+
+      it('versions a key separately per tenant', async () => {
+        const trellis = await engine();
+
+        await trellis.deployment.deploy({ resources: [bpmn('invoice')] });
+        const tenant = await trellis.deployment.deploy({ tenantId: 'acme', resources: [bpmn('invoice')] });
+
+        expect(tenant.processDefinitions![0]).toMatchObject({ version: 1, tenantId: 'acme' });
+      });
+
+      it('stores nothing of a deployment whose second resource does not parse', async () => {
+        const trellis = await engine();
+
+        const attempt = trellis.deployment.deploy({
+          name: 'broken',
+          resources: [bpmn('good'), { name: 'bad.bpmn', bytes: Buffer.from('<not-xml') }],
+        });
+
+        await expect(attempt).rejects.toBeInstanceOf(ParseException);
+        expect(await trellis.deployment.countDeployments()).toBe(0);
+        expect(await trellis.processDefinition.countProcessDefinitions()).toBe(0);
+      });
+
+      it('refuses two processes with the same key in one deployment', async () => {
+        const trellis = await engine();
+
+        const attempt = trellis.deployment.deploy({ resources: [bpmn('twin'), { ...bpmn('twin'), name: 'other.bpmn' }] });
+
+        await expect(attempt).rejects.toThrow("The deployment contains definitions with the same key 'twin' (id attribute), this is not allowed");
+        await expect(attempt).rejects.toBeInstanceOf(ProcessEngineException);
+      });
+
+      it('applies the engine default history time to live when the model has none', async () => {
+        const trellis = await engine();
+
+        const result = await trellis.deployment.deploy({ resources: [bpmn('plain', { historyTimeToLive: null })] });
+
+        expect(result.processDefinitions![0].historyTimeToLive).toBe(180);
+      });
+
+      it('rejects a model without history time to live when there is no default and TTL is enforced', async () => {
+        const trellis = await engine({ historyTimeToLive: null });
+
+        const attempt = trellis.deployment.deploy({ resources: [bpmn('plain', { historyTimeToLive: null })] });
+
+        await expect(attempt).rejects.toBeInstanceOf(ParseException);
+        await expect(attempt).rejects.toThrow(/ENGINE-12018/);
+      });
+
+      it('links a diagram image deployed beside the model', async () => {
+        const trellis = await engine();
+
+        const result = await trellis.deployment.deploy({
+          resources: [bpmn('order'), { name: 'order.png', bytes: Buffer.from([137, 80, 78, 71]) }],
+        });
+
+        expect(result.processDefinitions![0].diagramResourceName).toBe('order.png');
+        const diagram = await trellis.processDefinition.getProcessDiagram(result.processDefinitions![0].id);
+        expect(diagram?.bytes).toEqual(Buffer.from([137, 80, 78, 71]));
+      });
+
+      it('stores non-BPMN files as resources without definitions', async () => {
+        const trellis = await engine();
+
+        const result = await trellis.deployment.deploy({ resources: [{ name: 'form.html', bytes: Buffer.from('<form></form>') }] });
+
+        expect(result.processDefinitions).toEqual([]);
+        const resources = await trellis.deployment.getDeploymentResources(result.deployment.id);
+        expect(resources.map((r) => r.name)).toEqual(['form.html']);
+      });
+    });
+
+    describe('duplicate filtering', () => {
+      it('returns the previous deployment when nothing changed', async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p')] });
+
+        const again = await trellis.deployment.deploy({ name: 'app', enableDuplicateFiltering: true, resources: [bpmn('p')] });
+
+        expect(again.deployment.id).toBe(first.deployment.id);
+        expect(again.processDefinitions).toBeNull();
+        expect(await trellis.deployment.countDeployments()).toBe(1);
+      });
+
+      it('deploys every resource when one changed', async () => {
+        const trellis = await engine();
+        await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
+
+        const again = await trellis.deployment.deploy({
+          name: 'app', enableDuplicateFiltering: true, resources: [bpmn('p', { name: 'changed' }), bpmn('q')],
+        });
+
+        expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`).sort()).toEqual(['p:2', 'q:2']);
+      });
+
+      it('deploys only the changed resources with deploy-changed-only', async () => {
+        const trellis = await engine();
+        await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
+
+        const again = await trellis.deployment.deploy({
+          name: 'app', deployChangedOnly: true, resources: [bpmn('p', { name: 'changed' }), bpmn('q')],
+        });
+
+        expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`)).toEqual(['p:2']);
+        expect((await trellis.deployment.getDeploymentResources(again.deployment.id)).map((r) => r.name)).toEqual(['p.bpmn']);
+      });
+    });
+
+    describe('redeploy and delete', () => {
+      it('redeploys the named resources of a deployment as a new version', async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
+
+        const again = await trellis.deployment.redeploy(first.deployment.id, { resourceNames: ['q.bpmn'] });
+
+        expect(again.deployment.name).toBe('app');
+        expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`)).toEqual(['q:2']);
+      });
+
+      it('refuses to redeploy a resource the deployment does not have', async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
+
+        await expect(trellis.deployment.redeploy(first.deployment.id, { resourceIds: ['nope'] })).rejects.toBeInstanceOf(NotFoundException);
+      });
+
+      it('removes the deployment, its resources and definitions', async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
+
+        await trellis.deployment.deleteDeployment(first.deployment.id, { cascade: true });
+
+        expect(await trellis.deployment.getDeployment(first.deployment.id)).toBeNull();
+        expect(await trellis.deployment.getDeploymentResources(first.deployment.id)).toEqual([]);
+        expect(await trellis.processDefinition.countProcessDefinitions()).toBe(0);
+        expect(trellis.deployment.getRegisteredDeployments()).toEqual([]);
+      });
+    });
+  });
 }
-
-const bpmn = (key: string, options = {}) => ({ name: `${key}.bpmn`, bytes: Buffer.from(simpleProcessXml(key, options)) });
-
-describe('DeploymentService.deploy', () => {
-  it('creates version 1, then 2, of a process key', async () => {
-    const trellis = await engine();
-
-    const first = await trellis.deployment.deploy({ name: 'd', resources: [bpmn('invoice', { name: 'Invoice', versionTag: 'v1' })] });
-    trellis.clock.advance(1000);
-    const second = await trellis.deployment.deploy({ name: 'd', resources: [bpmn('invoice')] });
-
-    expect(first.processDefinitions).toHaveLength(1);
-    expect(first.processDefinitions![0]).toMatchObject({ key: 'invoice', version: 1, name: 'Invoice', versionTag: 'v1', historyTimeToLive: 30 });
-    expect(first.processDefinitions![0].id).toMatch(/^invoice:1:/);
-    expect(second.processDefinitions![0]).toMatchObject({ key: 'invoice', version: 2 });
-  });
-
-  it('versions a key separately per tenant', async () => {
-    const trellis = await engine();
-
-    await trellis.deployment.deploy({ resources: [bpmn('invoice')] });
-    const tenant = await trellis.deployment.deploy({ tenantId: 'acme', resources: [bpmn('invoice')] });
-
-    expect(tenant.processDefinitions![0]).toMatchObject({ version: 1, tenantId: 'acme' });
-  });
-
-  it('stores nothing of a deployment whose second resource does not parse', async () => {
-    const trellis = await engine();
-
-    const attempt = trellis.deployment.deploy({
-      name: 'broken',
-      resources: [bpmn('good'), { name: 'bad.bpmn', bytes: Buffer.from('<not-xml') }],
-    });
-
-    await expect(attempt).rejects.toBeInstanceOf(ParseException);
-    expect(await trellis.deployment.countDeployments()).toBe(0);
-    expect(await trellis.processDefinition.countProcessDefinitions()).toBe(0);
-  });
-
-  it('refuses two processes with the same key in one deployment', async () => {
-    const trellis = await engine();
-
-    const attempt = trellis.deployment.deploy({ resources: [bpmn('twin'), { ...bpmn('twin'), name: 'other.bpmn' }] });
-
-    await expect(attempt).rejects.toThrow("The deployment contains definitions with the same key 'twin' (id attribute), this is not allowed");
-    await expect(attempt).rejects.toBeInstanceOf(ProcessEngineException);
-  });
-
-  it('applies the engine default history time to live when the model has none', async () => {
-    const trellis = await engine();
-
-    const result = await trellis.deployment.deploy({ resources: [bpmn('plain', { historyTimeToLive: null })] });
-
-    expect(result.processDefinitions![0].historyTimeToLive).toBe(180);
-  });
-
-  it('rejects a model without history time to live when there is no default and TTL is enforced', async () => {
-    const trellis = await createTestEngine({ historyTimeToLive: null });
-    engines.push(trellis);
-
-    const attempt = trellis.deployment.deploy({ resources: [bpmn('plain', { historyTimeToLive: null })] });
-
-    await expect(attempt).rejects.toBeInstanceOf(ParseException);
-    await expect(attempt).rejects.toThrow(/ENGINE-12018/);
-  });
-
-  it('links a diagram image deployed beside the model', async () => {
-    const trellis = await engine();
-
-    const result = await trellis.deployment.deploy({
-      resources: [bpmn('order'), { name: 'order.png', bytes: Buffer.from([137, 80, 78, 71]) }],
-    });
-
-    expect(result.processDefinitions![0].diagramResourceName).toBe('order.png');
-    const diagram = await trellis.processDefinition.getProcessDiagram(result.processDefinitions![0].id);
-    expect(diagram?.bytes).toEqual(Buffer.from([137, 80, 78, 71]));
-  });
-
-  it('stores non-BPMN files as resources without definitions', async () => {
-    const trellis = await engine();
-
-    const result = await trellis.deployment.deploy({ resources: [{ name: 'form.html', bytes: Buffer.from('<form></form>') }] });
-
-    expect(result.processDefinitions).toEqual([]);
-    const resources = await trellis.deployment.getDeploymentResources(result.deployment.id);
-    expect(resources.map((r) => r.name)).toEqual(['form.html']);
-  });
-});
-
-describe('duplicate filtering', () => {
-  it('returns the previous deployment when nothing changed', async () => {
-    const trellis = await engine();
-    const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p')] });
-
-    const again = await trellis.deployment.deploy({ name: 'app', enableDuplicateFiltering: true, resources: [bpmn('p')] });
-
-    expect(again.deployment.id).toBe(first.deployment.id);
-    expect(again.processDefinitions).toBeNull();
-    expect(await trellis.deployment.countDeployments()).toBe(1);
-  });
-
-  it('deploys every resource when one changed', async () => {
-    const trellis = await engine();
-    await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
-
-    const again = await trellis.deployment.deploy({
-      name: 'app', enableDuplicateFiltering: true, resources: [bpmn('p', { name: 'changed' }), bpmn('q')],
-    });
-
-    expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`).sort()).toEqual(['p:2', 'q:2']);
-  });
-
-  it('deploys only the changed resources with deploy-changed-only', async () => {
-    const trellis = await engine();
-    await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
-
-    const again = await trellis.deployment.deploy({
-      name: 'app', deployChangedOnly: true, resources: [bpmn('p', { name: 'changed' }), bpmn('q')],
-    });
-
-    expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`)).toEqual(['p:2']);
-    expect((await trellis.deployment.getDeploymentResources(again.deployment.id)).map((r) => r.name)).toEqual(['p.bpmn']);
-  });
-});
-
-describe('redeploy and delete', () => {
-  it('redeploys the named resources of a deployment as a new version', async () => {
-    const trellis = await engine();
-    const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
-
-    const again = await trellis.deployment.redeploy(first.deployment.id, { resourceNames: ['q.bpmn'] });
-
-    expect(again.deployment.name).toBe('app');
-    expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}`)).toEqual(['q:2']);
-  });
-
-  it('refuses to redeploy a resource the deployment does not have', async () => {
-    const trellis = await engine();
-    const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
-
-    await expect(trellis.deployment.redeploy(first.deployment.id, { resourceIds: ['nope'] })).rejects.toBeInstanceOf(NotFoundException);
-  });
-
-  it('removes the deployment, its resources and definitions', async () => {
-    const trellis = await engine();
-    const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
-
-    await trellis.deployment.deleteDeployment(first.deployment.id, { cascade: true });
-
-    expect(await trellis.deployment.getDeployment(first.deployment.id)).toBeNull();
-    expect(await trellis.deployment.getDeploymentResources(first.deployment.id)).toEqual([]);
-    expect(await trellis.processDefinition.countProcessDefinitions()).toBe(0);
-    expect(trellis.deployment.getRegisteredDeployments()).toEqual([]);
-  });
-});
