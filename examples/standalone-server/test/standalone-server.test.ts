@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleProcessXml } from '@trellis/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serverConfigFromEnv } from '../src/server-config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(dataDir: string): Promise<RunningServer> {
+  const running = await startServer(serverConfigFromEnv({ PORT: '0', HOST: '127.0.0.1', TRELLIS_DATA_DIR: dataDir, TRELLIS_LOG_LEVEL: 'warn' }));
+  cleanups.push(() => running.close());
+  return running;
+}
+
+function deployForm(): FormData {
+  const form = new FormData();
+  form.append('deployment-name', 'smoke');
+  form.append('data', new Blob([simpleProcessXml('smoke')]), 'smoke.bpmn');
+  return form;
+}
+
+describe('standalone server', () => {
+  it('serves the REST API from a data folder and reads it back after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await start(dataDir);
+
+    const created = await fetch(`${first.url}/deployment/create`, { method: 'POST', body: deployForm() });
+    const deployment = await created.json();
+    await first.close();
+    cleanups.pop();
+    const second = await start(dataDir);
+    const read = await fetch(`${second.url}/process-definition/key/smoke`);
+
+    expect(created.status).toBe(200);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ key: 'smoke', version: 1, deploymentId: deployment.id });
+  });
+
+  it('reads PostgreSQL from TRELLIS_DATABASE_URL, which wins over the data folder', () => {
+    const config = serverConfigFromEnv({ TRELLIS_DATABASE_URL: 'postgres://u@h/db', TRELLIS_DATA_DIR: '/tmp/x' });
+
+    expect(config.engine.store).toEqual({ type: 'postgres', connectionString: 'postgres://u@h/db', schema: undefined });
+    expect(config.port).toBe(8080);
+    expect(config.basePath).toBe('/engine-rest');
+  });
+
+  it('refuses a bad port or log level', () => {
+    expect(() => serverConfigFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => serverConfigFromEnv({ TRELLIS_LOG_LEVEL: 'loud' })).toThrow(/TRELLIS_LOG_LEVEL/);
+  });
+});
