@@ -1,5 +1,6 @@
 import { createEngine, consoleLogger, type ProcessEngine } from '@trellis/core';
 import { createRestApp } from '@trellis/http-koa';
+import { attachEventStream } from '@trellis/ws-adapter';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerConfig } from './server-config.js';
@@ -18,6 +19,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const engine = await createEngine({ ...config.engine, logger });
   const app = createRestApp(engine, { basePath: config.basePath, bodyLimit: config.bodyLimit });
   const server = app.listen(config.port, config.host);
+  const events = attachEventStream(server, engine, { path: `${config.basePath}/events` });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -29,6 +31,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     server,
     url,
     async close() {
+      await events.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await engine.close();
     },

@@ -31,7 +31,7 @@ describe('standalone server', () => {
     const first = await start(dataDir);
 
     const created = await fetch(`${first.url}/deployment/create`, { method: 'POST', body: deployForm() });
-    const deployment = await created.json();
+    const deployment = (await created.json()) as { id: string };
     await first.close();
     cleanups.pop();
     const second = await start(dataDir);

@@ -1,0 +1,2 @@
+export { attachEventStream, type EventStream, type EventStreamOptions } from './event-stream.js';
+export { PROTOCOL_VERSION, STREAMED_EVENTS, type ServerMessage, type SubscribeMessage, type StreamedEvent } from './protocol.js';
