@@ -20,7 +20,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) throw new Error(`TRELLIS_BODY_LIMIT must be a byte count, got '${env.TRELLIS_BODY_LIMIT}'`);
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
     ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA }
-    : { type: 'sqlite', filename: resolve(env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
+    : { type: 'sqlite', filename: resolve(invokedFrom(env), env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -30,3 +30,6 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     engine: { store, logLevel },
   };
 }
+
+// `npm start` runs this workspace in its own folder; relative paths mean the folder npm was invoked from.
+const invokedFrom = (env: NodeJS.ProcessEnv) => env.INIT_CWD ?? process.cwd();

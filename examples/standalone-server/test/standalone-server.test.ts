@@ -50,6 +50,12 @@ describe('standalone server', () => {
     expect(config.basePath).toBe('/engine-rest');
   });
 
+  it('keeps the SQLite file in ./data of the folder npm was started from', () => {
+    const config = serverConfigFromEnv({ INIT_CWD: '/srv/app' });
+
+    expect(config.engine.store).toEqual({ type: 'sqlite', filename: '/srv/app/data/trellis.db' });
+  });
+
   it('refuses a bad port or log level', () => {
     expect(() => serverConfigFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => serverConfigFromEnv({ TRELLIS_LOG_LEVEL: 'loud' })).toThrow(/TRELLIS_LOG_LEVEL/);

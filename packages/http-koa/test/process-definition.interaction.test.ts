@@ -67,9 +67,15 @@ describe('GET …/xml and …/diagram', () => {
 
     const byId = await rest.request('GET', `/process-definition/${definition.id}/xml`);
     const byKey = await rest.request('GET', '/process-definition/key/invoice/xml');
+    const tenant = await deploy('invoice', { tenantId: 'acme' });
+    const byTenant = await rest.request('GET', '/process-definition/key/invoice/tenant-id/acme/xml');
+    const unknown = await rest.request('GET', '/process-definition/nope/xml');
 
     expect(byId.body).toEqual({ id: definition.id, bpmn20Xml: simpleProcessXml('invoice') });
     expect(byKey.body.id).toBe(definition.id);
+    expect(byTenant.body.id).toBe(tenant.id);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('No matching definition with id nope');
     expect(byId.headers.get('cache-control')).toBeNull();
   });
 
@@ -81,7 +87,9 @@ describe('GET …/xml and …/diagram', () => {
     const image = await rest.request('GET', `/process-definition/${withDiagram.id}/diagram`);
     const none = await rest.request('GET', `/process-definition/${without.id}/diagram`);
     const unknown = await rest.request('GET', '/process-definition/nope/diagram');
+    const byKey = await rest.request('GET', '/process-definition/key/drawn/diagram');
 
+    expect(byKey.body).toEqual(svg);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(image.body).toEqual(svg);
@@ -146,6 +154,34 @@ describe('PUT …/suspended', () => {
     expect(badDate.body.message).toMatch(new RegExp(`^The suspension state of Process Definition with id ${definition.id} could not be updated due to: `));
   });
 
+  it('suspends the latest definition of a key for one tenant only', async () => {
+    const shared = await deploy('invoice');
+    const tenant = await deploy('invoice', { tenantId: 'acme' });
+
+    const response = await rest.request('PUT', '/process-definition/key/invoice/tenant-id/acme/suspended', { json: { suspended: true } });
+
+    expect(response.status).toBe(204);
+    expect((await rest.request('GET', `/process-definition/${tenant.id}`)).body.suspended).toBe(true);
+    expect((await rest.request('GET', `/process-definition/${shared.id}`)).body.suspended).toBe(false);
+  });
+
+  it('answers 415 for a body that is not JSON and 413 for one over the limit', async () => {
+    const definition = await deploy('invoice');
+    const small = await startRestHarness({}, { bodyLimit: 64 });
+    try {
+      const wrongType = await rest.request('PUT', `/process-definition/${definition.id}/suspended`, {
+        body: 'suspended=true',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      const tooLarge = await small.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'x'.repeat(100), suspended: true } });
+
+      expect(wrongType.status).toBe(415);
+      expect(tooLarge.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('answers 404 for an unknown key', async () => {
     const response = await rest.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'nope', suspended: true } });
 
@@ -161,6 +197,17 @@ describe('PUT …/history-time-to-live', () => {
 
     expect(response.status).toBe(204);
     expect((await rest.request('GET', '/process-definition/key/invoice')).body.historyTimeToLive).toBe(7);
+  });
+
+  it('updates the latest definition addressed by key and by key and tenant', async () => {
+    const shared = await deploy('invoice');
+    const tenant = await deploy('invoice', { tenantId: 'acme' });
+
+    await rest.request('PUT', '/process-definition/key/invoice/history-time-to-live', { json: { historyTimeToLive: 3 } });
+    await rest.request('PUT', '/process-definition/key/invoice/tenant-id/acme/history-time-to-live', { json: { historyTimeToLive: 4 } });
+
+    expect((await rest.request('GET', `/process-definition/${shared.id}`)).body.historyTimeToLive).toBe(3);
+    expect((await rest.request('GET', `/process-definition/${tenant.id}`)).body.historyTimeToLive).toBe(4);
   });
 
   it('rejects a negative value and null while TTL is enforced', async () => {
