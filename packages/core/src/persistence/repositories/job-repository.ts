@@ -1,15 +1,15 @@
 import type { Selectable, Transaction } from 'kysely';
-import { OptimisticLockingException } from '../../errors/exceptions.js';
 import type { Job } from '../../jobs/job.js';
 import type { DialectSeam } from '../dialect.js';
 import type { JobTable, StoreSchema } from '../schema.js';
 import { fromBoolean, toBoolean, toDate } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
 
 type Row = Selectable<JobTable>;
 
 /** Jobs, within one transaction. Updates and deletes check the revision read in this transaction. */
 export class JobRepository {
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new RevisionTracker('JobEntity');
 
   constructor(
     private readonly trx: Transaction<StoreSchema>,
@@ -18,7 +18,7 @@ export class JobRepository {
 
   async insert(job: Job): Promise<void> {
     await this.trx.insertInto('trellis_job').values({ ...toRow(job), rev: 1 }).execute();
-    this.revisions.set(job.id, 1);
+    this.revisions.remember(job.id, 1);
   }
 
   async findById(id: string): Promise<Job | null> {
@@ -59,9 +59,10 @@ export class JobRepository {
   }
 
   async delete(job: Job): Promise<void> {
-    const rev = this.revisionOf(job.id);
+    const rev = this.revisions.of(job.id);
     const result = await this.trx.deleteFrom('trellis_job').where('id', '=', job.id).where('rev', '=', rev).executeTakeFirst();
-    if (Number(result.numDeletedRows) !== 1) throw concurrentChange(job.id);
+    this.revisions.ensureChanged(job.id, result.numDeletedRows);
+    this.revisions.forget(job.id);
   }
 
   async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {
@@ -80,31 +81,21 @@ export class JobRepository {
   }
 
   private async updateChecked(id: string, changes: Partial<JobTable>): Promise<void> {
-    const rev = this.revisionOf(id);
+    const rev = this.revisions.of(id);
     const result = await this.trx
       .updateTable('trellis_job')
       .set({ ...changes, rev: rev + 1 })
       .where('id', '=', id)
       .where('rev', '=', rev)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw concurrentChange(id);
-    this.revisions.set(id, rev + 1);
-  }
-
-  private revisionOf(id: string): number {
-    const rev = this.revisions.get(id);
-    if (rev === undefined) throw new Error(`job ${id} was not read in this transaction`);
-    return rev;
+    this.revisions.ensureChanged(id, result.numUpdatedRows);
+    this.revisions.remember(id, rev + 1);
   }
 
   private remember(row: Row): Job {
-    this.revisions.set(row.id, row.rev);
+    this.revisions.remember(row.id, row.rev);
     return toJob(row);
   }
-}
-
-function concurrentChange(id: string): OptimisticLockingException {
-  return new OptimisticLockingException(`JobEntity[${id}] was updated by another transaction concurrently`);
 }
 
 function toRow(job: Job): Omit<JobTable, 'rev'> {

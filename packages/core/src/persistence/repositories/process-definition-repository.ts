@@ -1,9 +1,9 @@
 import type { ExpressionBuilder, Selectable, Transaction } from 'kysely';
-import { OptimisticLockingException } from '../../errors/exceptions.js';
 import type { ProcessDefinition, ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { ProcessDefinitionTable, StoreSchema } from '../schema.js';
 import { filterProcessDefinitions } from './process-definition-filters.js';
 import { applyPage, applySorting, fromBoolean, toBoolean, toDate } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = {
   category: 'category',
@@ -27,7 +27,7 @@ type Changes = Partial<Pick<ProcessDefinition, 'suspended' | 'historyTimeToLive'
 
 /** Process definitions, within one transaction. Updates check the row's revision. */
 export class ProcessDefinitionRepository {
-  private readonly revisions = new Map<string, number>();
+  private readonly revisions = new RevisionTracker('ProcessDefinitionEntity');
 
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
@@ -38,7 +38,7 @@ export class ProcessDefinitionRepository {
       ...starters.groups.map((group_id) => ({ process_definition_id: definition.id, user_id: null, group_id })),
     ];
     if (links.length > 0) await this.trx.insertInto('trellis_definition_starter').values(links).execute();
-    this.revisions.set(definition.id, 1);
+    this.revisions.remember(definition.id, 1);
   }
 
   async findById(id: string): Promise<ProcessDefinition | null> {
@@ -109,7 +109,7 @@ export class ProcessDefinitionRepository {
 
   /** Writes the changes if the row still has the revision this transaction read. */
   async update(definition: ProcessDefinition, changes: Changes): Promise<ProcessDefinition> {
-    const rev = this.revisionOf(definition.id);
+    const rev = this.revisions.of(definition.id);
     const updated = { ...definition, ...changes };
     const result = await this.trx
       .updateTable('trellis_process_definition')
@@ -121,37 +121,27 @@ export class ProcessDefinitionRepository {
       .where('id', '=', definition.id)
       .where('rev', '=', rev)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw concurrentChange(definition.id);
-    this.revisions.set(definition.id, rev + 1);
+    this.revisions.ensureChanged(definition.id, result.numUpdatedRows);
+    this.revisions.remember(definition.id, rev + 1);
     return updated;
   }
 
   async delete(definition: ProcessDefinition): Promise<void> {
-    const rev = this.revisionOf(definition.id);
+    const rev = this.revisions.of(definition.id);
     await this.trx.deleteFrom('trellis_definition_starter').where('process_definition_id', '=', definition.id).execute();
     const result = await this.trx
       .deleteFrom('trellis_process_definition')
       .where('id', '=', definition.id)
       .where('rev', '=', rev)
       .executeTakeFirst();
-    if (Number(result.numDeletedRows) !== 1) throw concurrentChange(definition.id);
-    this.revisions.delete(definition.id);
-  }
-
-  private revisionOf(id: string): number {
-    const rev = this.revisions.get(id);
-    if (rev === undefined) throw new Error(`process definition ${id} was not read in this transaction`);
-    return rev;
+    this.revisions.ensureChanged(definition.id, result.numDeletedRows);
+    this.revisions.forget(definition.id);
   }
 
   private remember(row: Row): ProcessDefinition {
-    this.revisions.set(row.id, row.rev);
+    this.revisions.remember(row.id, row.rev);
     return toProcessDefinition(row);
   }
-}
-
-function concurrentChange(id: string): OptimisticLockingException {
-  return new OptimisticLockingException(`ProcessDefinitionEntity[${id}] was updated by another transaction concurrently`);
 }
 
 function sameTenant(eb: ExpressionBuilder<StoreSchema, 'trellis_process_definition'>, tenantId: string | null) {

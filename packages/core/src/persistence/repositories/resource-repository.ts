@@ -44,23 +44,11 @@ export class ResourceRepository {
   }
 
   async findData(deploymentId: string, resourceId: string): Promise<DeploymentResourceData | null> {
-    const row = await this.trx
-      .selectFrom('trellis_resource')
-      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
-      .where('deployment_id', '=', deploymentId)
-      .where('id', '=', resourceId)
-      .executeTakeFirst();
-    return row ? { ...row, bytes: Buffer.from(row.bytes) } : null;
+    return this.findOne(deploymentId, 'id', resourceId);
   }
 
   async findDataByName(deploymentId: string, name: string): Promise<DeploymentResourceData | null> {
-    const row = await this.trx
-      .selectFrom('trellis_resource')
-      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
-      .where('deployment_id', '=', deploymentId)
-      .where('name', '=', name)
-      .executeTakeFirst();
-    return row ? { ...row, bytes: Buffer.from(row.bytes) } : null;
+    return this.findOne(deploymentId, 'name', name);
   }
 
   /**
@@ -98,5 +86,15 @@ export class ResourceRepository {
 
   async deleteByDeployment(deploymentId: string): Promise<void> {
     await this.trx.deleteFrom('trellis_resource').where('deployment_id', '=', deploymentId).execute();
+  }
+
+  private async findOne(deploymentId: string, column: 'id' | 'name', value: string): Promise<DeploymentResourceData | null> {
+    const row = await this.trx
+      .selectFrom('trellis_resource')
+      .select(['id', 'name', 'deployment_id as deploymentId', 'bytes'])
+      .where('deployment_id', '=', deploymentId)
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row ? { ...row, bytes: Buffer.from(row.bytes) } : null;
   }
 }
