@@ -16,6 +16,8 @@ export interface EngineConfig {
   historyTimeToLive?: number | null;
   /** Reject definitions without a history time to live (Camunda's default since 7.20). */
   enforceHistoryTimeToLive?: boolean;
+  /** Authorization checks on every command (off by default, as in Camunda). */
+  authorization?: Partial<ResolvedAuthorizationConfig>;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
   clock?: Clock;
@@ -35,8 +37,19 @@ export interface JobExecutorConfig {
   maxJobsPerAcquisition: number;
 }
 
+export interface ResolvedAuthorizationConfig {
+  enabled: boolean;
+  /** Camunda's authorizationCheckRevokes: auto (only when a REVOKE concerns the user), always or never. */
+  checkRevokes: 'auto' | 'always' | 'never';
+  /** Users who pass every check, besides members of camunda-admin. */
+  adminUsers: string[];
+  /** Groups whose members pass every check; camunda-admin always is one. */
+  adminGroups: string[];
+}
+
 export interface ResolvedEngineConfig {
   store: StoreConfig;
+  authorization: ResolvedAuthorizationConfig;
   jobExecutor: JobExecutorConfig;
   engineName: string;
   historyTimeToLive: number | null;
@@ -51,6 +64,12 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
   }
   return {
     store: config.store ?? { type: 'sqlite', filename: ':memory:' },
+    authorization: {
+      enabled: config.authorization?.enabled ?? false,
+      checkRevokes: config.authorization?.checkRevokes ?? 'auto',
+      adminUsers: config.authorization?.adminUsers ?? [],
+      adminGroups: config.authorization?.adminGroups ?? [],
+    },
     jobExecutor: {
       activate: config.jobExecutor?.activate ?? true,
       waitTimeMs: config.jobExecutor?.waitTimeMs ?? 5000,

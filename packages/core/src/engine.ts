@@ -3,6 +3,10 @@ import type { Clock } from './clock.js';
 import type { ResolvedEngineConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import { JobExecutor } from './jobs/job-executor.js';
+import { AuthenticationContext } from './authorization/authentication-context.js';
+import type { Authentication } from './authorization/authorization.js';
+import { AuthorizationService } from './services/authorization/authorization-service.js';
+import { IdentityService } from './services/identity/identity-service.js';
 import type { Store } from './persistence/store.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
@@ -14,6 +18,9 @@ export class ProcessEngine {
   readonly processDefinition: ProcessDefinitionService;
   readonly events: EventBus;
   readonly jobExecutor: JobExecutor;
+  readonly identity: IdentityService;
+  readonly authorization: AuthorizationService;
+  private readonly authentication: AuthenticationContext;
   readonly config: ResolvedEngineConfig;
   readonly clock: Clock;
   private closed = false;
@@ -23,8 +30,24 @@ export class ProcessEngine {
     this.processDefinition = container.get(ProcessDefinitionService);
     this.events = container.get<EventBus>(EventBus);
     this.jobExecutor = container.get(JobExecutor);
+    this.identity = container.get(IdentityService);
+    this.authorization = container.get(AuthorizationService);
+    this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);
     this.clock = container.get<Clock>(CLOCK);
+  }
+
+  /**
+   * Runs `work` as the given user: every service call inside it (across awaits) is checked against
+   * that user's permissions when authorization is enabled. null runs it unauthenticated.
+   */
+  runAs<T>(authentication: Authentication | null, work: () => T): T {
+    return this.authentication.runAs(authentication, work);
+  }
+
+  /** The authentication of the code running now, if any. */
+  currentAuthentication(): Authentication | null {
+    return this.authentication.current();
   }
 
   /** The engine's name, as GET /engine lists it. */

@@ -18,3 +18,12 @@ export type { ProcessDefinitionService, DeleteProcessDefinitionOptions } from '.
 export type { CalledProcessDefinition } from './services/process-definition/static-called-definitions.js';
 export type { SuspensionTarget, SuspensionChange } from './services/process-definition/update-suspension-state-cmd.js';
 export type { ProcessModel } from './bpmn/index.js';
+export type { ResolvedAuthorizationConfig } from './config.js';
+export type { Authentication, Authorization, AuthorizationInput, AuthorizationQuery, AuthorizationSortField } from './authorization/authorization.js';
+export { AuthorizationType } from './authorization/authorization.js';
+export { Resources, resourceByCode, ALL_RESOURCE_TYPES, ANY, CAMUNDA_ADMIN, type ResourceType } from './authorization/resources.js';
+export { ALL_BITS, permissionsOf, permissionByName, type Permission } from './authorization/permissions.js';
+export { namesFromBits, permissionsFromNames } from './authorization/permission-converter.js';
+export type { AuthorizationService, AuthorizationCheckRequest } from './services/authorization/authorization-service.js';
+export type { IdentityService } from './services/identity/identity-service.js';
+export type { User, Group, UserQuery, GroupQuery } from './services/identity/identity.js';

@@ -36,7 +36,7 @@ function mountResources(router: Router, rest: RestContext): void {
 function requireEngineName({ engine }: RestContext): Middleware {
   return async (ctx, next) => {
     const name = (ctx as unknown as { params: Record<string, string> }).params.engineName;
-    if (name !== engine.name) throw new InvalidRequestException(404, `No process engine available`, 'RestException');
+    if (name !== engine.name) throw new InvalidRequestException(404, `Process engine ${name} not available`);
     await next();
   };
 }

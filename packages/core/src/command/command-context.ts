@@ -4,6 +4,11 @@ import type { ResolvedEngineConfig } from '../config.js';
 import type { EngineEvents, EventBus } from '../events/event-bus.js';
 import type { IdGenerator } from '../id-generator.js';
 import type { DialectSeam } from '../persistence/dialect.js';
+import { AuthorizationChecker } from '../authorization/authorization-checker.js';
+import type { Authentication } from '../authorization/authorization.js';
+import { AuthorizationRepository } from '../persistence/repositories/authorization-repository.js';
+import { GroupRepository } from '../persistence/repositories/group-repository.js';
+import { UserRepository } from '../persistence/repositories/user-repository.js';
 import { DeploymentRepository } from '../persistence/repositories/deployment-repository.js';
 import { JobRepository } from '../persistence/repositories/job-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
@@ -16,6 +21,11 @@ export class CommandContext {
   readonly resources: ResourceRepository;
   readonly processDefinitions: ProcessDefinitionRepository;
   readonly jobs: JobRepository;
+  readonly users: UserRepository;
+  readonly groups: GroupRepository;
+  readonly authorizations: AuthorizationRepository;
+  /** The permission checks of this command, for its caller. */
+  readonly authz: AuthorizationChecker;
   private readonly afterCommitHooks: Array<() => void> = [];
 
   constructor(
@@ -25,11 +35,17 @@ export class CommandContext {
     readonly ids: IdGenerator,
     readonly config: ResolvedEngineConfig,
     private readonly events: EventBus<EngineEvents>,
+    /** Who runs the command; null for the engine itself (jobs) or an unauthenticated host call. */
+    readonly authentication: Authentication | null = null,
   ) {
     this.deployments = new DeploymentRepository(trx);
     this.resources = new ResourceRepository(trx);
     this.processDefinitions = new ProcessDefinitionRepository(trx);
     this.jobs = new JobRepository(trx, dialect);
+    this.users = new UserRepository(trx);
+    this.groups = new GroupRepository(trx);
+    this.authorizations = new AuthorizationRepository(trx);
+    this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 
   /** Runs `hook` once the transaction committed; never when it rolled back. */

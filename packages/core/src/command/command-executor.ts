@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../clock.js';
 import type { ResolvedEngineConfig } from '../config.js';
+import { AuthenticationContext } from '../authorization/authentication-context.js';
 import { EventBus } from '../events/event-bus.js';
 import type { IdGenerator } from '../id-generator.js';
 import type { Logger } from '../logger.js';
@@ -20,6 +21,7 @@ export class CommandExecutor {
     @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(AuthenticationContext) private readonly authentication: AuthenticationContext,
   ) {}
 
   async execute<T>(command: Command<T>): Promise<T> {
@@ -27,7 +29,7 @@ export class CommandExecutor {
     let result: T;
     try {
       result = await this.store.db.transaction().execute(async (trx) => {
-        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events);
+        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.authentication.current());
         return command.execute(context);
       });
     } catch (error) {

@@ -13,6 +13,10 @@ export interface StoreSchema {
   trellis_process_definition: ProcessDefinitionTable;
   trellis_definition_starter: DefinitionStarterTable;
   trellis_job: JobTable;
+  trellis_user: UserTable;
+  trellis_group: GroupTable;
+  trellis_membership: MembershipTable;
+  trellis_authorization: AuthorizationTable;
 }
 
 export interface PropertyTable {
@@ -91,4 +95,39 @@ export interface JobTable {
   deployment_id: string | null;
   tenant_id: string | null;
   create_time: number;
+}
+
+export interface UserTable {
+  id: string;
+  rev: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  /** `scrypt$<N>$<salt>$<hash>`; never the password itself. */
+  password_hash: string | null;
+}
+
+export interface GroupTable {
+  id: string;
+  rev: number;
+  name: string | null;
+  type: string | null;
+}
+
+export interface MembershipTable {
+  user_id: string;
+  group_id: string;
+}
+
+export interface AuthorizationTable {
+  id: string;
+  rev: number;
+  type: number;
+  user_id: string | null;
+  group_id: string | null;
+  resource_type: number;
+  resource_id: string | null;
+  perms: number;
+  removal_time: number | null;
+  root_proc_inst_id: string | null;
 }

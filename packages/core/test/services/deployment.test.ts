@@ -166,7 +166,7 @@ for (const testStore of testStoreConfigs()) {
         expect(await trellis.deployment.getDeployment(first.deployment.id)).toBeNull();
         expect(await trellis.deployment.getDeploymentResources(first.deployment.id)).toEqual([]);
         expect(await trellis.processDefinition.countProcessDefinitions()).toBe(0);
-        expect(trellis.deployment.getRegisteredDeployments()).toEqual([]);
+        expect(await trellis.deployment.getRegisteredDeployments()).toEqual([]);
       });
     });
   });

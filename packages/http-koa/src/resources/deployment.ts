@@ -34,7 +34,7 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
   });
 
   router.get('/deployment/registered', async (ctx) => {
-    ctx.body = engine.deployment.getRegisteredDeployments();
+    ctx.body = await engine.deployment.getRegisteredDeployments();
   });
 
   router.post('/deployment/create', async (ctx) => {

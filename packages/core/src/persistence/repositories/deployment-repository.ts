@@ -1,6 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { Deployment, DeploymentQuery } from '../../services/deployment/deployment.js';
 import type { DeploymentTable, StoreSchema } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, toDate } from './query-support.js';
 
 const SORT_COLUMNS = { id: 'id', name: 'name', deploymentTime: 'deploy_time', tenantId: 'tenant_id' } as const;
@@ -27,13 +28,13 @@ export class DeploymentRepository {
     return row ? toDeployment(row) : null;
   }
 
-  async find(query: DeploymentQuery): Promise<Deployment[]> {
-    const sorted = applySorting(this.filtered(query).selectAll(), query.sorting, SORT_COLUMNS, 'id');
+  async find(query: DeploymentQuery, readable: ReadFilter = null): Promise<Deployment[]> {
+    const sorted = applySorting(this.filtered(query, readable).selectAll(), query.sorting, SORT_COLUMNS, 'id');
     return (await applyPage(sorted, query).execute()).map(toDeployment);
   }
 
-  async count(query: DeploymentQuery): Promise<number> {
-    const row = await this.filtered(query).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  async count(query: DeploymentQuery, readable: ReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -53,7 +54,7 @@ export class DeploymentRepository {
     await this.trx.deleteFrom('trellis_deployment').where('id', '=', id).execute();
   }
 
-  private filtered(query: DeploymentQuery) {
+  private filtered(query: DeploymentQuery, readable: ReadFilter) {
     let select = this.trx.selectFrom('trellis_deployment');
     if (query.id !== undefined) select = select.where('id', '=', query.id);
     if (query.name !== undefined) select = select.where('name', '=', query.name);
@@ -71,6 +72,7 @@ export class DeploymentRepository {
           : eb('tenant_id', 'in', tenants),
       );
     }
+    if (readable) select = select.where(readable('trellis_deployment.id'));
     return select;
   }
 }

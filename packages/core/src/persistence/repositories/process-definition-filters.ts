@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { StoreSchema } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
 
 /** The FROM and WHERE of a process definition query (alias `pd`), shared by list and count. */
-export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: ProcessDefinitionQuery) {
+export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: ProcessDefinitionQuery, readable: ReadFilter = null) {
   let select = trx.selectFrom('trellis_process_definition as pd');
   const q = query;
   if (q.processDefinitionId !== undefined) select = select.where('pd.id', '=', q.processDefinitionId);
@@ -67,6 +68,8 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
         ),
     );
   }
+  // Camunda authorizes process definitions by key.
+  if (readable) select = select.where(readable('pd.key'));
   return select;
 }
 

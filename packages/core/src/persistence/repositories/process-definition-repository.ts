@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Selectable, Transaction } from 'kysely';
 import type { ProcessDefinition, ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { ProcessDefinitionTable, StoreSchema } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
 import { filterProcessDefinitions } from './process-definition-filters.js';
 import { applyPage, applySorting, fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
@@ -75,14 +76,14 @@ export class ProcessDefinitionRepository {
     return rows.map((row) => this.remember(row));
   }
 
-  async find(query: ProcessDefinitionQuery): Promise<ProcessDefinition[]> {
-    const filtered = filterProcessDefinitions(this.trx, query).selectAll('pd');
+  async find(query: ProcessDefinitionQuery, readable: ReadFilter = null): Promise<ProcessDefinition[]> {
+    const filtered = filterProcessDefinitions(this.trx, query, readable).selectAll('pd');
     const sorted = applySorting(filtered, query.sorting, prefixed(SORT_COLUMNS), 'pd.id');
     return (await applyPage(sorted, query).execute()).map((row) => this.remember(row));
   }
 
-  async count(query: ProcessDefinitionQuery): Promise<number> {
-    const row = await filterProcessDefinitions(this.trx, query)
+  async count(query: ProcessDefinitionQuery, readable: ReadFilter = null): Promise<number> {
+    const row = await filterProcessDefinitions(this.trx, query, readable)
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);

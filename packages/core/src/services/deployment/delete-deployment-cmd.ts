@@ -1,5 +1,6 @@
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
+import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
 
@@ -22,6 +23,7 @@ export class DeleteDeploymentCmd implements Command<void> {
     const deployment = await ctx.deployments.findById(this.deploymentId);
     // Camunda's text, grammar included (DeploymentResourceImpl).
     if (!deployment) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
+    await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
       await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false });
     }

@@ -1,4 +1,6 @@
+import { Resources } from '../../authorization/resources.js';
 import type { Command } from '../../command/command.js';
+import { grantDefault } from '../authorization/default-authorizations.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { deployProcessDefinitions } from './process-definition-deployer.js';
@@ -37,6 +39,7 @@ export class DeployCmd implements Command<DeploymentWithDefinitions> {
 
   async execute(ctx: CommandContext): Promise<DeploymentWithDefinitions> {
     const request = normalize(this.request);
+    await ctx.authz.check({ permission: 'CREATE', resource: Resources.DEPLOYMENT });
     // Versions are max + 1 per key: deployments must not interleave, across engine nodes too.
     await ctx.dialect.lockForTransaction(ctx.trx, 'deployment');
 
@@ -59,6 +62,9 @@ export class DeployCmd implements Command<DeploymentWithDefinitions> {
     await ctx.deployments.insert(deployment);
     await ctx.resources.insertAll(resources);
     const processDefinitions = await deployProcessDefinitions(ctx, deployment, resources, request.activationTime);
+    if (ctx.authentication) {
+      await grantDefault(ctx, { userId: ctx.authentication.userId, resource: Resources.DEPLOYMENT, resourceId: deployment.id, permissions: READ_AND_DELETE });
+    }
 
     ctx.emitAfterCommit('deployment.created', {
       deploymentId: deployment.id,
@@ -83,3 +89,6 @@ function normalize(request: DeploymentRequest): NormalizedRequest {
     resources: request.resources,
   };
 }
+
+// Camunda's default for the deploying user: READ (2) and DELETE (16) on the new deployment.
+const READ_AND_DELETE = 2 | 16;

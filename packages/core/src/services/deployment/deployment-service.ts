@@ -1,5 +1,7 @@
 import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { EventBus } from '../../events/event-bus.js';
 import { DeleteDeploymentCmd, type DeleteDeploymentOptions } from './delete-deployment-cmd.js';
@@ -35,26 +37,32 @@ export class DeploymentService {
     return this.commands.execute(new DeleteDeploymentCmd(deploymentId, options));
   }
 
+  /** The deployment, if it exists and the caller may read it. */
   getDeployment(deploymentId: string): Promise<Deployment | null> {
-    return this.commands.run('GetDeploymentCmd', (ctx) => ctx.deployments.findById(deploymentId));
+    return this.commands.run('GetDeploymentCmd', async (ctx) => (await ctx.deployments.find({ id: deploymentId }, await readable(ctx)))[0] ?? null);
   }
 
+  /** The deployments the caller may read that match the query. */
   findDeployments(query: DeploymentQuery = {}): Promise<Deployment[]> {
-    return this.commands.run('DeploymentQuery', (ctx) => ctx.deployments.find(query));
+    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.find(query, await readable(ctx)));
   }
 
   countDeployments(query: DeploymentQuery = {}): Promise<number> {
-    return this.commands.run('DeploymentQuery', (ctx) => ctx.deployments.count(query));
+    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.count(query, await readable(ctx)));
   }
 
   /** The resources of a deployment in deployment order (empty for an unknown deployment). */
   getDeploymentResources(deploymentId: string): Promise<DeploymentResource[]> {
-    return this.commands.run('GetDeploymentResourcesCmd', (ctx) => ctx.resources.listByDeployment(deploymentId));
+    return this.commands.run('GetDeploymentResourcesCmd', async (ctx) => {
+      await ctx.authz.check(readDeployment(deploymentId));
+      return ctx.resources.listByDeployment(deploymentId);
+    });
   }
 
   /** A resource with its content; NotFoundException when the deployment has no such resource. */
   getResourceData(deploymentId: string, resourceId: string): Promise<DeploymentResourceData> {
     return this.commands.run('GetDeploymentResourceForIdCmd', async (ctx) => {
+      await ctx.authz.check(readDeployment(deploymentId));
       const resource = await ctx.resources.findData(deploymentId, resourceId);
       if (!resource) {
         throw new NotFoundException(`no resource found with id '${resourceId}' in deployment '${deploymentId}'`);
@@ -65,9 +73,15 @@ export class DeploymentService {
 
   /**
    * Ids of the deployments this engine registered since it started (its own deployments, as
-   * Camunda's job executor registers them), in deployment order.
+   * Camunda's job executor registers them), in deployment order. Camunda-admin only.
    */
-  getRegisteredDeployments(): string[] {
-    return [...this.registered];
+  getRegisteredDeployments(): Promise<string[]> {
+    return this.commands.run('GetRegisteredDeploymentsCmd', async (ctx) => {
+      ctx.authz.requireAdmin();
+      return [...this.registered];
+    });
   }
 }
+
+const readable = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.DEPLOYMENT);
+const readDeployment = (deploymentId: string) => ({ permission: 'READ', resource: Resources.DEPLOYMENT, resourceId: deploymentId });

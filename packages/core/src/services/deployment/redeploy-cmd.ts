@@ -1,5 +1,6 @@
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
+import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { DeployCmd, type DeploymentWithDefinitions } from './deploy-cmd.js';
 
@@ -22,6 +23,7 @@ export class RedeployCmd implements Command<DeploymentWithDefinitions> {
   async execute(ctx: CommandContext): Promise<DeploymentWithDefinitions> {
     const previous = await ctx.deployments.findById(this.deploymentId);
     if (!previous) throw new NotFoundException(`Deployment with id '${this.deploymentId}' does not exist`);
+    await ctx.authz.check({ permission: 'READ', resource: Resources.DEPLOYMENT, resourceId: previous.id });
     const resources = await ctx.resources.listDataByDeployment(previous.id);
     const ids = this.request.resourceIds ?? [];
     const names = this.request.resourceNames ?? [];

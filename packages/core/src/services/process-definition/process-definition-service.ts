@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { ProcessModel } from '../../bpmn/index.js';
+import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { deleteProcessDefinition } from './delete-process-definitions.js';
@@ -33,16 +34,16 @@ export class ProcessDefinitionService {
   ) {}
 
   findProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<ProcessDefinition[]> {
-    return this.commands.run('ProcessDefinitionQuery', (ctx) => ctx.processDefinitions.find(query));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.find(query, await readable(ctx)));
   }
 
   countProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<number> {
-    return this.commands.run('ProcessDefinitionQuery', (ctx) => ctx.processDefinitions.count(query));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.count(query, await readable(ctx)));
   }
 
-  /** NotFoundException when there is no definition with this id. */
+  /** NotFoundException when there is no definition with this id; AuthorizationException without READ on its key. */
   getProcessDefinition(id: string): Promise<ProcessDefinition> {
-    return this.commands.run('GetDeployedProcessDefinitionCmd', (ctx) => this.load(ctx, id));
+    return this.commands.run('GetDeployedProcessDefinitionCmd', (ctx) => this.loadReadable(ctx, id));
   }
 
   /** The latest version of a key for one tenant (null: definitions without tenant); null when there is none. */
@@ -52,13 +53,13 @@ export class ProcessDefinitionService {
 
   /** The parsed, immutable model of a definition (cached). */
   getProcessModel(id: string): Promise<ProcessModel> {
-    return this.commands.run('GetDeploymentProcessModelCmd', async (ctx) => this.models.get(ctx, await this.load(ctx, id)));
+    return this.commands.run('GetDeploymentProcessModelCmd', async (ctx) => this.models.get(ctx, await this.loadReadable(ctx, id)));
   }
 
   /** The BPMN 2.0 XML the definition was deployed from. */
   getProcessDefinitionXml(id: string): Promise<string> {
     return this.commands.run('GetDeploymentProcessModelCmd', async (ctx) => {
-      const definition = await this.load(ctx, id);
+      const definition = await this.loadReadable(ctx, id);
       const resource = await ctx.resources.findDataByName(definition.deploymentId, definition.resourceName);
       return resource ? resource.bytes.toString('utf8') : '';
     });
@@ -67,7 +68,7 @@ export class ProcessDefinitionService {
   /** The diagram image deployed beside the definition, or null when there is none. */
   getProcessDiagram(id: string): Promise<{ name: string; bytes: Buffer } | null> {
     return this.commands.run('GetDeploymentProcessDiagramCmd', async (ctx) => {
-      const definition = await this.load(ctx, id);
+      const definition = await this.loadReadable(ctx, id);
       if (!definition.diagramResourceName) return null;
       return ctx.resources.findDataByName(definition.deploymentId, definition.diagramResourceName);
     });
@@ -75,9 +76,12 @@ export class ProcessDefinitionService {
 
   getStaticCalledProcessDefinitions(id: string): Promise<CalledProcessDefinition[]> {
     return this.commands.run('GetStaticCalledProcessDefinitionCmd', async (ctx) => {
-      const definition = await this.load(ctx, id);
+      const definition = await this.loadReadable(ctx, id);
       const model = await this.models.get(ctx, definition);
-      return findStaticCalledDefinitions(ctx, definition, model.callActivities);
+      const called = await findStaticCalledDefinitions(ctx, definition, model.callActivities);
+      const visible = [];
+      for (const target of called) if (!ctx.authz.isActive || (await ctx.authz.isAuthorized(readDefinition(target.key)))) visible.push(target);
+      return visible;
     });
   }
 
@@ -91,13 +95,16 @@ export class ProcessDefinitionService {
     return this.commands.run('UpdateProcessDefinitionHistoryTimeToLiveCmd', async (ctx) => {
       if (historyTimeToLive !== null && historyTimeToLive < 0) throw negativeHistoryTimeToLive();
       if (historyTimeToLive === null && ctx.config.enforceHistoryTimeToLive) throw nullHistoryTimeToLive();
-      return ctx.processDefinitions.update(await this.load(ctx, id), { historyTimeToLive });
+      const definition = await this.load(ctx, id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      return ctx.processDefinitions.update(definition, { historyTimeToLive });
     });
   }
 
   deleteProcessDefinition(id: string, options: DeleteProcessDefinitionOptions = {}): Promise<void> {
     return this.commands.run('DeleteProcessDefinitionsByIdsCmd', async (ctx) => {
       const definition = await this.load(ctx, id);
+      await ctx.authz.check(deleteDefinition(definition.key));
       await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
       ctx.afterCommit(() => this.models.evict(definition.id));
     });
@@ -108,11 +115,18 @@ export class ProcessDefinitionService {
     return this.commands.run('DeleteProcessDefinitionsByKeyCmd', async (ctx) => {
       const definitions = await ctx.processDefinitions.findAllByKey(key, tenantId);
       if (definitions.length === 0) throw noDefinitionsForKey(key);
+      await ctx.authz.check(deleteDefinition(key));
       for (const definition of definitions) {
         await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
         ctx.afterCommit(() => this.models.evict(definition.id));
       }
     });
+  }
+
+  private async loadReadable(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
+    const definition = await this.load(ctx, id);
+    await ctx.authz.check(readDefinition(definition.key));
+    return definition;
   }
 
   private async load(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
@@ -121,3 +135,7 @@ export class ProcessDefinitionService {
     return definition;
   }
 }
+
+const readable = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION);
+const readDefinition = (key: string) => ({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: key });
+const deleteDefinition = (key: string) => ({ permission: 'DELETE', resource: Resources.PROCESS_DEFINITION, resourceId: key });

@@ -1,6 +1,7 @@
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
+import { Resources } from '../../authorization/resources.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from './process-definition.js';
 import {
@@ -34,6 +35,13 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
 
   async execute(ctx: CommandContext): Promise<ProcessDefinition[]> {
     const definitions = await this.findTargets(ctx);
+    // Camunda: SUSPEND or UPDATE on the definition's key.
+    for (const key of new Set(definitions.map((definition) => definition.key))) {
+      await ctx.authz.check(
+        { permission: 'SUSPEND', resource: Resources.PROCESS_DEFINITION, resourceId: key },
+        { permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
+      );
+    }
     const executionDate = this.change.executionDate;
     if (executionDate && executionDate.getTime() > ctx.clock.now().getTime()) {
       await this.schedule(ctx, definitions, executionDate);

@@ -1,0 +1,113 @@
+import { sql, type Transaction } from 'kysely';
+import type { ResolvedAuthorizationConfig } from '../config.js';
+import { engineMessage } from '../errors/engine-message.js';
+import { AuthorizationException, ProcessEngineException, type MissingAuthorization } from '../errors/exceptions.js';
+import type { ReadFilter } from '../persistence/repositories/authorization-repository.js';
+import { AuthorizationRepository } from '../persistence/repositories/authorization-repository.js';
+import type { StoreSchema } from '../persistence/schema.js';
+import type { Authentication } from './authorization.js';
+import { authorizedExpression, type CheckSubject } from './authorized-expression.js';
+import { permissionByName } from './permissions.js';
+import { CAMUNDA_ADMIN, type ResourceType } from './resources.js';
+
+/** One permission on one resource (null id: the resource type as a whole). */
+export interface PermissionCheck {
+  permission: string;
+  resource: ResourceType;
+  resourceId?: string | null;
+}
+
+/**
+ * The one place a command asks "may the caller do this?". Checks apply only when authorization is
+ * enabled and someone is authenticated; administrators pass everything (Camunda's AuthorizationManager).
+ */
+export class AuthorizationChecker {
+  private revokes: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly trx: Transaction<StoreSchema>,
+    readonly authentication: Authentication | null,
+    private readonly config: ResolvedAuthorizationConfig,
+  ) {}
+
+  /** Whether checks apply to this command at all. */
+  get isActive(): boolean {
+    return this.config.enabled && this.authentication !== null && !this.isAdmin(this.authentication);
+  }
+
+  /** Camunda admin: a member of an admin group or a listed admin user. */
+  isAdmin(authentication: Authentication | null = this.authentication): boolean {
+    if (!authentication) return false;
+    return this.config.adminUsers.includes(authentication.userId)
+      || authentication.groupIds.some((group) => group === CAMUNDA_ADMIN || this.config.adminGroups.includes(group));
+  }
+
+  /** Passes when any of the checks is granted; otherwise AuthorizationException listing them all. */
+  async check(...checks: PermissionCheck[]): Promise<void> {
+    if (!this.isActive) return;
+    for (const check of checks) if (await this.isAuthorized(check)) return;
+    throw deniedException(this.authentication!.userId, checks);
+  }
+
+  /** Whether `subject` (the caller by default) holds the permission; ignores whether checks are active. */
+  async isAuthorized(check: PermissionCheck, subject?: Authentication): Promise<boolean> {
+    const who = subject ?? this.authentication;
+    if (!who) return true;
+    const bits = permissionBits(check);
+    const expression = authorizedExpression(await this.subject(who), bits, check.resource.code, check.resourceId ? sql`${check.resourceId}` : null);
+    const result = await sql<{ authorized: number }>`select case when ${expression} then 1 else 0 end as authorized`.execute(this.trx);
+    return Number(result.rows[0]?.authorized) === 1;
+  }
+
+  /** ENGINE-03029 unless the caller is an administrator (or checks do not apply). */
+  requireAdmin(): void {
+    if (this.config.enabled && this.authentication !== null && !this.isAdmin()) {
+      throw new AuthorizationException(engineMessage('03', '029', 'Required admin authenticated group or user.'));
+    }
+  }
+
+  /** A SQL filter keeping the rows whose id the caller may read with `permission`; null when checks do not apply. */
+  async readFilter(permission: string, resource: ResourceType): Promise<ReadFilter> {
+    if (!this.isActive) return null;
+    const subject = await this.subject(this.authentication!);
+    const bits = permissionBits({ permission, resource });
+    return (idColumn) => authorizedExpression(subject, bits, resource.code, sql.ref(idColumn));
+  }
+
+  private async subject(authentication: Authentication): Promise<CheckSubject> {
+    return { userId: authentication.userId, groupIds: authentication.groupIds, checkRevokes: await this.checkRevokes(authentication) };
+  }
+
+  private checkRevokes(authentication: Authentication): Promise<boolean> {
+    if (this.config.checkRevokes !== 'auto') return Promise.resolve(this.config.checkRevokes === 'always');
+    if (authentication !== this.authentication) {
+      return new AuthorizationRepository(this.trx).hasRevokes(authentication.userId, authentication.groupIds);
+    }
+    this.revokes ??= new AuthorizationRepository(this.trx).hasRevokes(authentication.userId, authentication.groupIds);
+    return this.revokes;
+  }
+}
+
+function permissionBits(check: PermissionCheck): number {
+  const permission = permissionByName(check.resource.code, check.permission);
+  if (!permission) throw new ProcessEngineException(`Unknown permission '${check.permission}' for resource ${check.resource.name}`);
+  return permission.value;
+}
+
+/** Camunda's AuthorizationException text for one or several missing permissions. */
+export function deniedException(userId: string, checks: readonly PermissionCheck[]): AuthorizationException {
+  const missing: MissingAuthorization[] = checks.map((check) => ({
+    permissionName: check.permission,
+    resourceName: check.resource.name,
+    resourceId: check.resourceId ?? null,
+  }));
+  const describe = (m: MissingAuthorization) =>
+    m.resourceId === null
+      ? `'${m.permissionName}' permission on resource '${m.resourceName}'`
+      : `'${m.permissionName}' permission on resource '${m.resourceId}' of type '${m.resourceName}'`;
+  const message =
+    missing.length === 1
+      ? `The user with id '${userId}' does not have ${describe(missing[0])}.`
+      : `The user with id '${userId}' does not have one of the following permissions: ${missing.map(describe).join(' or ')}`;
+  return new AuthorizationException(message, userId, missing);
+}

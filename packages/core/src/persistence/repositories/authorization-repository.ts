@@ -1,0 +1,131 @@
+import type { Expression, Selectable, SqlBool, Transaction } from 'kysely';
+import type { Authorization, AuthorizationQuery, AuthorizationTypeCode } from '../../authorization/authorization.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import type { AuthorizationTable, StoreSchema } from '../schema.js';
+import { applyPage, applySorting, toDate } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
+
+const SORT_COLUMNS = { resourceType: 'resource_type', resourceId: 'resource_id' } as const;
+
+/** A READ filter the caller adds to a query, given the id column it applies to. */
+export type ReadFilter = ((idColumn: string) => Expression<SqlBool>) | null;
+
+/** Authorizations, within one transaction. */
+export class AuthorizationRepository {
+  private readonly revisions = new RevisionTracker('AuthorizationEntity');
+
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async insert(authorization: Authorization): Promise<void> {
+    await this.trx.insertInto('trellis_authorization').values({ ...toRow(authorization), rev: 1 }).execute();
+    this.revisions.remember(authorization.id, 1);
+  }
+
+  async findById(id: string): Promise<Authorization | null> {
+    const row = await this.trx.selectFrom('trellis_authorization').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? this.remember(row) : null;
+  }
+
+  async find(query: AuthorizationQuery, readable: ReadFilter = null): Promise<Authorization[]> {
+    const sorted = applySorting(this.filtered(query, readable).selectAll(), query.sorting, SORT_COLUMNS, 'id');
+    return (await applyPage(sorted, query).execute()).map((row) => this.remember(row));
+  }
+
+  async count(query: AuthorizationQuery, readable: ReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Whether any REVOKE authorization concerns the user or one of its groups (Camunda's `auto` revoke checking). */
+  async hasRevokes(userId: string, groupIds: readonly string[]): Promise<boolean> {
+    const row = await this.trx
+      .selectFrom('trellis_authorization')
+      .select('id')
+      .where('type', '=', 2)
+      .where((eb) => eb.or([eb('user_id', '=', userId), ...(groupIds.length > 0 ? [eb('group_id', 'in', [...groupIds])] : [])]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(authorization: Authorization): Promise<void> {
+    const rev = this.revisions.of(authorization.id);
+    const result = await this.trx
+      .updateTable('trellis_authorization')
+      .set({ ...toRow(authorization), rev: rev + 1 })
+      .where('id', '=', authorization.id)
+      .where('rev', '=', rev)
+      .executeTakeFirst();
+    this.revisions.ensureChanged(authorization.id, result.numUpdatedRows);
+    this.revisions.remember(authorization.id, rev + 1);
+  }
+
+  /** Deletes an authorization and those whose resource it is (Camunda's DeleteAuthorizationCmd). */
+  async delete(authorization: Authorization): Promise<void> {
+    await this.deleteByResource(4, authorization.id);
+    const result = await this.trx
+      .deleteFrom('trellis_authorization')
+      .where('id', '=', authorization.id)
+      .where('rev', '=', this.revisions.of(authorization.id))
+      .executeTakeFirst();
+    this.revisions.ensureChanged(authorization.id, result.numDeletedRows);
+  }
+
+  /** Removes the authorizations on one resource (its owner is being deleted). */
+  async deleteByResource(resourceType: number, resourceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', resourceType).where('resource_id', '=', resourceId).execute();
+  }
+
+  async deleteByUser(userId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_authorization').where('user_id', '=', userId).execute();
+  }
+
+  async deleteByGroup(groupId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_authorization').where('group_id', '=', groupId).execute();
+  }
+
+  private filtered(query: AuthorizationQuery, readable: ReadFilter) {
+    if (query.userIdIn !== undefined && query.groupIdIn !== undefined) {
+      throw new ProcessEngineException('Cannot query for user and group authorizations at the same time.');
+    }
+    let select = this.trx.selectFrom('trellis_authorization');
+    if (query.id !== undefined) select = select.where('id', '=', query.id);
+    if (query.type !== undefined) select = select.where('type', '=', query.type);
+    if (query.userIdIn !== undefined) select = select.where('user_id', 'in', nonEmpty(query.userIdIn));
+    if (query.groupIdIn !== undefined) select = select.where('group_id', 'in', nonEmpty(query.groupIdIn));
+    if (query.resourceType !== undefined) select = select.where('resource_type', '=', query.resourceType);
+    if (query.resourceId !== undefined) select = select.where('resource_id', '=', query.resourceId);
+    if (readable) select = select.where(readable('trellis_authorization.id'));
+    return select;
+  }
+
+  private remember(row: Selectable<AuthorizationTable>): Authorization {
+    this.revisions.remember(row.id, row.rev);
+    return {
+      id: row.id,
+      type: Number(row.type) as AuthorizationTypeCode,
+      userId: row.user_id,
+      groupId: row.group_id,
+      resourceType: Number(row.resource_type),
+      resourceId: row.resource_id,
+      permissions: Number(row.perms),
+      removalTime: row.removal_time == null ? null : toDate(row.removal_time),
+      rootProcessInstanceId: row.root_proc_inst_id,
+    };
+  }
+}
+
+function toRow(authorization: Authorization): Omit<AuthorizationTable, 'rev'> {
+  return {
+    id: authorization.id,
+    type: authorization.type,
+    user_id: authorization.userId,
+    group_id: authorization.groupId,
+    resource_type: authorization.resourceType,
+    resource_id: authorization.resourceId,
+    perms: authorization.permissions,
+    removal_time: authorization.removalTime?.getTime() ?? null,
+    root_proc_inst_id: authorization.rootProcessInstanceId,
+  };
+}
+
+const nonEmpty = (values: readonly string[]) => (values.length > 0 ? [...values] : ['\u0000']);

@@ -1,0 +1,109 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { User, UserQuery } from '../../services/identity/identity.js';
+import type { StoreSchema, UserTable } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
+import { applyPage, applySorting } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
+
+const SORT_COLUMNS = { userId: 'u.id', firstName: 'u.first_name', lastName: 'u.last_name', email: 'u.email' } as const;
+
+/** Users and their password hashes, within one transaction. */
+export class UserRepository {
+  private readonly revisions = new RevisionTracker('UserEntity');
+
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async insert(user: User, passwordHash: string | null): Promise<void> {
+    await this.trx
+      .insertInto('trellis_user')
+      .values({ id: user.id, rev: 1, first_name: user.firstName, last_name: user.lastName, email: user.email, password_hash: passwordHash })
+      .execute();
+    this.revisions.remember(user.id, 1);
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const row = await this.trx.selectFrom('trellis_user').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? this.remember(row) : null;
+  }
+
+  async passwordHashOf(id: string): Promise<string | null> {
+    const row = await this.trx.selectFrom('trellis_user').select('password_hash').where('id', '=', id).executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  async find(query: UserQuery, readable: ReadFilter = null): Promise<User[]> {
+    const sorted = applySorting(this.filtered(query, readable).selectAll('u'), query.sorting, SORT_COLUMNS, 'u.id');
+    return (await applyPage(sorted, query).execute()).map((row) => this.remember(row));
+  }
+
+  async count(query: UserQuery, readable: ReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Writes the profile (and, when given, a new password hash) if the row is still at the revision read. */
+  async update(user: User, passwordHash?: string): Promise<void> {
+    const rev = this.revisions.of(user.id);
+    const result = await this.trx
+      .updateTable('trellis_user')
+      .set({
+        rev: rev + 1,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        email: user.email,
+        ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+      })
+      .where('id', '=', user.id)
+      .where('rev', '=', rev)
+      .executeTakeFirst();
+    this.revisions.ensureChanged(user.id, result.numUpdatedRows);
+    this.revisions.remember(user.id, rev + 1);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_membership').where('user_id', '=', id).execute();
+    await this.trx.deleteFrom('trellis_user').where('id', '=', id).execute();
+  }
+
+  private filtered(q: UserQuery, readable: ReadFilter) {
+    let select = this.trx.selectFrom('trellis_user as u');
+    if (q.id !== undefined) select = select.where('u.id', '=', q.id);
+    if (q.idIn !== undefined) select = select.where('u.id', 'in', q.idIn.length > 0 ? q.idIn : ['\u0000']);
+    if (q.firstName !== undefined) select = select.where('u.first_name', '=', q.firstName);
+    if (q.firstNameLike !== undefined) select = select.where('u.first_name', 'like', q.firstNameLike);
+    if (q.lastName !== undefined) select = select.where('u.last_name', '=', q.lastName);
+    if (q.lastNameLike !== undefined) select = select.where('u.last_name', 'like', q.lastNameLike);
+    if (q.email !== undefined) select = select.where('u.email', '=', q.email);
+    if (q.emailLike !== undefined) select = select.where('u.email', 'like', q.emailLike);
+    if (q.memberOfGroup !== undefined) {
+      const group = q.memberOfGroup;
+      select = select.where((eb) =>
+        eb.exists(eb.selectFrom('trellis_membership as m').select('m.user_id').whereRef('m.user_id', '=', 'u.id').where('m.group_id', '=', group)),
+      );
+    }
+    // Tenants are not modelled yet: no user is a member of one.
+    if (q.memberOfTenant !== undefined) select = select.where((eb) => eb.val(1), '=', 0);
+    if (q.potentialStarter !== undefined) {
+      const definitionId = q.potentialStarter;
+      select = select.where((eb) =>
+        eb.or([
+          eb.exists(
+            eb.selectFrom('trellis_definition_starter as s').select('s.user_id')
+              .where('s.process_definition_id', '=', definitionId).whereRef('s.user_id', '=', 'u.id'),
+          ),
+          eb.exists(
+            eb.selectFrom('trellis_definition_starter as s').innerJoin('trellis_membership as m', 'm.group_id', 's.group_id')
+              .select('m.user_id').where('s.process_definition_id', '=', definitionId).whereRef('m.user_id', '=', 'u.id'),
+          ),
+        ]),
+      );
+    }
+    if (readable) select = select.where(readable('u.id'));
+    return select;
+  }
+
+  private remember(row: Selectable<UserTable>): User {
+    this.revisions.remember(row.id, row.rev);
+    return { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email };
+  }
+}

@@ -1,0 +1,137 @@
+import { inject, injectable } from 'inversify';
+import type { Authentication, Authorization, AuthorizationInput, AuthorizationQuery } from '../../authorization/authorization.js';
+import { applyPermissions, authorizationType, initialBits, validateAuthorization } from '../../authorization/authorization-rules.js';
+import { permissionsFromNames } from '../../authorization/permission-converter.js';
+import { isValidFor } from '../../authorization/permissions.js';
+import { ANY, Resources, resourceByCode } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { engineMessage } from '../../errors/engine-message.js';
+import { BadUserRequestException, NotFoundException, NullValueException } from '../../errors/exceptions.js';
+
+export interface AuthorizationCheckRequest {
+  permissionName: string;
+  resourceType: number;
+  resourceId?: string | null;
+  /** Whose permission: the caller by default. */
+  userId?: string | null;
+}
+
+/** Camunda's AuthorizationService: stored authorizations and permission checks. */
+@injectable()
+export class AuthorizationService {
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+
+  /** Needs CREATE on Authorization. Throws for an invalid type, permission, or user/group combination. */
+  createAuthorization(input: AuthorizationInput): Promise<Authorization> {
+    return this.commands.run('SaveAuthorizationCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.AUTHORIZATION });
+      const type = authorizationType(input.type);
+      const resourceType = requireResourceType(input.resourceType);
+      const authorization: Authorization = {
+        id: ctx.ids.next(),
+        type,
+        userId: type === 0 ? (input.userId ?? ANY) : (input.userId ?? null),
+        groupId: input.groupId ?? null,
+        resourceType,
+        resourceId: input.resourceId ?? null,
+        permissions: applyPermissions(type, initialBits(type), input.permissions ?? [], resourceType),
+        removalTime: null,
+        rootProcessInstanceId: null,
+      };
+      validateAuthorization(authorization);
+      await ctx.authorizations.insert(authorization);
+      return authorization;
+    });
+  }
+
+  /** The authorization, if it exists and the caller may read it. */
+  getAuthorization(id: string): Promise<Authorization | null> {
+    return this.commands.run('AuthorizationQuery', async (ctx) => (await this.readable(ctx, { id }))[0] ?? null);
+  }
+
+  findAuthorizations(query: AuthorizationQuery = {}): Promise<Authorization[]> {
+    return this.commands.run('AuthorizationQuery', (ctx) => this.readable(ctx, query));
+  }
+
+  countAuthorizations(query: AuthorizationQuery = {}): Promise<number> {
+    return this.commands.run('AuthorizationQuery', async (ctx) =>
+      ctx.authorizations.count(query, await ctx.authz.readFilter('READ', Resources.AUTHORIZATION)),
+    );
+  }
+
+  /**
+   * Camunda's PUT semantics in one transaction: userId, groupId and resourceId are replaced (absent =
+   * null); resourceType and permissions only when given. Needs UPDATE on the authorization.
+   */
+  updateAuthorization(id: string, input: AuthorizationInput): Promise<Authorization> {
+    return this.commands.run('SaveAuthorizationCmd', async (ctx) => {
+      const current = await this.load(ctx, id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.AUTHORIZATION, resourceId: id });
+      const resourceType = input.resourceType ?? current.resourceType;
+      const updated: Authorization = {
+        ...current,
+        userId: input.userId ?? null,
+        groupId: input.groupId ?? null,
+        resourceId: input.resourceId ?? null,
+        resourceType,
+        permissions: input.permissions
+          ? applyPermissions(current.type, initialBits(current.type), input.permissions, resourceType)
+          : current.permissions,
+      };
+      if (updated.type === 0 && updated.userId === null) updated.userId = ANY;
+      validateAuthorization(updated);
+      await ctx.authorizations.update(updated);
+      return updated;
+    });
+  }
+
+  /** Needs DELETE on the authorization; NotFoundException for an unknown id. */
+  deleteAuthorization(id: string): Promise<void> {
+    return this.commands.run('DeleteAuthorizationCmd', async (ctx) => {
+      const authorization = await this.load(ctx, id);
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.AUTHORIZATION, resourceId: id });
+      await ctx.authorizations.delete(authorization);
+    });
+  }
+
+  /**
+   * Whether a user holds a permission (Camunda's AuthorizationCheckCmd): always true while
+   * authorization is disabled. Checking another user than the caller needs READ on Authorization.
+   */
+  isUserAuthorized(request: AuthorizationCheckRequest, subject: Authentication): Promise<boolean> {
+    return this.commands.run('AuthorizationCheckCmd', async (ctx) => {
+      const [permission] = permissionsFromNames([request.permissionName], request.resourceType);
+      if (!isValidFor(permission, request.resourceType)) {
+        const name = resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
+        throw new BadUserRequestException(engineMessage('03', '086', `The resource type '${name}' is not valid for '${permission.name}' permission.`));
+      }
+      if (!ctx.config.authorization.enabled || ctx.authz.isAdmin(subject)) return true;
+      const resource = resourceByCode(request.resourceType) ?? { code: request.resourceType, name: String(request.resourceType), constant: 'null' };
+      const resourceId = request.resourceId && request.resourceId !== ANY ? request.resourceId : null;
+      return ctx.authz.isAuthorized({ permission: permission.name, resource, resourceId }, subject);
+    });
+  }
+
+  /** Whether the caller may do `permission` on authorizations (for the REST OPTIONS links). */
+  mayOnAuthorization(permission: 'CREATE' | 'UPDATE' | 'DELETE', id?: string): Promise<boolean> {
+    return this.commands.run('AuthorizationCheckCmd', async (ctx) =>
+      !ctx.authz.isActive || ctx.authz.isAuthorized({ permission, resource: Resources.AUTHORIZATION, resourceId: id ?? null }),
+    );
+  }
+
+  private async readable(ctx: CommandContext, query: AuthorizationQuery): Promise<Authorization[]> {
+    return ctx.authorizations.find(query, await ctx.authz.readFilter('READ', Resources.AUTHORIZATION));
+  }
+
+  private async load(ctx: CommandContext, id: string): Promise<Authorization> {
+    const authorization = await ctx.authorizations.findById(id);
+    if (!authorization) throw new NotFoundException(`Authorization with id ${id} does not exist.`);
+    return authorization;
+  }
+}
+
+function requireResourceType(resourceType: number | null | undefined): number {
+  if (resourceType === null || resourceType === undefined) throw new NullValueException("Authorization 'resourceType' cannot be null.");
+  return resourceType;
+}

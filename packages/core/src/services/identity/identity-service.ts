@@ -1,0 +1,164 @@
+import { inject, injectable } from 'inversify';
+import type { Authentication } from '../../authorization/authorization.js';
+import { ALL_BITS } from '../../authorization/permissions.js';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import type { Group, GroupQuery, User, UserQuery } from './identity.js';
+import { alreadyExists, ensureValidId, groupNotFound, userNotFound } from './identity-messages.js';
+import { hashPassword, verifyPassword } from './password-hash.js';
+import { grantDefault } from '../authorization/default-authorizations.js';
+
+/** Users, groups and memberships (Camunda's IdentityService), with the permission checks Camunda makes. */
+@injectable()
+export class IdentityService {
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+
+  /** Needs CREATE on User; the password is stored as a slow salted hash only. */
+  async createUser(user: User, password: string | null): Promise<void> {
+    const hash = password ? await hashPassword(password) : null;
+    await this.commands.run('SaveUserCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.USER });
+      ensureValidId('User', user.id);
+      if (await ctx.users.findById(user.id)) throw alreadyExists('user', user.id);
+      await ctx.users.insert(user, hash);
+      await grantDefault(ctx, { userId: user.id, resource: Resources.USER, resourceId: user.id, permissions: ALL_BITS });
+    });
+  }
+
+  /** The user, if it exists and the caller may read it. */
+  getUser(id: string): Promise<User | null> {
+    return this.commands.run('GetUserCmd', async (ctx) => (await ctx.users.find({ id }, await ctx.authz.readFilter('READ', Resources.USER)))[0] ?? null);
+  }
+
+  findUsers(query: UserQuery = {}): Promise<User[]> {
+    return this.commands.run('UserQuery', async (ctx) => ctx.users.find(query, await ctx.authz.readFilter('READ', Resources.USER)));
+  }
+
+  countUsers(query: UserQuery = {}): Promise<number> {
+    return this.commands.run('UserQuery', async (ctx) => ctx.users.count(query, await ctx.authz.readFilter('READ', Resources.USER)));
+  }
+
+  /** Needs UPDATE on the user; NotFoundException for an unknown user. */
+  updateUserProfile(id: string, profile: Omit<User, 'id'>): Promise<void> {
+    return this.commands.run('SaveUserCmd', async (ctx) => {
+      const user = await this.loadUser(ctx, id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
+      await ctx.users.update({ ...user, ...profile, id });
+    });
+  }
+
+  /** Needs UPDATE on the user. */
+  async updatePassword(id: string, password: string): Promise<void> {
+    const hash = await hashPassword(password);
+    await this.commands.run('SaveUserCmd', async (ctx) => {
+      const user = await this.loadUser(ctx, id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
+      await ctx.users.update(user, hash);
+    });
+  }
+
+  /** Needs DELETE on the user; removes its memberships and authorizations too. */
+  deleteUser(id: string): Promise<void> {
+    return this.commands.run('DeleteUserCmd', async (ctx) => {
+      await this.loadUser(ctx, id);
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.USER, resourceId: id });
+      await ctx.authorizations.deleteByResource(Resources.USER.code, id);
+      await ctx.authorizations.deleteByUser(id);
+      await ctx.users.delete(id);
+    });
+  }
+
+  /** Camunda-admin only. Trellis does not lock users out, so an existing user is always unlocked. */
+  unlockUser(id: string): Promise<void> {
+    return this.commands.run('UnlockUserCmd', async (ctx) => {
+      ctx.authz.requireAdmin();
+      await this.loadUser(ctx, id);
+    });
+  }
+
+  /** Whether the password is the user's (false for an unknown user). */
+  checkPassword(userId: string, password: string): Promise<boolean> {
+    return this.commands.run('CheckPassword', async (ctx) => verifyPassword(password, await ctx.users.passwordHashOf(userId)));
+  }
+
+  /** The authentication of a user whose password matches: its id and groups; null otherwise. */
+  authenticate(userId: string, password: string): Promise<Authentication | null> {
+    return this.commands.run('CheckPassword', async (ctx) => {
+      if (!(await verifyPassword(password, await ctx.users.passwordHashOf(userId)))) return null;
+      return { userId, groupIds: await ctx.groups.groupIdsOf(userId), tenantIds: [] };
+    });
+  }
+
+  /** The ids of the groups a user belongs to (no permission check: the engine's own lookup). */
+  groupIdsOf(userId: string): Promise<string[]> {
+    return this.commands.run('GetGroupsOfUser', (ctx) => ctx.groups.groupIdsOf(userId));
+  }
+
+  /** Needs CREATE on Group; the group gets READ on itself. */
+  createGroup(group: Group): Promise<void> {
+    return this.commands.run('SaveGroupCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP });
+      ensureValidId('Group', group.id);
+      if (await ctx.groups.findById(group.id)) throw alreadyExists('group', group.id);
+      await ctx.groups.insert(group);
+      await grantDefault(ctx, { groupId: group.id, resource: Resources.GROUP, resourceId: group.id, permissions: 2 });
+    });
+  }
+
+  getGroup(id: string): Promise<Group | null> {
+    return this.commands.run('GetGroupCmd', async (ctx) => (await ctx.groups.find({ id }, await ctx.authz.readFilter('READ', Resources.GROUP)))[0] ?? null);
+  }
+
+  findGroups(query: GroupQuery = {}): Promise<Group[]> {
+    return this.commands.run('GroupQuery', async (ctx) => ctx.groups.find(query, await ctx.authz.readFilter('READ', Resources.GROUP)));
+  }
+
+  countGroups(query: GroupQuery = {}): Promise<number> {
+    return this.commands.run('GroupQuery', async (ctx) => ctx.groups.count(query, await ctx.authz.readFilter('READ', Resources.GROUP)));
+  }
+
+  updateGroup(id: string, changes: Omit<Group, 'id'>): Promise<void> {
+    return this.commands.run('SaveGroupCmd', async (ctx) => {
+      const group = await ctx.groups.findById(id);
+      if (!group) throw groupNotFound(id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.GROUP, resourceId: id });
+      await ctx.groups.update({ ...group, ...changes, id });
+    });
+  }
+
+  deleteGroup(id: string): Promise<void> {
+    return this.commands.run('DeleteGroupCmd', async (ctx) => {
+      if (!(await ctx.groups.findById(id))) throw groupNotFound(id);
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP, resourceId: id });
+      await ctx.authorizations.deleteByResource(Resources.GROUP.code, id);
+      await ctx.authorizations.deleteByGroup(id);
+      await ctx.groups.delete(id);
+    });
+  }
+
+  /** Needs CREATE on Group membership for the group. */
+  createMembership(userId: string, groupId: string): Promise<void> {
+    return this.commands.run('CreateMembershipCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
+      await this.loadUser(ctx, userId);
+      if (!(await ctx.groups.findById(groupId))) throw groupNotFound(groupId);
+      if (!(await ctx.groups.isMember(userId, groupId))) await ctx.groups.addMember(userId, groupId);
+    });
+  }
+
+  /** Needs DELETE on Group membership for the group. */
+  deleteMembership(userId: string, groupId: string): Promise<void> {
+    return this.commands.run('DeleteMembershipCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
+      await ctx.groups.removeMember(userId, groupId);
+    });
+  }
+
+  private async loadUser(ctx: CommandContext, id: string): Promise<User> {
+    const user = await ctx.users.findById(id);
+    if (!user) throw userNotFound(id);
+    return user;
+  }
+}
+
