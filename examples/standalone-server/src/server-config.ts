@@ -8,6 +8,10 @@ export interface ServerConfig {
   basePath: string;
   bodyLimit: number;
   logLevel: LogLevel;
+  /** HTTP Basic authentication on the REST API. */
+  basicAuth: boolean;
+  /** Created (or made administrator) at start, when both are set. */
+  admin: { userId: string; password: string } | null;
   engine: EngineConfig;
 }
 
@@ -21,15 +25,27 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
     ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA }
     : { type: 'sqlite', filename: resolve(invokedFrom(env), env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
+  const auth = env.TRELLIS_AUTH ?? 'none';
+  if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
+  const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
+  const admin = env.TRELLIS_ADMIN_USER && env.TRELLIS_ADMIN_PASSWORD ? { userId: env.TRELLIS_ADMIN_USER, password: env.TRELLIS_ADMIN_PASSWORD } : null;
   return {
     port,
+    basicAuth: auth === 'basic',
+    admin,
     host: env.HOST ?? '0.0.0.0',
     basePath: env.TRELLIS_BASE_PATH ?? '/engine-rest',
     bodyLimit,
     logLevel,
-    engine: { store, logLevel },
+    engine: { store, logLevel, authorization: { enabled: authorization } },
   };
 }
 
 // `npm start` runs this workspace in its own folder; relative paths mean the folder npm was invoked from.
 const invokedFrom = (env: NodeJS.ProcessEnv) => env.INIT_CWD ?? process.cwd();
+
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got '${value}'`);
+}

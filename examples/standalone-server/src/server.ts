@@ -17,7 +17,15 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = consoleLogger(config.logLevel);
   const engine = await createEngine({ ...config.engine, logger });
-  const app = createRestApp(engine, { basePath: config.basePath, bodyLimit: config.bodyLimit });
+  if (config.admin) {
+    const created = await engine.identity.setUpAdministrator(config.admin.userId, config.admin.password);
+    logger.info(`administrator '${config.admin.userId}' ${created ? 'created' : 'present'} (member of camunda-admin)`);
+  }
+  const app = createRestApp(engine, {
+    basePath: config.basePath,
+    bodyLimit: config.bodyLimit,
+    authentication: config.basicAuth ? 'basic' : undefined,
+  });
   const server = app.listen(config.port, config.host);
   const events = attachEventStream(server, engine, { path: `${config.basePath}/events` });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,8 @@
 import type { ProcessEngine } from '@trellis/core';
 import Koa, { type Middleware } from 'koa';
 import compose from 'koa-compose';
+import { authenticationMiddleware } from './auth/authentication-middleware.js';
+import { basicAuthenticator, type Authenticator } from './auth/authenticator.js';
 import { errorMiddleware } from './errors/error-middleware.js';
 import { notFoundMiddleware } from './errors/not-found.js';
 import { jsonResponse } from './json-response.js';
@@ -11,6 +13,11 @@ export interface EngineRestOptions {
   basePath?: string;
   /** Largest accepted request body (JSON or multipart), in bytes. Default 10 MiB. */
   bodyLimit?: number;
+  /**
+   * Who may call: 'basic' (HTTP Basic against the engine's users, as engine-rest's filter does),
+   * a custom Authenticator, or nothing (the default: every call is unauthenticated).
+   */
+  authentication?: 'basic' | Authenticator;
 }
 
 const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -19,7 +26,15 @@ const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 export function engineRest(engine: ProcessEngine, options: EngineRestOptions = {}): Middleware {
   const basePath = normalizeBasePath(options.basePath ?? '/engine-rest');
   const router = createRouter(basePath, { engine, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-  const api = compose([jsonResponse(), errorMiddleware(), notFoundMiddleware(), router.routes() as Middleware, router.allowedMethods({ throw: true }) as Middleware]);
+  const authenticator = options.authentication === 'basic' ? basicAuthenticator : (options.authentication ?? null);
+  const api = compose([
+    jsonResponse(),
+    errorMiddleware(),
+    authenticationMiddleware(engine, basePath, authenticator),
+    notFoundMiddleware(),
+    router.routes() as Middleware,
+    router.allowedMethods({ throw: true }) as Middleware,
+  ]);
   return async (ctx, next) => {
     if (ctx.path !== basePath && !ctx.path.startsWith(`${basePath}/`)) return next();
     ctx.state.restBasePath = basePath;
@@ -40,3 +55,5 @@ function normalizeBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
   return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
+
+export { basicAuthenticator, type Authenticator, type AuthenticationRequest } from './auth/authenticator.js';

@@ -2,6 +2,10 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import type { RestContext } from './resources/context.js';
+import { authorizationRoutes } from './resources/authorization.js';
+import { groupRoutes } from './resources/group.js';
+import { identityRoutes } from './resources/identity.js';
+import { userRoutes } from './resources/user.js';
 import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
 import { processDefinitionRoutes } from './resources/process-definition.js';
@@ -29,8 +33,12 @@ export function createRouter(basePath: string, rest: RestContext): Router {
 }
 
 function mountResources(router: Router, rest: RestContext): void {
+  authorizationRoutes(router, rest);
   deploymentRoutes(router, rest);
+  groupRoutes(router, rest);
+  identityRoutes(router, rest);
   processDefinitionRoutes(router, rest);
+  userRoutes(router, rest);
 }
 
 function requireEngineName({ engine }: RestContext): Middleware {

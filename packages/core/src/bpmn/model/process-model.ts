@@ -1,94 +1,120 @@
-/** A BPMN event definition, reduced to what the engine needs to know of it. */
-export interface EventDefinitionModel {
-  /** The moddle type, e.g. 'bpmn:TimerEventDefinition'. */
-  readonly type: string;
-  readonly messageName?: string | null;
-  readonly signalName?: string | null;
-  readonly errorCode?: string | null;
-  readonly escalationCode?: string | null;
-  readonly timeDate?: string | null;
-  readonly timeCycle?: string | null;
-  readonly timeDuration?: string | null;
-  readonly condition?: string | null;
-}
-
-/** One flow node (activity, event, gateway) of a process or sub-process. */
-export interface FlowElementModel {
-  readonly id: string;
-  /** The moddle type, e.g. 'bpmn:UserTask'. */
-  readonly type: string;
-  readonly name: string | null;
-  /** The enclosing sub-process, or null at process level. */
-  readonly parentId: string | null;
-  readonly incoming: readonly string[];
-  readonly outgoing: readonly string[];
-  /** The default sequence flow of a gateway or activity. */
-  readonly defaultFlow: string | null;
-  /** For boundary events: the activity they are attached to, and whether they interrupt it. */
-  readonly attachedToRef: string | null;
-  readonly cancelActivity: boolean;
-  readonly eventDefinitions: readonly EventDefinitionModel[];
-  /** For call activities: the bpmn calledElement attribute. */
-  readonly calledElement: string | null;
-  /** camunda:* attributes by local name (asyncBefore, type, topic, formKey, class, …). */
-  readonly camunda: Readonly<Record<string, string | number | boolean>>;
-  /** camunda extension elements (inputOutput, failedJobRetryTimeCycle, properties, listeners…) as plain data. */
-  readonly extensions: readonly unknown[];
-}
-
-export interface SequenceFlowModel {
-  readonly id: string;
-  readonly name: string | null;
-  readonly sourceRef: string;
-  readonly targetRef: string;
-  readonly parentId: string | null;
-  /** The condition expression's text, e.g. '${amount > 1000}'. */
-  readonly condition: string | null;
-}
+import type { FlowElementModel, SequenceFlowModel, TimerModel } from './flow-element.js';
 
 /** A call activity's target, as Camunda's static resolution reads it. */
 export interface CallActivityReference {
   readonly activityId: string;
-  readonly calledElement: string | null;
-  /** latest (default), deployment, version or versionTag. */
+  readonly calledElement: string;
+  /** camunda:calledElementBinding: latest (default), deployment, version or versionTag. */
   readonly binding: string;
   readonly version: string | null;
   readonly versionTag: string | null;
   readonly tenantId: string | null;
 }
 
-/** An immutable, indexed executable process, built once per deployed definition. */
-export interface ProcessModel {
+/** A process-level start event that a message starts. */
+export interface MessageStartEventModel {
+  readonly activityId: string;
+  readonly messageRef: string;
+  readonly messageName: string;
+}
+
+/** A process-level start event that a signal starts. */
+export interface SignalStartEventModel {
+  readonly activityId: string;
+  readonly signalRef: string;
+  readonly signalName: string | null;
+}
+
+/** A process-level start event that a timer starts. */
+export interface TimerStartEventModel {
+  readonly activityId: string;
+  readonly timer: TimerModel;
+}
+
+/** The data of a ProcessModel; see ProcessModel. */
+export interface ProcessModelData {
+  /** The process id, Camunda's process definition key. */
   readonly key: string;
   readonly name: string | null;
+  /** The first bpmn:documentation text. */
   readonly documentation: string | null;
   /** The definitions' targetNamespace (Camunda's category). */
   readonly category: string | null;
   readonly isExecutable: boolean;
   readonly versionTag: string | null;
-  /** Days; null when the model declares none. */
+  /** Days; null when the model declares none (the engine default then applies). */
   readonly historyTimeToLive: number | null;
   readonly isStartableInTasklist: boolean;
   readonly candidateStarterUsers: readonly string[];
   readonly candidateStarterGroups: readonly string[];
-  /** Whether the none start event has a camunda:formKey or camunda:formRef. */
+  readonly jobPriority: string | null;
+  readonly taskPriority: string | null;
+  /** Whether the initial start event has a camunda:formKey (Camunda ignores formRef here). */
   readonly hasStartFormKey: boolean;
+  /** Every flow node of the process, sub-processes included, by id. */
   readonly elements: ReadonlyMap<string, FlowElementModel>;
   readonly flows: ReadonlyMap<string, SequenceFlowModel>;
-  readonly callActivities: readonly CallActivityReference[];
-  /** Start events at process level, in document order. */
+  /** Start events of the process level, in document order. */
   readonly initialStartEvents: readonly string[];
-  /** Where the process element starts in its resource (1-based). */
+  /** Camunda's initial activity: the none or timer start event, else the only start event. */
+  readonly initialActivityId: string | null;
+  readonly callActivities: readonly CallActivityReference[];
+  readonly messageStartEvents: readonly MessageStartEventModel[];
+  readonly signalStartEvents: readonly SignalStartEventModel[];
+  readonly timerStartEvents: readonly TimerStartEventModel[];
+  /** Where the process element's start tag ends in its resource (1-based; 0 when unknown). */
   readonly position: { readonly line: number; readonly column: number };
 }
 
-/** The element with this id, or undefined. */
-export function activity(model: ProcessModel, id: string): FlowElementModel | undefined {
-  return model.elements.get(id);
+// The class carries the data (declaration merging) plus lookups; it has no behaviour.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface ProcessModel extends ProcessModelData {}
+
+/** An immutable, indexed executable process, built once per deployed definition and cached. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class ProcessModel {
+  readonly #flowsFrom = new Map<string, SequenceFlowModel[]>();
+  readonly #flowsTo = new Map<string, SequenceFlowModel[]>();
+  readonly #children = new Map<string, FlowElementModel[]>();
+
+  constructor(data: ProcessModelData) {
+    Object.assign(this, data);
+    for (const flow of data.flows.values()) {
+      push(this.#flowsFrom, flow.sourceRef, flow);
+      push(this.#flowsTo, flow.targetRef, flow);
+    }
+    for (const element of data.elements.values()) push(this.#children, element.scopeId, element);
+    Object.freeze(this);
+  }
+
+  /** The flow node with this id (at any depth), or undefined. */
+  activity(id: string): FlowElementModel | undefined {
+    return this.elements.get(id);
+  }
+
+  /** The sequence flows leaving a flow node, in document order. */
+  flowsFrom(id: string): readonly SequenceFlowModel[] {
+    return this.#flowsFrom.get(id) ?? [];
+  }
+
+  /** The sequence flows entering a flow node, in document order. */
+  flowsTo(id: string): readonly SequenceFlowModel[] {
+    return this.#flowsTo.get(id) ?? [];
+  }
+
+  /** The flow nodes directly inside a scope (the process key or a sub-process id). */
+  childrenOf(scopeId: string): readonly FlowElementModel[] {
+    return this.#children.get(scopeId) ?? [];
+  }
+
+  /** The start event a plain start begins with (Camunda's initial), or null. */
+  initialActivity(): FlowElementModel | null {
+    return this.initialActivityId === null ? null : (this.elements.get(this.initialActivityId) ?? null);
+  }
 }
 
-/** The sequence flows leaving an element, in document order. */
-export function flowsFrom(model: ProcessModel, id: string): SequenceFlowModel[] {
-  const element = model.elements.get(id);
-  return (element?.outgoing ?? []).flatMap((flowId) => model.flows.get(flowId) ?? []);
+function push<K, V>(index: Map<K, V[]>, key: K, value: V): void {
+  const values = index.get(key);
+  if (values) values.push(value);
+  else index.set(key, [value]);
 }

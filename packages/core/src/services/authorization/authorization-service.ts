@@ -3,7 +3,7 @@ import type { Authentication, Authorization, AuthorizationInput, AuthorizationQu
 import { applyPermissions, authorizationType, initialBits, validateAuthorization } from '../../authorization/authorization-rules.js';
 import { permissionsFromNames } from '../../authorization/permission-converter.js';
 import { isValidFor } from '../../authorization/permissions.js';
-import { ANY, Resources, resourceByCode } from '../../authorization/resources.js';
+import { ANY, Resources, resourceByCode, type ResourceType } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
@@ -113,10 +113,15 @@ export class AuthorizationService {
     });
   }
 
-  /** Whether the caller may do `permission` on authorizations (for the REST OPTIONS links). */
-  mayOnAuthorization(permission: 'CREATE' | 'UPDATE' | 'DELETE', id?: string): Promise<boolean> {
+  /** Whether the caller may read authorizations in general (READ on Authorization `*`), or checks do not apply. */
+  mayRead(): Promise<boolean> {
+    return this.mayOn('READ', Resources.AUTHORIZATION);
+  }
+
+  /** Whether the caller may do `permission` on a resource (for the REST OPTIONS links); true when checks do not apply. */
+  mayOn(permission: string, resource: ResourceType, resourceId?: string): Promise<boolean> {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) =>
-      !ctx.authz.isActive || ctx.authz.isAuthorized({ permission, resource: Resources.AUTHORIZATION, resourceId: id ?? null }),
+      !ctx.authz.isActive || ctx.authz.isAuthorized({ permission, resource, resourceId: resourceId ?? null }),
     );
   }
 

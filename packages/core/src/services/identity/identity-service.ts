@@ -7,6 +7,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import type { Group, GroupQuery, User, UserQuery } from './identity.js';
 import { alreadyExists, ensureValidId, groupNotFound, userNotFound } from './identity-messages.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
+import { setUpAdministrator } from './administrator.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
 
 /** Users, groups and memberships (Camunda's IdentityService), with the permission checks Camunda makes. */
@@ -24,6 +25,17 @@ export class IdentityService {
       await ctx.users.insert(user, hash);
       await grantDefault(ctx, { userId: user.id, resource: Resources.USER, resourceId: user.id, permissions: ALL_BITS });
     });
+  }
+
+  /**
+   * Makes `userId` an administrator (camunda-admin with ALL on every resource type), creating the
+   * user with this password if it does not exist. The engine's own setup: no permission check.
+   * Returns whether the user was created.
+   */
+  async setUpAdministrator(userId: string, password: string): Promise<boolean> {
+    ensureValidId('User', userId);
+    const hash = await hashPassword(password);
+    return this.commands.run('SetUpAdministratorCmd', (ctx) => setUpAdministrator(ctx, userId, hash));
   }
 
   /** The user, if it exists and the caller may read it. */

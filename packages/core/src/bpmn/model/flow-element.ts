@@ -1,0 +1,149 @@
+/** camunda:* attributes of an element by local name, typed as camunda-bpmn-moddle reads them (asyncBefore: boolean, topic: string, …). */
+export type CamundaAttributes = Readonly<Record<string, string | number | boolean>>;
+
+/** A timer's configuration. Camunda reads timeDate first, then timeCycle, then timeDuration. */
+export interface TimerModel {
+  readonly kind: 'date' | 'cycle' | 'duration';
+  readonly expression: string;
+}
+
+/** A BPMN event definition with the message, signal, error or escalation it references already looked up. */
+export interface EventDefinitionModel {
+  /** The moddle type, e.g. 'bpmn:TimerEventDefinition'. */
+  readonly type: string;
+  readonly id: string | null;
+  readonly messageRef: string | null;
+  readonly messageName: string | null;
+  readonly signalRef: string | null;
+  readonly signalName: string | null;
+  readonly errorRef: string | null;
+  /** The referenced bpmn:error's errorCode; Camunda falls back to errorRef itself when no bpmn:error has that id. */
+  readonly errorCode: string | null;
+  readonly escalationRef: string | null;
+  readonly escalationCode: string | null;
+  readonly timer: TimerModel | null;
+  /** A conditional event's condition text. */
+  readonly condition: string | null;
+  readonly variableName: string | null;
+  readonly variableEvents: readonly string[];
+  /** A link event's name. */
+  readonly linkName: string | null;
+  /** A compensate event's activity. */
+  readonly activityRef: string | null;
+  readonly camunda: CamundaAttributes;
+}
+
+/** A script given inline or as a resource (camunda:resource). */
+export interface ScriptModel {
+  readonly format: string | null;
+  readonly source: string | null;
+  readonly resource: string | null;
+}
+
+/** The value of a camunda:inputParameter or outputParameter, a list item or a map entry. */
+export type ParameterValue =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'script'; readonly script: ScriptModel }
+  | { readonly kind: 'list'; readonly items: readonly ParameterValue[] }
+  | { readonly kind: 'map'; readonly entries: readonly { readonly key: string; readonly value: ParameterValue }[] }
+  | { readonly kind: 'null' };
+
+export interface ParameterModel {
+  readonly name: string;
+  readonly value: ParameterValue;
+}
+
+/** camunda:inputOutput: local variables mapped in before the activity and out after it. */
+export interface InputOutputModel {
+  readonly inputParameters: readonly ParameterModel[];
+  readonly outputParameters: readonly ParameterModel[];
+}
+
+/** camunda:field injected into a delegate or listener. */
+export interface FieldModel {
+  readonly name: string;
+  readonly stringValue: string | null;
+  readonly expression: string | null;
+}
+
+/** camunda:executionListener or camunda:taskListener. */
+export interface ListenerModel {
+  readonly event: string | null;
+  readonly class: string | null;
+  readonly expression: string | null;
+  readonly delegateExpression: string | null;
+  readonly script: ScriptModel | null;
+  readonly fields: readonly FieldModel[];
+}
+
+/** bpmn:multiInstanceLoopCharacteristics (Camunda runs such an activity inside a multiInstanceBody scope). */
+export interface MultiInstanceModel {
+  readonly isSequential: boolean;
+  readonly loopCardinality: string | null;
+  readonly collection: string | null;
+  readonly elementVariable: string | null;
+  readonly completionCondition: string | null;
+  readonly camunda: CamundaAttributes;
+}
+
+/** One flow node (activity, event or gateway) of a process, at any depth. */
+export interface FlowElementModel {
+  readonly id: string;
+  /** The moddle type, e.g. 'bpmn:UserTask'. */
+  readonly type: string;
+  /** Camunda's activity type as REST and history report it, e.g. 'userTask', 'boundaryTimer', 'noneEndEvent'. */
+  readonly activityType: string;
+  readonly name: string | null;
+  /** The flow scope: the process key, or the id of the enclosing sub-process. */
+  readonly scopeId: string;
+  /** Sequence flow ids, in document order of the flows. */
+  readonly incoming: readonly string[];
+  readonly outgoing: readonly string[];
+  /** The default sequence flow of a gateway or activity. */
+  readonly defaultFlow: string | null;
+  /** For boundary events: the activity they are attached to, and whether they interrupt it. */
+  readonly attachedTo: string | null;
+  readonly cancelActivity: boolean;
+  /** Ids of the boundary events attached to this activity. */
+  readonly boundaryEvents: readonly string[];
+  /** For sub-processes: an event sub-process (triggeredByEvent). */
+  readonly triggeredByEvent: boolean;
+  /** For event sub-process start events: whether they interrupt the enclosing scope. */
+  readonly isInterrupting: boolean;
+  readonly isForCompensation: boolean;
+  readonly eventDefinitions: readonly EventDefinitionModel[];
+  /** For call activities: the bpmn calledElement attribute. */
+  readonly calledElement: string | null;
+  /** For script tasks. */
+  readonly script: ScriptModel | null;
+  readonly multiInstance: MultiInstanceModel | null;
+  /** camunda:* attributes (asyncBefore, asyncAfter, exclusive, type, topic, formKey, class, assignee, jobPriority…). */
+  readonly camunda: CamundaAttributes;
+  readonly inputOutput: InputOutputModel | null;
+  /** camunda:failedJobRetryTimeCycle, e.g. 'R5/PT5M'. */
+  readonly failedJobRetryTimeCycle: string | null;
+  readonly executionListeners: readonly ListenerModel[];
+  readonly taskListeners: readonly ListenerModel[];
+  /** camunda:properties, in document order (names may repeat). */
+  readonly properties: readonly { readonly name: string; readonly value: string | null }[];
+  /** Every extension element as plain data (formData, connector, in/out mappings…), references as ids. */
+  readonly extensions: readonly unknown[];
+}
+
+/** A sequence flow between two flow nodes of the same scope. */
+export interface SequenceFlowModel {
+  readonly id: string;
+  readonly name: string | null;
+  readonly scopeId: string;
+  readonly sourceRef: string;
+  readonly targetRef: string;
+  /** The condition expression's text, trimmed as Camunda does, e.g. '${amount > 1000}'. */
+  readonly condition: string | null;
+  /** The condition's script language; null for an expression. */
+  readonly conditionLanguage: string | null;
+  /** A script condition loaded from a resource (camunda:resource). */
+  readonly conditionResource: string | null;
+  /** Whether the source names this flow as its default. */
+  readonly isDefault: boolean;
+  readonly camunda: CamundaAttributes;
+}

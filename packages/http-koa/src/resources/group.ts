@@ -1,0 +1,117 @@
+import Router from '@koa/router';
+import { Resources, type GroupQuery } from '@trellis/core';
+import type { Context } from 'koa';
+import { readJsonObject } from '../body.js';
+import { optionLinks } from '../dto/links.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parsePage, parseQuery, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { baseUrlOf, type RestContext } from './context.js';
+import { notFoundAs404 } from './process-definition.js';
+import { text } from './user.js';
+
+const GROUP_QUERY: QuerySpec = {
+  params: { id: 'string', idIn: 'stringList', name: 'string', nameLike: 'string', type: 'string', member: 'string', memberOfTenant: 'string' },
+  sortBy: ['id', 'name', 'type'],
+};
+
+/** The Group group: query (GET and POST), count, create, get, update, delete, members and OPTIONS. */
+export function groupRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  router.get('/group', async (ctx) => {
+    ctx.body = (await engine.identity.findGroups(groupQuery(ctx.query))).map(toGroupDto);
+  });
+
+  router.post('/group', async (ctx) => {
+    const query = { ...(await groupQueryBody(ctx, rest)), ...parsePage(ctx.query) };
+    ctx.body = (await engine.identity.findGroups(query)).map(toGroupDto);
+  });
+
+  router.get('/group/count', async (ctx) => {
+    ctx.body = { count: await engine.identity.countGroups(groupQuery(ctx.query)) };
+  });
+
+  router.post('/group/count', async (ctx) => {
+    ctx.body = { count: await engine.identity.countGroups(await groupQueryBody(ctx, rest)) };
+  });
+
+  router.options('/group', async (ctx) => {
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['list', 'GET', '/group'],
+      ['count', 'GET', '/group/count'],
+      ['create', 'POST', '/group/create', await engine.authorization.mayOn('CREATE', Resources.GROUP)],
+    ]);
+  });
+
+  router.post('/group/create', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    await engine.identity.createGroup({ id: text(body.id) ?? '', name: text(body.name), type: text(body.type) });
+    ctx.status = 204;
+  });
+
+  router.get('/group/:id', async (ctx) => {
+    const group = await engine.identity.getGroup(ctx.params.id);
+    if (!group) throw new InvalidRequestException(404, `Group with id ${ctx.params.id} does not exist`);
+    ctx.body = toGroupDto(group);
+  });
+
+  router.put('/group/:id', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    await notFoundAs404(() => engine.identity.updateGroup(ctx.params.id, { name: text(body.name), type: text(body.type) }));
+    ctx.status = 204;
+  });
+
+  router.delete('/group/:id', async (ctx) => {
+    await notFoundAs404(() => engine.identity.deleteGroup(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.options('/group/:id', async (ctx) => {
+    const id = ctx.params.id;
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['self', 'GET', `/group/${id}`],
+      ['delete', 'DELETE', `/group/${id}`, await engine.authorization.mayOn('DELETE', Resources.GROUP, id)],
+      ['update', 'PUT', `/group/${id}`, await engine.authorization.mayOn('UPDATE', Resources.GROUP, id)],
+    ]);
+  });
+
+  router.put('/group/:id/members/:userId', async (ctx) => {
+    await engine.identity.createMembership(ctx.params.userId, ctx.params.id);
+    ctx.status = 204;
+  });
+
+  router.delete('/group/:id/members/:userId', async (ctx) => {
+    await engine.identity.deleteMembership(ctx.params.userId, ctx.params.id);
+    ctx.status = 204;
+  });
+
+  router.options('/group/:id/members', async (ctx) => {
+    const id = ctx.params.id;
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['delete', 'DELETE', `/group/${id}/members`, await engine.authorization.mayOn('DELETE', Resources.GROUP_MEMBERSHIP, id)],
+      ['create', 'PUT', `/group/${id}/members`, await engine.authorization.mayOn('CREATE', Resources.GROUP_MEMBERSHIP, id)],
+    ]);
+  });
+}
+
+const toGroupDto = (group: { id: string; name: string | null; type: string | null }) => ({ id: group.id, name: group.name, type: group.type });
+
+function groupQuery(query: Record<string, unknown>): GroupQuery {
+  const { params, sorting, page } = parseQuery(query, GROUP_QUERY);
+  return { ...params, sorting, ...page } as GroupQuery;
+}
+
+async function groupQueryBody(ctx: Context, rest: RestContext): Promise<GroupQuery> {
+  const body = await readJsonObject(ctx, rest.bodyLimit);
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+  const query: GroupQuery = {
+    sorting: parseSortingBody(body.sorting, GROUP_QUERY.sortBy ?? []) as GroupQuery['sorting'],
+  };
+  for (const name of ['id', 'name', 'nameLike', 'type', 'member', 'memberOfTenant'] as const) {
+    const value = text(body[name]);
+    if (value !== null) query[name] = value;
+  }
+  const idIn = strings(body.idIn);
+  if (idIn) query.idIn = idIn;
+  return query;
+}

@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import { readJsonObject } from '../body.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import type { RestContext } from './context.js';
+import { text } from './user.js';
+
+/** The Identity group: a user's groups and their members, password verification, the password policy. */
+export function identityRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  router.get('/identity/groups', async (ctx) => {
+    const userId = ctx.query.userId;
+    const id = Array.isArray(userId) ? userId[0] : userId;
+    if (!id) throw new InvalidRequestException(400, 'No user id was supplied');
+    const groups = await engine.identity.findGroups({ member: id });
+    const members = new Map<string, { id: string; firstName: string | null; lastName: string | null; displayName: string }>();
+    for (const group of groups) {
+      for (const user of await engine.identity.findUsers({ memberOfGroup: group.id })) {
+        if (user.id === id) continue;
+        members.set(user.id, { id: user.id, firstName: user.firstName, lastName: user.lastName, displayName: displayName(user) });
+      }
+    }
+    ctx.body = { groups: groups.map((group) => ({ id: group.id, name: group.name })), groupUsers: [...members.values()] };
+  });
+
+  router.post('/identity/verify', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const username = text(body.username);
+    const password = text(body.password);
+    if (!username || !password) throw new InvalidRequestException(400, 'Username and password are required');
+    const authenticated = await engine.identity.checkPassword(username, password);
+    ctx.body = { authenticatedUser: username, authenticated, tenants: null, groups: null };
+  });
+
+  // Trellis has no password policy configured, which Camunda answers with 404.
+  const noPolicy = () => {
+    throw new InvalidRequestException(404, 'No password policy was configured.');
+  };
+  router.get('/identity/password-policy', noPolicy);
+  router.post('/identity/password-policy', noPolicy);
+}
+
+function displayName(user: { id: string; firstName: string | null; lastName: string | null }): string {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return name || user.id;
+}

@@ -1,0 +1,112 @@
+import Router from '@koa/router';
+import { Resources, type UserQuery } from '@trellis/core';
+import { readJsonObject } from '../body.js';
+import { optionLinks } from '../dto/links.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { baseUrlOf, type RestContext } from './context.js';
+import { notFoundAs404 } from './process-definition.js';
+
+const USER_QUERY: QuerySpec = {
+  params: {
+    id: 'string', idIn: 'stringList', firstName: 'string', firstNameLike: 'string', lastName: 'string', lastNameLike: 'string',
+    email: 'string', emailLike: 'string', memberOfGroup: 'string', memberOfTenant: 'string', potentialStarter: 'string',
+  },
+  sortBy: ['userId', 'firstName', 'lastName', 'email'],
+};
+
+/** The User group: query, count, create, profile, credentials, unlock, delete and OPTIONS. */
+export function userRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  router.get('/user', async (ctx) => {
+    ctx.body = (await engine.identity.findUsers(userQuery(ctx.query))).map(toUserProfileDto);
+  });
+
+  router.get('/user/count', async (ctx) => {
+    ctx.body = { count: await engine.identity.countUsers(userQuery(ctx.query)) };
+  });
+
+  router.options('/user', async (ctx) => {
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['list', 'GET', '/user'],
+      ['count', 'GET', '/user/count'],
+      ['create', 'POST', '/user/create', await engine.authorization.mayOn('CREATE', Resources.USER)],
+    ]);
+  });
+
+  router.post('/user/create', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const profile = objectOf(body.profile);
+    const credentials = objectOf(body.credentials);
+    await engine.identity.createUser(
+      { id: text(profile.id) ?? '', firstName: text(profile.firstName), lastName: text(profile.lastName), email: text(profile.email) },
+      text(credentials.password),
+    );
+    ctx.status = 204;
+  });
+
+  router.get('/user/:id/profile', async (ctx) => {
+    const user = await engine.identity.getUser(ctx.params.id);
+    if (!user) throw userNotFound(ctx.params.id);
+    ctx.body = toUserProfileDto(user);
+  });
+
+  router.put('/user/:id/profile', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    await notFoundAs404(() =>
+      engine.identity.updateUserProfile(ctx.params.id, { firstName: text(body.firstName), lastName: text(body.lastName), email: text(body.email) }),
+    );
+    ctx.status = 204;
+  });
+
+  router.put('/user/:id/credentials', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const caller = engine.currentAuthentication();
+    // Camunda: whoever is logged in confirms the change with their own password.
+    if (caller && !(await engine.identity.checkPassword(caller.userId, text(body.authenticatedUserPassword) ?? ''))) {
+      throw new InvalidRequestException(400, 'The given authenticated user password is not valid.');
+    }
+    const password = text(body.password);
+    if (!password) throw new InvalidRequestException(400, 'A new password is required.');
+    await notFoundAs404(() => engine.identity.updatePassword(ctx.params.id, password));
+    ctx.status = 204;
+  });
+
+  router.post('/user/:id/unlock', async (ctx) => {
+    await notFoundAs404(() => engine.identity.unlockUser(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.delete('/user/:id', async (ctx) => {
+    await notFoundAs404(() => engine.identity.deleteUser(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.options('/user/:id', async (ctx) => {
+    const id = ctx.params.id;
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['self', 'GET', `/user/${id}/profile`],
+      ['delete', 'DELETE', `/user/${id}`, await engine.authorization.mayOn('DELETE', Resources.USER, id)],
+      ['update', 'PUT', `/user/${id}/profile`, await engine.authorization.mayOn('UPDATE', Resources.USER, id)],
+    ]);
+  });
+}
+
+export const toUserProfileDto = (user: { id: string; firstName: string | null; lastName: string | null; email: string | null }) => ({
+  id: user.id,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  email: user.email,
+});
+
+const userNotFound = (id: string) => new InvalidRequestException(404, `User with id ${id} does not exist`);
+
+function userQuery(query: Record<string, unknown>): UserQuery {
+  const { params, sorting, page } = parseQuery(query, USER_QUERY);
+  return { ...params, sorting, ...page } as UserQuery;
+}
+
+export const text = (value: unknown) => (typeof value === 'string' ? value : null);
+export const objectOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
