@@ -7,6 +7,7 @@ import Koa from 'koa';
 import { createEngine } from '@trellis/core';
 import { simpleProcessXml } from '@trellis/core/testing';
 import { createRestApp } from '@trellis/http-koa';
+import { authorizationFilterBench } from './authorization-filter.js';
 
 const DEPLOYMENTS = 300;
 const REQUESTS = 1000;
@@ -75,5 +76,6 @@ async function restLatency(): Promise<void> {
 
 await deploymentThroughput();
 await restLatency();
+await authorizationFilterBench();
 const { rss, heapUsed } = process.memoryUsage();
 console.log(`memory after the run: rss ${(rss / 2 ** 20).toFixed(0)} MiB, heap ${(heapUsed / 2 ** 20).toFixed(0)} MiB`);

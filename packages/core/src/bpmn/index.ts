@@ -1,10 +1,24 @@
-export { parseBpmnResource, type BpmnParseResult, type BpmnParseOptions } from './parse/bpmn-parser.js';
+export { parseBpmnResource, type BpmnParseOptions, type BpmnParseResult } from './parse/bpmn-parser.js';
+export type { TimeToLiveRules } from './parse/history-time-to-live.js';
 export {
-  activity,
-  flowsFrom,
+  ProcessModel,
   type CallActivityReference,
-  type EventDefinitionModel,
-  type FlowElementModel,
-  type ProcessModel,
-  type SequenceFlowModel,
+  type MessageStartEventModel,
+  type ProcessModelData,
+  type SignalStartEventModel,
+  type TimerStartEventModel,
 } from './model/process-model.js';
+export type {
+  CamundaAttributes,
+  EventDefinitionModel,
+  FieldModel,
+  FlowElementModel,
+  InputOutputModel,
+  ListenerModel,
+  MultiInstanceModel,
+  ParameterModel,
+  ParameterValue,
+  ScriptModel,
+  SequenceFlowModel,
+  TimerModel,
+} from './model/flow-element.js';

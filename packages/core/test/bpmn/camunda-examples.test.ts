@@ -1,13 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseBpmnResource } from '../../src/bpmn/index.js';
+import { parseBpmnResource, type ProcessModel } from '../../src/bpmn/index.js';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/camunda-examples/${name}`, import.meta.url)), 'utf8');
 
+async function modelOf(file: string): Promise<ProcessModel> {
+  const { processes } = await parseBpmnResource(file, fixture(file));
+  expect(processes).toHaveLength(1);
+  return processes[0];
+}
+
 // Real models from Camunda's public repositories (provenance: fixtures/camunda-examples/README.md).
-const EXPECTED: Array<[file: string, key: string, name: string | null, ttl: number | null, category: string]> = [
+type Expected = [file: string, key: string, name: string | null, historyTimeToLive: number | null, category: string];
+const EXAMPLES: Expected[] = [
   ['async-service-invocation.bpmn', 'asynchronousServiceInvocation', 'Asynchronous Service Invocation', 180, 'http://camunda.org/examples'],
   ['client-js-loan-process.bpmn', 'loan_process', 'Granting Loans', 180, 'http://bpmn.io/schema/bpmn'],
   ['client-js-order.bpmn', 'Order_Process', 'Order Process', 180, 'http://bpmn.io/schema/bpmn'],
@@ -25,49 +32,83 @@ const EXPECTED: Array<[file: string, key: string, name: string | null, ttl: numb
 ];
 
 describe('parseBpmnResource on real Camunda models', () => {
-  it.each(EXPECTED)('parses %s into process %s', async (file, key, name, ttl, category) => {
+  it.each(EXAMPLES)('parses %s into process %s', async (file, key, name, historyTimeToLive, category) => {
     const result = await parseBpmnResource(file, fixture(file));
 
     expect(result.processes.map((process) => process.key)).toEqual([key]);
-    expect(result.processes[0]).toMatchObject({ name, historyTimeToLive: ttl, category, isStartableInTasklist: true });
+    expect(result.processes[0]).toMatchObject({ name, historyTimeToLive, category, versionTag: null, isStartableInTasklist: true });
+    expect(result).toMatchObject({ targetNamespace: category, diagramPresent: true, warnings: [] });
   });
 
-  it('reads the external task topics of the client-js loan process', async () => {
-    const [model] = (await parseBpmnResource('loan.bpmn', fixture('client-js-loan-process.bpmn'))).processes;
+  it('reads the call activity of the shared-definitions main process, whose tenant is an expression', async () => {
+    const model = await modelOf('shared-definitions-main.bpmn');
 
-    const topics = [...model.elements.values()].filter((e) => e.camunda.type === 'external').map((e) => e.camunda.topic);
-
-    expect(topics).toContain('creditScoreChecker');
+    expect(model.callActivities).toEqual([
+      {
+        activityId: 'CallActivity_0ahffuc',
+        calledElement: 'subProcess',
+        binding: 'latest',
+        version: null,
+        versionTag: null,
+        tenantId: '${ calledElementTenantIdProvider.resolveTenantId(execution) }',
+      },
+    ]);
+    expect(model.documentation).toBe('calling the sub-process');
   });
 
-  it('keeps camunda:inputOutput mappings as plain data', async () => {
-    const [model] = (await parseBpmnResource('loan.bpmn', fixture('client-js-loan-process.bpmn'))).processes;
+  it('finds no call activity in models without one', async () => {
+    for (const [file] of EXAMPLES.filter(([file]) => file !== 'shared-definitions-main.bpmn')) {
+      expect((await modelOf(file)).callActivities).toEqual([]);
+    }
+  });
 
-    const withMappings = [...model.elements.values()].find((e) => e.extensions.length > 0);
+  it('reads the external task topics and the script input parameter of the client-js loan process', async () => {
+    const model = await modelOf('client-js-loan-process.bpmn');
+    const task = model.activity('Task_1lvjtd4')!;
 
-    expect(withMappings?.extensions[0]).toMatchObject({ $type: 'camunda:InputOutput' });
+    expect(task).toMatchObject({ activityType: 'serviceTask', camunda: { type: 'external', topic: 'creditScoreChecker' } });
+    expect(task.inputOutput?.inputParameters).toEqual([
+      { name: 'Input_2rvtuu9', value: { kind: 'script', script: { format: 'javascript', source: 'execution.setVariable("defaultScore", 5);', resource: null } } },
+    ]);
+  });
+
+  it('reads the multi-instance sub-process and the cron timer start of the client-js loan process', async () => {
+    const model = await modelOf('client-js-loan-process.bpmn');
+
+    expect(model.activity('SubProcess_16kr5xn')?.multiInstance).toMatchObject({
+      isSequential: false,
+      collection: '${creditScores.elements()}',
+      elementVariable: 'score',
+    });
+    expect(model.timerStartEvents).toEqual([{ activityId: 'StartEvent_1', timer: { kind: 'cycle', expression: '0/5 0/1 * 1/1 * ? *' } }]);
+    expect(model.childrenOf('SubProcess_16kr5xn').map((element) => element.activityType)).toContain('exclusiveGateway');
+  });
+
+  it('reads the message a message start event waits for', async () => {
+    const model = await modelOf('message-start.bpmn');
+
+    expect(model.messageStartEvents).toEqual([{ activityId: 'StartEvent_1', messageRef: 'Message_1', messageName: 'instantiationMessage' }]);
+    expect(model.initialActivity()?.activityType).toBe('messageStartEvent');
   });
 
   it('marks a start event with camunda:formKey as a start form', async () => {
-    const [model] = (await parseBpmnResource('form.bpmn', fixture('loan-approval-embedded-form.bpmn'))).processes;
-
-    expect(model.hasStartFormKey).toBe(true);
+    expect((await modelOf('loan-approval-embedded-form.bpmn')).hasStartFormKey).toBe(true);
+    expect((await modelOf('junit-assert-test-process.bpmn')).hasStartFormKey).toBe(false);
   });
 
-  it('reads a call activity whose tenant is an expression', async () => {
-    const [model] = (await parseBpmnResource('main.bpmn', fixture('shared-definitions-main.bpmn'))).processes;
+  it('reads the retry profiles of the failed-job-retry example as camunda:properties', async () => {
+    const model = await modelOf('failed-job-retry.bpmn');
 
-    expect(model.callActivities).toEqual([
-      expect.objectContaining({ activityId: 'CallActivity_0ahffuc', calledElement: 'subProcess', binding: 'latest' }),
-    ]);
-    expect(model.callActivities[0].tenantId).toMatch(/^\$\{/);
+    expect(model.activity('service-fetch-data')?.properties).toEqual([{ name: 'retryProfile', value: 'CRM' }]);
+    expect(model.activity('service-fetch-data')?.camunda.class).toBe('org.camunda.bpm.example.delegate.ServiceTaskOneDelegate');
   });
 
-  it('reads a timer start event definition', async () => {
-    const [model] = (await parseBpmnResource('loan.bpmn', fixture('loan-granting.bpmn'))).processes;
+  it('reads the conditional boundary event of the order handling process', async () => {
+    const model = await modelOf('order-handling.bpmn');
 
-    const start = model.elements.get(model.initialStartEvents[0])!;
+    const boundary = [...model.elements.values()].find((element) => element.activityType === 'boundaryConditional')!;
 
-    expect(start.eventDefinitions[0].type).toBe('bpmn:TimerEventDefinition');
+    expect(model.activity(boundary.attachedTo!)?.boundaryEvents).toEqual([boundary.id]);
+    expect(boundary.eventDefinitions[0].condition).toBeTruthy();
   });
 });

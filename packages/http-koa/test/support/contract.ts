@@ -23,6 +23,13 @@ const QUIRK_PROPERTIES = new Set(['\u0435lementIds', '@class']);
 // Camunda serializes `code: null` for REST-layer errors (no engine cause), which the document's
 // ExceptionDto (`code: number`) does not allow; the real behaviour wins, so the check accepts null.
 for (const name of ['ExceptionDto']) contract.components.schemas[name].properties.code.nullable = true;
+// Camunda's AuthorizationExceptionDto still sends the deprecated single-permission fields (facts §1.3).
+contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
+  ...contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties,
+  resourceName: { type: 'string', nullable: true },
+  resourceId: { type: 'string', nullable: true },
+  permissionName: { type: 'string', nullable: true },
+};
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 ajv.addFormat('date-time', REST_DATE);
@@ -59,7 +66,9 @@ export function expectConforms(method: string, path: string, status: number, bod
   if (!template) throw new Error(`the contract has no path matching ${path}`);
   const operation = contract.paths[template][method.toLowerCase()];
   if (!operation) throw new Error(`the contract has no ${method} ${template}`);
-  const pointer = responsePointer(template, method, operation, status);
+  // Whatever a route documents for 403, Camunda's body for a denied permission is AuthorizationExceptionDto.
+  const denied = status === 403 && (body as { type?: unknown } | undefined)?.type === 'AuthorizationException';
+  const pointer = denied ? '#/components/schemas/AuthorizationExceptionDto' : responsePointer(template, method, operation, status);
   if (pointer === null) {
     if (body !== undefined && body !== '') throw new Error(`${method} ${template} ${status} must have no body`);
     return;

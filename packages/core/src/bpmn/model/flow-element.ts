@@ -145,5 +145,6 @@ export interface SequenceFlowModel {
   readonly conditionResource: string | null;
   /** Whether the source names this flow as its default. */
   readonly isDefault: boolean;
-  readonly camunda: CamundaAttributes;
+  /** Listeners to the flow's take event. */
+  readonly executionListeners: readonly ListenerModel[];
 }

@@ -66,12 +66,10 @@ export interface ProcessModelData {
   readonly position: { readonly line: number; readonly column: number };
 }
 
-// The class carries the data (declaration merging) plus lookups; it has no behaviour.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// Declaration merging: the class carries the data plus lookups over it, and no behaviour.
 export interface ProcessModel extends ProcessModelData {}
 
 /** An immutable, indexed executable process, built once per deployed definition and cached. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ProcessModel {
   readonly #flowsFrom = new Map<string, SequenceFlowModel[]>();
   readonly #flowsTo = new Map<string, SequenceFlowModel[]>();
@@ -84,6 +82,7 @@ export class ProcessModel {
       push(this.#flowsTo, flow.targetRef, flow);
     }
     for (const element of data.elements.values()) push(this.#children, element.scopeId, element);
+    for (const index of [this.#flowsFrom, this.#flowsTo, this.#children]) index.forEach((list) => Object.freeze(list));
     Object.freeze(this);
   }
 

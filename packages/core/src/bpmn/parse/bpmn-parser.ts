@@ -1,17 +1,21 @@
-import { createRequire } from 'node:module';
-import { BpmnModdle } from 'bpmn-moddle';
 import type { ParseProblem } from '../../errors/exceptions.js';
 import type { ProcessModel } from '../model/process-model.js';
+import { historyTimeToLiveOf, type TimeToLiveRules } from './history-time-to-live.js';
 import type { ModdleElement } from './moddle-element.js';
+import { readModdleDocument } from './moddle-reader.js';
 import { ParseReport } from './parse-report.js';
-import { buildProcessModel, type TimeToLiveRules } from './process-model-builder.js';
-import { reportModdleWarning, reportModdleFailure } from './moddle-problems.js';
-import { elementPositions } from './xml-positions.js';
-
-const camundaSchema = createRequire(import.meta.url)('camunda-bpmn-moddle/resources/camunda.json');
-const moddle = new BpmnModdle({ camunda: camundaSchema });
+import { buildProcessModel } from './process-model-builder.js';
+import { checkActivities } from './validators/activity-rules.js';
+import { checkDiagrams } from './validators/diagram-rules.js';
+import { checkEventDefinitions } from './validators/event-definition-rules.js';
+import { checkExclusiveGateways } from './validators/exclusive-gateway-rules.js';
+import type { RuleContext } from './validators/rule-context.js';
+import { checkSequenceFlows } from './validators/sequence-flow-rules.js';
+import { checkStartEvents } from './validators/start-event-rules.js';
+import { XmlPositions } from './xml-positions.js';
 
 export interface BpmnParseResult {
+  /** The definitions' targetNamespace. */
   targetNamespace: string | null;
   /** The executable processes, in document order. */
   processes: ProcessModel[];
@@ -20,54 +24,87 @@ export interface BpmnParseResult {
   diagramPresent: boolean;
 }
 
-export type BpmnParseOptions = TimeToLiveRules;
+export interface BpmnParseOptions extends TimeToLiveRules {
+  /**
+   * Reject a resource without any executable process (default true). Camunda 7.22 accepts one and
+   * deploys no definition from it; pass false for that behaviour.
+   */
+  requireExecutableProcess?: boolean;
+}
 
 const DEFAULT_OPTIONS: BpmnParseOptions = { historyTimeToLive: null, enforceHistoryTimeToLive: false };
 
+// The order in which Camunda's BpmnParse meets these problems.
+const PROCESS_RULES = [checkStartEvents, checkActivities, checkEventDefinitions, checkSequenceFlows, checkExclusiveGateways];
+
 /**
- * Parses one BPMN 2.0 resource into immutable process models. Every problem is collected first;
- * then one ParseException (Camunda's ENGINE-09005) carries them all, with line and column.
+ * Parses one BPMN 2.0 resource into immutable models of its executable processes.
+ *
+ * @throws ParseException (ENGINE-09005, with `details[resourceName]`) when the resource is not
+ *   XML, not BPMN, breaks a rule Camunda's parser enforces, or has no executable process.
+ *   Every problem is collected first; one exception carries them all, with line and column.
  */
 export async function parseBpmnResource(
   resourceName: string,
   xml: string,
   options: BpmnParseOptions = DEFAULT_OPTIONS,
 ): Promise<BpmnParseResult> {
-  const report = new ParseReport(resourceName, elementPositions(xml));
-  let definitions: ModdleElement | undefined;
-  try {
-    const result = await moddle.fromXML(xml, 'bpmn:Definitions');
-    definitions = result.rootElement as unknown as ModdleElement;
-    for (const warning of result.warnings) reportModdleWarning(report, warning);
-  } catch (error) {
-    reportModdleFailure(report, error);
-  }
-  if (!definitions) {
+  const report = new ParseReport(resourceName, new XmlPositions(xml));
+  const document = await readModdleDocument(xml, report);
+  if (!document) {
     report.throwIfErrors();
-    throw new Error('unreachable: a failed parse reports an error');
+    throw new Error('unreachable: moddle failed without a reported error');
   }
+  const { definitions, references } = document;
+  const context: RuleContext = { report, references };
 
+  const executable = processesOf(definitions).filter((process) => isExecutable(process, report));
   const processes: ProcessModel[] = [];
-  const rootElements = (definitions.rootElements ?? []) as ModdleElement[];
-  for (const process of rootElements.filter((element) => element.$type === 'bpmn:Process')) {
-    if (process.isExecutable !== true) {
-      report.warning(
-        `ENGINE-01002 Ignoring non-executable process with id '${process.id}'. Set the attribute isExecutable="true" to deploy this process.`,
-        process.id ?? null,
-      );
-      continue;
-    }
-    const model = buildProcessModel(process, definitions, report, options);
-    if (model) processes.push(model);
+  for (const process of executable) {
+    const errorsBefore = report.errors.length;
+    for (const rule of PROCESS_RULES) rule(process, context);
+    const historyTimeToLive = historyTimeToLiveOf(process, report, options);
+    if (report.errors.length > errorsBefore) continue;
+    processes.push(buildProcessModel({ process, definitions, historyTimeToLive, references, positions: report.positions }));
   }
-  if (processes.length === 0 && report.errors.length === 0) {
-    report.error('No executable process found: set isExecutable="true" on at least one process', definitions.id ?? null);
+  checkDiagrams(definitions, context);
+  references.reportRemaining(report);
+  if (executable.length === 0 && options.requireExecutableProcess !== false) {
+    report.error(
+      'No executable process found: set the attribute isExecutable="true" on a process to deploy it',
+      [definitions.id],
+      report.positions.root?.end,
+    );
   }
   report.throwIfErrors();
   return {
-    targetNamespace: definitions.targetNamespace ?? null,
+    targetNamespace: (definitions.targetNamespace as string | undefined) ?? null,
     processes,
     warnings: report.warnings,
     diagramPresent: ((definitions.diagrams ?? []) as unknown[]).length > 0,
   };
+}
+
+const processesOf = (definitions: ModdleElement): ModdleElement[] =>
+  ((definitions.rootElements ?? []) as ModdleElement[]).filter((element) => element.$type === 'bpmn:Process');
+
+// Camunda's BpmnParse.parseProcessDefinitions reads isExecutable with Boolean.parseBoolean, and
+// skips a process without the attribute in a new deployment (logging ENGINE-01002 / 01003).
+function isExecutable(process: ModdleElement, report: ParseReport): boolean {
+  const id = process.id ?? null;
+  const written = id === null ? undefined : report.positions.rawAttribute(id, 'isExecutable');
+  if (written === undefined) {
+    report.warning(
+      `ENGINE-01003 Process with id '${id}' has no attribute isExecutable. Better set the attribute explicitly, ` +
+        'especially to be compatible with future engine versions which might change the default behavior.',
+      [id],
+    );
+    return false;
+  }
+  if (written.toLowerCase() === 'true') return true;
+  report.warning(
+    `ENGINE-01002 Ignoring non-executable process with id '${id}'. Set the attribute isExecutable="true" to deploy this process.`,
+    [id],
+  );
+  return false;
 }

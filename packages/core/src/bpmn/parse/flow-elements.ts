@@ -1,80 +1,126 @@
-import type { EventDefinitionModel, FlowElementModel, SequenceFlowModel } from '../model/process-model.js';
-import { toPlainData, type ModdleElement } from './moddle-element.js';
+import type { FlowElementModel, MultiInstanceModel, SequenceFlowModel } from '../model/flow-element.js';
+import { frozenList } from '../model/frozen.js';
+import { activityTypeOf } from './activity-type.js';
+import {
+  camundaAttributes,
+  extensionsOf,
+  failedJobRetryTimeCycleOf,
+  inputOutputOf,
+  listenersOf,
+  propertiesOf,
+} from './camunda-extensions.js';
+import { eventDefinitionsOf } from './event-definitions.js';
+import {
+  expressionText,
+  flowNodesOf,
+  scopesOf,
+  sequenceFlowsOf,
+  stringOrNull,
+  toPlainData,
+  type ModdleElement,
+} from './moddle-element.js';
+import type { UnresolvedReferences } from './unresolved-references.js';
 
-export interface ScopeContents {
-  elements: Map<string, FlowElementModel>;
-  flows: Map<string, SequenceFlowModel>;
-  /** The moddle elements, kept for checks that need more than the model. */
-  moddleElements: ModdleElement[];
+/** The flow nodes and sequence flows of a process at every depth, in document order per scope. */
+export interface ProcessGraph {
+  elements: FlowElementModel[];
+  flows: SequenceFlowModel[];
 }
 
-/** Maps the flow elements of a process and, recursively, of its sub-processes. */
-export function collectFlowElements(scope: ModdleElement, parentId: string | null, into: ScopeContents): ScopeContents {
-  for (const element of (scope.flowElements ?? []) as ModdleElement[]) {
-    if (!element.id) continue;
-    into.moddleElements.push(element);
-    if (element.$type === 'bpmn:SequenceFlow') {
-      into.flows.set(element.id, toSequenceFlow(element, parentId));
-      continue;
-    }
-    if (element.$type === 'bpmn:DataObject' || element.$type === 'bpmn:DataObjectReference' || element.$type === 'bpmn:DataStoreReference') continue;
-    into.elements.set(element.id, toFlowElement(element, parentId));
-    if (element.flowElements) collectFlowElements(element, element.id, into);
+/** Maps the flow nodes and sequence flows of a process and of its sub-processes to plain, frozen data. */
+export function mapProcessGraph(process: ModdleElement, references: UnresolvedReferences): ProcessGraph {
+  const nodes: Array<{ node: ModdleElement; scopeId: string }> = [];
+  const flowElements: Array<{ flow: ModdleElement; scopeId: string }> = [];
+  for (const scope of scopesOf(process)) {
+    const scopeId = scope.id!;
+    for (const flow of sequenceFlowsOf(scope)) if (flow.id) flowElements.push({ flow, scopeId });
+    for (const node of flowNodesOf(scope)) nodes.push({ node, scopeId });
   }
-  return into;
+  const defaults = new Set(nodes.map(({ node }) => (node.default as ModdleElement | undefined)?.id).filter(Boolean));
+  const flows = flowElements.map(({ flow, scopeId }) => toSequenceFlow(flow, scopeId, defaults.has(flow.id)));
+
+  // Camunda derives incoming and outgoing from the sequence flows, not from bpmn:incoming/outgoing.
+  const links = new Map<string, { incoming: string[]; outgoing: string[]; boundaryEvents: string[] }>();
+  const linksOf = (id: string) => links.get(id) ?? links.set(id, { incoming: [], outgoing: [], boundaryEvents: [] }).get(id)!;
+  for (const flow of flows) {
+    linksOf(flow.sourceRef).outgoing.push(flow.id);
+    linksOf(flow.targetRef).incoming.push(flow.id);
+  }
+  for (const { node } of nodes) {
+    const attachedTo = (node.attachedToRef as ModdleElement | undefined)?.id;
+    if (attachedTo) linksOf(attachedTo).boundaryEvents.push(node.id!);
+  }
+  const elements = nodes.map(({ node, scopeId }) => toFlowElement(node, scopeId, linksOf(node.id!), references));
+  return { elements, flows };
 }
 
-function toSequenceFlow(flow: ModdleElement, parentId: string | null): SequenceFlowModel {
+function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean): SequenceFlowModel {
+  const condition = flow.conditionExpression as ModdleElement | undefined;
   return Object.freeze({
     id: flow.id!,
-    name: flow.name ?? null,
-    sourceRef: flow.sourceRef?.id ?? '',
-    targetRef: flow.targetRef?.id ?? '',
-    parentId,
-    condition: flow.conditionExpression?.body ?? null,
+    name: stringOrNull(flow.name),
+    scopeId,
+    sourceRef: (flow.sourceRef as ModdleElement | undefined)?.id ?? '',
+    targetRef: (flow.targetRef as ModdleElement | undefined)?.id ?? '',
+    condition: expressionText(condition),
+    conditionLanguage: stringOrNull(condition?.language),
+    conditionResource: stringOrNull(condition?.resource),
+    isDefault,
+    executionListeners: listenersOf(flow, 'camunda:ExecutionListener'),
   });
 }
 
-function toFlowElement(element: ModdleElement, parentId: string | null): FlowElementModel {
+function toFlowElement(
+  node: ModdleElement,
+  scopeId: string,
+  links: { incoming: string[]; outgoing: string[]; boundaryEvents: string[] },
+  references: UnresolvedReferences,
+): FlowElementModel {
   return Object.freeze({
-    id: element.id!,
-    type: element.$type,
-    name: element.name ?? null,
-    parentId,
-    incoming: Object.freeze(((element.incoming ?? []) as ModdleElement[]).map((flow) => flow.id!)),
-    outgoing: Object.freeze(((element.outgoing ?? []) as ModdleElement[]).map((flow) => flow.id!)),
-    defaultFlow: element.default?.id ?? null,
-    attachedToRef: element.attachedToRef?.id ?? null,
-    cancelActivity: element.cancelActivity ?? true,
-    eventDefinitions: Object.freeze(((element.eventDefinitions ?? []) as ModdleElement[]).map(toEventDefinition)),
-    calledElement: typeof element.calledElement === 'string' ? element.calledElement : null,
-    camunda: camundaAttributes(element),
-    extensions: Object.freeze(((element.extensionElements?.values ?? []) as unknown[]).map(toPlainData)),
+    id: node.id!,
+    type: node.$type,
+    activityType: activityTypeOf(node),
+    name: stringOrNull(node.name),
+    scopeId,
+    incoming: frozenList(links.incoming),
+    outgoing: frozenList(links.outgoing),
+    defaultFlow: stringOrNull((node.default as ModdleElement | undefined)?.id),
+    attachedTo: stringOrNull((node.attachedToRef as ModdleElement | undefined)?.id),
+    cancelActivity: node.cancelActivity !== false,
+    boundaryEvents: frozenList(links.boundaryEvents),
+    triggeredByEvent: node.triggeredByEvent === true,
+    isInterrupting: node.isInterrupting !== false,
+    isForCompensation: node.isForCompensation === true,
+    eventDefinitions: eventDefinitionsOf(node, references),
+    calledElement: stringOrNull(node.calledElement),
+    script: node.$type === 'bpmn:ScriptTask' ? scriptTaskScript(node) : null,
+    multiInstance: multiInstanceOf(node),
+    camunda: camundaAttributes(node),
+    inputOutput: inputOutputOf(node),
+    failedJobRetryTimeCycle: failedJobRetryTimeCycleOf(node),
+    executionListeners: listenersOf(node, 'camunda:ExecutionListener'),
+    taskListeners: listenersOf(node, 'camunda:TaskListener'),
+    properties: propertiesOf(node),
+    extensions: frozenList(extensionsOf(node).map(toPlainData)),
   });
 }
 
-/** The camunda:* attributes set on an element, by local name. */
-export function camundaAttributes(element: ModdleElement): Readonly<Record<string, string | number | boolean>> {
-  const attributes: Record<string, string | number | boolean> = {};
-  const properties = element.$descriptor?.propertiesByName ?? {};
-  for (const [key, value] of Object.entries(element)) {
-    if (key.startsWith('$') || value === undefined || typeof value === 'object') continue;
-    const namespace = properties[key]?.ns;
-    if (namespace?.prefix === 'camunda') attributes[namespace.localName] = value as string | number | boolean;
-  }
-  return Object.freeze(attributes);
-}
+const scriptTaskScript = (task: ModdleElement) =>
+  Object.freeze({
+    format: stringOrNull(task.scriptFormat),
+    source: typeof task.script === 'string' ? task.script : null,
+    resource: stringOrNull(task.resource),
+  });
 
-function toEventDefinition(definition: ModdleElement): EventDefinitionModel {
+function multiInstanceOf(node: ModdleElement): MultiInstanceModel | null {
+  const loop = node.loopCharacteristics as ModdleElement | undefined;
+  if (loop?.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return null;
   return Object.freeze({
-    type: definition.$type,
-    messageName: definition.messageRef?.name ?? null,
-    signalName: definition.signalRef?.name ?? null,
-    errorCode: definition.errorRef?.errorCode ?? null,
-    escalationCode: definition.escalationRef?.escalationCode ?? null,
-    timeDate: definition.timeDate?.body ?? null,
-    timeCycle: definition.timeCycle?.body ?? null,
-    timeDuration: definition.timeDuration?.body ?? null,
-    condition: definition.condition?.body ?? null,
+    isSequential: loop.isSequential === true,
+    loopCardinality: expressionText(loop.loopCardinality),
+    collection: stringOrNull(loop.collection),
+    elementVariable: stringOrNull(loop.elementVariable),
+    completionCondition: expressionText(loop.completionCondition),
+    camunda: camundaAttributes(loop),
   });
 }

@@ -1,49 +1,62 @@
 import { engineMessage } from '../../errors/engine-message.js';
 import { ParseException, type ParseProblem } from '../../errors/exceptions.js';
-import type { Position } from './xml-positions.js';
+import { UNKNOWN_POSITION, type Position, type XmlPositions } from './xml-positions.js';
 
-/** Collects the problems of one resource, then throws them as one ParseException (Camunda's BpmnParse). */
+/** Where a problem points: an element id (its start tag) or an explicit position. */
+export type ProblemLocation = string | Position | null | undefined;
+
+/**
+ * Collects the problems of one resource, then throws them as one ParseException, the way
+ * Camunda's Parse does: every rule runs and reports, and only the end of the parse throws.
+ */
 export class ParseReport {
   readonly errors: ParseProblem[] = [];
   readonly warnings: ParseProblem[] = [];
 
   constructor(
     readonly resourceName: string,
-    private readonly positions: ReadonlyMap<string, Position>,
+    readonly positions: XmlPositions,
   ) {}
 
-  error(message: string, elementId: string | null, at?: Position): void {
-    this.errors.push(this.problem(message, elementId, at));
+  /**
+   * Adds an error. The first of `elementIds` is the problem's mainElementId; the position is that
+   * of `at` (an element id or a position), else of the main element.
+   */
+  error(message: string, elementIds: readonly (string | null | undefined)[] = [], at?: ProblemLocation): void {
+    this.errors.push(this.problem(message, elementIds, at));
   }
 
-  warning(message: string, elementId: string | null, at?: Position): void {
-    this.warnings.push(this.problem(message, elementId, at));
+  /** Adds a warning; see error. */
+  warning(message: string, elementIds: readonly (string | null | undefined)[] = [], at?: ProblemLocation): void {
+    this.warnings.push(this.problem(message, elementIds, at));
   }
 
-  /** Where an element starts in the resource (line 0, column 0 when unknown). */
-  positionOf(elementId: string): Position {
-    return this.positions.get(elementId) ?? { line: 0, column: 0 };
+  get hasErrors(): boolean {
+    return this.errors.length > 0;
   }
 
-  /** Throws when any error was reported. */
+  /** Throws ENGINE-09005 when any error was reported. */
   throwIfErrors(): void {
-    if (this.errors.length === 0) return;
+    if (!this.hasErrors) return;
+    // Camunda: Parse.throwExceptionForErrors and ProblemImpl.toString (line and column only when known).
     const listed = this.errors
-      .map((problem) => `\n* ${problem.message} | resource ${this.resourceName} | line ${problem.line} | column ${problem.column}`)
+      .map(({ message, line, column }) => {
+        const where = (line > 0 ? ` | line ${line}` : '') + (column > 0 ? ` | column ${column}` : '');
+        return `\n* ${message} | resource ${this.resourceName}${where}`;
+      })
       .join('');
     throw new ParseException(engineMessage('09', '005', `Could not parse BPMN process. Errors: ${listed}`), {
-      [this.resourceName]: { errors: this.errors, warnings: this.warnings },
+      [this.resourceName]: { errors: [...this.errors], warnings: [...this.warnings] },
     });
   }
 
-  private problem(message: string, elementId: string | null, at?: Position): ParseProblem {
-    const position = at ?? (elementId ? this.positions.get(elementId) : undefined) ?? { line: 0, column: 0 };
-    return {
-      message,
-      line: position.line,
-      column: position.column,
-      mainElementId: elementId,
-      elementIds: elementId ? [elementId] : [],
-    };
+  private problem(message: string, ids: readonly (string | null | undefined)[], at: ProblemLocation): ParseProblem {
+    const elementIds = [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))];
+    const mainElementId = elementIds[0] ?? null;
+    const location = at === undefined ? mainElementId : at;
+    const position =
+      typeof location === 'string' ? this.positions.ofId(location) : location === null ? undefined : location;
+    const { line, column } = position ?? UNKNOWN_POSITION;
+    return { message, line, column, mainElementId, elementIds };
   }
 }

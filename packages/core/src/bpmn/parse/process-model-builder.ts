@@ -1,96 +1,91 @@
-import type { CallActivityReference, FlowElementModel, ProcessModel } from '../model/process-model.js';
-import { camundaAttributes, collectFlowElements } from './flow-elements.js';
-import { missingHistoryTimeToLive, parseHistoryTimeToLive } from './history-time-to-live.js';
-import type { ModdleElement } from './moddle-element.js';
-import type { ParseReport } from './parse-report.js';
+import type { EventDefinitionModel, FlowElementModel } from '../model/flow-element.js';
+import { frozenList, frozenMap } from '../model/frozen.js';
+import { ProcessModel, type CallActivityReference } from '../model/process-model.js';
+import { camundaAttributes } from './camunda-extensions.js';
+import { mapProcessGraph } from './flow-elements.js';
+import { commaSeparatedList, stringOrNull, type ModdleElement } from './moddle-element.js';
+import type { UnresolvedReferences } from './unresolved-references.js';
+import { UNKNOWN_POSITION, type XmlPositions } from './xml-positions.js';
 
-/** The engine's history time to live settings the parse applies. */
-export interface TimeToLiveRules {
-  /** The engine default in days, used when the model has none. */
+/** What the model of one process is built from; the process has passed every rule. */
+export interface ProcessSource {
+  process: ModdleElement;
+  definitions: ModdleElement;
   historyTimeToLive: number | null;
-  enforceHistoryTimeToLive: boolean;
+  references: UnresolvedReferences;
+  positions: XmlPositions;
 }
 
-/** Builds the immutable model of one executable process; reports problems and returns null when it has any. */
-export function buildProcessModel(
-  process: ModdleElement,
-  definitions: ModdleElement,
-  report: ParseReport,
-  rules: TimeToLiveRules,
-): ProcessModel | null {
-  const errorsBefore = report.errors.length;
+/** Builds the immutable, indexed model of one valid executable process. */
+export function buildProcessModel({ process, definitions, historyTimeToLive, references, positions }: ProcessSource): ProcessModel {
   const key = process.id!;
-  const contents = collectFlowElements(process, null, { elements: new Map(), flows: new Map(), moddleElements: [] });
-  for (const flow of contents.flows.values()) {
-    if (!flow.sourceRef) report.error(`Invalid source '' of sequence flow '${flow.id}'`, flow.id);
-    if (!flow.targetRef) report.error(`Invalid destination '' of sequence flow '${flow.id}'`, flow.id);
-  }
-
-  const historyTimeToLive = timeToLive(process, report, rules);
-  const initialStartEvents = [...contents.elements.values()]
-    .filter((element) => element.type === 'bpmn:StartEvent' && element.parentId === null)
-    .map((element) => element.id);
-  if (report.errors.length > errorsBefore) return null;
-
+  const { elements, flows } = mapProcessGraph(process, references);
+  const startEvents = elements.filter((element) => element.type === 'bpmn:StartEvent' && element.scopeId === key);
+  const initial = initialStartEvent(startEvents);
   const attributes = camundaAttributes(process);
-  const model: ProcessModel = {
+  return new ProcessModel({
     key,
-    name: process.name ?? null,
+    name: stringOrNull(process.name),
     documentation: documentationOf(process),
-    category: definitions.targetNamespace ?? null,
-    isExecutable: true,
+    category: stringOrNull(definitions.targetNamespace),
+    isExecutable: process.isExecutable === true,
     versionTag: stringOrNull(attributes.versionTag),
     historyTimeToLive,
     isStartableInTasklist: attributes.isStartableInTasklist !== false,
-    candidateStarterUsers: commaList(attributes.candidateStarterUsers),
-    candidateStarterGroups: commaList(attributes.candidateStarterGroups),
-    hasStartFormKey: initialStartEvents.some((id) => hasFormKey(contents.elements.get(id)!)),
-    elements: contents.elements,
-    flows: contents.flows,
-    callActivities: Object.freeze([...contents.elements.values()].filter((e) => e.type === 'bpmn:CallActivity').map(toCallActivity)),
-    initialStartEvents: Object.freeze(initialStartEvents),
-    position: report.positionOf(key),
-  };
-  return Object.freeze(model);
-}
-
-function timeToLive(process: ModdleElement, report: ParseReport, rules: TimeToLiveRules): number | null {
-  let days: number | null;
-  try {
-    days = parseHistoryTimeToLive(process.historyTimeToLive);
-  } catch (error) {
-    report.error((error as Error).message, process.id!);
-    return null;
-  }
-  if (days === null && rules.historyTimeToLive === null && rules.enforceHistoryTimeToLive) {
-    report.error(missingHistoryTimeToLive(), process.id!);
-  }
-  return days;
-}
-
-function toCallActivity(element: FlowElementModel): CallActivityReference {
-  const attributes = element.camunda;
-  return Object.freeze({
-    activityId: element.id,
-    calledElement: element.calledElement,
-    binding: stringOrNull(attributes.calledElementBinding) ?? 'latest',
-    version: stringOrNull(attributes.calledElementVersion),
-    versionTag: stringOrNull(attributes.calledElementVersionTag),
-    tenantId: stringOrNull(attributes.calledElementTenantId),
+    candidateStarterUsers: frozenList(commaSeparatedList(attributes.candidateStarterUsers)),
+    candidateStarterGroups: frozenList(commaSeparatedList(attributes.candidateStarterGroups)),
+    jobPriority: stringOrNull(attributes.jobPriority),
+    taskPriority: stringOrNull(attributes.taskPriority),
+    hasStartFormKey: initial?.camunda.formKey !== undefined && initial?.camunda.formKey !== '',
+    elements: frozenMap(elements.map((element) => [element.id, element] as const)),
+    flows: frozenMap(flows.map((flow) => [flow.id, flow] as const)),
+    initialStartEvents: frozenList(startEvents.map((event) => event.id)),
+    initialActivityId: initial?.id ?? null,
+    callActivities: frozenList(elements.flatMap(toCallActivity)),
+    messageStartEvents: frozenList(
+      startEventsWith(startEvents, 'messageStartEvent').map(([id, definition]) =>
+        Object.freeze({ activityId: id, messageRef: definition.messageRef ?? '', messageName: definition.messageName ?? '' }),
+      ),
+    ),
+    signalStartEvents: frozenList(
+      startEventsWith(startEvents, 'signalStartEvent').map(([id, definition]) =>
+        Object.freeze({ activityId: id, signalRef: definition.signalRef ?? '', signalName: definition.signalName }),
+      ),
+    ),
+    timerStartEvents: frozenList(
+      startEventsWith(startEvents, 'startTimerEvent').flatMap(([id, { timer }]) => (timer ? [Object.freeze({ activityId: id, timer })] : [])),
+    ),
+    position: Object.freeze({ ...(positions.ofId(key) ?? UNKNOWN_POSITION) }),
   });
 }
 
-const hasFormKey = (element: FlowElementModel) =>
-  element.eventDefinitions.length === 0 && (element.camunda.formKey !== undefined || element.camunda.formRef !== undefined);
-
-function documentationOf(element: ModdleElement): string | null {
-  const documentation = (element.documentation ?? []) as ModdleElement[];
-  return documentation[0]?.text ?? null;
+// Camunda's BpmnParse.selectInitial: the none or timer start event, else the only start event.
+function initialStartEvent(startEvents: FlowElementModel[]): FlowElementModel | null {
+  const plain = startEvents.find((event) => event.activityType === 'startEvent' || event.activityType === 'startTimerEvent');
+  return plain ?? (startEvents.length === 1 ? startEvents[0] : null);
 }
 
-const stringOrNull = (value: unknown) => (value === undefined || value === null || value === '' ? null : String(value));
+function startEventsWith(startEvents: FlowElementModel[], activityType: string): Array<[string, EventDefinitionModel]> {
+  return startEvents.filter((event) => event.activityType === activityType).map((event) => [event.id, event.eventDefinitions[0]]);
+}
 
-function commaList(value: unknown): readonly string[] {
-  if (typeof value !== 'string') return Object.freeze([]);
-  return Object.freeze(value.split(',').map((part) => part.trim()).filter(Boolean));
+function toCallActivity(element: FlowElementModel): CallActivityReference[] {
+  if (element.type !== 'bpmn:CallActivity' || element.calledElement === null) return [];
+  const attributes = element.camunda;
+  return [
+    Object.freeze({
+      activityId: element.id,
+      calledElement: element.calledElement,
+      binding: stringOrNull(attributes.calledElementBinding) ?? 'latest',
+      version: stringOrNull(attributes.calledElementVersion),
+      versionTag: stringOrNull(attributes.calledElementVersionTag),
+      tenantId: stringOrNull(attributes.calledElementTenantId),
+    }),
+  ];
+}
+
+// Camunda's BpmnParse.parseDocumentation: every bpmn:documentation, trimmed, joined by a blank line.
+function documentationOf(element: ModdleElement): string | null {
+  const texts = ((element.documentation ?? []) as ModdleElement[]).map((doc) => String(doc.text ?? '').trim());
+  return texts.length === 0 ? null : texts.join('\n\n');
 }

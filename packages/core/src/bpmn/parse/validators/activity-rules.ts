@@ -1,0 +1,81 @@
+import { isServiceTaskLike } from '../activity-type.js';
+import { flowNodesOf, scopesOf, type ModdleElement } from '../moddle-element.js';
+import { referenceOf, type RuleContext } from './rule-context.js';
+
+const TASK_TYPES = new Set(['mail', 'shell', 'external']);
+
+/** Camunda's checks on boundary events, call activities and service-task-like activities. */
+export function checkActivities(process: ModdleElement, context: RuleContext): void {
+  for (const scope of scopesOf(process)) {
+    const siblings = new Set(flowNodesOf(scope));
+    for (const node of siblings) {
+      switch (node.$type) {
+        case 'bpmn:BoundaryEvent':
+          checkBoundaryEvent(node, siblings, context);
+          break;
+        case 'bpmn:CallActivity':
+          checkCallActivity(node, context);
+          break;
+        case 'bpmn:ServiceTask':
+          checkServiceTaskLike(node, 'serviceTask', context);
+          break;
+        case 'bpmn:BusinessRuleTask':
+          if (node.decisionRef === undefined) checkServiceTaskLike(node, 'businessRuleTask', context);
+          break;
+        case 'bpmn:SendTask':
+          if (isServiceTaskLike(node)) checkServiceTaskLike(node, 'sendTask', context);
+          else context.report.error("One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on sendTask.", [node.id]);
+      }
+    }
+  }
+}
+
+// BpmnParse.parseBoundaryEvents: the activity must be a sibling (findActivityAtLevelOfSubprocess).
+function checkBoundaryEvent(boundaryEvent: ModdleElement, siblings: Set<ModdleElement>, context: RuleContext): void {
+  const attachedTo = referenceOf(boundaryEvent, 'bpmn:attachedToRef', context);
+  if (attachedTo.id === null || attachedTo.id === '') {
+    context.report.error('AttachedToRef is required when using a timerEventDefinition', [boundaryEvent.id]);
+  }
+  if (!attachedTo.target || !siblings.has(attachedTo.target)) {
+    context.report.error(
+      'Invalid reference in boundary event. Make sure that the referenced activity is defined in the same scope as the boundary event',
+      [boundaryEvent.id],
+    );
+  }
+}
+
+// BpmnParse.parseCallActivity.
+function checkCallActivity(callActivity: ModdleElement, { report }: RuleContext): void {
+  const calledElement = callActivity.calledElement as string | undefined;
+  const caseRef = callActivity.caseRef as string | undefined;
+  if (calledElement === undefined && caseRef === undefined) {
+    report.error("Missing attribute 'calledElement' or 'caseRef'", [callActivity.id]);
+  } else if (calledElement !== undefined && caseRef !== undefined) {
+    report.error("The attributes 'calledElement' or 'caseRef' cannot be used together: Use either 'calledElement' or 'caseRef'", [callActivity.id]);
+  }
+}
+
+// BpmnParse.parseServiceTaskLike and validateServiceTaskLike (7.22 text, missing space included).
+function checkServiceTaskLike(task: ModdleElement, elementName: string, { report }: RuleContext): void {
+  const { type, topic, class: className, delegateExpression, expression } = task as Record<string, string | undefined>;
+  const resultVariable = task.resultVariable as string | undefined;
+  const ids = [task.id];
+  if (type !== undefined) {
+    if (!TASK_TYPES.has(type.toLowerCase())) report.error(`Invalid usage of type attribute on ${elementName}: '${type}'`, ids);
+    else if (type.toLowerCase() === 'external' && topic === undefined) {
+      report.error("External tasks must specify a 'topic' attribute in the camunda namespace", ids);
+    }
+  } else if (className !== undefined && className.trim() !== '') {
+    if (resultVariable !== undefined) report.error(`'resultVariableName' not supported for ${elementName} elements using 'class'`, ids);
+  } else if (delegateExpression !== undefined) {
+    if (resultVariable !== undefined) {
+      report.error(`'resultVariableName' not supported for ${elementName} elements using 'delegateExpression'`, ids);
+    }
+  } else if (expression === undefined || expression.trim() === '') {
+    report.error(
+      `One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on ${elementName}. ` +
+        'If you are using a connector, make sure theconnect process engine plugin is registered with the process engine.',
+      ids,
+    );
+  }
+}

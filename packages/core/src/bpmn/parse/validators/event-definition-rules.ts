@@ -1,0 +1,125 @@
+import { timerOf } from '../event-definitions.js';
+import { flowNodesOf, scopesOf, type ModdleElement } from '../moddle-element.js';
+import { definitionLocation, eventDefinitionsOf, referenceOf, type RuleContext } from './rule-context.js';
+
+const CATCHING = new Set(['bpmn:StartEvent', 'bpmn:IntermediateCatchEvent', 'bpmn:BoundaryEvent']);
+const THROWING = new Set(['bpmn:IntermediateThrowEvent', 'bpmn:EndEvent']);
+const EXPRESSION = /[$#]\{/;
+
+/** Names of message and signal subscriptions per event scope, to find duplicates. */
+type Subscriptions = Map<string, Set<string>>;
+
+/**
+ * Camunda's checks on what event definitions reference: messages, signals, escalations and
+ * errors must exist where BpmnParse looks them up, timers need a configuration, and a scope
+ * may not wait twice for the same message or signal name at its start.
+ */
+export function checkEventDefinitions(process: ModdleElement, context: RuleContext): void {
+  const subscriptions: Subscriptions = new Map();
+  for (const scope of scopesOf(process)) {
+    const isPlainSubProcess = scope !== process && scope.triggeredByEvent !== true;
+    for (const node of flowNodesOf(scope)) {
+      // A start event of a plain sub-process may have no definition at all (start-event-rules says so).
+      if (node.$type === 'bpmn:StartEvent' && isPlainSubProcess) continue;
+      if (node.$type === 'bpmn:ReceiveTask') checkReceiveTask(node, context);
+      // The subscriptions of a start event live in its event scope: the process, or the scope around an event sub-process.
+      const eventScope = node.$type === 'bpmn:StartEvent' ? ((scope === process ? process.id : scope.$parent?.id) ?? null) : null;
+      for (const definition of eventDefinitionsOf(node)) checkDefinition(node, definition, eventScope, context, subscriptions);
+    }
+  }
+}
+
+function checkDefinition(
+  node: ModdleElement,
+  definition: ModdleElement,
+  eventScope: string | null,
+  context: RuleContext,
+  subscriptions: Subscriptions,
+): void {
+  const { report } = context;
+  const at = definitionLocation(definition, node);
+  switch (definition.$type) {
+    case 'bpmn:MessageEventDefinition': {
+      if (!CATCHING.has(node.$type)) return;
+      const message = checkMessageRef(node, definition, context);
+      const name = message?.name;
+      if (!name || !eventScope) return;
+      if (EXPRESSION.test(name) && eventScope === node.$parent?.id && node.$parent?.$type === 'bpmn:Process') {
+        report.error(`Invalid message name '${name}' for element 'messageEventDefinition': expressions in the message start event name are not allowed!`, [node.id], at);
+      }
+      subscribe(subscriptions, 'message', eventScope, name, node, context);
+      return;
+    }
+    case 'bpmn:SignalEventDefinition': {
+      const signal = referenceOf(definition, 'bpmn:signalRef', context);
+      if (signal.id === null) report.error("signalEventDefinition does not have required property 'signalRef'", [node.id], at);
+      else if (signal.target?.$type !== 'bpmn:Signal') report.error(`Could not find signal with id '${signal.id}'`, [node.id], at);
+      else if (eventScope && signal.target.name) subscribe(subscriptions, 'signal', eventScope, signal.target.name, node, context);
+      return;
+    }
+    case 'bpmn:EscalationEventDefinition':
+      return checkEscalation(node, definition, context);
+    case 'bpmn:TimerEventDefinition':
+      if (CATCHING.has(node.$type) && !timerOf(definition)) {
+        report.error('Timer needs configuration (either timeDate, timeCycle or timeDuration is needed).', [node.id], at);
+      }
+      return;
+    case 'bpmn:ErrorEventDefinition':
+      if (node.$type !== 'bpmn:EndEvent') return;
+      if (!definition.errorRef && context.references.peek(definition, 'bpmn:errorRef') === undefined) {
+        report.error("'errorRef' attribute is mandatory on error end event", [node.id], at);
+      } else if (definition.errorRef && !definition.errorRef.errorCode) {
+        report.error(
+          `'errorCode' is mandatory on errors referenced by throwing error event definitions, but the error '${definition.errorRef.id}' does not define one.`,
+          [node.id],
+          at,
+        );
+      }
+  }
+}
+
+// Camunda's BpmnParse.parseMessageEventDefinition and addEventSubscriptionDeclaration.
+function checkMessageRef(node: ModdleElement, holder: ModdleElement, context: RuleContext): ModdleElement | null {
+  const { report } = context;
+  const at = holder === node ? node.id : definitionLocation(holder, node);
+  const message = referenceOf(holder, 'bpmn:messageRef', context);
+  if (message.id === null) {
+    report.error("attribute 'messageRef' is required", [node.id], at);
+  } else if (message.target?.$type !== 'bpmn:Message') {
+    report.error(`Invalid 'messageRef': no message with id '${message.id}' found.`, [node.id], at);
+  } else if (!message.target.name) {
+    report.error('Cannot have a message event subscription with an empty or missing name', [node.id]);
+  } else {
+    return message.target;
+  }
+  return null;
+}
+
+// A receive task waits for a message only when it names one.
+function checkReceiveTask(task: ModdleElement, context: RuleContext): void {
+  if (task.messageRef || context.references.peek(task, 'bpmn:messageRef') !== undefined) checkMessageRef(task, task, context);
+}
+
+function checkEscalation(node: ModdleElement, definition: ModdleElement, context: RuleContext): void {
+  const { report } = context;
+  const at = definitionLocation(definition, node);
+  const isThrowing = THROWING.has(node.$type);
+  const escalation = referenceOf(definition, 'bpmn:escalationRef', context);
+  if (escalation.id === null) {
+    if (isThrowing) report.error("escalationEventDefinition does not have required attribute 'escalationRef'", [node.id], at);
+  } else if (escalation.target?.$type !== 'bpmn:Escalation') {
+    report.error(`could not find escalation with id '${escalation.id}'`, [node.id], at);
+  } else if (isThrowing && !escalation.target.escalationCode) {
+    const message = node.$type === 'bpmn:EndEvent' ? 'escalation end event must have an' : 'throwing escalation event must have an';
+    report.error(`${message} 'escalationCode'`, [node.id], at);
+  }
+}
+
+function subscribe(subscriptions: Subscriptions, kind: string, scopeId: string, name: string, node: ModdleElement, { report }: RuleContext): void {
+  const key = `${kind}:${scopeId}`;
+  const names = subscriptions.get(key) ?? subscriptions.set(key, new Set()).get(key)!;
+  if (names.has(name)) {
+    report.error(`Cannot have more than one ${kind} event subscription with name '${name}' for scope '${scopeId}'`, [node.id]);
+  }
+  names.add(name);
+}

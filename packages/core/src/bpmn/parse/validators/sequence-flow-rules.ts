@@ -1,0 +1,67 @@
+import { flowNodesOf, isA, scopesOf, sequenceFlowsOf, type ModdleElement } from '../moddle-element.js';
+import { eventDefinitionsOf, referenceOf, type RuleContext } from './rule-context.js';
+
+/**
+ * Camunda's BpmnParse.parseSequenceFlow: both ends must be flow nodes of the flow's own scope
+ * (a flow cannot cross a sub-process boundary), with the event-based gateway, event sub-process
+ * and link event rules.
+ */
+export function checkSequenceFlows(process: ModdleElement, context: RuleContext): void {
+  for (const scope of scopesOf(process)) {
+    const nodes = new Map(flowNodesOf(scope).map((node) => [node.id!, node]));
+    const flows = sequenceFlowsOf(scope);
+    const afterEventGateway = new Set(
+      flows.filter((flow) => flow.sourceRef?.$type === 'bpmn:EventBasedGateway').map((flow) => flow.targetRef?.id),
+    );
+    for (const flow of flows) checkFlow(flow, nodes, afterEventGateway, context);
+  }
+}
+
+function checkFlow(
+  flow: ModdleElement,
+  nodes: Map<string, ModdleElement>,
+  afterEventGateway: Set<string | undefined>,
+  context: RuleContext,
+): void {
+  const { report } = context;
+  const ids = [flow.id];
+  const sourceRef = referenceOf(flow, 'bpmn:sourceRef', context).id;
+  const targetRef = referenceOf(flow, 'bpmn:targetRef', context).id;
+  const source = sourceRef === null ? undefined : nodes.get(sourceRef);
+  const target = targetRef === null ? undefined : nodes.get(targetRef);
+  // Java prints a missing attribute as 'null'.
+  if (!source) {
+    report.error(`Invalid source '${sourceRef}' of sequence flow '${flow.id ?? null}'`, ids);
+  } else if (!target) {
+    report.error(`Invalid destination '${targetRef}' of sequence flow '${flow.id ?? null}'`, ids);
+  } else if (isLinkThrow(target) && !hasLinkCatch(target, nodes)) {
+    const linkName = eventDefinitionsOf(target)[0].name ?? null;
+    report.error(
+      `sequence flow points to link event source with name '${linkName}' but no event target with that name exists. ` +
+        'Most probably your link events are not configured correctly.',
+      ids,
+    );
+  } else if (source.$type === 'bpmn:EventBasedGateway') {
+    return;
+  } else if (target.$type === 'bpmn:IntermediateCatchEvent' && afterEventGateway.has(target.id)) {
+    report.error(`Invalid incoming sequenceflow for intermediateCatchEvent with id '${target.id}' connected to an event-based gateway.`, ids);
+  } else if (isEventSubProcess(source)) {
+    report.error('Invalid outgoing sequence flow of event subprocess', ids);
+  } else if (isEventSubProcess(target)) {
+    report.error('Invalid incoming sequence flow of event subprocess', ids);
+  }
+}
+
+const isEventSubProcess = (node: ModdleElement) => isA(node, 'bpmn:SubProcess') && node.triggeredByEvent === true;
+
+const isLinkThrow = (node: ModdleElement) =>
+  node.$type === 'bpmn:IntermediateThrowEvent' && eventDefinitionsOf(node)[0]?.$type === 'bpmn:LinkEventDefinition';
+
+function hasLinkCatch(linkThrow: ModdleElement, nodes: Map<string, ModdleElement>): boolean {
+  const name = eventDefinitionsOf(linkThrow)[0].name;
+  return [...nodes.values()].some(
+    (node) =>
+      node.$type === 'bpmn:IntermediateCatchEvent' &&
+      eventDefinitionsOf(node).some((definition) => definition.$type === 'bpmn:LinkEventDefinition' && definition.name === name),
+  );
+}

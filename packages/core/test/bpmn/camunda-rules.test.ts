@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { parseBpmnResource } from '../../src/bpmn/index.js';
+import { parseErrors, processXml, startAndEnd } from './bpmn-xml.js';
+
+const flow = (id: string, source: string, target: string, condition?: string) =>
+  condition === undefined
+    ? `    <bpmn:sequenceFlow id="${id}" sourceRef="${source}" targetRef="${target}" />`
+    : `    <bpmn:sequenceFlow id="${id}" sourceRef="${source}" targetRef="${target}"><bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">${condition}</bpmn:conditionExpression></bpmn:sequenceFlow>`;
+
+const messages = async (body: string, outside = '') => (await parseErrors(processXml(body, undefined, outside))).map((problem) => problem.message);
+
+describe('Camunda rules on exclusive gateways', () => {
+  const gateway = (...flows: string[]) => startAndEnd(['    <bpmn:exclusiveGateway id="gw" default="f2" />', ...flows].join('\n'));
+
+  it('rejects a gateway without outgoing flows', async () => {
+    const errors = await parseErrors(processXml(startAndEnd('    <bpmn:exclusiveGateway id="gw" />')));
+
+    expect(errors).toMatchObject([{ message: "Exclusive Gateway 'gw' has no outgoing sequence flows.", mainElementId: 'gw', line: 5 }]);
+  });
+
+  it('rejects a default flow that also has a condition', async () => {
+    const errors = await parseErrors(processXml(gateway(flow('f1', 'gw', 'end', '${a}'), flow('f2', 'gw', 'end', '${b}'))));
+
+    expect(errors).toMatchObject([
+      { message: "Exclusive Gateway 'gw' has outgoing sequence flow 'f2' which is the default flow but has a condition too.", elementIds: ['gw', 'f2'] },
+    ]);
+  });
+
+  it('rejects a flow without condition beside a default flow', async () => {
+    expect(await messages(gateway(flow('f1', 'gw', 'end'), flow('f2', 'gw', 'end')))).toEqual([
+      "Exclusive Gateway 'gw' has outgoing sequence flow 'f1' without condition which is not the default flow.",
+    ]);
+  });
+
+  it('warns, and takes it as the default, about a single flow without condition', async () => {
+    const xml = processXml(startAndEnd(['    <bpmn:exclusiveGateway id="gw" />', flow('f1', 'gw', 'end', '${a}'), flow('f2', 'gw', 'end')].join('\n')));
+
+    const result = await parseBpmnResource('model.bpmn', xml);
+
+    expect(result.warnings).toMatchObject([{ message: expect.stringMatching(/^Exclusive Gateway 'gw' has outgoing sequence flow 'f2' without condition/), elementIds: ['gw', 'f2'] }]);
+  });
+});
+
+describe('Camunda rules on start events', () => {
+  it('rejects a process without a start event', async () => {
+    expect(await messages('    <bpmn:endEvent id="end" />')).toEqual(['process must define a startEvent element']);
+  });
+
+  it.each(['<bpmn:subProcess id="sub"><bpmn:task id="t" /></bpmn:subProcess>', '<bpmn:subProcess id="sub" />'])(
+    'rejects a sub-process without a start event: %s',
+    async (subProcess) => {
+      expect(await messages(startAndEnd(`    ${subProcess}`))).toEqual(['subProcess must define a startEvent element']);
+    },
+  );
+
+  it('rejects a second none start event, pointing at the process', async () => {
+    const errors = await parseErrors(processXml(startAndEnd('    <bpmn:startEvent id="again" />')));
+
+    expect(errors).toMatchObject([
+      { message: 'multiple none start events or timer start events not supported on process definition', mainElementId: 'again', elementIds: ['again', 'p'], line: 3 },
+    ]);
+  });
+
+  it('rejects a timer start event inside a plain sub-process', async () => {
+    const body = '    <bpmn:subProcess id="sub"><bpmn:startEvent id="s2"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:startEvent></bpmn:subProcess>';
+
+    expect(await messages(startAndEnd(body))).toEqual(['timerEventDefinition is not allowed on start event within a subprocess']);
+  });
+
+  it('rejects an event sub-process whose start event has no trigger', async () => {
+    const body = '    <bpmn:subProcess id="events" triggeredByEvent="true"><bpmn:startEvent id="s2" /></bpmn:subProcess>';
+
+    expect(await messages(startAndEnd(body))).toEqual([
+      "start event of event subprocess must be of type 'error', 'message', 'timer', 'signal', 'compensation' or 'escalation'",
+    ]);
+  });
+
+  it('rejects an expression in the name of a start message', async () => {
+    const body = '    <bpmn:startEvent id="start"><bpmn:messageEventDefinition messageRef="m" /></bpmn:startEvent>';
+    const outside = '  <bpmn:message id="m" name="order-${kind}" />\n';
+
+    expect(await messages(body, outside)).toEqual([
+      "Invalid message name 'order-${kind}' for element 'messageEventDefinition': expressions in the message start event name are not allowed!",
+    ]);
+  });
+
+  it('rejects two message start events waiting for the same message name', async () => {
+    const start = (id: string, ref: string) => `    <bpmn:startEvent id="${id}"><bpmn:messageEventDefinition messageRef="${ref}" /></bpmn:startEvent>`;
+    const outside = '  <bpmn:message id="m1" name="go" />\n  <bpmn:message id="m2" name="go" />\n';
+
+    expect(await messages([start('a', 'm1'), start('b', 'm2')].join('\n'), outside)).toEqual([
+      "Cannot have more than one message event subscription with name 'go' for scope 'p'",
+    ]);
+  });
+
+  it('rejects a message catch event without messageRef', async () => {
+    const body = '    <bpmn:intermediateCatchEvent id="wait"><bpmn:messageEventDefinition /></bpmn:intermediateCatchEvent>';
+
+    expect(await messages(startAndEnd(body))).toEqual(["attribute 'messageRef' is required"]);
+  });
+});
+
+describe('Camunda rules on activities and events', () => {
+  it.each([
+    ['<bpmn:serviceTask id="t" />', "One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on serviceTask. If you are using a connector, make sure theconnect process engine plugin is registered with the process engine."],
+    ['<bpmn:serviceTask id="t" camunda:type="external" />', "External tasks must specify a 'topic' attribute in the camunda namespace"],
+    ['<bpmn:serviceTask id="t" camunda:type="rest" />', "Invalid usage of type attribute on serviceTask: 'rest'"],
+    ['<bpmn:serviceTask id="t" camunda:class="A" camunda:resultVariable="r" />', "'resultVariableName' not supported for serviceTask elements using 'class'"],
+    ['<bpmn:businessRuleTask id="t" />', "One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on businessRuleTask. If you are using a connector, make sure theconnect process engine plugin is registered with the process engine."],
+    ['<bpmn:sendTask id="t" />', "One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on sendTask."],
+    ['<bpmn:callActivity id="t" />', "Missing attribute 'calledElement' or 'caseRef'"],
+    ['<bpmn:intermediateCatchEvent id="t"><bpmn:timerEventDefinition /></bpmn:intermediateCatchEvent>', 'Timer needs configuration (either timeDate, timeCycle or timeDuration is needed).'],
+    ['<bpmn:endEvent id="t"><bpmn:errorEventDefinition /></bpmn:endEvent>', "'errorRef' attribute is mandatory on error end event"],
+    ['<bpmn:intermediateThrowEvent id="t"><bpmn:escalationEventDefinition /></bpmn:intermediateThrowEvent>', "escalationEventDefinition does not have required attribute 'escalationRef'"],
+  ])('rejects %s', async (element, message) => {
+    const errors = await parseErrors(processXml(startAndEnd(`    ${element}`)));
+
+    expect(errors).toMatchObject([{ message, mainElementId: 't', line: 5 }]);
+  });
+
+  it.each([
+    '<bpmn:serviceTask id="t" camunda:type="external" camunda:topic="invoices" />',
+    '<bpmn:serviceTask id="t" camunda:expression="${true}" camunda:resultVariable="r" />',
+    '<bpmn:businessRuleTask id="t" camunda:decisionRef="approve" />',
+    '<bpmn:sendTask id="t" camunda:delegateExpression="${sender}" />',
+    '<bpmn:callActivity id="t" calledElement="other" />',
+    '<bpmn:receiveTask id="t" />',
+  ])('accepts %s', async (element) => {
+    await expect(parseBpmnResource('model.bpmn', processXml(startAndEnd(`    ${element}`)))).resolves.toBeDefined();
+  });
+
+  it('rejects a boundary event attached to an activity of another scope', async () => {
+    const body = [
+      '    <bpmn:subProcess id="sub"><bpmn:startEvent id="s2" /><bpmn:userTask id="inner" /></bpmn:subProcess>',
+      '    <bpmn:boundaryEvent id="b" attachedToRef="inner"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>',
+    ].join('\n');
+
+    expect(await messages(startAndEnd(body))).toEqual([
+      'Invalid reference in boundary event. Make sure that the referenced activity is defined in the same scope as the boundary event',
+    ]);
+  });
+});

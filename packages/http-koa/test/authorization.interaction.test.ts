@@ -1,0 +1,174 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+beforeEach(async () => {
+  rest = await startRestHarness();
+});
+afterEach(async () => rest.close());
+
+const create = (json: Record<string, unknown>) => rest.request('POST', '/authorization/create', { json });
+
+describe('POST /authorization/create', () => {
+  it('creates a grant and answers with the stored authorization', async () => {
+    const response = await create({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'UPDATE_INSTANCE'] });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      id: expect.any(String), type: 1, permissions: ['READ', 'UPDATE_INSTANCE'], userId: 'jonny', groupId: null,
+      resourceType: 6, resourceId: 'invoice', removalTime: null, rootProcessInstanceId: null,
+    });
+  });
+
+  it('stores a revoke as cleared bits and shows ALL for a full grant or revoke', async () => {
+    const revoke = await create({ type: 2, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['DELETE'] });
+    const all = await create({ type: 1, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['ALL'] });
+    const revokeAll = await create({ type: 2, userId: 'jonny', resourceType: 9, resourceId: '*', permissions: ['ALL'] });
+    const global = await create({ type: 0, resourceType: 1, resourceId: '*', permissions: ['READ'] });
+
+    expect(revoke.body.permissions).toEqual(['DELETE']);
+    expect(all.body.permissions).toEqual(['ALL']);
+    expect(revokeAll.body.permissions).toEqual(['ALL']);
+    expect(global.body).toMatchObject({ type: 0, userId: '*', permissions: ['READ'] });
+  });
+
+  it.each([
+    [{ type: 1, userId: 'u', resourceType: 13, resourceId: '*', permissions: ['ACCESS'] }, 400, 'BadUserRequestException', "The permission 'ACCESS' is not valid for 'BATCH' resource type."],
+    [{ type: 1, userId: 'u', resourceType: 9, resourceId: '*', permissions: ['UPDATE'] }, 400, 'BadUserRequestException', "ENGINE-03087 The resource type with id:'9' is not valid for 'UPDATE' permission."],
+    [{ type: 1, resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'NullValueException', "Authorization must either have a 'userId' or a 'groupId'."],
+    [{ type: 0, userId: 'jonny', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03028 Illegal value 'jonny' for userId for GLOBAL authorization. Must be '*'"],
+    [{ type: 0, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03027 Cannot use 'groupId' for GLOBAL authorization"],
+    [{ type: 7, userId: 'u', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03025 Unrecognized authorization type '7'. Must be one of ['0', '1', '2']"],
+  ])('rejects %o with %i %s', async (json, status, type, message) => {
+    const response = await create(json);
+
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ type, message });
+  });
+});
+
+describe('GET, PUT and DELETE /authorization/{id}', () => {
+  it('reads, replaces and removes an authorization', async () => {
+    const { id } = (await create({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ'] })).body;
+
+    const read = await rest.request('GET', `/authorization/${id}`);
+    const update = await rest.request('PUT', `/authorization/${id}`, { json: { groupId: 'sales', resourceType: 6, resourceId: 'order', permissions: ['UPDATE'] } });
+    const updated = await rest.request('GET', `/authorization/${id}`);
+    const remove = await rest.request('DELETE', `/authorization/${id}`);
+    const gone = await rest.request('GET', `/authorization/${id}`);
+
+    expect(read.body.permissions).toEqual(['READ']);
+    expect(update.status).toBe(204);
+    expect(updated.body).toMatchObject({ userId: null, groupId: 'sales', resourceId: 'order', permissions: ['UPDATE'] });
+    expect(remove.status).toBe(204);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ type: 'InvalidRequestException', message: `Authorization with id ${id} does not exist.`, code: null });
+  });
+
+  it('answers 404 for an unknown id on PUT and DELETE', async () => {
+    const put = await rest.request('PUT', '/authorization/nope', { json: { userId: 'u', resourceId: '*' } });
+    const remove = await rest.request('DELETE', '/authorization/nope');
+
+    expect(put.status).toBe(404);
+    expect(remove.status).toBe(404);
+  });
+});
+
+describe('GET /authorization and /count', () => {
+  it('filters by type, users, groups, resource type and id, sorts and pages', async () => {
+    await create({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'b', permissions: ['READ'] });
+    await create({ type: 1, userId: 'mary', resourceType: 9, resourceId: 'a', permissions: ['READ'] });
+    await create({ type: 2, groupId: 'sales', resourceType: 6, resourceId: 'c', permissions: ['READ'] });
+
+    const ids = async (query: Record<string, string>) => (await rest.request('GET', '/authorization', { query })).body.map((a: any) => a.resourceId);
+
+    expect(await ids({ userIdIn: 'jonny,mary', sortBy: 'resourceId', sortOrder: 'asc' })).toEqual(['a', 'b']);
+    expect(await ids({ groupIdIn: 'sales' })).toEqual(['c']);
+    expect(await ids({ type: '2' })).toEqual(['c']);
+    expect(await ids({ resourceType: '6', sortBy: 'resourceId', sortOrder: 'desc' })).toEqual(['c', 'b']);
+    expect(await ids({ resourceId: 'a' })).toEqual(['a']);
+    expect(await ids({ sortBy: 'resourceType', sortOrder: 'asc', maxResults: '1' })).toHaveLength(1);
+    expect((await rest.request('GET', '/authorization/count', { query: { resourceType: '6' } })).body).toEqual({ count: 2 });
+  });
+
+  it('refuses users and groups in one query with a 500, as Camunda', async () => {
+    const response = await rest.request('GET', '/authorization', { query: { userIdIn: 'a', groupIdIn: 'b' } });
+
+    expect(response.status).toBe(500);
+    expect(response.body.message).toBe('Cannot query for user and group authorizations at the same time.');
+  });
+});
+
+describe('OPTIONS /authorization', () => {
+  it('lists the operations, with absolute links', async () => {
+    const { id } = (await create({ type: 1, userId: 'jonny', resourceType: 6, resourceId: '*', permissions: ['READ'] })).body;
+
+    const collection = await rest.request('OPTIONS', '/authorization');
+    const single = await rest.request('OPTIONS', `/authorization/${id}`);
+
+    expect(collection.body.links.map((l: any) => [l.rel, l.method, l.href])).toEqual([
+      ['list', 'GET', `${rest.url}/authorization`],
+      ['count', 'GET', `${rest.url}/authorization/count`],
+      ['create', 'POST', `${rest.url}/authorization/create`],
+    ]);
+    expect(single.body.links.map((l: any) => l.rel)).toEqual(['self', 'delete', 'update']);
+  });
+});
+
+describe('GET /authorization/check', () => {
+  it('answers 400 for each missing parameter, in order', async () => {
+    const none = await rest.request('GET', '/authorization/check');
+    const noName = await rest.request('GET', '/authorization/check', { query: { permissionName: 'READ' } });
+    const noType = await rest.request('GET', '/authorization/check', { query: { permissionName: 'READ', resourceName: 'x' } });
+
+    expect(none.body.message).toBe("Query parameter 'permissionName' cannot be null");
+    expect(noName.body.message).toBe("Query parameter 'resourceName' cannot be null");
+    expect(noType.body.message).toBe("Query parameter 'resourceType' cannot be null");
+  });
+
+  it('answers 401 when nobody is authenticated', async () => {
+    const response = await rest.request('GET', '/authorization/check', { query: { permissionName: 'READ', resourceName: 'Deployment', resourceType: 9 } });
+
+    expect(response.status).toBe(401);
+    expect(response.body.message).toBe('You must be authenticated in order to use this resource.');
+  });
+});
+
+describe('GET /authorization/check with authentication and authorization on', () => {
+  let secured: RestHarness;
+  beforeEach(async () => {
+    secured = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await secured.engine.identity.setUpAdministrator('admin', 'secret');
+    await secured.engine.identity.createUser({ id: 'jonny', firstName: null, lastName: null, email: null }, 'pw');
+    await secured.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 9, resourceId: 'd1', permissions: ['READ'] });
+  });
+  afterEach(async () => secured.close());
+
+  const check = (query: Record<string, string | number>, who = basic('jonny', 'pw')) =>
+    secured.request('GET', '/authorization/check', { query: { resourceName: 'Deployment', resourceType: 9, ...query }, headers: who });
+
+  it('tells whether the caller holds a permission, echoing what was asked', async () => {
+    expect((await check({ permissionName: 'READ', resourceId: 'd1' })).body).toEqual({ permissionName: 'READ', resourceName: 'Deployment', resourceId: 'd1', authorized: true });
+    expect((await check({ permissionName: 'DELETE', resourceId: 'd1' })).body.authorized).toBe(false);
+    expect((await check({ permissionName: 'READ' })).body).toMatchObject({ resourceId: null, authorized: false });
+  });
+
+  it('checks another user only for a caller with READ on Authorization', async () => {
+    const denied = await check({ permissionName: 'READ', resourceId: 'd1', userId: 'admin' });
+    const asAdmin = await check({ permissionName: 'READ', resourceId: 'd1', userId: 'jonny' }, basic('admin', 'secret'));
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('You must have READ permission for Authorization resource.');
+    expect(asAdmin.body.authorized).toBe(true);
+  });
+
+  it('answers 400 for a permission the resource type does not have', async () => {
+    const unknown = await check({ permissionName: 'FLY' });
+    const undeclared = await check({ permissionName: 'UPDATE' });
+
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe("The permission 'FLY' is not valid for 'DEPLOYMENT' resource type.");
+    expect(undeclared.body.message).toBe("ENGINE-03086 The resource type 'Deployment' is not valid for 'UPDATE' permission.");
+  });
+});

@@ -1,0 +1,199 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+beforeEach(async () => {
+  rest = await startRestHarness();
+});
+afterEach(async () => rest.close());
+
+const createUser = (id: string, firstName: string, lastName: string, email: string, password = 'pw') =>
+  rest.request('POST', '/user/create', { json: { profile: { id, firstName, lastName, email }, credentials: { password } } });
+const createGroup = (id: string, name: string, type = 'WORKFLOW') => rest.request('POST', '/group/create', { json: { id, name, type } });
+
+describe('the User group', () => {
+  it('creates, reads, updates and deletes a user', async () => {
+    const created = await createUser('jonny', 'Jonny', 'Walker', 'jonny@example.com');
+    const profile = await rest.request('GET', '/user/jonny/profile');
+    const update = await rest.request('PUT', '/user/jonny/profile', { json: { id: 'jonny', firstName: 'John', lastName: 'Walker', email: 'john@example.com' } });
+    const updated = await rest.request('GET', '/user/jonny/profile');
+    const removed = await rest.request('DELETE', '/user/jonny');
+    const gone = await rest.request('GET', '/user/jonny/profile');
+
+    expect(created.status).toBe(204);
+    expect(profile.body).toEqual({ id: 'jonny', firstName: 'Jonny', lastName: 'Walker', email: 'jonny@example.com' });
+    expect(update.status).toBe(204);
+    expect(updated.body.email).toBe('john@example.com');
+    expect(removed.status).toBe(204);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('User with id jonny does not exist');
+  });
+
+  it('keeps only a hash of the password, and verifies it', async () => {
+    await createUser('jonny', 'Jonny', 'Walker', 'j@x', 'secret-1');
+    const stored = await rest.engine.identity.checkPassword('jonny', 'secret-1');
+
+    const right = await rest.request('POST', '/identity/verify', { json: { username: 'jonny', password: 'secret-1' } });
+    const wrong = await rest.request('POST', '/identity/verify', { json: { username: 'jonny', password: 'nope' } });
+    const missing = await rest.request('POST', '/identity/verify', { json: { username: 'jonny' } });
+
+    expect(stored).toBe(true);
+    expect(right.body).toMatchObject({ authenticatedUser: 'jonny', authenticated: true });
+    expect(wrong.body).toMatchObject({ authenticated: false });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Username and password are required');
+  });
+
+  it('changes the password', async () => {
+    await createUser('jonny', 'Jonny', 'Walker', 'j@x', 'old');
+
+    const response = await rest.request('PUT', '/user/jonny/credentials', { json: { password: 'new', authenticatedUserPassword: 'ignored without login' } });
+
+    expect(response.status).toBe(204);
+    expect(await rest.engine.identity.checkPassword('jonny', 'new')).toBe(true);
+    expect(await rest.engine.identity.checkPassword('jonny', 'old')).toBe(false);
+  });
+
+  it('filters, sorts and counts users', async () => {
+    await createUser('a1', 'Anna', 'Zed', 'anna@x.org');
+    await createUser('b2', 'Bob', 'Young', 'bob@y.org');
+    await createGroup('sales', 'Sales');
+    await rest.request('PUT', '/group/sales/members/b2');
+
+    const ids = async (query: Record<string, string>) => (await rest.request('GET', '/user', { query })).body.map((u: any) => u.id);
+
+    expect(await ids({ firstNameLike: 'A%' })).toEqual(['a1']);
+    expect(await ids({ emailLike: '%y.org' })).toEqual(['b2']);
+    expect(await ids({ memberOfGroup: 'sales' })).toEqual(['b2']);
+    expect(await ids({ idIn: 'a1,b2', sortBy: 'lastName', sortOrder: 'asc' })).toEqual(['b2', 'a1']);
+    expect((await rest.request('GET', '/user/count', { query: { lastName: 'Zed' } })).body).toEqual({ count: 1 });
+  });
+
+  it('rejects an invalid user id and a duplicate', async () => {
+    const invalid = await createUser('not valid!', 'A', 'B', 'c');
+    await createUser('jonny', 'A', 'B', 'c');
+    const duplicate = await createUser('jonny', 'A', 'B', 'c');
+
+    expect(invalid.status).toBe(500);
+    expect(invalid.body.message).toBe("User has an invalid id: id 'not valid!' is not a valid resource identifier.");
+    expect(duplicate.status).toBe(500);
+  });
+
+  it('answers OPTIONS with the user operations and unlocks a user', async () => {
+    await createUser('jonny', 'A', 'B', 'c');
+
+    const collection = await rest.request('OPTIONS', '/user');
+    const single = await rest.request('OPTIONS', '/user/jonny');
+    const unlock = await rest.request('POST', '/user/jonny/unlock');
+    const unknown = await rest.request('POST', '/user/nobody/unlock');
+
+    expect(collection.body.links.map((l: any) => l.rel)).toEqual(['list', 'count', 'create']);
+    expect(single.body.links.map((l: any) => [l.rel, l.method])).toEqual([['self', 'GET'], ['delete', 'DELETE'], ['update', 'PUT']]);
+    expect(unlock.status).toBe(204);
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('the Group group', () => {
+  it('creates, reads, updates and deletes a group, and manages members', async () => {
+    await createUser('jonny', 'Jonny', 'Walker', 'j@x');
+    const created = await createGroup('sales', 'Sales');
+    const read = await rest.request('GET', '/group/sales');
+    const update = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales EMEA', type: 'WORKFLOW' } });
+    const join = await rest.request('PUT', '/group/sales/members/jonny');
+    const members = await rest.request('GET', '/group', { query: { member: 'jonny' } });
+    const leave = await rest.request('DELETE', '/group/sales/members/jonny');
+    const afterLeave = await rest.request('GET', '/group/count', { query: { member: 'jonny' } });
+    const removed = await rest.request('DELETE', '/group/sales');
+    const gone = await rest.request('GET', '/group/sales');
+
+    expect(created.status).toBe(204);
+    expect(read.body).toEqual({ id: 'sales', name: 'Sales', type: 'WORKFLOW' });
+    expect(update.status).toBe(204);
+    expect(join.status).toBe(204);
+    expect(members.body).toEqual([{ id: 'sales', name: 'Sales EMEA', type: 'WORKFLOW' }]);
+    expect(leave.status).toBe(204);
+    expect(afterLeave.body).toEqual({ count: 0 });
+    expect(removed.status).toBe(204);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('Group with id sales does not exist');
+  });
+
+  it('queries groups by GET and by POST body, with sorting and paging', async () => {
+    await createGroup('b', 'Beta', 'SYSTEM');
+    await createGroup('a', 'Alpha');
+    await createGroup('c', 'Gamma');
+
+    const get = await rest.request('GET', '/group', { query: { sortBy: 'name', sortOrder: 'desc', maxResults: 2 } });
+    const post = await rest.request('POST', '/group', { json: { nameLike: '%a', sorting: [{ sortBy: 'id', sortOrder: 'asc' }] }, query: { firstResult: 1 } });
+    const count = await rest.request('POST', '/group/count', { json: { type: 'SYSTEM' } });
+
+    expect(get.body.map((g: any) => g.id)).toEqual(['c', 'b']);
+    expect(post.body.map((g: any) => g.id)).toEqual(['b', 'c']);
+    expect(count.body).toEqual({ count: 1 });
+  });
+
+  it('answers OPTIONS for groups and members', async () => {
+    await createGroup('sales', 'Sales');
+
+    const collection = await rest.request('OPTIONS', '/group');
+    const single = await rest.request('OPTIONS', '/group/sales');
+    const members = await rest.request('OPTIONS', '/group/sales/members');
+
+    expect(collection.body.links.map((l: any) => l.rel)).toEqual(['list', 'count', 'create']);
+    expect(single.body.links.map((l: any) => l.rel)).toEqual(['self', 'delete', 'update']);
+    expect(members.body.links.map((l: any) => l.rel)).toEqual(['delete', 'create']);
+  });
+});
+
+describe('the Identity group', () => {
+  it("lists a user's groups and the other members of those groups", async () => {
+    await createUser('jonny', 'Jonny', 'Walker', 'j@x');
+    await createUser('mary', 'Mary', 'Major', 'm@x');
+    await createUser('solo', '', '', 's@x');
+    await createGroup('sales', 'Sales');
+    for (const user of ['jonny', 'mary']) await rest.request('PUT', `/group/sales/members/${user}`);
+
+    const response = await rest.request('GET', '/identity/groups', { query: { userId: 'jonny' } });
+    const missing = await rest.request('GET', '/identity/groups');
+
+    expect(response.body).toEqual({
+      groups: [{ id: 'sales', name: 'Sales' }],
+      groupUsers: [{ id: 'mary', firstName: 'Mary', lastName: 'Major', displayName: 'Mary Major' }],
+    });
+    expect(missing.status).toBe(400);
+  });
+
+  it('answers 404 for the password policy, which is not configured', async () => {
+    const response = await rest.request('GET', '/identity/password-policy');
+
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('identity with authorization on', () => {
+  it('gives a new user ALL on itself and a new group READ on itself, and checks CREATE', async () => {
+    const secured = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    try {
+      await secured.engine.identity.setUpAdministrator('admin', 'pw');
+      const admin = basic('admin', 'pw');
+      await secured.request('POST', '/user/create', { json: { profile: { id: 'jonny' }, credentials: { password: 'pw' } }, headers: admin });
+      await secured.request('POST', '/group/create', { json: { id: 'sales', name: 'Sales' }, headers: admin });
+
+      const userGrant = await secured.request('GET', '/authorization', { query: { userIdIn: 'jonny' }, headers: admin });
+      const groupGrant = await secured.request('GET', '/authorization', { query: { groupIdIn: 'sales' }, headers: admin });
+      const denied = await secured.request('POST', '/group/create', { json: { id: 'other' }, headers: basic('jonny', 'pw') });
+      const ownProfile = await secured.request('GET', '/user/jonny/profile', { headers: basic('jonny', 'pw') });
+      const othersProfile = await secured.request('GET', '/user/admin/profile', { headers: basic('jonny', 'pw') });
+
+      expect(userGrant.body).toEqual([expect.objectContaining({ type: 1, resourceType: 1, resourceId: 'jonny', permissions: ['ALL'] })]);
+      expect(groupGrant.body).toEqual([expect.objectContaining({ type: 1, resourceType: 2, resourceId: 'sales', permissions: ['READ'] })]);
+      expect(denied.status).toBe(403);
+      expect(ownProfile.status).toBe(200);
+      expect(othersProfile.status).toBe(404);
+    } finally {
+      await secured.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import { simpleProcessXml } from '@trellis/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { deploymentForm, startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+const admin = basic('admin', 'admin-secret');
+const jonny = basic('jonny', 'jonny-secret');
+
+beforeEach(async () => {
+  rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+  await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+  const created = await rest.request('POST', '/user/create', {
+    json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } },
+    headers: admin,
+  });
+  expect(created.status).toBe(204);
+});
+afterEach(async () => rest.close());
+
+const deploy = (headers: Record<string, string>) =>
+  rest.request('POST', '/deployment/create', { form: deploymentForm({ 'deployment-name': 'd' }, [{ name: 'p.bpmn', content: simpleProcessXml('invoice') }]), headers });
+
+describe('with HTTP Basic authentication and authorization on', () => {
+  it('answers 401 with an empty body to anonymous or wrong credentials, but lists engines to anyone', async () => {
+    const anonymous = await rest.request('GET', '/deployment', { outsideContract: true });
+    const wrong = await rest.request('GET', '/deployment', { headers: basic('jonny', 'nope'), outsideContract: true });
+    const garbage = await rest.request('GET', '/deployment', { headers: { Authorization: 'Basic !!!' }, outsideContract: true });
+    const engines = await rest.request('GET', '/engine');
+    const version = await rest.request('GET', '/version', { outsideContract: true });
+
+    for (const response of [anonymous, wrong, garbage, version]) {
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Basic realm="default"');
+      expect(response.body.length).toBe(0);
+    }
+    expect(engines.body).toEqual([{ name: 'default' }]);
+  });
+
+  it('denies a user without rights with 403 and shows it no definitions', async () => {
+    await deploy(admin);
+
+    const denied = await deploy(jonny);
+    const list = await rest.request('GET', '/process-definition', { headers: jonny });
+    const count = await rest.request('GET', '/process-definition/count', { headers: jonny });
+
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({
+      type: 'AuthorizationException',
+      message: "The user with id 'jonny' does not have 'CREATE' permission on resource 'Deployment'.",
+      code: 0,
+      userId: 'jonny',
+      resourceName: 'Deployment',
+      resourceId: null,
+      permissionName: 'CREATE',
+      missingAuthorizations: [{ permissionName: 'CREATE', resourceName: 'Deployment', resourceId: null }],
+    });
+    expect(list.body).toEqual([]);
+    expect(count.body).toEqual({ count: 0 });
+  });
+
+  it('lets the user deploy and list once an administrator grants CREATE on Deployment and READ on ProcessDefinition *', async () => {
+    await deploy(admin);
+    for (const [resourceType, permissions] of [[9, ['CREATE']], [6, ['READ']]] as const) {
+      const grant = await rest.request('POST', '/authorization/create', {
+        json: { type: 1, userId: 'jonny', resourceType, resourceId: '*', permissions },
+        headers: admin,
+      });
+      expect(grant.status).toBe(200);
+    }
+
+    const deployed = await deploy(jonny);
+    const list = await rest.request('GET', '/process-definition', { headers: jonny });
+    const deployments = await rest.request('GET', '/deployment', { headers: jonny });
+
+    expect(deployed.status).toBe(200);
+    expect(list.body.map((d: any) => d.version).sort()).toEqual([1, 2]);
+    // The deployer gets READ and DELETE on its own deployment (Camunda's default authorization).
+    expect(deployments.body.map((d: any) => d.id)).toEqual([deployed.body.id]);
+  });
+
+  it('asks for SUSPEND or UPDATE to suspend a definition, listing both as missing', async () => {
+    const { deployedProcessDefinitions } = (await deploy(admin)).body;
+    const id = Object.keys(deployedProcessDefinitions)[0];
+    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ'] }, headers: admin });
+
+    const response = await rest.request('PUT', `/process-definition/${id}/suspended`, { json: { suspended: true }, headers: jonny });
+
+    expect(response.status).toBe(403);
+    expect(response.body.message).toBe(
+      "The user with id 'jonny' does not have one of the following permissions: 'SUSPEND' permission on resource 'invoice' of type 'ProcessDefinition' or 'UPDATE' permission on resource 'invoice' of type 'ProcessDefinition'",
+    );
+    expect(response.body.missingAuthorizations).toHaveLength(2);
+    expect(response.body.permissionName).toBeNull();
+  });
+
+  it('answers 404 for a definition the user may not read, as Camunda does', async () => {
+    const { deployedProcessDefinitions } = (await deploy(admin)).body;
+    const id = Object.keys(deployedProcessDefinitions)[0];
+
+    const response = await rest.request('GET', `/process-definition/${id}`, { headers: jonny });
+
+    expect(response.status).toBe(404);
+  });
+
+  it('keeps registered deployments for administrators', async () => {
+    const denied = await rest.request('GET', '/deployment/registered', { headers: jonny });
+    const allowed = await rest.request('GET', '/deployment/registered', { headers: admin });
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('ENGINE-03029 Required admin authenticated group or user.');
+    expect(allowed.status).toBe(200);
+  });
+
+  it('filters authorizations to those the caller may read', async () => {
+    const mine = await rest.request('GET', '/authorization', { headers: jonny });
+    const all = await rest.request('GET', '/authorization/count', { headers: admin });
+
+    expect(mine.body).toEqual([]);
+    expect(all.body.count).toBeGreaterThan(22);
+  });
+});
