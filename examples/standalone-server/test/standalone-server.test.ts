@@ -42,6 +42,27 @@ describe('standalone server', () => {
     expect(await read.json()).toMatchObject({ key: 'smoke', version: 1, deploymentId: deployment.id });
   });
 
+  it('creates the administrator on first start and protects the API with Basic auth and authorization', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const running = await startServer(
+      serverConfigFromEnv({
+        PORT: '0', HOST: '127.0.0.1', TRELLIS_DATA_DIR: dataDir, TRELLIS_LOG_LEVEL: 'warn',
+        TRELLIS_AUTH: 'basic', TRELLIS_AUTHORIZATION: 'true', TRELLIS_ADMIN_USER: 'admin', TRELLIS_ADMIN_PASSWORD: 'change-me',
+      }),
+    );
+    cleanups.push(() => running.close());
+    const admin = { Authorization: `Basic ${Buffer.from('admin:change-me').toString('base64')}` };
+
+    const anonymous = await fetch(`${running.url}/deployment`);
+    const asAdmin = await fetch(`${running.url}/deployment/create`, { method: 'POST', body: deployForm(), headers: admin });
+    const groups = await fetch(`${running.url}/identity/groups?userId=admin`, { headers: admin });
+
+    expect(anonymous.status).toBe(401);
+    expect(asAdmin.status).toBe(200);
+    expect(((await groups.json()) as { groups: Array<{ id: string }> }).groups.map((g) => g.id)).toEqual(['camunda-admin']);
+  });
+
   it('reads PostgreSQL from TRELLIS_DATABASE_URL, which wins over the data folder', () => {
     const config = serverConfigFromEnv({ TRELLIS_DATABASE_URL: 'postgres://u@h/db', TRELLIS_DATA_DIR: '/tmp/x' });
 
