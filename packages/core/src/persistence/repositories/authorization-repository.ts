@@ -2,7 +2,7 @@ import type { Expression, Selectable, SqlBool, Transaction } from 'kysely';
 import type { Authorization, AuthorizationQuery, AuthorizationTypeCode } from '../../authorization/authorization.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { AuthorizationTable, StoreSchema } from '../schema.js';
-import { applyPage, applySorting, toDate } from './query-support.js';
+import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { resourceType: 'resource_type', resourceId: 'resource_id' } as const;
@@ -127,5 +127,3 @@ function toRow(authorization: Authorization): Omit<AuthorizationTable, 'rev'> {
     root_proc_inst_id: authorization.rootProcessInstanceId,
   };
 }
-
-const nonEmpty = (values: readonly string[]) => (values.length > 0 ? [...values] : ['\u0000']);

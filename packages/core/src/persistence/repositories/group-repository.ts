@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Group, GroupQuery } from '../../services/identity/identity.js';
 import type { GroupTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting } from './query-support.js';
+import { applyPage, applySorting, nonEmpty } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { id: 'g.id', name: 'g.name', type: 'g.type' } as const;
@@ -72,7 +72,7 @@ export class GroupRepository {
   private filtered(q: GroupQuery, readable: ReadFilter) {
     let select = this.trx.selectFrom('trellis_group as g');
     if (q.id !== undefined) select = select.where('g.id', '=', q.id);
-    if (q.idIn !== undefined) select = select.where('g.id', 'in', q.idIn.length > 0 ? q.idIn : ['\u0000']);
+    if (q.idIn !== undefined) select = select.where('g.id', 'in', nonEmpty(q.idIn));
     if (q.name !== undefined) select = select.where('g.name', '=', q.name);
     if (q.nameLike !== undefined) select = select.where('g.name', 'like', q.nameLike);
     if (q.type !== undefined) select = select.where('g.type', '=', q.type);

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
+import { nonEmpty } from './query-support.js';
 
 /** The FROM and WHERE of a process definition query (alias `pd`), shared by list and count. */
 export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: ProcessDefinitionQuery, readable: ReadFilter = null) {
@@ -71,9 +72,4 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
   // Camunda authorizes process definitions by key.
   if (readable) select = select.where(readable('pd.key'));
   return select;
-}
-
-// `IN ()` is invalid SQL; an empty list matches nothing, which a list holding only an impossible id expresses.
-function nonEmpty(values: readonly string[]): string[] {
-  return values.length > 0 ? [...values] : ['\u0000'];
 }

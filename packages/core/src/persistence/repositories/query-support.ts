@@ -47,3 +47,8 @@ export const toDate = (millis: number): Date => new Date(Number(millis));
 export const toBoolean = (value: number): boolean => Number(value) === 1;
 /** boolean to the 0/1 integer column. */
 export const fromBoolean = (value: boolean): number => (value ? 1 : 0);
+
+/** `IN ()` is invalid SQL: an empty list must match nothing, which a list of one impossible id does. */
+export function nonEmpty(values: readonly string[]): string[] {
+  return values.length > 0 ? [...values] : ['\u0000'];
+}

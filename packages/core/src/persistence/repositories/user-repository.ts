@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { User, UserQuery } from '../../services/identity/identity.js';
 import type { StoreSchema, UserTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting } from './query-support.js';
+import { applyPage, applySorting, nonEmpty } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { userId: 'u.id', firstName: 'u.first_name', lastName: 'u.last_name', email: 'u.email' } as const;
@@ -68,7 +68,7 @@ export class UserRepository {
   private filtered(q: UserQuery, readable: ReadFilter) {
     let select = this.trx.selectFrom('trellis_user as u');
     if (q.id !== undefined) select = select.where('u.id', '=', q.id);
-    if (q.idIn !== undefined) select = select.where('u.id', 'in', q.idIn.length > 0 ? q.idIn : ['\u0000']);
+    if (q.idIn !== undefined) select = select.where('u.id', 'in', nonEmpty(q.idIn));
     if (q.firstName !== undefined) select = select.where('u.first_name', '=', q.firstName);
     if (q.firstNameLike !== undefined) select = select.where('u.first_name', 'like', q.firstNameLike);
     if (q.lastName !== undefined) select = select.where('u.last_name', '=', q.lastName);
