@@ -10,6 +10,8 @@ import type { Logger } from './logger.js';
 import type { Store } from './persistence/store.js';
 import { AuthorizationService } from './services/authorization/authorization-service.js';
 import { IdentityService } from './services/identity/identity-service.js';
+import { RuntimeService } from './services/runtime/runtime-service.js';
+import { TaskService } from './services/task/task-service.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
 import { ProcessModelCache } from './services/process-definition/process-model-cache.js';
@@ -45,6 +47,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(ProcessDefinitionService).toSelf();
   container.bind(IdentityService).toSelf();
   container.bind(AuthorizationService).toSelf();
+  container.bind(RuntimeService).toSelf();
+  container.bind(TaskService).toSelf();
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
   container.bind(JobExecutor).toSelf();

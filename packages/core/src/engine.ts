@@ -6,6 +6,8 @@ import { JobExecutor } from './jobs/job-executor.js';
 import { AuthenticationContext } from './authorization/authentication-context.js';
 import type { Authentication } from './authorization/authorization.js';
 import { AuthorizationService } from './services/authorization/authorization-service.js';
+import { RuntimeService } from './services/runtime/runtime-service.js';
+import { TaskService } from './services/task/task-service.js';
 import { IdentityService } from './services/identity/identity-service.js';
 import type { Store } from './persistence/store.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
@@ -20,6 +22,8 @@ export class ProcessEngine {
   readonly jobExecutor: JobExecutor;
   readonly identity: IdentityService;
   readonly authorization: AuthorizationService;
+  readonly runtime: RuntimeService;
+  readonly task: TaskService;
   private readonly authentication: AuthenticationContext;
   readonly config: ResolvedEngineConfig;
   readonly clock: Clock;
@@ -32,6 +36,8 @@ export class ProcessEngine {
     this.jobExecutor = container.get(JobExecutor);
     this.identity = container.get(IdentityService);
     this.authorization = container.get(AuthorizationService);
+    this.runtime = container.get(RuntimeService);
+    this.task = container.get(TaskService);
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);
     this.clock = container.get<Clock>(CLOCK);

@@ -27,3 +27,9 @@ export { namesFromBits, permissionsFromNames } from './authorization/permission-
 export type { AuthorizationService, AuthorizationCheckRequest } from './services/authorization/authorization-service.js';
 export type { IdentityService } from './services/identity/identity-service.js';
 export type { User, Group, UserQuery, GroupQuery } from './services/identity/identity.js';
+export type { RuntimeService } from './services/runtime/runtime-service.js';
+export type { TaskService } from './services/task/task-service.js';
+export type { ProcessInstance, ProcessInstanceQuery, ActivityInstanceNode } from './services/runtime/process-instance.js';
+export type { StartProcessInstanceRequest, StartedProcessInstance } from './services/runtime/start-process-instance-cmd.js';
+export type { Task, TaskQuery, TaskCandidates } from './services/task/task.js';
+export * from './runtime/variables/index.js';

@@ -5,6 +5,9 @@ import type { RestContext } from './resources/context.js';
 import { authorizationRoutes } from './resources/authorization.js';
 import { groupRoutes } from './resources/group.js';
 import { identityRoutes } from './resources/identity.js';
+import { processDefinitionStartRoutes } from './resources/process-definition-start.js';
+import { processInstanceRoutes } from './resources/process-instance.js';
+import { taskRoutes } from './resources/task.js';
 import { userRoutes } from './resources/user.js';
 import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
@@ -37,7 +40,10 @@ function mountResources(router: Router, rest: RestContext): void {
   deploymentRoutes(router, rest);
   groupRoutes(router, rest);
   identityRoutes(router, rest);
+  processDefinitionStartRoutes(router, rest);
   processDefinitionRoutes(router, rest);
+  processInstanceRoutes(router, rest);
+  taskRoutes(router, rest);
   userRoutes(router, rest);
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { ResolvedAuthorizationConfig } from '../config.js';
 import { engineMessage } from '../errors/engine-message.js';
 import { AuthorizationException, ProcessEngineException, type MissingAuthorization } from '../errors/exceptions.js';
@@ -72,6 +72,21 @@ export class AuthorizationChecker {
     const subject = await this.subject(this.authentication!);
     const bits = permissionBits({ permission, resource });
     return (idColumn) => authorizedExpression(subject, bits, resource.code, sql.ref(idColumn));
+  }
+
+  /**
+   * A filter on rows readable through either of two grants, e.g. READ on the process instance or
+   * READ_INSTANCE on its definition's key (Camunda's process instance query).
+   */
+  async readFilterEither(
+    first: { permission: string; resource: ResourceType },
+    second: { permission: string; resource: ResourceType },
+  ): Promise<((firstColumn: string, secondColumn: string) => RawBuilder<SqlBool>) | null> {
+    if (!this.isActive) return null;
+    const subject = await this.subject(this.authentication!);
+    const [a, b] = [permissionBits(first), permissionBits(second)];
+    return (firstColumn, secondColumn) =>
+      sql<SqlBool>`(${authorizedExpression(subject, a, first.resource.code, sql.ref(firstColumn))} or ${authorizedExpression(subject, b, second.resource.code, sql.ref(secondColumn))})`;
   }
 
   private async subject(authentication: Authentication): Promise<CheckSubject> {

@@ -8,6 +8,10 @@ import { AuthorizationChecker } from '../authorization/authorization-checker.js'
 import type { Authentication } from '../authorization/authorization.js';
 import { AuthorizationRepository } from '../persistence/repositories/authorization-repository.js';
 import { GroupRepository } from '../persistence/repositories/group-repository.js';
+import { ExecutionRepository } from '../persistence/repositories/execution-repository.js';
+import { ProcessInstanceRepository } from '../persistence/repositories/process-instance-repository.js';
+import { VariableRepository } from '../persistence/repositories/variable-repository.js';
+import { TaskRepository } from '../persistence/repositories/task-repository.js';
 import { UserRepository } from '../persistence/repositories/user-repository.js';
 import { DeploymentRepository } from '../persistence/repositories/deployment-repository.js';
 import { JobRepository } from '../persistence/repositories/job-repository.js';
@@ -22,6 +26,10 @@ export class CommandContext {
   readonly processDefinitions: ProcessDefinitionRepository;
   readonly jobs: JobRepository;
   readonly users: UserRepository;
+  readonly executions: ExecutionRepository;
+  readonly tasks: TaskRepository;
+  readonly processInstances: ProcessInstanceRepository;
+  readonly variables: VariableRepository;
   readonly groups: GroupRepository;
   readonly authorizations: AuthorizationRepository;
   /** The permission checks of this command, for its caller. */
@@ -43,6 +51,10 @@ export class CommandContext {
     this.processDefinitions = new ProcessDefinitionRepository(trx);
     this.jobs = new JobRepository(trx, dialect);
     this.users = new UserRepository(trx);
+    this.executions = new ExecutionRepository(trx);
+    this.tasks = new TaskRepository(trx);
+    this.processInstances = new ProcessInstanceRepository(trx);
+    this.variables = new VariableRepository(trx);
     this.groups = new GroupRepository(trx);
     this.authorizations = new AuthorizationRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);

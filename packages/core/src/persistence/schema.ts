@@ -17,6 +17,11 @@ export interface StoreSchema {
   trellis_group: GroupTable;
   trellis_membership: MembershipTable;
   trellis_authorization: AuthorizationTable;
+  trellis_execution: ExecutionTable;
+  trellis_activity_instance: ActivityInstanceTable;
+  trellis_variable: VariableTable;
+  trellis_task: TaskTable;
+  trellis_task_candidate: TaskCandidateTable;
 }
 
 export interface PropertyTable {
@@ -130,4 +135,77 @@ export interface AuthorizationTable {
   perms: number;
   removal_time: number | null;
   root_proc_inst_id: string | null;
+}
+
+/** A path of control in a process instance; the instance itself is its root execution (id = instance id). */
+export interface ExecutionTable {
+  id: string;
+  rev: number;
+  proc_inst_id: string;
+  parent_id: string | null;
+  proc_def_id: string;
+  proc_def_key: string;
+  business_key: string | null;
+  activity_id: string | null;
+  activity_instance_id: string | null;
+  is_active: number;
+  is_concurrent: number;
+  is_scope: number;
+  suspended: number;
+  tenant_id: string | null;
+  start_time: number;
+}
+
+/** One running activity instance (id `activityId:uuid`); the tree is the one REST shows. */
+export interface ActivityInstanceTable {
+  id: string;
+  proc_inst_id: string;
+  parent_id: string | null;
+  activity_id: string;
+  activity_type: string;
+  activity_name: string | null;
+  execution_id: string;
+  start_time: number;
+}
+
+export interface VariableTable {
+  id: string;
+  rev: number;
+  name: string;
+  type: string;
+  execution_id: string | null;
+  proc_inst_id: string | null;
+  task_id: string | null;
+  text: string | null;
+  text2: string | null;
+  long_value: number | null;
+  double_value: number | null;
+  bytes: Buffer | null;
+}
+
+export interface TaskTable {
+  id: string;
+  rev: number;
+  name: string | null;
+  description: string | null;
+  task_def_key: string | null;
+  assignee: string | null;
+  owner: string | null;
+  priority: number;
+  due_date: number | null;
+  follow_up_date: number | null;
+  create_time: number;
+  proc_inst_id: string | null;
+  execution_id: string | null;
+  proc_def_id: string | null;
+  activity_instance_id: string | null;
+  form_key: string | null;
+  suspended: number;
+  tenant_id: string | null;
+}
+
+export interface TaskCandidateTable {
+  task_id: string;
+  user_id: string | null;
+  group_id: string | null;
 }

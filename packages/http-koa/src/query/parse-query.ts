@@ -8,6 +8,8 @@ export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'st
 export interface QuerySpec {
   params: Record<string, ParamKind>;
   sortBy?: readonly string[];
+  /** Documented parameters Trellis does not filter by yet: refused, so a client never gets unfiltered rows by surprise. */
+  unsupported?: readonly string[];
 }
 
 export interface ParsedQuery {
@@ -29,6 +31,9 @@ const JAVA_TYPES: Record<Exclude<ParamKind, 'string' | 'stringList'>, string> = 
  */
 export function parseQuery(query: Record<string, unknown>, spec: QuerySpec): ParsedQuery {
   const params: ParsedQuery['params'] = {};
+  for (const name of spec.unsupported ?? []) {
+    if (query[name] !== undefined) throw new InvalidRequestException(400, `Query parameter '${name}' is not supported by Trellis yet`);
+  }
   for (const [name, kind] of Object.entries(spec.params)) {
     const raw = first(query[name]);
     if (raw !== undefined) params[name] = convert(name, raw, kind);

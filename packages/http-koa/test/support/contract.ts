@@ -31,6 +31,10 @@ contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
   permissionName: { type: 'string', nullable: true },
 };
 
+// OpenAPI 3.0 cannot mark an enum or a $ref property nullable, yet Camunda sends null for both
+// (e.g. TaskDto.delegationState, TaskDto.camundaFormRef): null is accepted there.
+allowNulls(contract);
+
 const ajv = new Ajv({ strict: false, allErrors: true });
 ajv.addFormat('date-time', REST_DATE);
 ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
@@ -110,7 +114,21 @@ function resolvePointer(pointer: string): Schema {
 }
 
 function resolve(schema: Schema): Schema {
+  if (schema.anyOf) return resolve(schema.anyOf[0]);
   return schema.$ref ? resolve(resolvePointer(schema.$ref)) : schema;
+}
+
+function allowNulls(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(allowNulls);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Schema;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (schema.properties && typeof schema.properties === 'object') {
+    for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+      if (property && Object.keys(property).length === 1 && property.$ref) schema.properties[name] = { anyOf: [property, { type: 'null' }] };
+    }
+  }
+  Object.values(schema).forEach(allowNulls);
 }
 
 /** Property names (as paths) present in the data that no schema along the way declares. */

@@ -1,7 +1,8 @@
 import { init } from './0001-init.js';
 import { identityAndAuthorization } from './0002-identity-and-authorization.js';
+import { runtime } from './0003-runtime.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
-export const migrations: readonly Migration[] = [init, identityAndAuthorization];
+export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime];
 export type { Migration } from './migration.js';

@@ -1,4 +1,6 @@
 import type { CommandContext } from '../../command/command-context.js';
+import { engineMessage } from '../../errors/engine-message.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinition } from './process-definition.js';
 
 export interface DeleteDefinitionOptions {
@@ -6,14 +8,28 @@ export interface DeleteDefinitionOptions {
 }
 
 /**
- * Deletes one process definition row and its candidate starters. Running instances arrive with
- * the runtime (issue 4); until then a definition has none, so cascade has nothing more to remove.
+ * Deletes one process definition with its candidate starters and jobs. Running instances block
+ * it unless `cascade`, which removes them too (Camunda's ENGINE-03076 otherwise).
  */
-export async function deleteProcessDefinition(
-  ctx: CommandContext,
-  definition: ProcessDefinition,
-  _options: DeleteDefinitionOptions,
-): Promise<void> {
+export async function deleteProcessDefinition(ctx: CommandContext, definition: ProcessDefinition, options: DeleteDefinitionOptions): Promise<void> {
+  const instances = await ctx.processInstances.find({ processDefinitionId: definition.id });
+  if (instances.length > 0 && !options.cascade) {
+    throw new ProcessEngineException(
+      engineMessage(
+        '03',
+        '076',
+        `Deletion of process definition without cascading failed. Process definition with id: ${definition.id} can't be deleted, because there are ${instances.length} dependent process instances.`,
+      ),
+    );
+  }
+  for (const instance of instances) await removeProcessInstance(ctx, instance.id);
   await ctx.jobs.deleteByProcessDefinition(definition.id);
   await ctx.processDefinitions.delete(definition);
+}
+
+/** Removes every runtime row of a process instance (no listeners run: a cascading delete). */
+export async function removeProcessInstance(ctx: CommandContext, processInstanceId: string): Promise<void> {
+  await ctx.tasks.deleteByProcessInstance(processInstanceId);
+  await ctx.variables.deleteByProcessInstance(processInstanceId);
+  await ctx.executions.deleteProcessInstance(processInstanceId);
 }

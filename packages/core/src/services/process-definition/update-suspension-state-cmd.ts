@@ -52,7 +52,9 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
       if (definition.suspended === this.change.suspended) continue;
       changed.push(await ctx.processDefinitions.update(definition, { suspended: this.change.suspended }));
     }
-    // Process instances follow with the runtime (issue 4); a definition has none before it.
+    if (this.change.includeProcessInstances) {
+      for (const definition of definitions) await ctx.executions.setSuspendedByDefinition(definition.id, this.change.suspended);
+    }
     return changed;
   }
 

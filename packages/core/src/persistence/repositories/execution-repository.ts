@@ -1,0 +1,144 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { ActivityInstance, Execution } from '../../runtime/execution.js';
+import type { ActivityInstanceTable, ExecutionTable, StoreSchema } from '../schema.js';
+import { fromBoolean, toBoolean, toDate } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
+
+/** Executions and activity instances, within one transaction; executions are revision-checked. */
+export class ExecutionRepository {
+  private readonly revisions = new RevisionTracker('ExecutionEntity');
+
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async findByProcessInstance(processInstanceId: string): Promise<Execution[]> {
+    const rows = await this.trx.selectFrom('trellis_execution').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async findById(id: string): Promise<Execution | null> {
+    const row = await this.trx.selectFrom('trellis_execution').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? this.remember(row) : null;
+  }
+
+  async activityInstancesOf(processInstanceId: string): Promise<ActivityInstance[]> {
+    const rows = await this.trx.selectFrom('trellis_activity_instance').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
+    return rows.map(toActivityInstance);
+  }
+
+  async insert(execution: Execution): Promise<void> {
+    await this.trx.insertInto('trellis_execution').values({ ...toRow(execution), rev: 1 }).execute();
+    this.revisions.remember(execution.id, 1);
+  }
+
+  async update(execution: Execution): Promise<void> {
+    const rev = this.revisions.of(execution.id);
+    const result = await this.trx
+      .updateTable('trellis_execution')
+      .set({ ...toRow(execution), rev: rev + 1 })
+      .where('id', '=', execution.id)
+      .where('rev', '=', rev)
+      .executeTakeFirst();
+    this.revisions.ensureChanged(execution.id, result.numUpdatedRows);
+    this.revisions.remember(execution.id, rev + 1);
+  }
+
+  async delete(execution: Execution): Promise<void> {
+    const result = await this.trx
+      .deleteFrom('trellis_execution')
+      .where('id', '=', execution.id)
+      .where('rev', '=', this.revisions.of(execution.id))
+      .executeTakeFirst();
+    this.revisions.ensureChanged(execution.id, result.numDeletedRows);
+    this.revisions.forget(execution.id);
+  }
+
+  /** Removes all executions and activity instances of an instance at once (cascading deletes). */
+  async deleteProcessInstance(processInstanceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_activity_instance').where('proc_inst_id', '=', processInstanceId).execute();
+    await this.trx.deleteFrom('trellis_execution').where('proc_inst_id', '=', processInstanceId).where('parent_id', 'is not', null).execute();
+    await this.trx.deleteFrom('trellis_execution').where('id', '=', processInstanceId).execute();
+  }
+
+  /** Suspends or activates every instance of a definition, with their tasks. */
+  async setSuspendedByDefinition(processDefinitionId: string, suspended: boolean): Promise<void> {
+    const value = suspended ? 1 : 0;
+    await this.trx.updateTable('trellis_execution').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_def_id', '=', processDefinitionId).execute();
+    await this.trx.updateTable('trellis_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_def_id', '=', processDefinitionId).execute();
+  }
+
+  async insertActivityInstance(instance: ActivityInstance): Promise<void> {
+    await this.trx
+      .insertInto('trellis_activity_instance')
+      .values({
+        id: instance.id,
+        proc_inst_id: instance.processInstanceId,
+        parent_id: instance.parentId,
+        activity_id: instance.activityId,
+        activity_type: instance.activityType,
+        activity_name: instance.activityName,
+        execution_id: instance.executionId,
+        start_time: instance.startTime.getTime(),
+      })
+      .execute();
+  }
+
+  async updateActivityInstanceExecution(id: string, executionId: string): Promise<void> {
+    await this.trx.updateTable('trellis_activity_instance').set({ execution_id: executionId }).where('id', '=', id).execute();
+  }
+
+  async deleteActivityInstance(id: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_activity_instance').where('id', '=', id).execute();
+  }
+
+  private remember(row: Selectable<ExecutionTable>): Execution {
+    this.revisions.remember(row.id, row.rev);
+    return {
+      id: row.id,
+      processInstanceId: row.proc_inst_id,
+      parentId: row.parent_id,
+      processDefinitionId: row.proc_def_id,
+      processDefinitionKey: row.proc_def_key,
+      businessKey: row.business_key,
+      activityId: row.activity_id,
+      activityInstanceId: row.activity_instance_id,
+      isActive: toBoolean(row.is_active),
+      isConcurrent: toBoolean(row.is_concurrent),
+      isScope: toBoolean(row.is_scope),
+      suspended: toBoolean(row.suspended),
+      tenantId: row.tenant_id,
+      startTime: toDate(row.start_time),
+    };
+  }
+}
+
+function toRow(execution: Execution): Omit<ExecutionTable, 'rev'> {
+  return {
+    id: execution.id,
+    proc_inst_id: execution.processInstanceId,
+    parent_id: execution.parentId,
+    proc_def_id: execution.processDefinitionId,
+    proc_def_key: execution.processDefinitionKey,
+    business_key: execution.businessKey,
+    activity_id: execution.activityId,
+    activity_instance_id: execution.activityInstanceId,
+    is_active: fromBoolean(execution.isActive),
+    is_concurrent: fromBoolean(execution.isConcurrent),
+    is_scope: fromBoolean(execution.isScope),
+    suspended: fromBoolean(execution.suspended),
+    tenant_id: execution.tenantId,
+    start_time: execution.startTime.getTime(),
+  };
+}
+
+function toActivityInstance(row: Selectable<ActivityInstanceTable>): ActivityInstance {
+  return {
+    id: row.id,
+    processInstanceId: row.proc_inst_id,
+    parentId: row.parent_id,
+    activityId: row.activity_id,
+    activityType: row.activity_type,
+    activityName: row.activity_name,
+    executionId: row.execution_id,
+    startTime: toDate(row.start_time),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { StoreSchema, VariableTable } from '../schema.js';
+import { RevisionTracker } from './revision-tracker.js';
+
+/** A stored variable: its scope and its value columns (Camunda's ACT_RU_VARIABLE). */
+export type VariableRow = Omit<Selectable<VariableTable>, 'rev'>;
+
+/** Variables, within one transaction; updates and deletes are revision-checked. */
+export class VariableRepository {
+  private readonly revisions = new RevisionTracker('VariableInstanceEntity');
+
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async findByProcessInstance(processInstanceId: string): Promise<VariableRow[]> {
+    const rows = await this.trx.selectFrom('trellis_variable').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async insert(row: VariableRow): Promise<void> {
+    await this.trx.insertInto('trellis_variable').values({ ...row, rev: 1 }).execute();
+    this.revisions.remember(row.id, 1);
+  }
+
+  async update(row: VariableRow): Promise<void> {
+    const rev = this.revisions.of(row.id);
+    const result = await this.trx.updateTable('trellis_variable').set({ ...row, rev: rev + 1 }).where('id', '=', row.id).where('rev', '=', rev).executeTakeFirst();
+    this.revisions.ensureChanged(row.id, result.numUpdatedRows);
+    this.revisions.remember(row.id, rev + 1);
+  }
+
+  async delete(id: string): Promise<void> {
+    const result = await this.trx.deleteFrom('trellis_variable').where('id', '=', id).where('rev', '=', this.revisions.of(id)).executeTakeFirst();
+    this.revisions.ensureChanged(id, result.numDeletedRows);
+    this.revisions.forget(id);
+  }
+
+  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_variable').where('proc_inst_id', '=', processInstanceId).execute();
+  }
+
+  private remember(row: Selectable<VariableTable>): VariableRow {
+    this.revisions.remember(row.id, row.rev);
+    const { rev: _rev, ...rest } = row;
+    return { ...rest, bytes: rest.bytes ? Buffer.from(rest.bytes) : null, long_value: rest.long_value == null ? null : Number(rest.long_value), double_value: rest.double_value == null ? null : Number(rest.double_value) };
+  }
+}

@@ -1,0 +1,23 @@
+import type { ActivityBehavior } from './behavior.js';
+
+/**
+ * Joins: the arriving execution waits until one has arrived per incoming flow; then one of them
+ * continues and forks along every outgoing flow.
+ */
+export const parallelGateway: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const incoming = runner.model.flowsTo(element.id).length;
+    execution.isActive = false;
+    runner.tree.touch(execution);
+    const arrived = runner.waitingAt(execution, element.id);
+    if (arrived.length < Math.max(1, incoming)) return;
+    for (const other of arrived) {
+      if (other.id === execution.id) continue;
+      runner.endActivityInstance(other);
+      runner.tree.remove(other);
+    }
+    execution.isActive = true;
+    runner.tree.touch(execution);
+    runner.leaveVia(execution, runner.model.flowsFrom(element.id).map((flow) => flow.id), { evaluateConditions: false });
+  },
+};

@@ -1,0 +1,67 @@
+import type { FlowElementModel } from '../../bpmn/index.js';
+import type { Execution } from '../execution.js';
+import type { ProcessRunner } from '../process-runner.js';
+import type { ActivityBehavior } from './behavior.js';
+
+// Camunda's Task.PRIORITY_NORMAL.
+const DEFAULT_PRIORITY = 50;
+
+/** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
+export const userTask: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const text = (name: string) => optionalText(runner, execution, element, name);
+    await runner.ctx.tasks.insert(
+      {
+        id: runner.ctx.ids.next(),
+        name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
+        description: null,
+        taskDefinitionKey: element.id,
+        assignee: text('assignee'),
+        owner: null,
+        priority: priorityOf(text('priority')),
+        due: dateOf(runner, execution, element, 'dueDate'),
+        followUp: dateOf(runner, execution, element, 'followUpDate'),
+        created: runner.ctx.clock.now(),
+        processInstanceId: execution.processInstanceId,
+        executionId: execution.id,
+        processDefinitionId: runner.definition.id,
+        activityInstanceId: execution.activityInstanceId,
+        formKey: text('formKey'),
+        suspended: false,
+        tenantId: runner.definition.tenantId,
+      },
+      { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) },
+    );
+  },
+  async signal(runner, execution) {
+    runner.leave(execution);
+  },
+};
+
+function optionalText(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string): string | null {
+  const raw = element.camunda[attribute];
+  if (raw === undefined || raw === null || raw === '') return null;
+  const value = runner.evaluate(execution, String(raw), element.id);
+  if (value === null || value === undefined) return null;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string): Date | null {
+  const raw = element.camunda[attribute];
+  if (raw === undefined || raw === '') return null;
+  const value = runner.evaluate(execution, String(raw), element.id);
+  if (value instanceof Date) return value;
+  if (typeof value === 'string' && value !== '') {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  return null;
+}
+
+function priorityOf(text: string | null): number {
+  if (text === null) return DEFAULT_PRIORITY;
+  const value = Number(text);
+  return Number.isInteger(value) ? value : DEFAULT_PRIORITY;
+}
+
+const list = (text: string | null) => (text ? text.split(',').map((part) => part.trim()).filter(Boolean) : []);

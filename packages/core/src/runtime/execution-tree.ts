@@ -1,0 +1,98 @@
+import type { CommandContext } from '../command/command-context.js';
+import type { ActivityInstance, Execution } from './execution.js';
+
+/**
+ * The executions and activity instances of one process instance, loaded once per command and
+ * changed in memory; flush() writes what changed (revision-checked), so a command is all or nothing.
+ */
+export class ExecutionTree {
+  readonly executions = new Map<string, Execution>();
+  readonly activityInstances = new Map<string, ActivityInstance>();
+  private readonly created = new Set<string>();
+  private readonly dirty = new Set<string>();
+  private readonly removed = new Map<string, Execution>();
+  private readonly createdInstances = new Set<string>();
+  private readonly removedInstances = new Set<string>();
+  private readonly movedInstances = new Set<string>();
+
+  private constructor(readonly processInstanceId: string) {}
+
+  static async load(ctx: CommandContext, processInstanceId: string): Promise<ExecutionTree> {
+    const tree = new ExecutionTree(processInstanceId);
+    for (const execution of await ctx.executions.findByProcessInstance(processInstanceId)) tree.executions.set(execution.id, execution);
+    for (const instance of await ctx.executions.activityInstancesOf(processInstanceId)) tree.activityInstances.set(instance.id, instance);
+    return tree;
+  }
+
+  static empty(processInstanceId: string): ExecutionTree {
+    return new ExecutionTree(processInstanceId);
+  }
+
+  get root(): Execution | undefined {
+    return this.executions.get(this.processInstanceId);
+  }
+
+  get isEnded(): boolean {
+    return !this.root;
+  }
+
+  add(execution: Execution): Execution {
+    this.executions.set(execution.id, execution);
+    this.created.add(execution.id);
+    return execution;
+  }
+
+  /** Marks an execution changed (call after mutating it). */
+  touch(execution: Execution): void {
+    if (!this.created.has(execution.id)) this.dirty.add(execution.id);
+  }
+
+  remove(execution: Execution): void {
+    this.executions.delete(execution.id);
+    if (this.created.delete(execution.id)) return;
+    this.dirty.delete(execution.id);
+    this.removed.set(execution.id, execution);
+  }
+
+  childrenOf(executionId: string): Execution[] {
+    return [...this.executions.values()].filter((execution) => execution.parentId === executionId);
+  }
+
+  addActivityInstance(instance: ActivityInstance): void {
+    this.activityInstances.set(instance.id, instance);
+    this.createdInstances.add(instance.id);
+  }
+
+  /** Moves an activity instance to another execution (when concurrent executions collapse). */
+  moveActivityInstance(id: string, executionId: string): void {
+    const instance = this.activityInstances.get(id);
+    if (!instance) return;
+    instance.executionId = executionId;
+    if (!this.createdInstances.has(id)) this.movedInstances.add(id);
+  }
+
+  removeActivityInstance(id: string): void {
+    this.activityInstances.delete(id);
+    if (this.createdInstances.delete(id)) return;
+    this.movedInstances.delete(id);
+    this.removedInstances.add(id);
+  }
+
+  async flush(ctx: CommandContext): Promise<void> {
+    for (const id of this.created) await ctx.executions.insert(this.executions.get(id)!);
+    for (const id of this.dirty) await ctx.executions.update(this.executions.get(id)!);
+    for (const id of this.createdInstances) await ctx.executions.insertActivityInstance(this.activityInstances.get(id)!);
+    for (const id of this.movedInstances) await ctx.executions.updateActivityInstanceExecution(id, this.activityInstances.get(id)!.executionId);
+    for (const id of this.removedInstances) await ctx.executions.deleteActivityInstance(id);
+    // Children before their parent: the root (no parent) goes last.
+    for (const execution of [...this.removed.values()].sort((a, b) => Number(a.parentId === null) - Number(b.parentId === null))) {
+      await ctx.executions.delete(execution);
+    }
+    this.created.clear();
+    this.dirty.clear();
+    this.removed.clear();
+    this.createdInstances.clear();
+    this.removedInstances.clear();
+    this.movedInstances.clear();
+  }
+}

@@ -1,0 +1,32 @@
+/** A path of control within a process instance (Camunda's ExecutionEntity), held in memory for one command. */
+export interface Execution {
+  id: string;
+  processInstanceId: string;
+  parentId: string | null;
+  processDefinitionId: string;
+  processDefinitionKey: string;
+  businessKey: string | null;
+  activityId: string | null;
+  activityInstanceId: string | null;
+  isActive: boolean;
+  isConcurrent: boolean;
+  isScope: boolean;
+  suspended: boolean;
+  tenantId: string | null;
+  startTime: Date;
+}
+
+/** A running activity instance; the process instance's own has the instance id and no parent. */
+export interface ActivityInstance {
+  id: string;
+  processInstanceId: string;
+  parentId: string | null;
+  activityId: string;
+  activityType: string;
+  activityName: string | null;
+  executionId: string;
+  startTime: Date;
+}
+
+/** Camunda's activity instance ids: `<activityId>:<uuid>`. */
+export const activityInstanceId = (activityId: string, uuid: string) => `${activityId}:${uuid}`;

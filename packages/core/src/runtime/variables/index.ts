@@ -1,0 +1,19 @@
+export type {
+  TypedValue,
+  BooleanTypedValue,
+  BytesTypedValue,
+  NumberTypedValue,
+  DateTypedValue,
+  StringTypedValue,
+  NullTypedValue,
+  SpinTypedValue,
+  ObjectTypedValue,
+  FileTypedValue,
+  SerializedObject,
+  FileContent,
+  NumberTypeName,
+  ValueTypeName,
+} from './typed-value.js';
+export { VALUE_TYPE_NAMES, JSON_DATA_FORMAT, XML_DATA_FORMAT, fitsNumberType, isValueTypeName, isSerializableType } from './typed-value.js';
+export { untypedValue, toJavaScriptValue } from './untyped-value.js';
+export { toStorage, fromStorage, type VariableStorageRow } from './variable-storage.js';

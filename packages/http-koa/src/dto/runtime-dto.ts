@@ -1,0 +1,63 @@
+import type { ActivityInstanceNode, ProcessInstance, Task } from '@trellis/core';
+import { formatRestDate } from './dates.js';
+import type { LinkDto } from './links.js';
+
+export function toProcessInstanceDto(instance: ProcessInstance, links: LinkDto[] = []) {
+  return {
+    links,
+    id: instance.id,
+    definitionId: instance.processDefinitionId,
+    businessKey: instance.businessKey,
+    caseInstanceId: null,
+    ended: instance.ended,
+    suspended: instance.suspended,
+    tenantId: instance.tenantId,
+  };
+}
+
+export function toActivityInstanceDto(node: ActivityInstanceNode): Record<string, unknown> {
+  return {
+    id: node.id,
+    parentActivityInstanceId: node.parentActivityInstanceId,
+    activityId: node.activityId,
+    activityType: node.activityType,
+    processInstanceId: node.processInstanceId,
+    processDefinitionId: node.processDefinitionId,
+    childActivityInstances: node.childActivityInstances.map(toActivityInstanceDto),
+    childTransitionInstances: [],
+    executionIds: node.executionIds,
+    activityName: node.activityName,
+    incidentIds: [],
+    incidents: [],
+    name: node.activityName,
+  };
+}
+
+export function toTaskDto(task: Task) {
+  const date = (value: Date | null) => (value ? formatRestDate(value) : null);
+  return {
+    id: task.id,
+    name: task.name,
+    assignee: task.assignee,
+    owner: task.owner,
+    created: formatRestDate(task.created),
+    lastUpdated: null,
+    due: date(task.due),
+    followUp: date(task.followUp),
+    delegationState: null,
+    description: task.description,
+    executionId: task.executionId,
+    parentTaskId: null,
+    priority: task.priority,
+    processDefinitionId: task.processDefinitionId,
+    processInstanceId: task.processInstanceId,
+    caseExecutionId: null,
+    caseDefinitionId: null,
+    caseInstanceId: null,
+    taskDefinitionKey: task.taskDefinitionKey,
+    suspended: task.suspended,
+    formKey: task.formKey,
+    camundaFormRef: null,
+    tenantId: task.tenantId,
+  };
+}

@@ -1,0 +1,36 @@
+import Router from '@koa/router';
+import { AuthorizationException, ProcessEngineException } from '@trellis/core';
+import { readJsonBody } from '../body.js';
+import { selfLink } from '../dto/links.js';
+import { toProcessInstanceDto } from '../dto/runtime-dto.js';
+import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { baseUrlOf, type RestContext } from './context.js';
+import { resolveDefinitionId } from './process-definition.js';
+
+const START_PATHS = ['/process-definition/key/:key/tenant-id/:tenantId/start', '/process-definition/key/:key/start', '/process-definition/:id/start'];
+
+/** POST …/start in its three path forms. */
+export function processDefinitionStartRoutes(router: Router, rest: RestContext): void {
+  for (const path of START_PATHS) {
+    router.post(path, async (ctx) => {
+      const id = await resolveDefinitionId(rest, ctx);
+      const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
+      const prefix = `Cannot instantiate process definition ${id}`;
+      if (Array.isArray(body.startInstructions) && body.startInstructions.length > 0) {
+        throw new InvalidRequestException(400, `${prefix}: start instructions are not supported by Trellis yet`);
+      }
+      const variables = variablesFromDto(body.variables, prefix);
+      const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
+      try {
+        const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables });
+        const dto = toProcessInstanceDto(instance, selfLink(baseUrlOf(ctx), `/process-instance/${instance.id}`));
+        ctx.body = body.withVariablesInReturn === true ? { ...dto, variables: variablesToDto(instance.variables, false) } : dto;
+      } catch (error) {
+        // Camunda's start answers every engine failure (not found and bad requests too) with a 500 RestException.
+        if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+        throw new InvalidRequestException(500, `${prefix}: ${error.message}`, 'RestException', error.code);
+      }
+    });
+  }
+}

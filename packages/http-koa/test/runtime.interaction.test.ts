@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+let definitionId: string;
+
+const APPROVAL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="approval" name="Approval" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
+    <bpmn:exclusiveGateway id="decide" default="toReview" />
+    <bpmn:sequenceFlow id="toAuto" sourceRef="decide" targetRef="end"><bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">\${amount &lt; 100}</bpmn:conditionExpression></bpmn:sequenceFlow>
+    <bpmn:sequenceFlow id="toReview" sourceRef="decide" targetRef="review" />
+    <bpmn:userTask id="review" name="Review" camunda:candidateGroups="sales" />
+    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+beforeEach(async () => {
+  rest = await startRestHarness();
+  const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'approval.bpmn', bytes: Buffer.from(APPROVAL) }] });
+  definitionId = processDefinitions![0].id;
+});
+afterEach(async () => rest.close());
+
+const start = (path: string, json: unknown) => rest.request('POST', path, { json });
+
+describe('POST /process-definition/…/start', () => {
+  it('starts an instance by id, by key and by key and tenant, with a self link', async () => {
+    const byId = await start(`/process-definition/${definitionId}/start`, { businessKey: 'b1', variables: { amount: { value: 500, type: 'Integer' } } });
+    const byKey = await start('/process-definition/key/approval/start', { variables: { amount: { value: '5', type: 'Long' } } });
+    const noTenant = await start('/process-definition/key/approval/tenant-id/acme/start', {});
+
+    expect(byId.status).toBe(200);
+    expect(byId.body).toMatchObject({ definitionId, businessKey: 'b1', ended: false, suspended: false, tenantId: null });
+    expect(byId.body.links).toEqual([{ method: 'GET', href: `${rest.url}/process-instance/${byId.body.id}`, rel: 'self' }]);
+    expect(byKey.body.ended).toBe(true);
+    expect(noTenant.status).toBe(404);
+  });
+
+  it('returns the variables when asked', async () => {
+    const response = await start(`/process-definition/${definitionId}/start`, {
+      variables: { amount: { value: 500, type: 'Integer' }, note: { value: 'hi', type: 'String' } },
+      withVariablesInReturn: true,
+    });
+
+    expect(response.body.variables).toEqual({
+      amount: { type: 'Integer', value: 500, valueInfo: {} },
+      note: { type: 'String', value: 'hi', valueInfo: {} },
+    });
+  });
+
+  it('answers 400 for a bad variable and 500 RestException for an engine failure', async () => {
+    const badType = await start(`/process-definition/${definitionId}/start`, { variables: { amount: { value: 1, type: 'Sandwich' } } });
+    const noVariable = await start(`/process-definition/${definitionId}/start`, {});
+
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toBe(`Cannot instantiate process definition ${definitionId}: Unsupported value type 'Sandwich'`);
+    expect(noVariable.status).toBe(500);
+    expect(noVariable.body.type).toBe('RestException');
+    expect(noVariable.body.message).toMatch(new RegExp(`^Cannot instantiate process definition ${definitionId}: `));
+  });
+});
+
+describe('the Process Instance and Task groups', () => {
+  async function startReview(amount = 500) {
+    return (await start(`/process-definition/${definitionId}/start`, { businessKey: `order-${amount}`, variables: { amount: { value: amount, type: 'Integer' } } })).body;
+  }
+
+  it('lists, counts, reads and deletes instances', async () => {
+    const first = await startReview(500);
+    await startReview(600);
+
+    const list = await rest.request('GET', '/process-instance', { query: { businessKeyLike: 'order-%', sortBy: 'businessKey', sortOrder: 'desc' } });
+    const count = await rest.request('GET', '/process-instance/count', { query: { processDefinitionKey: 'approval' } });
+    const one = await rest.request('GET', `/process-instance/${first.id}`);
+    const removed = await rest.request('DELETE', `/process-instance/${first.id}`);
+    const gone = await rest.request('GET', `/process-instance/${first.id}`);
+
+    expect(list.body.map((i: any) => i.businessKey)).toEqual(['order-600', 'order-500']);
+    expect(count.body).toEqual({ count: 2 });
+    expect(one.body).toMatchObject({ id: first.id, definitionId, links: [] });
+    expect(removed.status).toBe(204);
+    expect(gone.status).toBe(404);
+  });
+
+  it('shows the activity instance tree', async () => {
+    const instance = await startReview();
+
+    const response = await rest.request('GET', `/process-instance/${instance.id}/activity-instances`);
+
+    expect(response.body).toMatchObject({ id: instance.id, activityId: definitionId, activityType: 'processDefinition', activityName: 'Approval' });
+    expect(response.body.childActivityInstances).toEqual([
+      expect.objectContaining({ activityId: 'review', activityType: 'userTask', parentActivityInstanceId: instance.id, childActivityInstances: [] }),
+    ]);
+  });
+
+  it('reads and modifies instance variables', async () => {
+    const instance = await startReview();
+
+    await rest.request('POST', `/process-instance/${instance.id}/variables`, {
+      json: { modifications: { note: { value: 'urgent', type: 'String' } }, deletions: ['amount'] },
+    });
+    const variables = await rest.request('GET', `/process-instance/${instance.id}/variables`);
+
+    expect(variables.body).toEqual({ note: { type: 'String', value: 'urgent', valueInfo: {} } });
+  });
+
+  it('claims, unclaims and completes a task, which ends the instance', async () => {
+    const instance = await startReview();
+    const [task] = (await rest.request('GET', '/task', { query: { candidateGroup: 'sales' } })).body;
+
+    const claim = await rest.request('POST', `/task/${task.id}/claim`, { json: { userId: 'mary' } });
+    const claimed = await rest.request('GET', `/task/${task.id}`);
+    const otherClaim = await rest.request('POST', `/task/${task.id}/claim`, { json: { userId: 'john' } });
+    await rest.request('POST', `/task/${task.id}/unclaim`);
+    const complete = await rest.request('POST', `/task/${task.id}/complete`, { json: { variables: { approved: { value: true, type: 'Boolean' } } } });
+    const after = await rest.request('GET', '/process-instance/count');
+
+    expect(task).toMatchObject({ name: 'Review', processInstanceId: instance.id, taskDefinitionKey: 'review', assignee: null });
+    expect(claim.status).toBe(204);
+    expect(claimed.body.assignee).toBe('mary');
+    expect(otherClaim.status).toBe(500);
+    expect(complete.status).toBe(204);
+    expect(after.body).toEqual({ count: 0 });
+  });
+
+  it('answers 404 for an unknown task and 400 for a filter Trellis does not support yet', async () => {
+    const unknown = await rest.request('GET', '/task/nope');
+    const completeUnknown = await rest.request('POST', '/task/nope/complete', { json: {} });
+    const unsupported = await rest.request('GET', '/task', { query: { dueAfter: '2026-01-01T00:00:00.000+0000' } });
+
+    expect(unknown.status).toBe(404);
+    expect(completeUnknown.status).toBe(404);
+    expect(unsupported.status).toBe(400);
+  });
+});
