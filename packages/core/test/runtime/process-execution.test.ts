@@ -96,10 +96,11 @@ describe.each(testStoreConfigs())('process execution on $name', (testStore) => {
     const first = await engine.runtime.startProcessInstanceById(definition.id, { variables: { reviewer: string('a'), subject: string('x') } });
     await engine.processDefinition.updateSuspensionState({ processDefinitionId: definition.id }, { suspended: true });
 
-    const attempt = engine.runtime.startProcessInstanceById(definition.id);
+    await expect(engine.runtime.startProcessInstanceById(definition.id)).rejects.toThrow(
+      `Cannot start process instance. Process definition ${definition.key} (id = ${definition.id}) is suspended`,
+    );
     const variables = await engine.runtime.getVariables(first.id);
 
-    await expect(attempt).rejects.toThrow(`Cannot start process instance. Process definition ${definition.key} (id = ${definition.id}) is suspended`);
     expect(Object.keys(variables).sort()).toEqual(['reviewer', 'subject']);
   });
 
