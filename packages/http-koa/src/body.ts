@@ -30,3 +30,9 @@ export async function readJsonObject(ctx: Context, limit: number): Promise<Recor
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequestException(400, '');
   return body as Record<string, unknown>;
 }
+
+/** A JSON field as a string, or null when it is missing or not a string. */
+export const text = (value: unknown) => (typeof value === 'string' ? value : null);
+/** A JSON field as an object, or {} when it is missing or not an object. */
+export const objectOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

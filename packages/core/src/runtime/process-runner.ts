@@ -185,11 +185,6 @@ export class ProcessRunner {
   }
 
   private finishInstance(): void {
-    for (const execution of [...this.tree.executions.values()]) {
-      if (execution.activityInstanceId && execution.activityInstanceId !== execution.processInstanceId) {
-        this.tree.removeActivityInstance(execution.activityInstanceId);
-      }
-    }
     for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance);
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
     this.agenda.length = 0;

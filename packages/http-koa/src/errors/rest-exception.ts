@@ -1,3 +1,5 @@
+import { NotFoundException } from '@trellis/core';
+
 /**
  * An error raised by the REST layer itself, carrying its HTTP status (Camunda's
  * InvalidRequestException / RestException). Engine errors never carry a status.
@@ -13,5 +15,15 @@ export class InvalidRequestException extends Error {
   ) {
     super(message);
     this.name = type;
+  }
+}
+
+/** Runs an engine call, turning its NotFoundException into a 404 with the given or the engine's message. */
+export async function notFoundAs404<T>(call: () => Promise<T>, message?: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundException) throw new InvalidRequestException(404, message ?? error.message);
+    throw error;
   }
 }

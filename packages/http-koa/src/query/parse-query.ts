@@ -41,6 +41,12 @@ export function parseQuery(query: Record<string, unknown>, spec: QuerySpec): Par
   return { params, sorting: parseSorting(query, spec.sortBy ?? []), page: parsePage(query) };
 }
 
+/** The engine query of a list/count endpoint: its filters, sorting and paging in one object. */
+export function parseListQuery<Query>(query: Record<string, unknown>, spec: QuerySpec): Query {
+  const { params, sorting, page } = parseQuery(query, spec);
+  return { ...params, sorting, ...page } as Query;
+}
+
 function convert(name: string, raw: string, kind: ParamKind): string | boolean | number | Date | string[] {
   switch (kind) {
     case 'string':

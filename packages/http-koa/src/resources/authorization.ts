@@ -3,10 +3,9 @@ import { Resources, type AuthorizationInput, type AuthorizationQuery } from '@tr
 import { readJsonObject } from '../body.js';
 import { toAuthorizationDto } from '../dto/authorization-dto.js';
 import { optionLinks } from '../dto/links.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { notFoundAs404 } from './process-definition.js';
 
 const AUTHORIZATION_QUERY: QuerySpec = {
   params: { id: 'string', type: 'integer', userIdIn: 'stringList', groupIdIn: 'stringList', resourceType: 'integer', resourceId: 'string' },
@@ -18,11 +17,11 @@ export function authorizationRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/authorization', async (ctx) => {
-    ctx.body = (await engine.authorization.findAuthorizations(authorizationQuery(ctx.query))).map(toAuthorizationDto);
+    ctx.body = (await engine.authorization.findAuthorizations(parseListQuery<AuthorizationQuery>(ctx.query, AUTHORIZATION_QUERY))).map(toAuthorizationDto);
   });
 
   router.get('/authorization/count', async (ctx) => {
-    ctx.body = { count: await engine.authorization.countAuthorizations(authorizationQuery(ctx.query)) };
+    ctx.body = { count: await engine.authorization.countAuthorizations(parseListQuery<AuthorizationQuery>(ctx.query, AUTHORIZATION_QUERY)) };
   });
 
   router.options('/authorization', async (ctx) => {
@@ -97,10 +96,6 @@ export function authorizationRoutes(router: Router, rest: RestContext): void {
 
 const notFound = (id: string) => new InvalidRequestException(404, `Authorization with id ${id} does not exist.`);
 
-function authorizationQuery(query: Record<string, unknown>): AuthorizationQuery {
-  const { params, sorting, page } = parseQuery(query, AUTHORIZATION_QUERY);
-  return { ...params, sorting, ...page } as AuthorizationQuery;
-}
 
 function authorizationInput(body: Record<string, unknown>): AuthorizationInput {
   const text = (value: unknown) => (typeof value === 'string' ? value : null);

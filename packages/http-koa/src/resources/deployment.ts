@@ -6,7 +6,7 @@ import { parseIsoDateTime } from '../dto/dates.js';
 import { toDeploymentDto, toDeploymentResourceDto, toDeploymentWithDefinitionsDto } from '../dto/deployment-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { readMultipart } from '../multipart.js';
-import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, strictFlag, type RestContext } from './context.js';
 
 const DEPLOYMENT_QUERY: QuerySpec = {
@@ -127,11 +127,11 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
 }
 
 function deploymentQuery(query: Record<string, unknown>): DeploymentQuery {
-  const parsed = parseQuery(query, DEPLOYMENT_QUERY);
-  if (parsed.params.withoutSource && parsed.params.source !== undefined) {
+  const parsed = parseListQuery<DeploymentQuery>(query, DEPLOYMENT_QUERY);
+  if (parsed.withoutSource && parsed.source !== undefined) {
     throw new InvalidRequestException(400, 'The query parameters "withoutSource" and "source" cannot be used in combination.');
   }
-  return { ...parsed.params, sorting: parsed.sorting, ...parsed.page } as DeploymentQuery;
+  return parsed;
 }
 
 // Java's Boolean.parseBoolean: only "true", in any case.

@@ -1,13 +1,11 @@
 import Router from '@koa/router';
 import { Resources, type GroupQuery } from '@trellis/core';
 import type { Context } from 'koa';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parsePage, parseQuery, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parsePage, parseListQuery, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { notFoundAs404 } from './process-definition.js';
-import { text } from './user.js';
 
 const GROUP_QUERY: QuerySpec = {
   params: { id: 'string', idIn: 'stringList', name: 'string', nameLike: 'string', type: 'string', member: 'string', memberOfTenant: 'string' },
@@ -19,7 +17,7 @@ export function groupRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/group', async (ctx) => {
-    ctx.body = (await engine.identity.findGroups(groupQuery(ctx.query))).map(toGroupDto);
+    ctx.body = (await engine.identity.findGroups(parseListQuery<GroupQuery>(ctx.query, GROUP_QUERY))).map(toGroupDto);
   });
 
   router.post('/group', async (ctx) => {
@@ -28,7 +26,7 @@ export function groupRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/group/count', async (ctx) => {
-    ctx.body = { count: await engine.identity.countGroups(groupQuery(ctx.query)) };
+    ctx.body = { count: await engine.identity.countGroups(parseListQuery<GroupQuery>(ctx.query, GROUP_QUERY)) };
   });
 
   router.post('/group/count', async (ctx) => {
@@ -96,10 +94,6 @@ export function groupRoutes(router: Router, rest: RestContext): void {
 
 const toGroupDto = (group: { id: string; name: string | null; type: string | null }) => ({ id: group.id, name: group.name, type: group.type });
 
-function groupQuery(query: Record<string, unknown>): GroupQuery {
-  const { params, sorting, page } = parseQuery(query, GROUP_QUERY);
-  return { ...params, sorting, ...page } as GroupQuery;
-}
 
 async function groupQueryBody(ctx: Context, rest: RestContext): Promise<GroupQuery> {
   const body = await readJsonObject(ctx, rest.bodyLimit);

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, text } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
-import { text } from './user.js';
 
 /** The Identity group: a user's groups and their members, password verification, the password policy. */
 export function identityRoutes(router: Router, rest: RestContext): void {

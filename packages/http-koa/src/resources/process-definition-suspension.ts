@@ -3,8 +3,8 @@ import type { SuspensionTarget } from '@trellis/core';
 import type { Context } from 'koa';
 import { readJsonBody } from '../body.js';
 import { parseIsoDateTime } from '../dto/dates.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { notFoundAs404, resolveDefinitionId } from './process-definition.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { resolveDefinitionId } from './process-definition.js';
 import type { RestContext } from './context.js';
 
 interface SuspensionBody {

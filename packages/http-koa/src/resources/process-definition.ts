@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { NotFoundException, type ProcessDefinitionQuery } from '@trellis/core';
+import type { ProcessDefinitionQuery } from '@trellis/core';
 import type { Context } from 'koa';
 import { readJsonBody } from '../body.js';
 import { attachmentDisposition, contentTypeFor } from '../dto/content-types.js';
 import { toCalledProcessDefinitionDto, toProcessDefinitionDto } from '../dto/process-definition-dto.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseQuery, type QuerySpec } from '../query/parse-query.js';
 import { looseFlag, type RestContext } from './context.js';
 import { suspensionRoutes } from './process-definition-suspension.js';
@@ -111,16 +111,6 @@ export async function resolveDefinitionId({ engine }: RestContext, ctx: Context)
   if (definition) return definition.id;
   const tenant = tenantId === undefined ? 'no tenant-id' : `tenant-id: ${tenantId}`;
   throw new InvalidRequestException(404, `No matching process definition with key: ${key} and ${tenant}`, 'RestException');
-}
-
-/** Runs an engine call, turning its NotFoundException into a 404 with the given or the engine's message. */
-export async function notFoundAs404<T>(call: () => Promise<T>, message?: string): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof NotFoundException) throw new InvalidRequestException(404, message ?? error.message);
-    throw error;
-  }
 }
 
 async function deleteByKey({ engine }: RestContext, ctx: Context, tenantId: string | null): Promise<void> {

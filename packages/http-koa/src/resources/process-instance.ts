@@ -3,10 +3,9 @@ import type { ProcessInstanceQuery } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
-import { notFoundAs404 } from './process-definition.js';
 
 const INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -27,11 +26,11 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/process-instance', async (ctx) => {
-    ctx.body = (await engine.runtime.findProcessInstances(instanceQuery(ctx.query))).map((instance) => toProcessInstanceDto(instance));
+    ctx.body = (await engine.runtime.findProcessInstances(parseListQuery<ProcessInstanceQuery>(ctx.query, INSTANCE_QUERY))).map((instance) => toProcessInstanceDto(instance));
   });
 
   router.get('/process-instance/count', async (ctx) => {
-    ctx.body = { count: await engine.runtime.countProcessInstances(instanceQuery(ctx.query)) };
+    ctx.body = { count: await engine.runtime.countProcessInstances(parseListQuery<ProcessInstanceQuery>(ctx.query, INSTANCE_QUERY)) };
   });
 
   router.get('/process-instance/:id', async (ctx) => {
@@ -63,9 +62,4 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     await notFoundAs404(() => engine.runtime.modifyVariables(ctx.params.id, modifications, deletions));
     ctx.status = 204;
   });
-}
-
-function instanceQuery(query: Record<string, unknown>): ProcessInstanceQuery {
-  const { params, sorting, page } = parseQuery(query, INSTANCE_QUERY);
-  return { ...params, sorting, ...page } as ProcessInstanceQuery;
 }

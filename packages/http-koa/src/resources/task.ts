@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import { NotFoundException, type TaskQuery } from '@trellis/core';
-import { readJsonBody, readJsonObject } from '../body.js';
+import type { TaskQuery } from '@trellis/core';
+import { readJsonBody, readJsonObject, text } from '../body.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
-import { text } from './user.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
@@ -39,11 +38,11 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/task', async (ctx) => {
-    ctx.body = (await engine.task.findTasks(taskQuery(ctx.query))).map(toTaskDto);
+    ctx.body = (await engine.task.findTasks(parseListQuery<TaskQuery>(ctx.query, TASK_QUERY))).map(toTaskDto);
   });
 
   router.get('/task/count', async (ctx) => {
-    ctx.body = { count: await engine.task.countTasks(taskQuery(ctx.query)) };
+    ctx.body = { count: await engine.task.countTasks(parseListQuery<TaskQuery>(ctx.query, TASK_QUERY)) };
   });
 
   router.get('/task/:id', async (ctx) => {
@@ -54,41 +53,29 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/task/:id/claim', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await taskCall(ctx.params.id, () => engine.task.claim(ctx.params.id, text(body.userId) ?? ''));
+    await notFoundAs404(() => engine.task.claim(ctx.params.id, text(body.userId) ?? ''), notFound(ctx.params.id));
     ctx.status = 204;
   });
 
   router.post('/task/:id/unclaim', async (ctx) => {
-    await taskCall(ctx.params.id, () => engine.task.setAssignee(ctx.params.id, null));
+    await notFoundAs404(() => engine.task.setAssignee(ctx.params.id, null), notFound(ctx.params.id));
     ctx.status = 204;
   });
 
   router.post('/task/:id/assignee', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await taskCall(ctx.params.id, () => engine.task.setAssignee(ctx.params.id, text(body.userId)));
+    await notFoundAs404(() => engine.task.setAssignee(ctx.params.id, text(body.userId)), notFound(ctx.params.id));
     ctx.status = 204;
   });
 
   router.post('/task/:id/complete', async (ctx) => {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const variables = variablesFromDto(body.variables, `Cannot complete task ${ctx.params.id}`);
-    const result = await taskCall(ctx.params.id, () => engine.task.complete(ctx.params.id, variables));
+    const result = await notFoundAs404(() => engine.task.complete(ctx.params.id, variables), notFound(ctx.params.id));
     if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
 }
 
-// Camunda's TaskResourceImpl turns an unknown task into a 404 InvalidRequestException.
-async function taskCall<T>(taskId: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof NotFoundException) throw new InvalidRequestException(404, `Cannot find task with id ${taskId}`);
-    throw error;
-  }
-}
-
-function taskQuery(query: Record<string, unknown>): TaskQuery {
-  const { params, sorting, page } = parseQuery(query, TASK_QUERY);
-  return { ...params, sorting, ...page } as TaskQuery;
-}
+// Camunda's TaskResourceImpl turns an unknown task into a 404 with this text.
+const notFound = (taskId: string) => `Cannot find task with id ${taskId}`;

@@ -1,11 +1,10 @@
 import Router from '@koa/router';
 import { Resources, type UserQuery } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { objectOf, readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { notFoundAs404 } from './process-definition.js';
 
 const USER_QUERY: QuerySpec = {
   params: {
@@ -20,11 +19,11 @@ export function userRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/user', async (ctx) => {
-    ctx.body = (await engine.identity.findUsers(userQuery(ctx.query))).map(toUserProfileDto);
+    ctx.body = (await engine.identity.findUsers(parseListQuery<UserQuery>(ctx.query, USER_QUERY))).map(toUserProfileDto);
   });
 
   router.get('/user/count', async (ctx) => {
-    ctx.body = { count: await engine.identity.countUsers(userQuery(ctx.query)) };
+    ctx.body = { count: await engine.identity.countUsers(parseListQuery<UserQuery>(ctx.query, USER_QUERY)) };
   });
 
   router.options('/user', async (ctx) => {
@@ -101,12 +100,3 @@ export const toUserProfileDto = (user: { id: string; firstName: string | null; l
 });
 
 const userNotFound = (id: string) => new InvalidRequestException(404, `User with id ${id} does not exist`);
-
-function userQuery(query: Record<string, unknown>): UserQuery {
-  const { params, sorting, page } = parseQuery(query, USER_QUERY);
-  return { ...params, sorting, ...page } as UserQuery;
-}
-
-export const text = (value: unknown) => (typeof value === 'string' ? value : null);
-export const objectOf = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
