@@ -20,6 +20,11 @@ export interface EngineConfig {
   authorization?: Partial<ResolvedAuthorizationConfig>;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
+  /**
+   * Scripts in models (script tasks, camunda:script) run only when enabled: JavaScript in a
+   * node:vm context, which isolates globals but is no security boundary against hostile authors.
+   */
+  scripting?: Partial<ScriptingConfig>;
   clock?: Clock;
   idGenerator?: IdGenerator;
   logger?: Logger;
@@ -37,6 +42,12 @@ export interface JobExecutorConfig {
   maxJobsPerAcquisition: number;
 }
 
+export interface ScriptingConfig {
+  enabled: boolean;
+  /** A script running longer is stopped and fails. Default 1000 ms. */
+  timeoutMs: number;
+}
+
 export interface ResolvedAuthorizationConfig {
   enabled: boolean;
   /** Camunda's authorizationCheckRevokes: auto (only when a REVOKE concerns the user), always or never. */
@@ -51,6 +62,7 @@ export interface ResolvedEngineConfig {
   store: StoreConfig;
   authorization: ResolvedAuthorizationConfig;
   jobExecutor: JobExecutorConfig;
+  scripting: ScriptingConfig;
   engineName: string;
   historyTimeToLive: number | null;
   enforceHistoryTimeToLive: boolean;
@@ -76,6 +88,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       lockTimeMs: config.jobExecutor?.lockTimeMs ?? 5 * 60 * 1000,
       maxJobsPerAcquisition: config.jobExecutor?.maxJobsPerAcquisition ?? 3,
     },
+    scripting: { enabled: config.scripting?.enabled ?? false, timeoutMs: config.scripting?.timeoutMs ?? 1000 },
     engineName: config.engineName ?? 'default',
     historyTimeToLive,
     enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,

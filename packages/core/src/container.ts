@@ -12,10 +12,21 @@ import { AuthorizationService } from './services/authorization/authorization-ser
 import { IdentityService } from './services/identity/identity-service.js';
 import { RuntimeService } from './services/runtime/runtime-service.js';
 import { TaskService } from './services/task/task-service.js';
+import { MessageService } from './services/message/message-service.js';
+import { ManagementService } from './services/management/management-service.js';
+import { ExecutionService } from './services/runtime/execution-service.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
 import { ProcessModelCache } from './services/process-definition/process-model-cache.js';
 import { JobExecutor } from './jobs/job-executor.js';
+import { RuntimeEnvironment } from './runtime/runtime-environment.js';
+import {
+  AsyncContinuationJobHandler,
+  BoundaryTimerJobHandler,
+  EventSubProcessTimerJobHandler,
+  IntermediateTimerJobHandler,
+  TimerStartEventJobHandler,
+} from './runtime/job-handlers.js';
 import { JOB_HANDLER } from './jobs/job-handler.js';
 import {
   TimerActivateProcessDefinitionHandler,
@@ -43,14 +54,23 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(AuthenticationContext).toSelf();
   container.bind(CommandExecutor).toSelf();
   container.bind(ProcessModelCache).toSelf();
+  container.bind(RuntimeEnvironment).toSelf();
   container.bind(DeploymentService).toSelf();
   container.bind(ProcessDefinitionService).toSelf();
   container.bind(IdentityService).toSelf();
   container.bind(AuthorizationService).toSelf();
   container.bind(RuntimeService).toSelf();
   container.bind(TaskService).toSelf();
+  container.bind(MessageService).toSelf();
+  container.bind(ManagementService).toSelf();
+  container.bind(ExecutionService).toSelf();
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
+  container.bind(JOB_HANDLER).to(AsyncContinuationJobHandler);
+  container.bind(JOB_HANDLER).to(IntermediateTimerJobHandler);
+  container.bind(JOB_HANDLER).to(BoundaryTimerJobHandler);
+  container.bind(JOB_HANDLER).to(TimerStartEventJobHandler);
+  container.bind(JOB_HANDLER).to(EventSubProcessTimerJobHandler);
   container.bind(JobExecutor).toSelf();
   return container;
 }

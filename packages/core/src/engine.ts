@@ -8,6 +8,11 @@ import type { Authentication } from './authorization/authorization.js';
 import { AuthorizationService } from './services/authorization/authorization-service.js';
 import { RuntimeService } from './services/runtime/runtime-service.js';
 import { TaskService } from './services/task/task-service.js';
+import { MessageService } from './services/message/message-service.js';
+import { ManagementService } from './services/management/management-service.js';
+import { ExecutionService } from './services/runtime/execution-service.js';
+import { RuntimeEnvironment } from './runtime/runtime-environment.js';
+import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
 import type { Store } from './persistence/store.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
@@ -24,6 +29,11 @@ export class ProcessEngine {
   readonly authorization: AuthorizationService;
   readonly runtime: RuntimeService;
   readonly task: TaskService;
+  readonly message: MessageService;
+  readonly management: ManagementService;
+  readonly execution: ExecutionService;
+  /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
+  readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
   readonly config: ResolvedEngineConfig;
   readonly clock: Clock;
@@ -38,6 +48,10 @@ export class ProcessEngine {
     this.authorization = container.get(AuthorizationService);
     this.runtime = container.get(RuntimeService);
     this.task = container.get(TaskService);
+    this.message = container.get(MessageService);
+    this.management = container.get(ManagementService);
+    this.execution = container.get(ExecutionService);
+    this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);
     this.clock = container.get<Clock>(CLOCK);

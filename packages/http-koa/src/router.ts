@@ -8,6 +8,8 @@ import { identityRoutes } from './resources/identity.js';
 import { processDefinitionStartRoutes } from './resources/process-definition-start.js';
 import { processInstanceRoutes } from './resources/process-instance.js';
 import { taskRoutes } from './resources/task.js';
+import { messageRoutes } from './resources/message.js';
+import { executionRoutes } from './resources/execution.js';
 import { userRoutes } from './resources/user.js';
 import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
@@ -40,6 +42,8 @@ function mountResources(router: Router, rest: RestContext): void {
   deploymentRoutes(router, rest);
   groupRoutes(router, rest);
   identityRoutes(router, rest);
+  executionRoutes(router, rest);
+  messageRoutes(router, rest);
   processDefinitionStartRoutes(router, rest);
   processDefinitionRoutes(router, rest);
   processInstanceRoutes(router, rest);

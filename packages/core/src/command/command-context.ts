@@ -15,6 +15,9 @@ import { TaskRepository } from '../persistence/repositories/task-repository.js';
 import { UserRepository } from '../persistence/repositories/user-repository.js';
 import { DeploymentRepository } from '../persistence/repositories/deployment-repository.js';
 import { JobRepository } from '../persistence/repositories/job-repository.js';
+import { EventSubscriptionRepository } from '../persistence/repositories/event-subscription-repository.js';
+import { IncidentRepository } from '../persistence/repositories/incident-repository.js';
+import { ExecutionQueryRepository } from '../persistence/repositories/execution-query-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
@@ -32,6 +35,11 @@ export class CommandContext {
   readonly variables: VariableRepository;
   readonly groups: GroupRepository;
   readonly authorizations: AuthorizationRepository;
+  readonly eventSubscriptions: EventSubscriptionRepository;
+  readonly incidents: IncidentRepository;
+  readonly executionQueries: ExecutionQueryRepository;
+  /** Per-command state other modules attach (the runtime's open process instances). */
+  readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
   readonly authz: AuthorizationChecker;
   private readonly afterCommitHooks: Array<() => void> = [];
@@ -57,6 +65,9 @@ export class CommandContext {
     this.variables = new VariableRepository(trx);
     this.groups = new GroupRepository(trx);
     this.authorizations = new AuthorizationRepository(trx);
+    this.eventSubscriptions = new EventSubscriptionRepository(trx);
+    this.incidents = new IncidentRepository(trx);
+    this.executionQueries = new ExecutionQueryRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 

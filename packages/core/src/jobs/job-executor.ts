@@ -7,7 +7,11 @@ import type { ResolvedEngineConfig } from '../config.js';
 import { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
+import type { CommandContext } from '../command/command-context.js';
+import { parseRetryCycle } from '../runtime/timers/retry-cycle.js';
+import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import type { Job } from './job.js';
+import { recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 
 /**
@@ -31,6 +35,7 @@ export class JobExecutor {
     @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(ProcessModelCache) private readonly models: ProcessModelCache,
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.type, handler]));
   }
@@ -90,6 +95,15 @@ export class JobExecutor {
     });
   }
 
+  /** The camunda:failedJobRetryTimeCycle of the job's activity, if it declares one. */
+  private async retryCycleOf(ctx: CommandContext, job: Job): Promise<RetryCycle | null> {
+    if (!job.processDefinitionId || !job.activityId) return null;
+    const definition = await ctx.processDefinitions.findById(job.processDefinitionId);
+    if (!definition) return null;
+    const text = (await this.models.get(ctx, definition)).activity(job.activityId)?.failedJobRetryTimeCycle;
+    return text ? parseRetryCycle(text) : null;
+  }
+
   private async executeJob(acquired: Job): Promise<void> {
     try {
       await this.commands.run('ExecuteJobsCmd', async (ctx) => {
@@ -107,7 +121,7 @@ export class JobExecutor {
       await this.commands
         .run('FailJobCmd', async (ctx) => {
           const job = await ctx.jobs.findById(acquired.id);
-          if (job && job.lockOwner === this.lockOwner) await ctx.jobs.fail(job, message);
+          if (job && job.lockOwner === this.lockOwner) await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
         })
         .catch((failure) => this.logger.error(`recording the failure of job ${acquired.id} failed`, failure));
     }

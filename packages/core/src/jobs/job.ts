@@ -16,6 +16,16 @@ export interface Job {
   deploymentId: string | null;
   tenantId: string | null;
   createTime: Date;
+  executionId: string | null;
+  processInstanceId: string | null;
+  activityId: string | null;
+  jobDefinitionId: string | null;
+  /** Timer cycles: what is left of the schedule after this firing. */
+  repeat: string | null;
+  exceptionStacktrace: string | null;
+  failedActivityId: string | null;
+  /** Exclusive jobs of one process instance never run at the same time (Camunda's default). */
+  exclusive: boolean;
 }
 
 /** Camunda's default number of attempts of a job. */

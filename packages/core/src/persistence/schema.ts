@@ -22,6 +22,9 @@ export interface StoreSchema {
   trellis_variable: VariableTable;
   trellis_task: TaskTable;
   trellis_task_candidate: TaskCandidateTable;
+  trellis_job_definition: JobDefinitionTable;
+  trellis_event_subscription: EventSubscriptionTable;
+  trellis_incident: IncidentTable;
 }
 
 export interface PropertyTable {
@@ -100,6 +103,15 @@ export interface JobTable {
   deployment_id: string | null;
   tenant_id: string | null;
   create_time: number;
+  execution_id: string | null;
+  process_instance_id: string | null;
+  activity_id: string | null;
+  job_definition_id: string | null;
+  /** A timer cycle's remaining schedule, for the follow-up timer. */
+  repeat_text: string | null;
+  exception_stack: string | null;
+  failed_activity_id: string | null;
+  exclusive: number;
 }
 
 export interface UserTable {
@@ -154,6 +166,12 @@ export interface ExecutionTable {
   suspended: number;
   tenant_id: string | null;
   start_time: number;
+  /** For scope executions: the activity whose scope this is (null for the process instance) and its activity instance. */
+  scope_activity_id: string | null;
+  scope_instance_id: string | null;
+  /** For a called process instance: the call activity's execution and its instance. */
+  super_execution_id: string | null;
+  super_proc_inst_id: string | null;
 }
 
 /** One running activity instance (id `activityId:uuid`); the tree is the one REST shows. */
@@ -208,4 +226,52 @@ export interface TaskCandidateTable {
   task_id: string;
   user_id: string | null;
   group_id: string | null;
+}
+
+export interface JobDefinitionTable {
+  id: string;
+  rev: number;
+  proc_def_id: string;
+  proc_def_key: string;
+  activity_id: string;
+  job_type: string;
+  job_configuration: string | null;
+  job_priority: number | null;
+  suspended: number;
+  tenant_id: string | null;
+  deployment_id: string | null;
+}
+
+export interface EventSubscriptionTable {
+  id: string;
+  rev: number;
+  /** 'message', 'signal', 'conditional' or 'compensate'. */
+  event_type: string;
+  event_name: string | null;
+  execution_id: string | null;
+  proc_inst_id: string | null;
+  activity_id: string | null;
+  proc_def_id: string | null;
+  configuration: string | null;
+  created: number;
+  tenant_id: string | null;
+}
+
+export interface IncidentTable {
+  id: string;
+  rev: number;
+  incident_timestamp: number;
+  incident_type: string;
+  incident_message: string | null;
+  execution_id: string | null;
+  activity_id: string | null;
+  failed_activity_id: string | null;
+  proc_inst_id: string | null;
+  proc_def_id: string | null;
+  cause_incident_id: string | null;
+  root_cause_incident_id: string | null;
+  configuration: string | null;
+  tenant_id: string | null;
+  job_def_id: string | null;
+  annotation: string | null;
 }

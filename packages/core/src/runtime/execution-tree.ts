@@ -72,7 +72,7 @@ export class ExecutionTree {
   }
 
   removeActivityInstance(id: string): void {
-    this.activityInstances.delete(id);
+    if (!this.activityInstances.delete(id)) return;
     if (this.createdInstances.delete(id)) return;
     this.movedInstances.delete(id);
     this.removedInstances.add(id);

@@ -14,6 +14,13 @@ export interface Execution {
   suspended: boolean;
   tenantId: string | null;
   startTime: Date;
+  /** Scope executions: the activity whose scope this is (null for the process instance itself). */
+  scopeActivityId: string | null;
+  /** Scope executions: the activity instance of that scope (the process instance id for the root). */
+  scopeInstanceId: string | null;
+  /** A called instance's root: the call activity's execution in the calling instance. */
+  superExecutionId: string | null;
+  superProcessInstanceId: string | null;
 }
 
 /** A running activity instance; the process instance's own has the instance id and no parent. */

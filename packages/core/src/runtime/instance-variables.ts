@@ -1,10 +1,7 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { VariableRow } from '../persistence/repositories/variable-repository.js';
-import type { Execution } from './execution.js';
-import { executionFacade } from './execution-facade.js';
-import type { ExpressionContext } from './expressions/index.js';
-import { S } from './expressions/spin-json.js';
-import { fromStorage, toJavaScriptValue, toStorage, type TypedValue } from './variables/index.js';
+import { fromStorage, type TypedValue } from './variables/index.js';
+import { toStorage } from './variables/index.js';
 
 interface Entry {
   row: VariableRow | null;
@@ -12,20 +9,29 @@ interface Entry {
   changed: boolean;
 }
 
+/** How variables find their way up the execution tree: an execution's parent, null at the root. */
+export type ParentLookup = (executionId: string) => string | null;
+
 /**
  * The variables of one process instance for one command, read once and written back at the end.
- * Variables live on the process instance scope (local scopes arrive with sub-processes and io mappings).
+ * Each variable belongs to one execution (its scope); reads and non-local writes walk up the tree
+ * the way Camunda's variable scopes do.
  */
 export class InstanceVariables {
-  private readonly entries = new Map<string, Entry>();
+  /** Variables by owning execution id, then by name. */
+  private readonly scopes = new Map<string, Map<string, Entry>>();
   private readonly deleted: string[] = [];
+  private parentOf: ParentLookup = () => null;
+  /** Whether variables changed since takeChanged() last asked (conditional events re-evaluate then). */
+  private changed = false;
 
   private constructor(readonly processInstanceId: string) {}
 
   static async load(ctx: CommandContext, processInstanceId: string): Promise<InstanceVariables> {
     const variables = new InstanceVariables(processInstanceId);
     for (const row of await ctx.variables.findByProcessInstance(processInstanceId)) {
-      variables.entries.set(row.name, { row, value: fromStorage(row), changed: false });
+      if (row.task_id !== null) continue;
+      variables.scope(row.execution_id ?? processInstanceId).set(row.name, { row, value: fromStorage(row), changed: false });
     }
     return variables;
   }
@@ -34,59 +40,146 @@ export class InstanceVariables {
     return new InstanceVariables(processInstanceId);
   }
 
+  /** Connects the variables to the execution tree they live in. */
+  attach(parentOf: ParentLookup): void {
+    this.parentOf = parentOf;
+  }
+
+  // --- the process instance's own variables (what REST's process-instance variables show) ---
+
   get(name: string): TypedValue | undefined {
-    return this.entries.get(name)?.value;
+    return this.getLocal(this.processInstanceId, name);
   }
 
   has(name: string): boolean {
-    return this.entries.has(name);
+    return this.hasLocal(this.processInstanceId, name);
   }
 
   names(): string[] {
-    return [...this.entries.keys()];
+    return this.localNames(this.processInstanceId);
   }
 
   set(name: string, value: TypedValue): void {
-    const entry = this.entries.get(name);
-    this.entries.set(name, { row: entry?.row ?? null, value, changed: true });
+    this.setLocal(this.processInstanceId, name, value);
   }
 
   remove(name: string): void {
-    const entry = this.entries.get(name);
-    if (!entry) return;
-    this.entries.delete(name);
+    this.removeLocal(this.processInstanceId, name);
+  }
+
+  /** The root's variables as a record. */
+  snapshot(executionId = this.processInstanceId): Record<string, TypedValue> {
+    return Object.fromEntries(this.localNames(executionId).map((name) => [name, this.getLocal(executionId, name)!]));
+  }
+
+  // --- local variables of one execution ---
+
+  getLocal(executionId: string, name: string): TypedValue | undefined {
+    return this.scopes.get(executionId)?.get(name)?.value;
+  }
+
+  hasLocal(executionId: string, name: string): boolean {
+    return this.scopes.get(executionId)?.has(name) ?? false;
+  }
+
+  localNames(executionId: string): string[] {
+    return [...(this.scopes.get(executionId)?.keys() ?? [])];
+  }
+
+  setLocal(executionId: string, name: string, value: TypedValue): void {
+    this.changed = true;
+    const scope = this.scope(executionId);
+    const entry = scope.get(name);
+    scope.set(name, { row: entry?.row ?? null, value, changed: true });
+  }
+
+  removeLocal(executionId: string, name: string): void {
+    const scope = this.scopes.get(executionId);
+    const entry = scope?.get(name);
+    if (!scope || !entry) return;
+    this.changed = true;
+    scope.delete(name);
     if (entry.row) this.deleted.push(entry.row.id);
   }
 
-  /** Resolves identifiers in expressions: variables, `execution`, and Spin's `S`. */
-  expressionContext(execution: Execution): ExpressionContext {
-    return {
-      has: (name) => this.has(name) || name === 'execution' || name === 'S',
-      resolve: (name) => {
-        if (name === 'execution') return executionFacade(execution, this);
-        if (name === 'S') return S;
-        const value = this.get(name);
-        return value === undefined ? undefined : toJavaScriptValue(value);
-      },
-    };
+  // --- visible variables: the execution's own, then its ancestors' ---
+
+  /** The nearest execution (this one or an ancestor) that holds the variable. */
+  ownerOf(executionId: string, name: string): string | null {
+    for (let id: string | null = executionId; id !== null; id = this.parentOf(id)) {
+      if (this.hasLocal(id, name)) return id;
+    }
+    return null;
+  }
+
+  lookup(executionId: string, name: string): TypedValue | undefined {
+    const owner = this.ownerOf(executionId, name);
+    return owner === null ? undefined : this.getLocal(owner, name);
+  }
+
+  /** Every variable visible from the execution, nearer scopes hiding farther ones. */
+  visible(executionId: string): Record<string, TypedValue> {
+    const chain: string[] = [];
+    for (let id: string | null = executionId; id !== null; id = this.parentOf(id)) chain.push(id);
+    const result: Record<string, TypedValue> = {};
+    for (const id of chain.reverse()) Object.assign(result, this.snapshot(id));
+    return result;
+  }
+
+  /** Camunda's setVariable: overwrite where the variable lives, else create it on the process instance. */
+  setVisible(executionId: string, name: string, value: TypedValue): void {
+    this.setLocal(this.ownerOf(executionId, name) ?? this.processInstanceId, name, value);
+  }
+
+  removeVisible(executionId: string, name: string): void {
+    const owner = this.ownerOf(executionId, name);
+    if (owner !== null) this.removeLocal(owner, name);
+  }
+
+  /** Whether variables changed since the last call; resets the mark. */
+  takeChanged(): boolean {
+    const changed = this.changed;
+    this.changed = false;
+    return changed;
+  }
+
+  /** Asks for a re-evaluation of conditional events as if a variable changed. */
+  markChanged(): void {
+    this.changed = true;
+  }
+
+  /** Drops every variable of an execution that ended. */
+  removeScope(executionId: string): void {
+    const scope = this.scopes.get(executionId);
+    if (!scope) return;
+    for (const entry of scope.values()) if (entry.row) this.deleted.push(entry.row.id);
+    this.scopes.delete(executionId);
   }
 
   async flush(ctx: CommandContext): Promise<void> {
     for (const id of this.deleted.splice(0)) await ctx.variables.delete(id);
-    for (const [name, entry] of this.entries) {
-      if (!entry.changed || entry.value.transient) continue;
-      const row: VariableRow = {
-        ...toStorage(entry.value),
-        id: entry.row?.id ?? ctx.ids.next(),
-        name,
-        execution_id: this.processInstanceId,
-        proc_inst_id: this.processInstanceId,
-        task_id: null,
-      };
-      if (entry.row) await ctx.variables.update(row);
-      else await ctx.variables.insert(row);
-      entry.row = row;
-      entry.changed = false;
+    for (const [executionId, scope] of this.scopes) {
+      for (const [name, entry] of scope) {
+        if (!entry.changed || entry.value.transient) continue;
+        const row: VariableRow = {
+          ...toStorage(entry.value),
+          id: entry.row?.id ?? ctx.ids.next(),
+          name,
+          execution_id: executionId,
+          proc_inst_id: this.processInstanceId,
+          task_id: null,
+        };
+        if (entry.row) await ctx.variables.update(row);
+        else await ctx.variables.insert(row);
+        entry.row = row;
+        entry.changed = false;
+      }
     }
+  }
+
+  private scope(executionId: string): Map<string, Entry> {
+    let scope = this.scopes.get(executionId);
+    if (!scope) this.scopes.set(executionId, (scope = new Map()));
+    return scope;
   }
 }

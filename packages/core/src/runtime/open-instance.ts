@@ -1,27 +1,56 @@
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
-import type { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
+import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { ExecutionTree } from './execution-tree.js';
 import { InstanceVariables } from './instance-variables.js';
 import { ProcessRunner } from './process-runner.js';
+import type { RuntimeEnvironment } from './runtime-environment.js';
+
+const OPEN_INSTANCES = Symbol('trellis.openInstances');
+
+/** The instances a command has open, so that one touched twice (a call activity and its caller) is loaded once. */
+function openInstances(ctx: CommandContext): Map<string, ProcessRunner> {
+  let open = ctx.attachments.get(OPEN_INSTANCES) as Map<string, ProcessRunner> | undefined;
+  if (!open) ctx.attachments.set(OPEN_INSTANCES, (open = new Map()));
+  return open;
+}
 
 /** Loads a running process instance (tree, variables, model) so a command can move it on; null when it does not exist. */
-export async function openInstance(ctx: CommandContext, models: ProcessModelCache, processInstanceId: string): Promise<ProcessRunner | null> {
+export async function openInstance(ctx: CommandContext, env: RuntimeEnvironment, processInstanceId: string): Promise<ProcessRunner | null> {
+  const open = openInstances(ctx).get(processInstanceId);
+  if (open) return open;
   const tree = await ExecutionTree.load(ctx, processInstanceId);
   const root = tree.root;
   if (!root) return null;
   const definition = await ctx.processDefinitions.findById(root.processDefinitionId);
   if (!definition) throw new ProcessEngineException(`Process definition '${root.processDefinitionId}' of instance '${processInstanceId}' is gone`);
-  const model = await models.get(ctx, definition);
-  return new ProcessRunner(ctx, tree, model, definition, await InstanceVariables.load(ctx, processInstanceId));
+  const runner = new ProcessRunner(ctx, env, tree, await env.models.get(ctx, definition), definition, await InstanceVariables.load(ctx, processInstanceId));
+  openInstances(ctx).set(processInstanceId, runner);
+  return runner;
 }
 
-/** Runs the runner's agenda and writes the instance: tree, variables, and, when it ended, removes what is left. */
+/** A runner for an instance this command creates. */
+export async function newInstance(ctx: CommandContext, env: RuntimeEnvironment, definition: ProcessDefinition, processInstanceId: string): Promise<ProcessRunner> {
+  const runner = new ProcessRunner(ctx, env, ExecutionTree.empty(processInstanceId), await env.models.get(ctx, definition), definition, InstanceVariables.empty(processInstanceId));
+  openInstances(ctx).set(processInstanceId, runner);
+  return runner;
+}
+
+/**
+ * Runs the runner's agenda and writes the instance: tree, variables, and, when it ended, removes
+ * what is left. A runner already running further up the stack picks the new steps up itself.
+ */
 export async function completeRun(ctx: CommandContext, runner: ProcessRunner): Promise<void> {
+  if (runner.running) return;
   await runner.run();
+  const id = runner.tree.processInstanceId;
   if (runner.ended) {
-    await ctx.tasks.deleteByProcessInstance(runner.tree.processInstanceId);
-    await ctx.variables.deleteByProcessInstance(runner.tree.processInstanceId);
+    await ctx.tasks.deleteByProcessInstance(id);
+    await ctx.variables.deleteByProcessInstance(id);
+    await ctx.jobs.deleteByProcessInstance(id);
+    await ctx.eventSubscriptions.deleteByProcessInstance(id);
+    await ctx.incidents.deleteByProcessInstance(id);
+    openInstances(ctx).delete(id);
     return;
   }
   await runner.variables.flush(ctx);

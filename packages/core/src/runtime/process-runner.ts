@@ -1,65 +1,135 @@
-import type { FlowElementModel, ProcessModel } from '../bpmn/index.js';
+import type { EventDefinitionModel, FlowElementModel, ListenerModel, ProcessModel } from '../bpmn/index.js';
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { behaviorFor } from './behaviors/behavior-registry.js';
 import { activityInstanceId, type Execution } from './execution.js';
+import { executionFacade } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
-import { evaluateExpression } from './expressions/index.js';
+import { evaluateExpression, S, type ExpressionContext } from './expressions/index.js';
 import type { InstanceVariables } from './instance-variables.js';
+import { createBoundaryEventTriggers, matchingErrorBoundary } from './events/boundary-events.js';
+import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, scopeTriggerActivities } from './events/event-sub-processes.js';
+import { createAsyncJob } from './runtime-jobs.js';
+import type { RuntimeEnvironment } from './runtime-environment.js';
+import { mapInputs, mapOutputs } from './io-mapping.js';
+import { invokeListeners } from './listeners.js';
+import { toJavaScriptValue, untypedValue } from './variables/index.js';
+import { cancelCalledInstances, resumeCallingInstance } from './call-activities.js';
+import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 
-type Operation =
-  | { kind: 'enter'; execution: Execution; activityId: string }
-  | { kind: 'signal'; execution: Execution }
-  | { kind: 'leave'; execution: Execution; flowIds?: readonly string[]; evaluateConditions?: boolean };
+interface Step {
+  execution: Execution;
+  run: () => Promise<void> | void;
+}
+
+/**
+ * Activities that get their own scope execution (Camunda's scope activities). The instances of a
+ * multi-instance activity are scopes only for their own reasons: boundary events attach to the body.
+ */
+export function isScopeActivity(element: FlowElementModel): boolean {
+  return (
+    element.type === 'bpmn:SubProcess' ||
+    element.type === 'bpmn:Transaction' ||
+    (element.boundaryEvents.length > 0 && !element.multiInstance) ||
+    (element.inputOutput !== null && (element.inputOutput.inputParameters.length > 0 || element.inputOutput.outputParameters.length > 0))
+  );
+}
+
+/** Containers whose content is a flow of its own (ending its last path completes the container). */
+const isFlowContainer = (element: FlowElementModel) => element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction';
 
 /**
  * Moves one process instance through its model inside a command (Camunda's atomic operations):
- * operations go on an agenda and run one after another until every execution waits or ended.
+ * steps go on an agenda and run one after another until every execution waits or ended. The
+ * execution tree mirrors Camunda's: scope executions for scope activities, concurrent children
+ * for parallel paths, and an activity-instance tree beside it.
  */
 export class ProcessRunner {
-  private readonly agenda: Operation[] = [];
-  /** Process instances this command ended. */
+  private readonly agenda: Step[] = [];
+  /** Whether this command ended the process instance. */
   ended = false;
+  /** The root's variables when the instance ended (a call activity's output reads them). */
+  finalVariables: InstanceVariables | null = null;
+  running = false;
 
   constructor(
     readonly ctx: CommandContext,
+    readonly env: RuntimeEnvironment,
     readonly tree: ExecutionTree,
     readonly model: ProcessModel,
     readonly definition: ProcessDefinition,
     readonly variables: InstanceVariables,
-  ) {}
-
-  /** Queues an execution to arrive at an activity. */
-  enter(execution: Execution, activityId: string): void {
-    this.agenda.push({ kind: 'enter', execution, activityId });
+  ) {
+    variables.attach((id) => this.tree.executions.get(id)?.parentId ?? null);
   }
 
-  /** Queues a waiting execution to continue (a completed task, a received message). */
+  // --- the agenda ---
+
+  /** Queues an execution to arrive at an activity (skipAsync: the async-before job resumes it). */
+  enter(execution: Execution, activityId: string, options: { skipAsync?: boolean; startAt?: string } = {}): void {
+    this.schedule(execution, () => this.arrive(execution, activityId, options.skipAsync ?? false, false, options.startAt));
+  }
+
+  /** Queues a waiting execution to continue (a completed user task, a received message, a fired timer). */
   signal(execution: Execution): void {
-    this.agenda.push({ kind: 'signal', execution });
+    this.schedule(execution, async () => {
+      const element = this.elementOf(execution);
+      const behavior = behaviorFor(element);
+      if (!behavior.signal) throw new ProcessEngineException(`Activity '${element.id}' does not wait for a signal`);
+      await behavior.signal(this, execution, element);
+    });
   }
 
-  /** Queues the execution to leave its activity along its outgoing flows (conditions checked). */
+  /** Queues the execution to complete its activity and leave along its outgoing flows (conditions checked). */
   leave(execution: Execution): void {
-    this.agenda.push({ kind: 'leave', execution });
+    this.schedule(execution, () => this.completeActivity(execution, undefined, true));
   }
 
-  /** Queues the execution to leave along exactly these flows (gateways choose them). */
+  /** Queues the execution to complete its activity and leave along exactly these flows (gateways choose them). */
   leaveVia(execution: Execution, flowIds: readonly string[], options: { evaluateConditions?: boolean } = {}): void {
-    this.agenda.push({ kind: 'leave', execution, flowIds, evaluateConditions: options.evaluateConditions ?? false });
+    this.schedule(execution, () => this.completeActivity(execution, flowIds, options.evaluateConditions ?? false));
+  }
+
+  /** Queues any step that concerns an execution; it is skipped when the execution is gone by then. */
+  schedule(execution: Execution, run: () => Promise<void> | void): void {
+    this.agenda.push({ execution, run });
   }
 
   /** Runs the agenda to its end, then writes the tree. */
   async run(): Promise<void> {
-    for (let operation = this.agenda.shift(); operation; operation = this.agenda.shift()) {
-      if (!this.tree.executions.has(operation.execution.id)) continue;
-      if (operation.kind === 'enter') await this.arrive(operation.execution, operation.activityId);
-      else if (operation.kind === 'signal') await this.continueWaiting(operation.execution);
-      else this.depart(operation.execution, operation.flowIds, operation.evaluateConditions ?? true);
+    this.running = true;
+    try {
+      for (let round = 0; ; round++) {
+        for (let step = this.agenda.shift(); step; step = this.agenda.shift()) {
+          if (!this.tree.executions.has(step.execution.id)) continue;
+          await step.run();
+        }
+        // Conditional events look again whenever variables changed; a model that keeps changing them is stopped.
+        if (this.ended || !this.variables.takeChanged()) break;
+        if (round > 100) throw new ProcessEngineException(`Conditional events of process instance '${this.tree.processInstanceId}' keep triggering each other`);
+        await this.evaluateConditionalEvents();
+        if (this.agenda.length === 0) break;
+      }
+    } finally {
+      this.running = false;
     }
     await this.tree.flush(this.ctx);
   }
+
+  /** Triggers the conditional events (catch, boundary) whose condition now holds. */
+  private async evaluateConditionalEvents(): Promise<void> {
+    const subscriptions = await this.ctx.eventSubscriptions.find({ eventType: 'conditional', processInstanceId: this.tree.processInstanceId });
+    for (const subscription of subscriptions) {
+      const execution = this.tree.executions.get(subscription.executionId ?? '');
+      const event = this.model.activity(subscription.activityId ?? '');
+      const condition = event?.eventDefinitions.find((definition) => definition.type === 'bpmn:ConditionalEventDefinition')?.condition;
+      if (!execution || !event || !condition || execution.suspended) continue;
+      if (this.conditionHolds(execution, condition, event.id)) this.trigger(execution, event.id);
+    }
+  }
+
+  // --- expressions ---
 
   /** Whether a sequence flow or gateway condition holds for the execution's variables. */
   conditionHolds(execution: Execution, condition: string, elementId: string): boolean {
@@ -73,11 +143,39 @@ export class ProcessRunner {
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */
   evaluate(execution: Execution, text: string, elementId: string): unknown {
     try {
-      return evaluateExpression(text, this.variables.expressionContext(execution));
+      return evaluateExpression(text, this.expressionContext(execution));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new ProcessEngineException(`${message} (in '${text}' of element '${elementId}')`, { cause: error });
     }
+  }
+
+  /** Identifiers in expressions: visible variables, `execution`, Spin's `S`, then the host's beans. */
+  expressionContext(execution: Execution): ExpressionContext {
+    const delegates = this.env.delegates;
+    return {
+      has: (name) => this.variables.ownerOf(execution.id, name) !== null || name === 'execution' || name === 'S' || delegates.hasBean(name),
+      resolve: (name) => {
+        const value = this.variables.lookup(execution.id, name);
+        if (value !== undefined) return toJavaScriptValue(value);
+        if (name === 'execution') return executionFacade(execution, this.variables);
+        if (name === 'S') return S;
+        return delegates.bean(name);
+      },
+    };
+  }
+
+  // --- the execution tree ---
+
+  parentOf(execution: Execution): Execution {
+    const parent = execution.parentId === null ? undefined : this.tree.executions.get(execution.parentId);
+    if (!parent) throw new ProcessEngineException(`Execution '${execution.id}' has no parent`);
+    return parent;
+  }
+
+  /** The scope execution an execution runs in: itself when it is one, else its (concurrent) parent's. */
+  scopeExecutionOf(execution: Execution): Execution {
+    return execution.isScope ? execution : this.scopeExecutionOf(this.parentOf(execution));
   }
 
   /** Executions of the same parent waiting at a joining gateway, this one included. */
@@ -94,59 +192,336 @@ export class ProcessRunner {
     this.tree.touch(execution);
   }
 
-  /** Ends a path of control; the instance ends with its last one. */
-  end(execution: Execution): void {
+  /** Ends a path of control (an end event, or an activity without outgoing flows). */
+  async end(execution: Execution): Promise<void> {
     execution.activityId = null;
-    if (execution.parentId === null) return this.finishInstance();
-    this.tree.remove(execution);
-    const parent = this.tree.executions.get(execution.parentId)!;
-    // Unlike Camunda, a last concurrent path is not pruned into its parent (yet): it runs on as it is.
-    if (this.tree.childrenOf(parent.id).length === 0) this.end(parent);
+    this.tree.touch(execution);
+    if (execution.isConcurrent) {
+      const parent = this.parentOf(execution);
+      await this.removeExecution(execution);
+      // Unlike Camunda, a last concurrent path is not pruned into its parent: it runs on as it is.
+      if (this.tree.childrenOf(parent.id).length === 0) await this.scopeDone(parent);
+      return;
+    }
+    await this.scopeDone(execution);
   }
 
-  /** A terminate end event: every path ends now. */
-  terminate(): void {
-    this.finishInstance();
+  /** A terminate end event: every path of the enclosing scope ends now, and so does the scope. */
+  async terminate(execution: Execution): Promise<void> {
+    const scope = this.scopeExecutionOf(execution);
+    for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
+    this.endActivityInstance(scope);
+    await this.scopeDone(scope);
   }
 
-  private async arrive(execution: Execution, activityId: string): Promise<void> {
+  /** Cancels every path of the instance and ends it (deletion, a terminate end event at process level). */
+  async cancelInstance(): Promise<void> {
+    const root = this.tree.root;
+    if (!root) return;
+    await cancelCalledInstances(this, [...this.tree.executions.keys()]);
+    for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child);
+    await this.finishInstance();
+  }
+
+  /** Removes an execution and everything below it: activity instances, tasks, jobs, subscriptions, variables. */
+  async removeExecution(execution: Execution): Promise<void> {
+    const doomed: Execution[] = [];
+    const collect = (current: Execution) => {
+      for (const child of this.tree.childrenOf(current.id)) collect(child);
+      doomed.push(current);
+    };
+    collect(execution);
+    const ids = doomed.map((each) => each.id);
+    for (const instance of [...this.tree.activityInstances.values()]) {
+      if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id);
+    }
+    for (const each of doomed) {
+      this.variables.removeScope(each.id);
+      this.tree.remove(each);
+    }
+    await this.ctx.tasks.deleteByExecutions(ids);
+    await this.ctx.jobs.deleteByExecutions(ids);
+    await this.ctx.eventSubscriptions.deleteByExecutions(ids);
+    await this.ctx.incidents.deleteByExecutions(ids);
+    await cancelCalledInstances(this, ids);
+  }
+
+  /** A new concurrent path beside a scope execution (for a non-interrupting boundary event). */
+  async concurrentPathBeside(scope: Execution): Promise<Execution> {
+    const holder = this.parentOf(scope);
+    if (holder.isConcurrent) return this.tree.add(this.concurrentChild(this.parentOf(holder)));
+    return this.newConcurrentPathIn(holder);
+  }
+
+  /**
+   * A new concurrent path inside a scope execution. A scope that runs one path itself first hands
+   * that path to a concurrent child (with its tasks, jobs and subscriptions, or its scope child):
+   * Camunda's tree expansion, after which both paths are concurrent children of the scope.
+   */
+  async newConcurrentPathIn(scope: Execution): Promise<Execution> {
+    const children = this.tree.childrenOf(scope.id);
+    if (children.some((child) => child.isConcurrent)) return this.tree.add(this.concurrentChild(scope));
+    if (scope.activityId !== null) {
+      const keeper = this.tree.add({
+        ...this.concurrentChild(scope),
+        activityId: scope.activityId,
+        activityInstanceId: scope.activityInstanceId,
+        isActive: scope.isActive,
+      });
+      for (const child of children) {
+        child.parentId = keeper.id;
+        this.tree.touch(child);
+      }
+      if (children.length === 0) {
+        if (scope.activityInstanceId) this.tree.moveActivityInstance(scope.activityInstanceId, keeper.id);
+        const own = scopeTriggerActivities(this.model, scope);
+        await this.ctx.tasks.moveExecution(scope.id, keeper.id);
+        await this.ctx.jobs.moveExecution(scope.id, keeper.id, own);
+        await this.ctx.eventSubscriptions.moveExecution(scope.id, keeper.id, own);
+      }
+    }
+    scope.activityId = null;
+    scope.activityInstanceId = scope.scopeInstanceId;
+    scope.isActive = false;
+    this.tree.touch(scope);
+    return this.tree.add(this.concurrentChild(scope));
+  }
+
+  /**
+   * Starts an event sub-process of a scope: an interrupting one cancels everything the scope runs
+   * (its own triggers aside) and runs in its place; a non-interrupting one runs on a new path beside it.
+   */
+  private async fireEventSubProcess(scope: Execution, start: FlowElementModel, eventSubProcess: FlowElementModel): Promise<void> {
+    let path = scope;
+    if (start.isInterrupting) {
+      for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
+      if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId);
+      const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
+      const keep = host?.boundaryEvents ?? [];
+      await this.ctx.tasks.deleteByExecutions([scope.id]);
+      await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep);
+      await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
+      scope.activityId = null;
+      scope.activityInstanceId = scope.scopeInstanceId;
+      scope.isActive = true;
+      this.tree.touch(scope);
+    } else {
+      path = await this.newConcurrentPathIn(scope);
+    }
+    this.enter(path, eventSubProcess.id, { startAt: start.id });
+  }
+
+  /**
+   * An awaited event happened for an execution (a timer fired, a message or signal arrived):
+   * the catch event it waits at continues, the event-based gateway it waits at moves to that
+   * event, or the boundary event of its activity fires.
+   */
+  trigger(execution: Execution, activityId: string): void {
+    this.schedule(execution, async () => {
+      const event = this.model.activity(activityId);
+      if (!event) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
+      if (execution.suspended) throw suspendedError(execution);
+      const eventSubProcess = eventSubProcessOf(this.model, event);
+      if (eventSubProcess) return this.fireEventSubProcess(execution, event, eventSubProcess);
+      if (event.attachedTo !== null && execution.scopeActivityId !== null && execution.scopeActivityId === boundaryHostId(this.model, event.attachedTo)) {
+        return this.fireBoundaryEvent(execution, event);
+      }
+      if (execution.activityId === activityId) return this.signal(execution);
+      const at = execution.activityId ? this.model.activity(execution.activityId) : undefined;
+      if (at?.type !== 'bpmn:EventBasedGateway') {
+        throw new ProcessEngineException(`Execution '${execution.id}' does not wait for event '${activityId}'`);
+      }
+      await this.ctx.jobs.deleteByExecutions([execution.id]);
+      await this.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
+      await this.notify(execution, at.executionListeners, 'end', at.id);
+      this.endActivityInstance(execution);
+      this.schedule(execution, () => this.arrive(execution, activityId, true, true));
+    });
+  }
+
+  /** Fires a boundary event of the activity whose scope `scope` is. */
+  fireBoundaryEvent(scope: Execution, boundary: FlowElementModel): void {
+    this.schedule(scope, async () => {
+      if (!boundary.cancelActivity) {
+        this.enter(await this.concurrentPathBeside(scope), boundary.id);
+        return;
+      }
+      const holder = this.parentOf(scope);
+      await this.removeExecution(scope);
+      holder.activityInstanceId = null;
+      holder.isActive = true;
+      this.tree.touch(holder);
+      this.enter(holder, boundary.id);
+    });
+  }
+
+  /**
+   * Throws a BPMN error from an execution: the nearest enclosing error boundary event whose code
+   * matches catches it. Uncaught, the execution ends as at a none end event (Camunda's semantics).
+   */
+  async throwError(execution: Execution, errorCode: string, errorMessage: string | null): Promise<void> {
+    for (let scope: Execution | null = this.scopeExecutionOf(execution); scope; scope = scope.parentId === null ? null : this.scopeExecutionOf(this.parentOf(scope))) {
+      const container = scope.scopeActivityId === null ? this.model.key : this.model.activity(scope.scopeActivityId);
+      const errorStart = typeof container === 'string' || container?.type === 'bpmn:SubProcess' ? matchingErrorStart(this.model, typeof container === 'string' ? container : container!.id, errorCode) : null;
+      // Inside the scope first: an error event sub-process; then the boundary events of the scope's activity.
+      if (errorStart && !this.insideEventSubProcess(execution, errorStart)) {
+        const definition = errorStart.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition')!;
+        this.setErrorVariables(scope, definition, errorCode, errorMessage);
+        this.schedule(scope, () => this.fireEventSubProcess(scope!, errorStart, this.model.activity(errorStart.scopeId)!));
+        return;
+      }
+      if (scope.scopeActivityId === null) break;
+      const host = this.model.activity(scopeElementId(scope.scopeActivityId))!;
+      // An instance of a multi-instance activity: its boundary events belong to the body further up.
+      if (host.multiInstance && !scope.scopeActivityId.endsWith(MI_BODY_SUFFIX)) continue;
+      const found = matchingErrorBoundary(this.model, host, errorCode);
+      if (!found) continue;
+      const { boundary, definition } = found;
+      this.setErrorVariables(this.parentOf(scope), definition, errorCode, errorMessage);
+      this.fireBoundaryEvent(scope, boundary);
+      return;
+    }
+    this.env.logger.warn(
+      `Execution with id '${execution.id}' throws an error event with errorCode '${errorCode}', but no catching boundary event was defined. Execution is ended (none end event semantics).`,
+    );
+    this.endActivityInstance(execution);
+    await this.end(execution);
+  }
+
+  private setErrorVariables(on: Execution, definition: EventDefinitionModel, errorCode: string, errorMessage: string | null): void {
+    const setOn = (name: unknown, value: string | null) => {
+      if (typeof name === 'string' && name !== '') this.variables.setLocal(on.id, name, untypedValue(value));
+    };
+    setOn(definition.camunda.errorCodeVariable, errorCode);
+    setOn(definition.camunda.errorMessageVariable, errorMessage);
+  }
+
+  /** Whether the execution already runs inside the event sub-process of this start event (it cannot catch its own error). */
+  private insideEventSubProcess(execution: Execution, start: FlowElementModel): boolean {
+    for (let current: Execution | undefined = execution; current; current = current.parentId ? this.tree.executions.get(current.parentId) : undefined) {
+      if (current.scopeActivityId === start.scopeId) return true;
+    }
+    return false;
+  }
+
+  // --- arriving and leaving ---
+
+  private async arrive(execution: Execution, activityId: string, skipAsync: boolean, occurred = false, startAt?: string): Promise<void> {
     const element = this.model.activity(activityId);
     if (!element) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
+    if (execution.suspended) throw suspendedError(execution);
+    if (element.camunda.asyncBefore === true && !skipAsync) {
+      execution.activityId = activityId;
+      execution.activityInstanceId = null;
+      execution.isActive = true;
+      this.tree.touch(execution);
+      await createAsyncJob(this, execution, element, 'async-before');
+      return;
+    }
+    const parentInstanceId = this.scopeExecutionOf(execution).scopeInstanceId ?? execution.processInstanceId;
+    if (element.multiInstance && !enclosingBody(this, execution, element)) {
+      const body = await enterBody(this, execution, element, parentInstanceId);
+      await createBoundaryEventTriggers(this, body, element);
+      startInstances(this, body, element);
+      return;
+    }
     const instanceId = activityInstanceId(activityId, this.ctx.ids.next());
-    this.tree.addActivityInstance({
-      id: instanceId,
-      processInstanceId: execution.processInstanceId,
-      parentId: execution.processInstanceId,
-      activityId,
-      activityType: element.activityType,
-      activityName: element.name,
-      executionId: execution.id,
-      startTime: this.ctx.clock.now(),
-    });
     execution.activityId = activityId;
     execution.activityInstanceId = instanceId;
     execution.isActive = true;
     this.tree.touch(execution);
-    await behaviorFor(element).execute(this, execution, element);
+    let target = execution;
+    if (isScopeActivity(element)) {
+      execution.isActive = false;
+      target = this.tree.add({
+        ...this.childOf(execution),
+        isScope: true,
+        activityId,
+        activityInstanceId: instanceId,
+        scopeActivityId: activityId,
+        scopeInstanceId: instanceId,
+      });
+    }
+    this.tree.addActivityInstance({
+      id: instanceId,
+      processInstanceId: execution.processInstanceId,
+      parentId: parentInstanceId,
+      activityId,
+      activityType: element.activityType,
+      activityName: element.name,
+      executionId: target.id,
+      startTime: this.ctx.clock.now(),
+    });
+    if (target !== execution) {
+      await mapInputs(this, target, element);
+      if (!element.multiInstance) await createBoundaryEventTriggers(this, target, element);
+      if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, target, element.id);
+    }
+    await this.notify(target, element.executionListeners, 'start', element.id);
+    // An event sub-process starts at the start event whose event happened.
+    if (startAt) return this.schedule(target, () => this.arrive(target, startAt, true, true));
+    // A catch event after an event-based gateway whose event already happened only passes through.
+    if (occurred) return this.leave(target);
+    await behaviorFor(element).execute(this, target, element);
   }
 
-  private async continueWaiting(execution: Execution): Promise<void> {
+  private async completeActivity(execution: Execution, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     const element = this.elementOf(execution);
-    const behavior = behaviorFor(element);
-    if (!behavior.signal) throw new ProcessEngineException(`Activity '${element.id}' does not wait for a signal`);
-    await behavior.signal(this, execution, element);
+    let leaving = execution;
+    if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
+      await mapOutputs(this, execution, element);
+      await this.notify(execution, element.executionListeners, 'end', element.id);
+      leaving = this.parentOf(execution);
+      await this.removeExecution(execution);
+      leaving.activityId = element.id;
+      leaving.isActive = true;
+      this.tree.touch(leaving);
+    } else {
+      await this.notify(execution, element.executionListeners, 'end', element.id);
+    }
+    this.endActivityInstance(leaving);
+    const body = enclosingBody(this, leaving, element);
+    if (body) return instanceCompleted(this, body, leaving, element);
+    await this.afterActivity(leaving, element, chosen, evaluateConditions);
   }
 
-  private depart(execution: Execution, chosen: readonly string[] | undefined, evaluateConditions: boolean): void {
-    const element = this.elementOf(execution);
+  /** After an activity completed: an async-after break, or on along the outgoing flows. */
+  async afterActivity(leaving: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
+    this.endActivityInstance(leaving);
+    if (element.camunda.asyncAfter === true) {
+      leaving.activityId = element.id;
+      this.tree.touch(leaving);
+      await createAsyncJob(this, leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after');
+      return;
+    }
+    await this.takeFlows(leaving, element, chosen, evaluateConditions);
+  }
+
+  /** Leaves an activity along its outgoing flows (or the chosen ones); none left ends the path. */
+  async takeFlows(execution: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     const flows = chosen ?? this.outgoingFlows(execution, element, evaluateConditions);
-    this.endActivityInstance(execution);
     if (flows.length === 0) return this.end(execution);
-    const [first, ...others] = flows;
-    const targets = [first, ...others].map((flowId) => this.model.flows.get(flowId)!.targetRef);
-    if (others.length === 0) return this.enter(execution, targets[0]);
-    const paths = this.fork(execution, flows.length);
+    for (const flowId of flows) await this.notify(execution, this.model.flows.get(flowId)!.executionListeners, 'take', flowId);
+    const targets = flows.map((flowId) => this.model.flows.get(flowId)!.targetRef);
+    if (targets.length === 1) return this.enter(execution, targets[0]);
+    const paths = this.fork(execution, targets.length);
     paths.forEach((path, i) => this.enter(path, targets[i]));
+  }
+
+  /** The content of a scope ended: the instance ends, a sub-process completes, a task scope's path ends. */
+  private async scopeDone(scope: Execution): Promise<void> {
+    if (scope.parentId === null) return this.finishInstance();
+    const activity = this.model.activity(scope.scopeActivityId ?? '');
+    if (activity && isFlowContainer(activity)) {
+      scope.activityId = activity.id;
+      scope.isActive = true;
+      this.tree.touch(scope);
+      return this.completeActivity(scope, undefined, true);
+    }
+    const holder = this.parentOf(scope);
+    await this.removeExecution(scope);
+    this.endActivityInstance(holder);
+    await this.end(holder);
   }
 
   // Camunda: unconditional flows and the conditional ones that hold; the default flow only when none does.
@@ -158,12 +533,13 @@ export class ProcessRunner {
   }
 
   /** Splits one path into `count` concurrent ones (Camunda's concurrent child executions). */
-  private fork(execution: Execution, count: number): Execution[] {
-    const parent = execution.isConcurrent ? this.tree.executions.get(execution.parentId!)! : execution;
+  fork(execution: Execution, count: number): Execution[] {
+    const parent = execution.isConcurrent ? this.parentOf(execution) : execution;
     const paths = execution.isConcurrent ? [execution] : [];
     if (!execution.isConcurrent) {
       parent.isActive = false;
       parent.activityId = null;
+      parent.activityInstanceId = parent.scopeInstanceId;
       this.tree.touch(parent);
     }
     while (paths.length < count) paths.push(this.tree.add(this.concurrentChild(parent)));
@@ -171,6 +547,10 @@ export class ProcessRunner {
   }
 
   private concurrentChild(parent: Execution): Execution {
+    return { ...this.childOf(parent), isConcurrent: true };
+  }
+
+  childOf(parent: Execution): Execution {
     return {
       ...parent,
       id: this.ctx.ids.next(),
@@ -178,24 +558,46 @@ export class ProcessRunner {
       activityId: null,
       activityInstanceId: null,
       isActive: true,
-      isConcurrent: true,
+      isConcurrent: false,
       isScope: false,
       startTime: this.ctx.clock.now(),
+      scopeActivityId: null,
+      scopeInstanceId: null,
+      superExecutionId: null,
+      superProcessInstanceId: null,
     };
   }
 
-  private finishInstance(): void {
+  private async finishInstance(): Promise<void> {
+    const root = this.tree.root;
+    if (!root) return;
+    this.finalVariables = this.variables;
     for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance);
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
     this.agenda.length = 0;
     this.ended = true;
+    await resumeCallingInstance(this, root);
   }
 
-  private elementOf(execution: Execution): FlowElementModel {
+  private async notify(execution: Execution, listeners: readonly ListenerModel[], event: string, elementId: string): Promise<void> {
+    if (listeners.length === 0) return;
+    await invokeListeners(this, execution, listeners.filter((listener) => listener.event === event), elementId);
+  }
+
+  elementOf(execution: Execution): FlowElementModel {
     const element = execution.activityId ? this.model.activity(execution.activityId) : undefined;
     if (!element) throw new ProcessEngineException(`Execution '${execution.id}' is not at an activity`);
     return element;
   }
+}
+
+function suspendedError(execution: Execution): ProcessEngineException {
+  return new ProcessEngineException(`ProcessInstance[${execution.processInstanceId}] is suspended.`);
+}
+
+/** The scope a boundary event of an activity listens on: the activity's own, or its multi-instance body. */
+function boundaryHostId(model: ProcessModel, attachedTo: string): string {
+  return model.activity(attachedTo)?.multiInstance ? miBodyId(attachedTo) : attachedTo;
 }
 
 const typeName = (value: unknown) => (value === null ? 'null' : typeof value === 'string' ? 'java.lang.String' : typeof value);

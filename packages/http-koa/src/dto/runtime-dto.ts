@@ -1,4 +1,4 @@
-import type { ActivityInstanceNode, ProcessInstance, Task } from '@trellis/core';
+import type { ActivityInstanceNode, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
 import { formatRestDate } from './dates.js';
 import type { LinkDto } from './links.js';
 
@@ -24,12 +24,27 @@ export function toActivityInstanceDto(node: ActivityInstanceNode): Record<string
     processInstanceId: node.processInstanceId,
     processDefinitionId: node.processDefinitionId,
     childActivityInstances: node.childActivityInstances.map(toActivityInstanceDto),
-    childTransitionInstances: [],
+    childTransitionInstances: node.childTransitionInstances.map(toTransitionInstanceDto),
     executionIds: node.executionIds,
     activityName: node.activityName,
-    incidentIds: [],
-    incidents: [],
+    incidentIds: node.incidents.map((incident) => incident.id),
+    incidents: node.incidents,
     name: node.activityName,
+  };
+}
+
+function toTransitionInstanceDto(node: TransitionInstanceNode) {
+  return {
+    id: node.id,
+    parentActivityInstanceId: node.parentActivityInstanceId,
+    activityId: node.activityId,
+    activityName: node.activityName,
+    activityType: node.activityType,
+    processInstanceId: node.processInstanceId,
+    processDefinitionId: node.processDefinitionId,
+    executionId: node.executionId,
+    incidentIds: node.incidents.map((incident) => incident.id),
+    incidents: node.incidents,
   };
 }
 

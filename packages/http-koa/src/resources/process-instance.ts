@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ProcessInstanceQuery } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, text } from '../body.js';
 import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
@@ -37,6 +37,46 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     const instance = await engine.runtime.getProcessInstance(ctx.params.id);
     if (!instance) throw new InvalidRequestException(404, `Process instance with id ${ctx.params.id} does not exist`);
     ctx.body = toProcessInstanceDto(instance);
+  });
+
+  router.put('/process-instance/suspended', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, 'suspended is null');
+    const definitionId = text(body.processDefinitionId);
+    const definitionKey = text(body.processDefinitionKey);
+    const instanceIds = Array.isArray(body.processInstanceIds) ? body.processInstanceIds.filter((id): id is string => typeof id === 'string') : null;
+    if (definitionId && definitionKey) {
+      throw new InvalidRequestException(400, 'Only one of processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    }
+    if (!definitionId && !definitionKey && !instanceIds) {
+      throw new InvalidRequestException(400, 'Either processInstanceIds, processInstanceQuery or historicProcessInstanceQuery should be set to update the suspension state.');
+    }
+    if (body.processInstanceQuery !== undefined || body.historicProcessInstanceQuery !== undefined) {
+      throw new InvalidRequestException(400, 'Trellis does not support processInstanceQuery or historicProcessInstanceQuery here yet');
+    }
+    await notFoundAs404(() =>
+      engine.runtime.updateSuspensionState(
+        {
+          processInstanceIds: instanceIds ?? undefined,
+          processDefinitionId: definitionId ?? undefined,
+          processDefinitionKey: definitionKey ?? undefined,
+          processDefinitionTenantId: text(body.processDefinitionTenantId) ?? undefined,
+          processDefinitionWithoutTenantId: body.processDefinitionWithoutTenantId === true,
+        },
+        body.suspended as boolean,
+      ),
+    );
+    ctx.status = 204;
+  });
+
+  router.put('/process-instance/:id/suspended', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, 'suspended is null');
+    await notFoundAs404(
+      () => engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, body.suspended as boolean),
+      `Process instance with id ${ctx.params.id} does not exist`,
+    );
+    ctx.status = 204;
   });
 
   router.delete('/process-instance/:id', async (ctx) => {

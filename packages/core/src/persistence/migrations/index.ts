@@ -1,8 +1,9 @@
 import { init } from './0001-init.js';
 import { identityAndAuthorization } from './0002-identity-and-authorization.js';
 import { runtime } from './0003-runtime.js';
+import { scopesJobsEvents } from './0004-scopes-jobs-events.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
-export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime];
+export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime, scopesJobsEvents];
 export type { Migration } from './migration.js';

@@ -20,6 +20,12 @@ export class ExecutionRepository {
     return row ? this.remember(row) : null;
   }
 
+  /** The process instances a call activity's execution started. */
+  async findCalledInstanceIds(superExecutionId: string): Promise<string[]> {
+    const rows = await this.trx.selectFrom('trellis_execution').select('id').where('super_execution_id', '=', superExecutionId).execute();
+    return rows.map((row) => row.id);
+  }
+
   async activityInstancesOf(processInstanceId: string): Promise<ActivityInstance[]> {
     const rows = await this.trx.selectFrom('trellis_activity_instance').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
     return rows.map(toActivityInstance);
@@ -59,11 +65,25 @@ export class ExecutionRepository {
     await this.trx.deleteFrom('trellis_execution').where('id', '=', processInstanceId).execute();
   }
 
-  /** Suspends or activates every instance of a definition, with their tasks. */
+  /** Suspends or activates every instance of a definition, with their tasks and jobs. */
   async setSuspendedByDefinition(processDefinitionId: string, suspended: boolean): Promise<void> {
     const value = suspended ? 1 : 0;
     await this.trx.updateTable('trellis_execution').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_def_id', '=', processDefinitionId).execute();
     await this.trx.updateTable('trellis_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_def_id', '=', processDefinitionId).execute();
+    await this.trx
+      .updateTable('trellis_job')
+      .set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) }))
+      .where('process_definition_id', '=', processDefinitionId)
+      .where('process_instance_id', 'is not', null)
+      .execute();
+  }
+
+  /** Suspends or activates one process instance: its executions, tasks and jobs. */
+  async setSuspendedByProcessInstance(processInstanceId: string, suspended: boolean): Promise<void> {
+    const value = suspended ? 1 : 0;
+    await this.trx.updateTable('trellis_execution').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
+    await this.trx.updateTable('trellis_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
+    await this.trx.updateTable('trellis_job').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('process_instance_id', '=', processInstanceId).execute();
   }
 
   async insertActivityInstance(instance: ActivityInstance): Promise<void> {
@@ -107,6 +127,10 @@ export class ExecutionRepository {
       suspended: toBoolean(row.suspended),
       tenantId: row.tenant_id,
       startTime: toDate(row.start_time),
+      scopeActivityId: row.scope_activity_id,
+      scopeInstanceId: row.scope_instance_id,
+      superExecutionId: row.super_execution_id,
+      superProcessInstanceId: row.super_proc_inst_id,
     };
   }
 }
@@ -127,6 +151,10 @@ function toRow(execution: Execution): Omit<ExecutionTable, 'rev'> {
     suspended: fromBoolean(execution.suspended),
     tenant_id: execution.tenantId,
     start_time: execution.startTime.getTime(),
+    scope_activity_id: execution.scopeActivityId,
+    scope_instance_id: execution.scopeInstanceId,
+    super_execution_id: execution.superExecutionId,
+    super_proc_inst_id: execution.superProcessInstanceId,
   };
 }
 

@@ -2,10 +2,23 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Job } from '../../jobs/job.js';
 import type { DialectSeam } from '../dialect.js';
 import type { JobTable, StoreSchema } from '../schema.js';
-import { fromBoolean, toBoolean, toDate } from './query-support.js';
+import { fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 type Row = Selectable<JobTable>;
+
+export interface JobQuery {
+  jobIds?: readonly string[];
+  processInstanceId?: string;
+  executionId?: string;
+  processDefinitionId?: string;
+  activityId?: string;
+  timers?: boolean;
+  messages?: boolean;
+  withRetriesLeft?: boolean;
+  noRetriesLeft?: boolean;
+  withException?: boolean;
+}
 
 /** Jobs, within one transaction. Updates and deletes check the revision read in this transaction. */
 export class JobRepository {
@@ -53,16 +66,80 @@ export class JobRepository {
     return rows.map((row) => this.remember(row));
   }
 
-  /** Records a failed attempt: one retry less, the error kept, the lock released. */
-  async fail(job: Job, message: string): Promise<void> {
-    await this.updateChecked(job.id, { retries: Math.max(0, job.retries - 1), exception_message: message.slice(0, 4000), lock_owner: null, lock_expiration_time: null });
+  /** Records a failed attempt: the retries left, the error kept, the lock released, the next attempt's due date. */
+  async fail(job: Job, failure: { message: string; stacktrace: string | null; retries: number; dueDate: Date | null }): Promise<void> {
+    await this.updateChecked(job.id, {
+      retries: Math.max(0, failure.retries),
+      exception_message: failure.message.slice(0, 4000),
+      exception_stack: failure.stacktrace,
+      due_date: failure.dueDate?.getTime() ?? null,
+      lock_owner: null,
+      lock_expiration_time: null,
+    });
   }
 
   async delete(job: Job): Promise<void> {
     const rev = this.revisions.of(job.id);
     const result = await this.trx.deleteFrom('trellis_job').where('id', '=', job.id).where('rev', '=', rev).executeTakeFirst();
-    this.revisions.ensureChanged(job.id, result.numDeletedRows);
+    // Gone already is fine: the job's own execution may have removed it (a boundary timer cancelling its scope).
+    if (Number(result.numDeletedRows) === 0 && (await this.trx.selectFrom('trellis_job').select('id').where('id', '=', job.id).executeTakeFirst())) {
+      this.revisions.ensureChanged(job.id, 0);
+    }
     this.revisions.forget(job.id);
+  }
+
+  async find(query: JobQuery): Promise<Job[]> {
+    let select = this.trx.selectFrom('trellis_job').selectAll();
+    if (query.jobIds !== undefined) select = select.where('id', 'in', nonEmpty(query.jobIds));
+    if (query.processInstanceId !== undefined) select = select.where('process_instance_id', '=', query.processInstanceId);
+    if (query.executionId !== undefined) select = select.where('execution_id', '=', query.executionId);
+    if (query.processDefinitionId !== undefined) select = select.where('process_definition_id', '=', query.processDefinitionId);
+    if (query.activityId !== undefined) select = select.where('activity_id', '=', query.activityId);
+    if (query.timers) select = select.where('type', '=', 'timer');
+    if (query.messages) select = select.where('type', '=', 'message');
+    if (query.withRetriesLeft) select = select.where('retries', '>', 0);
+    if (query.noRetriesLeft) select = select.where('retries', '=', 0);
+    if (query.withException) select = select.where('exception_message', 'is not', null);
+    const rows = await select.orderBy('create_time').orderBy('id').execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async findByExecution(executionId: string): Promise<Job[]> {
+    const rows = await this.trx.selectFrom('trellis_job').selectAll().where('execution_id', '=', executionId).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  /** Hands an execution's jobs to another one, except those of the given activities (the execution tree expanded). */
+  async moveExecution(fromExecutionId: string, toExecutionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+    let update = this.trx.updateTable('trellis_job').set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) })).where('execution_id', '=', fromExecutionId);
+    if (exceptActivityIds.length > 0) update = update.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
+    await update.execute();
+  }
+
+  /** Removes an execution's jobs except those of the given activities. */
+  async deleteByExecutionExcept(executionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+    let del = this.trx.deleteFrom('trellis_job').where('execution_id', '=', executionId);
+    if (exceptActivityIds.length > 0) del = del.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
+    await del.execute();
+  }
+
+  /** Removes the jobs of executions that end or are cancelled. */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
+    if (executionIds.length === 0) return;
+    await this.trx.deleteFrom('trellis_job').where('execution_id', 'in', executionIds).execute();
+  }
+
+  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_job').where('process_instance_id', '=', processInstanceId).execute();
+  }
+
+  /** Timer start events of a definition (replaced when a newer version is deployed). */
+  async deleteTimerStartJobs(processDefinitionId: string): Promise<void> {
+    await this.trx
+      .deleteFrom('trellis_job')
+      .where('process_definition_id', '=', processDefinitionId)
+      .where('handler_type', '=', 'timer-start-event')
+      .execute();
   }
 
   async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {
@@ -116,6 +193,14 @@ function toRow(job: Job): Omit<JobTable, 'rev'> {
     deployment_id: job.deploymentId,
     tenant_id: job.tenantId,
     create_time: job.createTime.getTime(),
+    execution_id: job.executionId,
+    process_instance_id: job.processInstanceId,
+    activity_id: job.activityId,
+    job_definition_id: job.jobDefinitionId,
+    repeat_text: job.repeat,
+    exception_stack: job.exceptionStacktrace,
+    failed_activity_id: job.failedActivityId,
+    exclusive: fromBoolean(job.exclusive),
   };
 }
 
@@ -137,5 +222,13 @@ function toJob(row: Row): Job {
     deploymentId: row.deployment_id,
     tenantId: row.tenant_id,
     createTime: toDate(row.create_time),
+    executionId: row.execution_id,
+    processInstanceId: row.process_instance_id,
+    activityId: row.activity_id,
+    jobDefinitionId: row.job_definition_id,
+    repeat: row.repeat_text,
+    exceptionStacktrace: row.exception_stack,
+    failedActivityId: row.failed_activity_id,
+    exclusive: toBoolean(row.exclusive),
   };
 }

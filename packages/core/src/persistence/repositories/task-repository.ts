@@ -65,6 +65,19 @@ export class TaskRepository {
     await this.trx.deleteFrom('trellis_task').where('proc_inst_id', '=', processInstanceId).execute();
   }
 
+  /** Hands an execution's tasks to another one (the execution tree expanded). */
+  async moveExecution(fromExecutionId: string, toExecutionId: string): Promise<void> {
+    await this.trx.updateTable('trellis_task').set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) })).where('execution_id', '=', fromExecutionId).execute();
+  }
+
+  /** Removes the tasks of executions that end or are cancelled (a scope left, a boundary event fired). */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
+    if (executionIds.length === 0) return;
+    const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', 'in', executionIds);
+    await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
+    await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).execute();
+  }
+
   private filtered(q: TaskQuery, readable: ReadFilter) {
     let select = this.trx.selectFrom('trellis_task as t');
     if (q.taskId !== undefined) select = select.where('t.id', '=', q.taskId);

@@ -2,47 +2,94 @@ import type { FlowElementModel } from '../../bpmn/index.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ActivityBehavior } from './behavior.js';
 import { noneEndEvent, terminateEndEvent } from './end-event.js';
+import { eventBasedGateway } from './event-based-gateway.js';
+import { catchEvent, errorEndEvent, messageThrow, signalThrow } from './events.js';
 import { exclusiveGateway } from './exclusive-gateway.js';
+import { inclusiveGateway } from './inclusive-gateway.js';
 import { parallelGateway } from './parallel-gateway.js';
 import { passThrough } from './pass-through.js';
+import { scriptTask, serviceTask } from './service-task.js';
+import { callActivity, subProcess } from './sub-process.js';
 import { userTask } from './user-task.js';
 import { waitState } from './wait-state.js';
 
-/** The behavior of an element; an element Trellis cannot run yet fails with a clear message. */
+/** The behavior of an element; an element Trellis cannot run fails with a clear message. */
 export function behaviorFor(element: FlowElementModel): ActivityBehavior {
   const behavior = lookup(element);
-  if (!behavior) {
-    throw new ProcessEngineException(`Trellis cannot execute ${element.type.replace('bpmn:', '')} '${element.id}' yet`);
-  }
+  if (!behavior) throw new ProcessEngineException(unsupportedElementMessage(element));
   return behavior;
 }
 
+/** Why Trellis cannot run an element, or null when it can (deployment refuses what it cannot run). */
+export function unsupportedReason(element: FlowElementModel): string | null {
+  return lookup(element) ? null : unsupportedElementMessage(element);
+}
+
+function unsupportedElementMessage(element: FlowElementModel): string {
+  const kind = element.eventDefinitions[0]?.type.replace('bpmn:', '') ?? '';
+  return `Trellis cannot execute ${element.type.replace('bpmn:', '')}${kind ? ` (${kind})` : ''} '${element.id}'`;
+}
+
+const hasDelegate = (element: FlowElementModel) => Boolean(element.camunda.class || element.camunda.expression || element.camunda.delegateExpression);
+
 function lookup(element: FlowElementModel): ActivityBehavior | null {
-  const definitions = element.eventDefinitions.map((definition) => definition.type);
+  const definition = element.eventDefinitions[0]?.type ?? null;
   switch (element.type) {
     case 'bpmn:StartEvent':
-      return passThrough;
+      return definition === null ||
+        ['bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:TimerEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(definition)
+        ? passThrough
+        : null;
     case 'bpmn:EndEvent':
-      if (definitions.length === 0) return noneEndEvent;
-      return definitions[0] === 'bpmn:TerminateEventDefinition' ? terminateEndEvent : null;
+      if (definition === null) return noneEndEvent;
+      if (definition === 'bpmn:TerminateEventDefinition') return terminateEndEvent;
+      if (definition === 'bpmn:ErrorEventDefinition') return errorEndEvent;
+      if (definition === 'bpmn:SignalEventDefinition') return signalThrow(true);
+      if (definition === 'bpmn:MessageEventDefinition') return messageThrow(true);
+      return null;
     case 'bpmn:IntermediateThrowEvent':
-      return definitions.length === 0 ? passThrough : null;
+      if (definition === null) return passThrough;
+      if (definition === 'bpmn:SignalEventDefinition') return signalThrow(false);
+      if (definition === 'bpmn:MessageEventDefinition') return messageThrow(false);
+      return null;
+    case 'bpmn:IntermediateCatchEvent':
+      return ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(definition ?? '')
+        ? catchEvent
+        : null;
+    case 'bpmn:BoundaryEvent':
+      return ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(
+        definition ?? '',
+      )
+        ? passThrough
+        : null;
     case 'bpmn:Task':
     case 'bpmn:ManualTask':
       return passThrough;
     case 'bpmn:UserTask':
       return userTask;
     case 'bpmn:ReceiveTask':
-      return waitState;
+      return catchEvent;
+    case 'bpmn:ScriptTask':
+      return scriptTask;
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
     case 'bpmn:BusinessRuleTask':
       // External tasks wait for a worker; their records and API arrive with the external task issue.
-      return element.camunda.type === 'external' ? waitState : null;
+      if (element.camunda.type === 'external') return waitState;
+      if (element.type === 'bpmn:BusinessRuleTask' && element.camunda.decisionRef) return null;
+      return hasDelegate(element) ? serviceTask : null;
     case 'bpmn:ExclusiveGateway':
       return exclusiveGateway;
     case 'bpmn:ParallelGateway':
       return parallelGateway;
+    case 'bpmn:InclusiveGateway':
+      return inclusiveGateway;
+    case 'bpmn:EventBasedGateway':
+      return eventBasedGateway;
+    case 'bpmn:SubProcess':
+      return subProcess;
+    case 'bpmn:CallActivity':
+      return element.calledElement ? callActivity : null;
     default:
       return null;
   }

@@ -4,13 +4,14 @@ import type { ActivityBehavior } from './behavior.js';
 export const noneEndEvent: ActivityBehavior = {
   async execute(runner, execution) {
     runner.endActivityInstance(execution);
-    runner.end(execution);
+    await runner.end(execution);
   },
 };
 
-/** A terminate end event ends every path of the process instance at once. */
+/** A terminate end event ends every path of its scope at once (the whole instance at process level). */
 export const terminateEndEvent: ActivityBehavior = {
-  async execute(runner) {
-    runner.terminate();
+  async execute(runner, execution) {
+    runner.endActivityInstance(execution);
+    await runner.terminate(execution);
   },
 };

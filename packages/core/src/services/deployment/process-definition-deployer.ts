@@ -1,6 +1,8 @@
 import type { CommandContext } from '../../command/command-context.js';
 import { parseBpmnResource, type ProcessModel } from '../../bpmn/index.js';
-import { ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
+import { ParseException, ProcessEngineException, type ParseProblem } from '../../errors/exceptions.js';
+import { unsupportedReason } from '../../runtime/behaviors/behavior-registry.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import {
@@ -8,6 +10,7 @@ import {
   type TimerSuspensionConfiguration,
 } from '../process-definition/timer-suspension-handlers.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
+import { registerStartEventTriggers } from './start-event-triggers.js';
 import { diagramResourceFor, isBpmnResource } from './resource-names.js';
 
 // Camunda: a definition id longer than the id column falls back to a bare generated id.
@@ -29,7 +32,10 @@ export async function deployProcessDefinitions(
       historyTimeToLive: ctx.config.historyTimeToLive,
       enforceHistoryTimeToLive: ctx.config.enforceHistoryTimeToLive,
     });
-    for (const model of result.processes) parsed.push({ resource, model });
+    for (const model of result.processes) {
+      refuseWhatCannotRun(resource.name, model);
+      parsed.push({ resource, model });
+    }
   }
   ensureNoDuplicateKeys(parsed.map(({ model }) => model.key));
 
@@ -37,6 +43,7 @@ export async function deployProcessDefinitions(
   const suspended = activationTime !== null && activationTime.getTime() > ctx.clock.now().getTime();
   const definitions: ProcessDefinition[] = [];
   for (const { resource, model } of parsed) {
+    const previous = await ctx.processDefinitions.findLatestByKey(model.key, deployment.tenantId);
     const version = (await ctx.processDefinitions.maxVersion(model.key, deployment.tenantId)) + 1;
     const generatedId = `${model.key}:${version}:${ctx.ids.next()}`;
     const definition: ProcessDefinition = {
@@ -61,6 +68,7 @@ export async function deployProcessDefinitions(
       users: model.candidateStarterUsers,
       groups: model.candidateStarterGroups,
     });
+    await registerStartEventTriggers(ctx, definition, model, previous);
     if (suspended) await scheduleActivation(ctx, definition, activationTime!);
     definitions.push(definition);
   }
@@ -80,6 +88,18 @@ async function scheduleActivation(ctx: CommandContext, definition: ProcessDefini
     deploymentId: definition.deploymentId,
     tenantId: definition.tenantId,
   });
+}
+
+/** A model is refused at deployment when it holds an element Trellis cannot execute, never accepted and then stuck. */
+function refuseWhatCannotRun(resourceName: string, model: ProcessModel): void {
+  const errors: ParseProblem[] = [];
+  for (const element of model.elements.values()) {
+    const reason = unsupportedReason(element);
+    if (reason) errors.push({ message: reason, line: 0, column: 0, mainElementId: element.id, elementIds: [element.id] });
+  }
+  if (errors.length === 0) return;
+  const listed = errors.map((error) => `\n* ${error.message} | resource ${resourceName}`).join('');
+  throw new ParseException(engineMessage('09', '005', `Could not parse BPMN process. Errors: ${listed}`), { [resourceName]: { errors, warnings: [] } });
 }
 
 function ensureNoDuplicateKeys(keys: readonly string[]): void {

@@ -24,6 +24,7 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
   }
   for (const instance of instances) await removeProcessInstance(ctx, instance.id);
   await ctx.jobs.deleteByProcessDefinition(definition.id);
+  await ctx.eventSubscriptions.deleteStartEventSubscriptions(definition.id);
   await ctx.processDefinitions.delete(definition);
 }
 
@@ -31,5 +32,8 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
 export async function removeProcessInstance(ctx: CommandContext, processInstanceId: string): Promise<void> {
   await ctx.tasks.deleteByProcessInstance(processInstanceId);
   await ctx.variables.deleteByProcessInstance(processInstanceId);
+  await ctx.jobs.deleteByProcessInstance(processInstanceId);
+  await ctx.eventSubscriptions.deleteByProcessInstance(processInstanceId);
+  await ctx.incidents.deleteByProcessInstance(processInstanceId);
   await ctx.executions.deleteProcessInstance(processInstanceId);
 }

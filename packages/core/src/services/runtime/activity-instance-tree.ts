@@ -1,14 +1,53 @@
-import type { ActivityInstance } from '../../runtime/execution.js';
-import type { ActivityInstanceNode } from './process-instance.js';
+import type { ProcessModel } from '../../bpmn/index.js';
+import type { Incident } from '../../persistence/repositories/incident-repository.js';
+import type { ActivityInstance, Execution } from '../../runtime/execution.js';
+import type { ActivityInstanceNode, InstanceIncident, TransitionInstanceNode } from './process-instance.js';
 
-/** Builds the REST activity-instance tree from the stored activity instances of one process instance. */
-export function buildActivityInstanceTree(
-  processInstanceId: string,
-  processDefinitionId: string,
-  instances: readonly ActivityInstance[],
-): ActivityInstanceNode | null {
+export interface ActivityInstanceTreeInput {
+  processInstanceId: string;
+  processDefinitionId: string;
+  model: ProcessModel;
+  instances: readonly ActivityInstance[];
+  executions: readonly Execution[];
+  incidents: readonly Incident[];
+}
+
+/**
+ * Builds the REST activity-instance tree of one process instance: the stored activity instances,
+ * plus a transition instance for each execution waiting for an async continuation (its id is the
+ * execution's, as in Camunda), each with the incidents of its execution and activity.
+ */
+export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): ActivityInstanceNode | null {
+  const { processInstanceId, processDefinitionId, model, instances, executions, incidents } = input;
   const root = instances.find((instance) => instance.id === processInstanceId);
   if (!root) return null;
+  const byId = new Map(executions.map((execution) => [execution.id, execution]));
+  const scopeInstanceOf = (execution: Execution): string => {
+    for (let current: Execution | undefined = execution; current; current = current.parentId ? byId.get(current.parentId) : undefined) {
+      if (current.isScope) return current.scopeInstanceId ?? processInstanceId;
+    }
+    return processInstanceId;
+  };
+  const incidentsAt = (executionId: string, activityId: string): InstanceIncident[] =>
+    incidents
+      .filter((incident) => incident.executionId === executionId && incident.activityId === activityId)
+      .map((incident) => ({ id: incident.id, activityId: incident.activityId! }));
+  const transitions: TransitionInstanceNode[] = executions
+    .filter((execution) => execution.activityId !== null && execution.activityInstanceId === null)
+    .map((execution) => {
+      const element = model.activity(execution.activityId!);
+      return {
+        id: execution.id,
+        parentActivityInstanceId: scopeInstanceOf(execution),
+        activityId: execution.activityId!,
+        activityType: element?.activityType ?? null,
+        activityName: element?.name ?? null,
+        processInstanceId,
+        processDefinitionId,
+        executionId: execution.id,
+        incidents: incidentsAt(execution.id, execution.activityId!),
+      };
+    });
   const node = (instance: ActivityInstance): ActivityInstanceNode => ({
     id: instance.id,
     parentActivityInstanceId: instance.parentId,
@@ -17,11 +56,13 @@ export function buildActivityInstanceTree(
     activityName: instance.activityName,
     processInstanceId,
     processDefinitionId,
-    executionIds: instance.id === processInstanceId ? [processInstanceId] : [instance.executionId],
+    executionIds: [instance.executionId],
+    incidents: instance.id === processInstanceId ? [] : incidentsAt(instance.executionId, instance.activityId),
     childActivityInstances: instances
       .filter((child) => child.parentId === instance.id)
       .sort((a, b) => a.startTime.getTime() - b.startTime.getTime() || a.id.localeCompare(b.id))
       .map(node),
+    childTransitionInstances: transitions.filter((transition) => transition.parentActivityInstanceId === instance.id),
   });
   return node(root);
 }

@@ -21,7 +21,28 @@ export interface ActivityInstanceNode {
   processInstanceId: string;
   processDefinitionId: string;
   executionIds: string[];
+  incidents: InstanceIncident[];
   childActivityInstances: ActivityInstanceNode[];
+  childTransitionInstances: TransitionInstanceNode[];
+}
+
+/** An execution waiting for an async continuation (before or after an activity). */
+export interface TransitionInstanceNode {
+  /** The execution's id, as in Camunda. */
+  id: string;
+  parentActivityInstanceId: string;
+  activityId: string;
+  activityType: string | null;
+  activityName: string | null;
+  processInstanceId: string;
+  processDefinitionId: string;
+  executionId: string;
+  incidents: InstanceIncident[];
+}
+
+export interface InstanceIncident {
+  id: string;
+  activityId: string;
 }
 
 export type ProcessInstanceSortField = 'instanceId' | 'definitionKey' | 'definitionId' | 'tenantId' | 'businessKey';

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
-import { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { buildActivityInstanceTree } from './activity-instance-tree.js';
 import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from './process-instance.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
@@ -15,12 +15,12 @@ import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type Started
 export class RuntimeService {
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
-    @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
   /** Needs CREATE on ProcessInstance and CREATE_INSTANCE on the definition. */
   startProcessInstanceById(processDefinitionId: string, request: StartProcessInstanceRequest = {}): Promise<StartedProcessInstance> {
-    return this.commands.execute(new StartProcessInstanceCmd(processDefinitionId, request, this.models));
+    return this.commands.execute(new StartProcessInstanceCmd(processDefinitionId, request, this.env));
   }
 
   findProcessInstances(query: ProcessInstanceQuery = {}): Promise<ProcessInstance[]> {
@@ -42,7 +42,15 @@ export class RuntimeService {
       const root = await ctx.executions.findById(processInstanceId);
       if (!root || root.parentId !== null) return null;
       await checkInstance(ctx, 'READ', 'READ_INSTANCE', root.id, root.processDefinitionKey);
-      return buildActivityInstanceTree(root.id, root.processDefinitionId, await ctx.executions.activityInstancesOf(root.id));
+      const runner = await this.open(ctx, processInstanceId);
+      return buildActivityInstanceTree({
+        processInstanceId: root.id,
+        processDefinitionId: root.processDefinitionId,
+        model: runner.model,
+        instances: [...runner.tree.activityInstances.values()],
+        executions: [...runner.tree.executions.values()],
+        incidents: await ctx.incidents.find({ processInstanceId: root.id }),
+      });
     });
   }
 
@@ -51,7 +59,7 @@ export class RuntimeService {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
       await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, runner.definition.key);
-      return Object.fromEntries(runner.variables.names().map((name) => [name, runner.variables.get(name)!]));
+      return runner.variables.snapshot();
     });
   }
 
@@ -62,7 +70,43 @@ export class RuntimeService {
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
       for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
       for (const name of deletions) runner.variables.remove(name);
-      await runner.variables.flush(ctx);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /**
+   * Suspends or activates process instances: by id, or every instance of a definition (by id, or
+   * by key across its versions). A suspended instance refuses to move until activated.
+   */
+  updateSuspensionState(target: InstanceSuspensionTarget, suspended: boolean): Promise<void> {
+    return this.commands.run(suspended ? 'SuspendProcessInstanceCmd' : 'ActivateProcessInstanceCmd', async (ctx) => {
+      const instanceIds = [...(target.processInstanceIds ?? [])];
+      if (target.processDefinitionId || target.processDefinitionKey) {
+        const definitions = target.processDefinitionId
+          ? [await ctx.processDefinitions.findById(target.processDefinitionId)].filter((each) => each !== null)
+          : await ctx.processDefinitions.findAllByKey(target.processDefinitionKey!, target.processDefinitionWithoutTenantId ? null : target.processDefinitionTenantId);
+        if (definitions.length === 0) {
+          throw new NotFoundException(
+            target.processDefinitionId
+              ? `no deployed process definition found with id '${target.processDefinitionId}'`
+              : `no deployed process definition found with key '${target.processDefinitionKey}'`,
+          );
+        }
+        for (const definition of definitions) {
+          for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) instanceIds.push(instance.id);
+        }
+      }
+      for (const id of instanceIds) {
+        const root = await ctx.executions.findById(id);
+        if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
+        await ctx.authz.check(
+          { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
+          { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
+          { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
+          { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
+        );
+        await ctx.executions.setSuspendedByProcessInstance(id, suspended);
+      }
     });
   }
 
@@ -71,16 +115,24 @@ export class RuntimeService {
     return this.commands.run('DeleteProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
       await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
-      runner.terminate();
+      await runner.cancelInstance();
       await completeRun(ctx, runner);
     });
   }
 
   private async open(ctx: CommandContext, processInstanceId: string) {
-    const runner = await openInstance(ctx, this.models, processInstanceId);
+    const runner = await openInstance(ctx, this.env, processInstanceId);
     if (!runner) throw new NotFoundException(`Process instance with id ${processInstanceId} does not exist`);
     return runner;
   }
+}
+
+export interface InstanceSuspensionTarget {
+  processInstanceIds?: string[];
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  processDefinitionTenantId?: string | null;
+  processDefinitionWithoutTenantId?: boolean;
 }
 
 /** Camunda: a permission on the instance itself, or the matching *_INSTANCE permission on its definition's key. */

@@ -2,12 +2,9 @@ import { Resources } from '../../authorization/resources.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
-import { ExecutionTree } from '../../runtime/execution-tree.js';
-import { InstanceVariables } from '../../runtime/instance-variables.js';
-import { completeRun } from '../../runtime/open-instance.js';
-import { ProcessRunner } from '../../runtime/process-runner.js';
+import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { startInstance } from '../../runtime/start-instance.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
-import type { ProcessModelCache } from '../process-definition/process-model-cache.js';
 import { definitionNotFound } from '../process-definition/process-definition-messages.js';
 import type { ProcessInstance } from './process-instance.js';
 
@@ -28,7 +25,7 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
   constructor(
     private readonly processDefinitionId: string,
     private readonly request: StartProcessInstanceRequest,
-    private readonly models: ProcessModelCache,
+    private readonly env: RuntimeEnvironment,
   ) {}
 
   async execute(ctx: CommandContext): Promise<StartedProcessInstance> {
@@ -39,35 +36,23 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
     if (definition.suspended) {
       throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
     }
-    const model = await this.models.get(ctx, definition);
+    const model = await this.env.models.get(ctx, definition);
     const start = model.initialActivity();
     if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
-
-    const id = ctx.ids.next();
-    const tree = ExecutionTree.empty(id);
-    const root = tree.add({
-      id, processInstanceId: id, parentId: null, processDefinitionId: definition.id, processDefinitionKey: definition.key,
-      businessKey: this.request.businessKey ?? null, activityId: null, activityInstanceId: id, isActive: true,
-      isConcurrent: false, isScope: true, suspended: false, tenantId: definition.tenantId, startTime: ctx.clock.now(),
+    const runner = await startInstance(ctx, this.env, definition, {
+      businessKey: this.request.businessKey ?? null,
+      variables: this.request.variables,
+      startActivityId: start.id,
     });
-    tree.addActivityInstance({
-      id, processInstanceId: id, parentId: null, activityId: definition.id, activityType: 'processDefinition',
-      activityName: definition.name, executionId: id, startTime: ctx.clock.now(),
-    });
-    const variables = InstanceVariables.empty(id);
-    for (const [name, value] of Object.entries(this.request.variables ?? {})) variables.set(name, value);
-    const runner = new ProcessRunner(ctx, tree, model, definition, variables);
-    runner.enter(root, start.id);
-    await completeRun(ctx, runner);
     return {
-      id,
+      id: runner.tree.processInstanceId,
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,
       businessKey: this.request.businessKey ?? null,
       ended: runner.ended,
       suspended: false,
       tenantId: definition.tenantId,
-      variables: Object.fromEntries(variables.names().map((name) => [name, variables.get(name)!])),
+      variables: runner.variables.snapshot(),
     };
   }
 }

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
-import { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Task, TaskQuery } from './task.js';
 
 /** User tasks: queries, assignment and completion (Camunda's TaskService). */
@@ -13,7 +13,7 @@ import type { Task, TaskQuery } from './task.js';
 export class TaskService {
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
-    @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
   findTasks(query: TaskQuery = {}): Promise<Task[]> {
@@ -57,13 +57,13 @@ export class TaskService {
       if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${taskId}: task is suspended`);
       await ctx.tasks.delete(task);
       if (!task.processInstanceId || !task.executionId) return variables;
-      const runner = await openInstance(ctx, this.models, task.processInstanceId);
+      const runner = await openInstance(ctx, this.env, task.processInstanceId);
       const execution = runner?.tree.executions.get(task.executionId);
       if (!runner || !execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${taskId}' is gone`);
-      for (const [name, value] of Object.entries(variables)) runner.variables.set(name, value);
+      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       runner.signal(execution);
       await completeRun(ctx, runner);
-      return Object.fromEntries(runner.variables.names().map((name) => [name, runner.variables.get(name)!]));
+      return runner.variables.visible(execution.id);
     });
   }
 

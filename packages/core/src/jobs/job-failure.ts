@@ -1,0 +1,53 @@
+import type { CommandContext } from '../command/command-context.js';
+import type { Job } from './job.js';
+
+/** Camunda's incident type for a job whose retries ran out. */
+export const FAILED_JOB_INCIDENT = 'failedJob';
+
+export interface RetryCycle {
+  /** Attempts in all (the R of R5/PT5M). */
+  attempts: number;
+  /** Milliseconds to wait before the next attempt. */
+  intervalMs: number;
+}
+
+/**
+ * Records a failed attempt the way Camunda's default retry strategy does: without a
+ * camunda:failedJobRetryTimeCycle one retry less and the job runs again at once; with one, the
+ * first failure sets the retries from the cycle and each attempt waits the cycle's interval.
+ * When no retry is left, a failedJob incident opens.
+ */
+export async function recordJobFailure(ctx: CommandContext, job: Job, error: unknown, cycle: RetryCycle | null): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  const stacktrace = error instanceof Error ? (error.stack ?? null) : null;
+  const firstFailure = job.exceptionMessage === null && job.exceptionStacktrace === null;
+  const retriesBefore = cycle && firstFailure ? cycle.attempts : job.retries;
+  const retries = Math.max(0, retriesBefore - 1);
+  const now = ctx.clock.now();
+  const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
+  await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate });
+  if (retries === 0) await openFailedJobIncident(ctx, job, message);
+}
+
+async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
+  const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
+  if (existing.length > 0) return;
+  const id = ctx.ids.next();
+  await ctx.incidents.insert({
+    id,
+    incidentTimestamp: ctx.clock.now(),
+    incidentType: FAILED_JOB_INCIDENT,
+    incidentMessage: message.slice(0, 4000),
+    executionId: job.executionId,
+    activityId: job.activityId,
+    failedActivityId: job.failedActivityId ?? job.activityId,
+    processInstanceId: job.processInstanceId,
+    processDefinitionId: job.processDefinitionId,
+    causeIncidentId: id,
+    rootCauseIncidentId: id,
+    configuration: job.id,
+    tenantId: job.tenantId,
+    jobDefinitionId: job.jobDefinitionId,
+    annotation: null,
+  });
+}

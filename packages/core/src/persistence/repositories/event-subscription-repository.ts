@@ -1,0 +1,125 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { EventSubscriptionTable, StoreSchema } from '../schema.js';
+import { nonEmpty, toDate } from './query-support.js';
+
+/** A process waiting for a message, signal or condition (or a definition's start event waiting for one). */
+export interface EventSubscription {
+  id: string;
+  eventType: 'message' | 'signal' | 'conditional' | 'compensate';
+  eventName: string | null;
+  executionId: string | null;
+  processInstanceId: string | null;
+  activityId: string | null;
+  processDefinitionId: string | null;
+  configuration: string | null;
+  created: Date;
+  tenantId: string | null;
+}
+
+export interface EventSubscriptionQuery {
+  id?: string;
+  eventType?: string;
+  eventName?: string;
+  executionId?: string;
+  executionIds?: readonly string[];
+  processInstanceId?: string;
+  activityId?: string;
+  /** Only start-event subscriptions (no execution) or only those of running instances. */
+  startEvents?: boolean;
+  tenantIds?: readonly string[];
+  withoutTenantId?: boolean;
+}
+
+type Row = Selectable<EventSubscriptionTable>;
+
+/** Event subscriptions, within one transaction. */
+export class EventSubscriptionRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async insert(subscription: EventSubscription): Promise<void> {
+    await this.trx
+      .insertInto('trellis_event_subscription')
+      .values({
+        id: subscription.id,
+        rev: 1,
+        event_type: subscription.eventType,
+        event_name: subscription.eventName,
+        execution_id: subscription.executionId,
+        proc_inst_id: subscription.processInstanceId,
+        activity_id: subscription.activityId,
+        proc_def_id: subscription.processDefinitionId,
+        configuration: subscription.configuration,
+        created: subscription.created.getTime(),
+        tenant_id: subscription.tenantId,
+      })
+      .execute();
+  }
+
+  async find(query: EventSubscriptionQuery): Promise<EventSubscription[]> {
+    let select = this.trx.selectFrom('trellis_event_subscription').selectAll();
+    if (query.id !== undefined) select = select.where('id', '=', query.id);
+    if (query.eventType !== undefined) select = select.where('event_type', '=', query.eventType);
+    if (query.eventName !== undefined) select = select.where('event_name', '=', query.eventName);
+    if (query.executionId !== undefined) select = select.where('execution_id', '=', query.executionId);
+    if (query.executionIds !== undefined) select = select.where('execution_id', 'in', nonEmpty(query.executionIds));
+    if (query.processInstanceId !== undefined) select = select.where('proc_inst_id', '=', query.processInstanceId);
+    if (query.activityId !== undefined) select = select.where('activity_id', '=', query.activityId);
+    if (query.startEvents === true) select = select.where('execution_id', 'is', null);
+    if (query.startEvents === false) select = select.where('execution_id', 'is not', null);
+    if (query.tenantIds !== undefined) select = select.where('tenant_id', 'in', nonEmpty(query.tenantIds));
+    if (query.withoutTenantId) select = select.where('tenant_id', 'is', null);
+    const rows = await select.orderBy('created').orderBy('id').execute();
+    return rows.map(toSubscription);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_event_subscription').where('id', '=', id).execute();
+  }
+
+  /** Hands an execution's subscriptions to another one, except those of the given activities. */
+  async moveExecution(fromExecutionId: string, toExecutionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+    let update = this.trx.updateTable('trellis_event_subscription').set({ execution_id: toExecutionId }).where('execution_id', '=', fromExecutionId);
+    if (exceptActivityIds.length > 0) update = update.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
+    await update.execute();
+  }
+
+  /** Removes every subscription of the executions except those of the given activities. */
+  async deleteByExecutionExcept(executionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+    let del = this.trx.deleteFrom('trellis_event_subscription').where('execution_id', '=', executionId);
+    if (exceptActivityIds.length > 0) del = del.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
+    await del.execute();
+  }
+
+  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
+    if (executionIds.length === 0) return;
+    await this.trx.deleteFrom('trellis_event_subscription').where('execution_id', 'in', executionIds).execute();
+  }
+
+  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_event_subscription').where('proc_inst_id', '=', processInstanceId).execute();
+  }
+
+  /** The start-event subscriptions of a definition (replaced when a newer version is deployed). */
+  async deleteStartEventSubscriptions(processDefinitionId: string): Promise<void> {
+    await this.trx
+      .deleteFrom('trellis_event_subscription')
+      .where('proc_def_id', '=', processDefinitionId)
+      .where('execution_id', 'is', null)
+      .execute();
+  }
+}
+
+function toSubscription(row: Row): EventSubscription {
+  return {
+    id: row.id,
+    eventType: row.event_type as EventSubscription['eventType'],
+    eventName: row.event_name,
+    executionId: row.execution_id,
+    processInstanceId: row.proc_inst_id,
+    activityId: row.activity_id,
+    processDefinitionId: row.proc_def_id,
+    configuration: row.configuration,
+    created: toDate(row.created),
+    tenantId: row.tenant_id,
+  };
+}

@@ -1,0 +1,59 @@
+import type { Transaction } from 'kysely';
+import type { ExecutionInfo, ExecutionQuery } from '../../services/runtime/execution.js';
+import type { StoreSchema } from '../schema.js';
+import type { InstanceReadFilter } from './process-instance-repository.js';
+import { applyPage, applySorting, nonEmpty } from './query-support.js';
+
+const SORT_COLUMNS = { instanceId: 'e.proc_inst_id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id' } as const;
+
+/** Queries over executions (every path of control, the process instances included). */
+export class ExecutionQueryRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async find(query: ExecutionQuery, readable: InstanceReadFilter = null): Promise<ExecutionInfo[]> {
+    const select = this.filtered(query, readable).select(['e.id', 'e.proc_inst_id', 'e.tenant_id']);
+    const rows = await applyPage(applySorting(select, query.sorting, SORT_COLUMNS, 'e.id'), query).execute();
+    return rows.map((row) => ({ id: row.id, processInstanceId: row.proc_inst_id, ended: false, tenantId: row.tenant_id }));
+  }
+
+  async count(query: ExecutionQuery, readable: InstanceReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private filtered(q: ExecutionQuery, readable: InstanceReadFilter) {
+    let select = this.trx.selectFrom('trellis_execution as e');
+    if (q.executionId !== undefined) select = select.where('e.id', '=', q.executionId);
+    if (q.businessKey !== undefined) select = select.where('e.business_key', '=', q.businessKey);
+    if (q.processDefinitionId !== undefined) select = select.where('e.proc_def_id', '=', q.processDefinitionId);
+    if (q.processDefinitionKey !== undefined) select = select.where('e.proc_def_key', '=', q.processDefinitionKey);
+    if (q.processInstanceId !== undefined) select = select.where('e.proc_inst_id', '=', q.processInstanceId);
+    if (q.activityId !== undefined) select = select.where('e.activity_id', '=', q.activityId).where('e.is_active', '=', 1);
+    for (const [type, name] of [
+      ['signal', q.signalEventSubscriptionName],
+      ['message', q.messageEventSubscriptionName],
+    ] as const) {
+      if (name === undefined) continue;
+      select = select.where((eb) =>
+        eb.exists(
+          eb.selectFrom('trellis_event_subscription as s').select('s.id').whereRef('s.execution_id', '=', 'e.id').where('s.event_type', '=', type).where('s.event_name', '=', name),
+        ),
+      );
+    }
+    if (q.active) select = select.where('e.is_active', '=', 1).where('e.suspended', '=', 0);
+    if (q.suspended) select = select.where('e.suspended', '=', 1);
+    if (q.incidentId !== undefined || q.incidentType !== undefined || q.incidentMessage !== undefined || q.incidentMessageLike !== undefined) {
+      select = select.where((eb) => {
+        let incidents = eb.selectFrom('trellis_incident as i').select('i.id').whereRef('i.execution_id', '=', 'e.id');
+        if (q.incidentId !== undefined) incidents = incidents.where('i.id', '=', q.incidentId);
+        if (q.incidentType !== undefined) incidents = incidents.where('i.incident_type', '=', q.incidentType);
+        if (q.incidentMessage !== undefined) incidents = incidents.where('i.incident_message', '=', q.incidentMessage);
+        if (q.incidentMessageLike !== undefined) incidents = incidents.where('i.incident_message', 'like', q.incidentMessageLike);
+        return eb.exists(incidents);
+      });
+    }
+    if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (readable) select = select.where(readable('e.proc_inst_id', 'e.proc_def_key'));
+    return select;
+  }
+}

@@ -1,0 +1,58 @@
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import { catchingDefinition, subscribe } from '../events/subscriptions.js';
+import { throwSignal } from '../events/signals.js';
+import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
+import type { ActivityBehavior } from './behavior.js';
+import { invokeDelegationOf } from './service-task.js';
+
+/** Intermediate catch events (timer, message, signal) and receive tasks with a message: arm the trigger and wait. */
+export const catchEvent: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const definition = element.eventDefinitions[0];
+    if (definition?.type === 'bpmn:TimerEventDefinition' && definition.timer) {
+      await createTimerJob(runner, execution, element, JobHandlerTypes.intermediateTimer, definition.timer);
+      return;
+    }
+    const catching = catchingDefinition(element);
+    if (catching) {
+      await subscribe(runner, execution, element, catching);
+      return;
+    }
+    if (element.type === 'bpmn:ReceiveTask') return;
+    throw new ProcessEngineException(`Trellis cannot wait for the event of '${element.id}'`);
+  },
+  async signal(runner, execution) {
+    await runner.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
+    runner.leave(execution);
+  },
+};
+
+/** An intermediate signal throw event or signal end event: broadcast, then go on (or end). */
+export const signalThrow = (end: boolean): ActivityBehavior => ({
+  async execute(runner, execution, element) {
+    const definition = element.eventDefinitions[0];
+    const name = definition?.signalName ? String(runner.evaluate(execution, definition.signalName, element.id) ?? '') : '';
+    await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId }, runner);
+    if (!end) return runner.leave(execution);
+    runner.endActivityInstance(execution);
+    await runner.end(execution);
+  },
+});
+
+/** A message throw event or message end event implemented like a service task (camunda:class, expression, external…). */
+export const messageThrow = (end: boolean): ActivityBehavior => ({
+  async execute(runner, execution, element) {
+    if (element.camunda.class || element.camunda.expression || element.camunda.delegateExpression) await invokeDelegationOf(runner, execution, element);
+    if (!end) return runner.leave(execution);
+    runner.endActivityInstance(execution);
+    await runner.end(execution);
+  },
+});
+
+/** An error end event throws its error to the nearest boundary event that catches it. */
+export const errorEndEvent: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const definition = element.eventDefinitions[0];
+    await runner.throwError(execution, definition?.errorCode ?? '', null);
+  },
+};

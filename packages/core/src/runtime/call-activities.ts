@@ -1,0 +1,115 @@
+import type { FlowElementModel } from '../bpmn/index.js';
+import { NotFoundException, ProcessEngineException } from '../errors/exceptions.js';
+import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
+import type { Execution } from './execution.js';
+import { completeRun, openInstance } from './open-instance.js';
+import type { ProcessRunner } from './process-runner.js';
+import { startInstance } from './start-instance.js';
+import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
+
+interface Mapping {
+  $type: string;
+  source?: string;
+  sourceExpression?: string;
+  target?: string;
+  variables?: string;
+  businessKey?: string;
+  local?: boolean;
+}
+
+const mappings = (element: FlowElementModel, type: 'camunda:In' | 'camunda:Out') =>
+  (element.extensions as Mapping[]).filter((extension) => extension?.$type === type);
+
+/** Starts the called process (camunda:calledElementBinding, camunda:in) with the call activity's execution as its super execution. */
+export async function startCalledInstance(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<void> {
+  const definition = await calledDefinition(runner, execution, element);
+  const input: Record<string, TypedValue> = {};
+  let businessKey: string | null = null;
+  for (const mapping of mappings(element, 'camunda:In')) {
+    if (mapping.businessKey !== undefined) {
+      businessKey = stringOrNull(runner.evaluate(execution, mapping.businessKey, element.id));
+      continue;
+    }
+    Object.assign(input, mapped(runner, execution, mapping, element, (name) => runner.variables.lookup(execution.id, name), () => runner.variables.visible(execution.id), mapping.local === true));
+  }
+  const model = await runner.env.models.get(runner.ctx, definition);
+  const start = model.initialActivity();
+  if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
+  await startInstance(runner.ctx, runner.env, definition, { businessKey, variables: input, startActivityId: start.id, superExecution: execution });
+}
+
+/** A called instance ended: its caller receives camunda:out variables and leaves the call activity. */
+export async function resumeCallingInstance(called: ProcessRunner, root: Execution): Promise<void> {
+  if (!root.superProcessInstanceId || !root.superExecutionId) return;
+  const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId);
+  const execution = caller?.tree.executions.get(root.superExecutionId);
+  if (!caller || !execution) return;
+  const element = caller.elementOf(execution);
+  const output: Record<string, TypedValue> = {};
+  for (const mapping of mappings(element, 'camunda:Out')) {
+    Object.assign(output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot(), false));
+  }
+  for (const [name, value] of Object.entries(output)) caller.variables.setVisible(execution.id, name, value);
+  caller.leave(execution);
+  await completeRun(caller.ctx, caller);
+}
+
+/** Executions that are removed take the instances they called with them. */
+export async function cancelCalledInstances(runner: ProcessRunner, executionIds: readonly string[]): Promise<void> {
+  for (const executionId of executionIds) {
+    for (const calledId of await runner.ctx.executions.findCalledInstanceIds(executionId)) {
+      const called = await openInstance(runner.ctx, runner.env, calledId);
+      if (!called) continue;
+      called.tree.root!.superExecutionId = null;
+      called.tree.root!.superProcessInstanceId = null;
+      await called.cancelInstance();
+      await completeRun(runner.ctx, called);
+    }
+  }
+}
+
+function mapped(
+  runner: ProcessRunner,
+  execution: Execution,
+  mapping: Mapping,
+  element: FlowElementModel,
+  lookup: (name: string) => TypedValue | undefined,
+  all: () => Record<string, TypedValue>,
+  _local: boolean,
+): Record<string, TypedValue> {
+  if (mapping.variables === 'all') return { ...all() };
+  if (!mapping.target) return {};
+  if (mapping.sourceExpression) {
+    return { [mapping.target]: untypedValue(runner.evaluate(execution, mapping.sourceExpression, element.id)) };
+  }
+  if (mapping.source) {
+    const value = lookup(mapping.source);
+    return { [mapping.target]: value ?? untypedValue(null) };
+  }
+  return {};
+}
+
+async function calledDefinition(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<ProcessDefinition> {
+  const key = String(runner.evaluate(execution, element.calledElement ?? '', element.id) ?? '');
+  const binding = String(element.camunda.calledElementBinding ?? 'latest');
+  const tenantId = runner.definition.tenantId;
+  const repo = runner.ctx.processDefinitions;
+  let found: ProcessDefinition | null | undefined;
+  if (binding === 'deployment') {
+    found = (await repo.find({ key, deploymentId: runner.definition.deploymentId }))[0];
+  } else if (binding === 'version') {
+    const version = Number(runner.evaluate(execution, String(element.camunda.calledElementVersion ?? ''), element.id));
+    found = (await repo.find({ key, version, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
+  } else if (binding === 'versionTag') {
+    const versionTag = String(runner.evaluate(execution, String(element.camunda.calledElementVersionTag ?? ''), element.id));
+    found = (await repo.find({ key, versionTag, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
+  } else {
+    found = await repo.findLatestByKey(key, tenantId);
+  }
+  if (!found) {
+    throw new NotFoundException(`no processes deployed with key '${key}'`);
+  }
+  return found;
+}
+
+const stringOrNull = (value: unknown) => (value === null || value === undefined ? null : String(toJavaScriptValue(untypedValue(value))));

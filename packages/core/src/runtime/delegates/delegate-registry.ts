@@ -1,0 +1,108 @@
+/**
+ * The host application's stand-ins for what BPMN models name as Java code: `camunda:class`
+ * resolves to a registered JavaScript delegate, and beans (`${myBean.doIt(execution)}`,
+ * `camunda:delegateExpression="${myBean}"`) resolve to registered objects or functions.
+ */
+import { ProcessEngineException } from '../../errors/exceptions.js';
+
+/** What a delegate receives: the execution facade (getVariable, setVariable, getId, getProcessInstanceId, getCurrentActivityId, getBusinessKey …). Kept structural here. */
+export type DelegateExecution = Record<string, unknown> & {
+  getVariable(name: string): unknown;
+  setVariable(name: string, value: unknown): void;
+};
+export type JavaDelegate = (execution: DelegateExecution) => unknown | Promise<unknown>;
+export type ExecutionListener = (execution: DelegateExecution) => unknown | Promise<unknown>;
+
+/** What `registerClass` accepts: a function, or an object shaped like a JavaDelegate or an ExecutionListener. */
+export type ClassDelegate = JavaDelegate | { execute: JavaDelegate } | { notify: ExecutionListener };
+
+/** The Java interfaces Camunda names when a delegate expression yields nothing it can invoke (their `Class.toString()`). */
+const DELEGATE_PARENT_INTERFACES = {
+  listener: 'interface org.camunda.bpm.engine.delegate.ExecutionListener',
+  activity: 'interface org.camunda.bpm.engine.impl.pvm.delegate.ActivityBehavior',
+} as const;
+const JAVA_DELEGATE_INTERFACE = 'interface org.camunda.bpm.engine.delegate.JavaDelegate';
+
+/**
+ * A model names a class no delegate was registered for. Camunda reports this as a plain
+ * ProcessEngineException (the REST body's `type`), so the name stays that; the message is Camunda's.
+ */
+export class ClassNotFoundError extends ProcessEngineException {
+  override readonly name: string = 'ProcessEngineException';
+
+  constructor(readonly className: string) {
+    super(`ENGINE-09008 Exception while instantiating class '${className}': ENGINE-09017 Cannot load class '${className}': ${className}`);
+  }
+}
+
+/** Registered class delegates and beans of one engine. */
+export class DelegateRegistry {
+  private readonly classes = new Map<string, JavaDelegate>();
+  private readonly beans = new Map<string, unknown>();
+
+  /** Registers the implementation of a Java class name (camunda:class); replaces an earlier registration. */
+  registerClass(className: string, delegate: ClassDelegate): this {
+    const invocable = asInvocable(delegate);
+    if (!invocable) throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution) or notify(execution)`);
+    this.classes.set(className, invocable);
+    return this;
+  }
+
+  /** Registers a bean: any object or function, reachable by name from expressions and delegate expressions. */
+  registerBean(name: string, bean: unknown): this {
+    this.beans.set(name, bean);
+    return this;
+  }
+
+  /** The delegate registered for a class name, as a function of the execution. */
+  resolveClass(className: string): JavaDelegate {
+    const delegate = this.classes.get(className);
+    if (!delegate) throw new ClassNotFoundError(className);
+    return delegate;
+  }
+
+  bean(name: string): unknown | undefined {
+    return this.beans.get(name);
+  }
+
+  hasBean(name: string): boolean {
+    return this.beans.has(name);
+  }
+
+  beanNames(): string[] {
+    return [...this.beans.keys()];
+  }
+}
+
+/**
+ * Invokes what a camunda:delegateExpression evaluated to: a function, or an object with
+ * execute(execution) (a JavaDelegate) or notify(execution) (an ExecutionListener). Errors the
+ * delegate throws (a BpmnError among them) propagate unchanged. `role` only picks the interface
+ * Camunda's error message names: ExecutionListener for listeners (the default), ActivityBehavior
+ * for service tasks and other activities.
+ */
+export async function invokeDelegate(
+  target: unknown,
+  execution: DelegateExecution,
+  expressionText: string,
+  role: keyof typeof DELEGATE_PARENT_INTERFACES = 'listener',
+): Promise<unknown> {
+  const invocable = asInvocable(target);
+  if (!invocable) {
+    // Camunda 7's BpmnBehaviorLogger wording (ENGINE-02033) for a delegate expression that yields neither kind.
+    throw new ProcessEngineException(
+      `ENGINE-02033 Delegate Expression '${expressionText}' did neither resolve to an implementation of '${DELEGATE_PARENT_INTERFACES[role]}' nor '${JAVA_DELEGATE_INTERFACE}'.`,
+    );
+  }
+  return invocable(execution);
+}
+
+/** A function of the execution for a delegate in any accepted form; methods keep their object as `this`. */
+function asInvocable(delegate: unknown): JavaDelegate | undefined {
+  if (typeof delegate === 'function') return delegate as JavaDelegate;
+  if (typeof delegate !== 'object' || delegate === null) return undefined;
+  const { execute, notify } = delegate as { execute?: unknown; notify?: unknown };
+  if (typeof execute === 'function') return (execution) => Reflect.apply(execute, delegate, [execution]) as unknown;
+  if (typeof notify === 'function') return (execution) => Reflect.apply(notify, delegate, [execution]) as unknown;
+  return undefined;
+}

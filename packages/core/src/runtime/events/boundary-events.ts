@@ -1,0 +1,39 @@
+import type { EventDefinitionModel, FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import type { Execution } from '../execution.js';
+import type { ProcessRunner } from '../process-runner.js';
+import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
+import { subscribe } from './subscriptions.js';
+
+/** Arms the boundary events of an activity on its new scope execution: timers become jobs, messages and signals subscriptions. */
+export async function createBoundaryEventTriggers(runner: ProcessRunner, scope: Execution, activity: FlowElementModel): Promise<void> {
+  for (const id of activity.boundaryEvents) {
+    const boundary = runner.model.activity(id);
+    const definition = boundary?.eventDefinitions[0];
+    if (!boundary || !definition) continue;
+    if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
+      await createTimerJob(runner, scope, boundary, JobHandlerTypes.boundaryTimer, definition.timer);
+    } else {
+      await subscribe(runner, scope, boundary, definition);
+    }
+  }
+}
+
+/**
+ * The error boundary event of an activity that catches an error code: one naming the code wins
+ * over a catch-all (no error reference, or an error without a code).
+ */
+export function matchingErrorBoundary(
+  model: ProcessModel,
+  activity: FlowElementModel,
+  errorCode: string,
+): { boundary: FlowElementModel; definition: EventDefinitionModel } | null {
+  let catchAll: { boundary: FlowElementModel; definition: EventDefinitionModel } | null = null;
+  for (const id of activity.boundaryEvents) {
+    const boundary = model.activity(id);
+    const definition = boundary?.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition');
+    if (!boundary || !definition) continue;
+    if (definition.errorCode === errorCode) return { boundary, definition };
+    if (definition.errorCode === null && catchAll === null) catchAll = { boundary, definition };
+  }
+  return catchAll;
+}

@@ -1,0 +1,118 @@
+import { inject, injectable } from 'inversify';
+import type { CommandContext } from '../command/command-context.js';
+import { ProcessEngineException } from '../errors/exceptions.js';
+import { createJob } from '../jobs/create-job.js';
+import type { Job } from '../jobs/job.js';
+import type { JobHandler } from '../jobs/job-handler.js';
+import { completeRun, openInstance } from './open-instance.js';
+import type { ProcessRunner } from './process-runner.js';
+import { RuntimeEnvironment } from './runtime-environment.js';
+import { JobHandlerTypes } from './runtime-jobs.js';
+import { startInstance } from './start-instance.js';
+import { parseTimer } from './timers/index.js';
+
+/** Opens the job's instance and execution; a job whose execution is gone is a programming error. */
+async function openJobExecution(ctx: CommandContext, env: RuntimeEnvironment, job: Job) {
+  const runner = job.processInstanceId ? await openInstance(ctx, env, job.processInstanceId) : null;
+  const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
+  if (!runner || !execution) throw new ProcessEngineException(`Execution '${job.executionId}' of job '${job.id}' does not exist`);
+  return { runner, execution };
+}
+
+/** A repeating timer (cycle) schedules its next firing as a new job when it fires. */
+async function scheduleNextCycle(ctx: CommandContext, job: Job): Promise<void> {
+  if (!job.repeat) return;
+  const schedule = parseTimer('timeCycle', job.repeat);
+  if (!schedule.repeats()) return;
+  const fired = job.dueDate ?? ctx.clock.now();
+  const next = schedule.nextDueDate(fired);
+  if (!next) return;
+  const { id: _id, createTime: _created, lockOwner: _owner, lockExpirationTime: _expiry, ...rest } = job;
+  await createJob(ctx, { ...rest, dueDate: next, repeat: schedule.afterFiring(), retries: 3, exceptionMessage: null, exceptionStacktrace: null });
+}
+
+@injectable()
+export class AsyncContinuationJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.asyncContinuation;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { runner, execution } = await openJobExecution(ctx, this.env, job);
+    const configuration = job.handlerConfiguration ?? 'async-before';
+    if (configuration === 'async-before') {
+      runner.enter(execution, job.activityId!, { skipAsync: true });
+    } else {
+      const element = runner.model.activity(job.activityId!);
+      if (!element) throw new ProcessEngineException(`Activity '${job.activityId}' of job '${job.id}' does not exist`);
+      const chosen = configuration.startsWith('async-after:') ? configuration.slice('async-after:'.length).split(',') : undefined;
+      runner.schedule(execution, () => runner.takeFlows(execution, element, chosen, true));
+    }
+    await completeRun(ctx, runner);
+  }
+}
+
+/** Intermediate timer catch events and timers after an event-based gateway. */
+@injectable()
+export class IntermediateTimerJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.intermediateTimer;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { runner, execution } = await openJobExecution(ctx, this.env, job);
+    runner.trigger(execution, job.handlerConfiguration ?? job.activityId!);
+    await completeRun(ctx, runner);
+  }
+}
+
+/** Boundary timers: the event fires; a non-interrupting cycle schedules its next firing. */
+@injectable()
+export class BoundaryTimerJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.boundaryTimer;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { runner, execution } = await openJobExecution(ctx, this.env, job);
+    const boundary = runner.model.activity(job.handlerConfiguration ?? '');
+    if (!boundary) throw new ProcessEngineException(`Boundary event '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
+    if (!boundary.cancelActivity) await scheduleNextCycle(ctx, job);
+    runner.trigger(execution, boundary.id);
+    await completeRun(ctx, runner);
+  }
+}
+
+/** Event sub-process timer start events: the sub-process starts; a non-interrupting cycle schedules its next firing. */
+@injectable()
+export class EventSubProcessTimerJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.eventSubProcessTimer;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { runner, execution } = await openJobExecution(ctx, this.env, job);
+    const start = runner.model.activity(job.handlerConfiguration ?? '');
+    if (!start) throw new ProcessEngineException(`Start event '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
+    if (!start.isInterrupting) await scheduleNextCycle(ctx, job);
+    runner.trigger(execution, start.id);
+    await completeRun(ctx, runner);
+  }
+}
+
+/** Timer start events: each firing starts an instance of the definition; cycles schedule the next. */
+@injectable()
+export class TimerStartEventJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.timerStartEvent;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
+    if (!definition) throw new ProcessEngineException(`Process definition '${job.processDefinitionId}' of timer job '${job.id}' does not exist`);
+    await scheduleNextCycle(ctx, job);
+    if (definition.suspended) return;
+    await startInstance(ctx, this.env, definition, { startActivityId: job.handlerConfiguration ?? job.activityId! });
+  }
+}
+

@@ -1,0 +1,93 @@
+import type { FlowElementModel, TimerModel } from '../bpmn/index.js';
+import { createJob } from '../jobs/create-job.js';
+import type { Job } from '../jobs/job.js';
+import { ProcessEngineException } from '../errors/exceptions.js';
+import type { Execution } from './execution.js';
+import type { ProcessRunner } from './process-runner.js';
+import { parseTimer, type TimerKind } from './timers/index.js';
+
+/** Camunda's job handler types for the runtime's jobs. */
+export const JobHandlerTypes = {
+  asyncContinuation: 'async-continuation',
+  /** An intermediate timer catch event: the waiting execution moves on. */
+  intermediateTimer: 'timer-intermediate-transition',
+  /** A boundary timer: the event fires on the activity's scope execution. */
+  boundaryTimer: 'timer-transition',
+  timerStartEvent: 'timer-start-event',
+  /** An event sub-process's timer start event: the sub-process starts in its scope. */
+  eventSubProcessTimer: 'timer-start-event-subprocess',
+} as const;
+
+const KINDS: Record<TimerModel['kind'], TimerKind> = { date: 'timeDate', duration: 'timeDuration', cycle: 'timeCycle' };
+
+/** An async-before or async-after continuation: the execution waits until the job executor resumes it. */
+export async function createAsyncJob(runner: ProcessRunner, execution: Execution, element: FlowElementModel, configuration: string): Promise<Job> {
+  return createJob(runner.ctx, {
+    ...ownedBy(runner, execution, element),
+    type: 'message',
+    handlerType: JobHandlerTypes.asyncContinuation,
+    handlerConfiguration: configuration,
+    exclusive: element.camunda.exclusive !== false,
+  });
+}
+
+/** A timer job of an execution: its due date is the timer's first firing from now. */
+export async function createTimerJob(
+  runner: ProcessRunner,
+  execution: Execution,
+  element: FlowElementModel,
+  handlerType: string,
+  timer: TimerModel,
+): Promise<Job> {
+  const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression, element.id));
+  const schedule = parseTimerOrFail(timer, text, element.id);
+  return createJob(runner.ctx, {
+    ...ownedBy(runner, execution, element),
+    type: 'timer',
+    handlerType,
+    handlerConfiguration: element.id,
+    dueDate: schedule.firstDueDate(runner.ctx.clock.now()),
+    repeat: timer.kind === 'cycle' ? text : null,
+    exclusive: element.camunda.exclusive !== false,
+  });
+}
+
+/** The timer's text with its expression (if any) evaluated. */
+export function resolveTimerText(timer: TimerModel, evaluate: (expression: string) => unknown): string {
+  const value = /[$#]\{/.test(timer.expression) ? evaluate(timer.expression) : timer.expression;
+  if (value instanceof Date) return value.toISOString();
+  return String(value ?? '').trim();
+}
+
+export function parseTimerOrFail(timer: TimerModel, text: string, elementId: string) {
+  try {
+    // Camunda accepts a repeating interval as a duration and fires it once, after the first period.
+    if (timer.kind === 'duration' && text.startsWith('R')) return parseTimer('timeCycle', text);
+    return parseTimer(KINDS[timer.kind], text);
+  } catch (error) {
+    throw new ProcessEngineException(`Cannot schedule timer of element '${elementId}': ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function timerKind(timer: TimerModel): TimerKind {
+  return KINDS[timer.kind];
+}
+
+function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowElementModel) {
+  return {
+    executionId: execution.id,
+    processInstanceId: execution.processInstanceId,
+    activityId: element.id,
+    processDefinitionId: runner.definition.id,
+    processDefinitionKey: runner.definition.key,
+    deploymentId: runner.definition.deploymentId,
+    tenantId: runner.definition.tenantId,
+    suspended: execution.suspended,
+    priority: priorityOf(element),
+  };
+}
+
+function priorityOf(element: FlowElementModel): number {
+  const value = Number(element.camunda.jobPriority);
+  return Number.isFinite(value) ? value : 0;
+}

@@ -1,0 +1,199 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
+import { throwSignal, type SignalThrow } from '../../runtime/events/signals.js';
+import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { ProcessRunner } from '../../runtime/process-runner.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { startInstance } from '../../runtime/start-instance.js';
+import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { checkInstance } from '../runtime/runtime-service.js';
+
+/** A message correlation (Camunda's MessageCorrelationBuilder / POST /message). */
+export interface MessageCorrelation {
+  messageName: string;
+  businessKey?: string | null;
+  processInstanceId?: string | null;
+  tenantId?: string | null;
+  withoutTenantId?: boolean;
+  /** Process instance variables that must equal these values. */
+  correlationKeys?: Record<string, TypedValue>;
+  /** Variables local to the waiting execution that must equal these values. */
+  localCorrelationKeys?: Record<string, TypedValue>;
+  /** Set on the process instance before it moves on (a started instance's start variables). */
+  processVariables?: Record<string, TypedValue>;
+  /** Set on the execution that receives the message. */
+  processVariablesLocal?: Record<string, TypedValue>;
+  /** Correlate to every match instead of exactly one. */
+  all?: boolean;
+  /** Only message start events, never waiting executions. */
+  startMessagesOnly?: boolean;
+}
+
+export interface MessageCorrelationResult {
+  resultType: 'Execution' | 'ProcessDefinition';
+  execution: { id: string; processInstanceId: string; ended: boolean; tenantId: string | null } | null;
+  processInstance: {
+    id: string;
+    definitionId: string;
+    businessKey: string | null;
+    ended: boolean;
+    suspended: boolean;
+    tenantId: string | null;
+  } | null;
+  /** The process instance's variables after the correlation. */
+  variables: Record<string, TypedValue>;
+}
+
+/** Cannot correlate: no or too many matches (REST answers 400). */
+export class MismatchingMessageCorrelationException extends ProcessEngineException {
+  override readonly name = 'MismatchingMessageCorrelationException';
+}
+
+/** Messages and signals delivered to waiting executions and start events (Camunda's RuntimeService#createMessageCorrelation, #signalEventReceived). */
+@injectable()
+export class MessageService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
+  ) {}
+
+  correlate(correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
+    return this.commands.run('CorrelateMessageCmd', (ctx) => this.correlateIn(ctx, correlation));
+  }
+
+  /** Broadcasts a signal to every waiting execution and signal start event (or to one execution). */
+  signal(signal: SignalThrow): Promise<void> {
+    return this.commands.run('SignalEventReceivedCmd', async (ctx) => {
+      if (signal.executionId) {
+        const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, executionId: signal.executionId });
+        if (subscriptions.length === 0) {
+          throw new ProcessEngineException(`Execution '${signal.executionId}' has not subscribed to a signal event with name '${signal.name}'.`);
+        }
+      }
+      await throwSignal(ctx, this.env, signal);
+    });
+  }
+
+  private async correlateIn(ctx: CommandContext, correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
+    const waiting = correlation.startMessagesOnly ? [] : await this.waitingExecutions(ctx, correlation);
+    const all = correlation.all === true;
+    if (!all && waiting.length > 1) {
+      throw new MismatchingMessageCorrelationException(
+        `Cannot correlate a message with name '${correlation.messageName}' to a single execution. ${waiting.length} executions match the correlation keys: ${describeKeys(correlation)}`,
+      );
+    }
+    const starts = (all || waiting.length === 0) && !correlation.processInstanceId ? await this.startEvents(ctx, correlation) : [];
+    if (!all && waiting.length === 0 && starts.length > 1) {
+      throw new MismatchingMessageCorrelationException(
+        `Cannot correlate a message with name '${correlation.messageName}' to a single process definition. ${starts.length} process definitions match the correlation keys: ${describeKeys(correlation)}`,
+      );
+    }
+    if (!all && waiting.length === 0 && starts.length === 0) {
+      throw new MismatchingMessageCorrelationException(`Cannot correlate message '${correlation.messageName}': No process definition or execution matches the parameters`);
+    }
+    const results: MessageCorrelationResult[] = [];
+    for (const { runner, subscription } of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, runner, subscription, correlation));
+    for (const subscription of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, subscription, correlation));
+    return results;
+  }
+
+  private async waitingExecutions(ctx: CommandContext, correlation: MessageCorrelation): Promise<Array<{ runner: ProcessRunner; subscription: EventSubscription }>> {
+    const subscriptions = await ctx.eventSubscriptions.find({
+      eventType: 'message',
+      eventName: correlation.messageName,
+      startEvents: false,
+      ...(correlation.processInstanceId ? { processInstanceId: correlation.processInstanceId } : {}),
+    });
+    const matches: Array<{ runner: ProcessRunner; subscription: EventSubscription }> = [];
+    for (const subscription of subscriptions) {
+      if (!tenantMatches(subscription, correlation)) continue;
+      const runner = await openInstance(ctx, this.env, subscription.processInstanceId!);
+      const execution = runner?.tree.executions.get(subscription.executionId!);
+      if (!runner || !execution || execution.suspended) continue;
+      if (correlation.businessKey != null && runner.tree.root?.businessKey !== correlation.businessKey) continue;
+      if (!variablesMatch(correlation.correlationKeys, (name) => runner.variables.get(name))) continue;
+      if (!variablesMatch(correlation.localCorrelationKeys, (name) => runner.variables.getLocal(execution.id, name))) continue;
+      matches.push({ runner, subscription });
+    }
+    return matches;
+  }
+
+  private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<EventSubscription[]> {
+    if (correlation.correlationKeys && Object.keys(correlation.correlationKeys).length > 0) return [];
+    const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName, startEvents: true });
+    return subscriptions.filter((subscription) => tenantMatches(subscription, correlation));
+  }
+
+  private async deliver(ctx: CommandContext, runner: ProcessRunner, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+    await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', runner.tree.processInstanceId, runner.definition.key);
+    const execution = runner.tree.executions.get(subscription.executionId!)!;
+    for (const [name, value] of Object.entries(correlation.processVariables ?? {})) runner.variables.setVisible(execution.id, name, value);
+    for (const [name, value] of Object.entries(correlation.processVariablesLocal ?? {})) runner.variables.setLocal(execution.id, name, value);
+    runner.trigger(execution, subscription.activityId!);
+    await completeRun(ctx, runner);
+    return {
+      resultType: 'Execution',
+      execution: { id: execution.id, processInstanceId: execution.processInstanceId, ended: !runner.tree.executions.has(execution.id), tenantId: execution.tenantId },
+      processInstance: null,
+      variables: (runner.finalVariables ?? runner.variables).snapshot(),
+    };
+  }
+
+  private async start(ctx: CommandContext, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+    const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+    if (!definition) throw new ProcessEngineException(`Process definition '${subscription.processDefinitionId}' does not exist`);
+    await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
+    await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+    if (definition.suspended) {
+      throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
+    }
+    const runner = await startInstance(ctx, this.env, definition, {
+      businessKey: correlation.businessKey ?? null,
+      variables: { ...correlation.processVariables, ...correlation.processVariablesLocal },
+      startActivityId: subscription.activityId!,
+    });
+    return {
+      resultType: 'ProcessDefinition',
+      execution: null,
+      processInstance: {
+        id: runner.tree.processInstanceId,
+        definitionId: definition.id,
+        businessKey: correlation.businessKey ?? null,
+        ended: runner.ended,
+        suspended: false,
+        tenantId: definition.tenantId,
+      },
+      variables: runner.variables.snapshot(),
+    };
+  }
+}
+
+function tenantMatches(subscription: EventSubscription, correlation: MessageCorrelation): boolean {
+  if (correlation.withoutTenantId) return subscription.tenantId === null;
+  if (correlation.tenantId != null) return subscription.tenantId === correlation.tenantId;
+  return true;
+}
+
+function variablesMatch(expected: Record<string, TypedValue> | undefined, actual: (name: string) => TypedValue | undefined): boolean {
+  for (const [name, value] of Object.entries(expected ?? {})) {
+    const found = actual(name);
+    if (!found || !sameValue(toJavaScriptValue(found), toJavaScriptValue(value))) return false;
+  }
+  return true;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'object' && a !== null) return JSON.stringify(a) === JSON.stringify(b);
+  // Camunda compares numbers of different widths by value (an Integer 5 equals a Long 5).
+  return a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false);
+}
+
+function describeKeys(correlation: MessageCorrelation): string {
+  const keys = Object.entries(correlation.correlationKeys ?? {}).map(([name, value]) => `${name}=${String(toJavaScriptValue(value))}`);
+  return `CorrelationSet [businessKey=${correlation.businessKey ?? null}, processInstanceId=${correlation.processInstanceId ?? null}, correlationKeys={${keys.join(', ')}}]`;
+}

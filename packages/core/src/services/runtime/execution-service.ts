@@ -1,0 +1,134 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
+import type { Incident } from '../../persistence/repositories/incident-repository.js';
+import type { Execution } from '../../runtime/execution.js';
+import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { ProcessRunner } from '../../runtime/process-runner.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
+import type { ExecutionInfo, ExecutionQuery } from './execution.js';
+import { checkInstance } from './runtime-service.js';
+
+/** Executions: queries, local variables, signals and message triggers (Camunda's RuntimeService, execution part). */
+@injectable()
+export class ExecutionService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
+  ) {}
+
+  findExecutions(query: ExecutionQuery = {}): Promise<ExecutionInfo[]> {
+    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.find(query, await readableExecutions(ctx)));
+  }
+
+  countExecutions(query: ExecutionQuery = {}): Promise<number> {
+    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.count(query, await readableExecutions(ctx)));
+  }
+
+  getExecution(id: string): Promise<ExecutionInfo | null> {
+    return this.commands.run('ExecutionQuery', async (ctx) => (await ctx.executionQueries.find({ executionId: id }, await readableExecutions(ctx)))[0] ?? null);
+  }
+
+  /** The execution's own variables. NotFoundException for an unknown execution. */
+  getLocalVariables(executionId: string): Promise<Record<string, TypedValue>> {
+    return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
+      const { runner, execution } = await this.open(ctx, executionId);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', execution.processInstanceId, runner.definition.key);
+      return runner.variables.snapshot(execution.id);
+    });
+  }
+
+  /** Sets and removes local variables of an execution in one transaction. */
+  modifyLocalVariables(executionId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
+    return this.commands.run('SetExecutionVariablesCmd', async (ctx) => {
+      const { runner, execution } = await this.open(ctx, executionId);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      for (const [name, value] of Object.entries(modifications)) runner.variables.setLocal(execution.id, name, value);
+      for (const name of deletions) runner.variables.removeLocal(execution.id, name);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /** Continues an execution that waits in a receive task, an external task or another wait state. */
+  signal(executionId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('SignalCmd', async (ctx) => {
+      const { runner, execution } = await this.open(ctx, executionId);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      if (execution.suspended) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it is suspended`);
+      if (!execution.activityId) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it has no current activity`);
+      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
+      runner.signal(execution);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /** The execution's subscription to a message, or null. */
+  getMessageSubscription(executionId: string, messageName: string): Promise<EventSubscription | null> {
+    return this.commands.run('EventSubscriptionQuery', async (ctx) => {
+      const [subscription] = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: messageName, executionId });
+      if (!subscription) return null;
+      const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', subscription.processInstanceId!, definition?.key ?? '');
+      return subscription;
+    });
+  }
+
+  /** Delivers a message to one execution's subscription (Camunda's messageEventReceived). */
+  messageEventReceived(messageName: string, executionId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('MessageEventReceivedCmd', async (ctx) => {
+      const [subscription] = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: messageName, executionId });
+      if (!subscription) {
+        throw new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${messageName}'`);
+      }
+      const { runner, execution } = await this.open(ctx, executionId);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
+      runner.trigger(execution, subscription.activityId!);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /** A custom incident on an execution (POST /execution/{id}/create-incident). */
+  createIncident(executionId: string, incidentType: string, configuration: string | null, message: string | null): Promise<Incident> {
+    return this.commands.run('CreateIncidentCmd', async (ctx) => {
+      if (!incidentType) throw new ProcessEngineException('incidentType is null');
+      const { runner, execution } = await this.open(ctx, executionId);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      const id = ctx.ids.next();
+      const incident: Incident = {
+        id,
+        incidentTimestamp: ctx.clock.now(),
+        incidentType,
+        incidentMessage: message,
+        executionId,
+        activityId: execution.activityId,
+        failedActivityId: execution.activityId,
+        processInstanceId: execution.processInstanceId,
+        processDefinitionId: execution.processDefinitionId,
+        causeIncidentId: id,
+        rootCauseIncidentId: id,
+        configuration,
+        tenantId: execution.tenantId,
+        jobDefinitionId: null,
+        annotation: null,
+      };
+      await ctx.incidents.insert(incident);
+      return incident;
+    });
+  }
+
+  private async open(ctx: CommandContext, executionId: string): Promise<{ runner: ProcessRunner; execution: Execution }> {
+    const row = await ctx.executions.findById(executionId);
+    const runner = row ? await openInstance(ctx, this.env, row.processInstanceId) : null;
+    const execution = runner?.tree.executions.get(executionId);
+    if (!runner || !execution) throw new NotFoundException(`execution ${executionId} doesn't exist`);
+    return { runner, execution };
+  }
+}
+
+const readableExecutions = (ctx: CommandContext) =>
+  ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });

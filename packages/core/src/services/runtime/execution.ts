@@ -1,0 +1,31 @@
+import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+
+/** An execution as Camunda's REST Execution resource shows it. */
+export interface ExecutionInfo {
+  id: string;
+  processInstanceId: string;
+  ended: boolean;
+  tenantId: string | null;
+}
+
+export type ExecutionSortField = 'instanceId' | 'definitionKey' | 'definitionId' | 'tenantId';
+
+export interface ExecutionQuery extends Page {
+  executionId?: string;
+  businessKey?: string;
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  processInstanceId?: string;
+  /** Executions active at this activity. */
+  activityId?: string;
+  signalEventSubscriptionName?: string;
+  messageEventSubscriptionName?: string;
+  active?: boolean;
+  suspended?: boolean;
+  incidentId?: string;
+  incidentType?: string;
+  incidentMessage?: string;
+  incidentMessageLike?: string;
+  tenantIdIn?: string[];
+  sorting?: Sorting<ExecutionSortField>[];
+}

@@ -1,0 +1,149 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ExecutionInfo, ExecutionQuery } from '@trellis/core';
+import { readJsonObject, text } from '../body.js';
+import { formatRestDate } from '../dto/dates.js';
+import { toVariableValueDto } from '../dto/variable-dto.js';
+import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
+import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { type RestContext } from './context.js';
+
+const EXECUTION_QUERY: QuerySpec = {
+  params: {
+    businessKey: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', processInstanceId: 'string', activityId: 'string',
+    signalEventSubscriptionName: 'string', messageEventSubscriptionName: 'string', active: 'boolean', suspended: 'boolean',
+    incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string', tenantIdIn: 'stringList',
+  },
+  sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId'],
+  unsupported: ['variables', 'processVariables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase'],
+};
+const SORT_FIELDS = EXECUTION_QUERY.sortBy!;
+
+const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
+
+/** The Execution group: query, get, local variables, signal, message subscriptions and custom incidents. */
+export function executionRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  /** POST bodies carry the same criteria as the GET query, with `sorting` as a list. */
+  const fromBody = async (ctx: Context): Promise<ExecutionQuery> => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    for (const name of EXECUTION_QUERY.unsupported ?? []) {
+      if (body[name] !== undefined) throw new InvalidRequestException(400, `Trellis does not support the execution query parameter '${name}' yet`);
+    }
+    const query: Record<string, unknown> = {};
+    for (const name of Object.keys(EXECUTION_QUERY.params)) if (body[name] !== undefined && body[name] !== null) query[name] = body[name];
+    return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS), ...parsePage(ctx.query) } as ExecutionQuery;
+  };
+
+  router.get('/execution', async (ctx) => {
+    ctx.body = (await engine.execution.findExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY))).map(toExecutionDto);
+  });
+  router.post('/execution', async (ctx) => {
+    ctx.body = (await engine.execution.findExecutions(await fromBody(ctx))).map(toExecutionDto);
+  });
+  router.get('/execution/count', async (ctx) => {
+    ctx.body = { count: await engine.execution.countExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY)) };
+  });
+  router.post('/execution/count', async (ctx) => {
+    const { firstResult: _first, maxResults: _max, ...query } = await fromBody(ctx);
+    ctx.body = { count: await engine.execution.countExecutions(query) };
+  });
+
+  router.get('/execution/:id', async (ctx) => {
+    const execution = await engine.execution.getExecution(ctx.params.id);
+    if (!execution) throw new InvalidRequestException(404, `Execution with id ${ctx.params.id} does not exist`);
+    ctx.body = toExecutionDto(execution);
+  });
+
+  router.post('/execution/:id/signal', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const variables = variablesFromDto(body.variables, `Cannot signal execution ${ctx.params.id}`);
+    await notFoundAs404(() => engine.execution.signal(ctx.params.id, variables));
+    ctx.status = 204;
+  });
+
+  router.get('/execution/:id/localVariables', async (ctx) => {
+    const variables = await notFoundAs404(() => engine.execution.getLocalVariables(ctx.params.id));
+    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
+  });
+  router.post('/execution/:id/localVariables', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const modifications = variablesFromDto(body.modifications, `Cannot modify variables for execution ${ctx.params.id}`);
+    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
+    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, modifications, deletions));
+    ctx.status = 204;
+  });
+  router.get('/execution/:id/localVariables/:varName', async (ctx) => {
+    const variables = await notFoundAs404(() => engine.execution.getLocalVariables(ctx.params.id));
+    const value = variables[ctx.params.varName];
+    if (!value) throw new InvalidRequestException(404, `execution variable with name ${ctx.params.varName} does not exist`);
+    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+  });
+  router.put('/execution/:id/localVariables/:varName', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const { varName } = ctx.params;
+    const modifications = variablesFromDto({ [varName]: body }, `Cannot put execution variable ${varName}`);
+    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, modifications));
+    ctx.status = 204;
+  });
+  router.delete('/execution/:id/localVariables/:varName', async (ctx) => {
+    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, {}, [ctx.params.varName]));
+    ctx.status = 204;
+  });
+
+  router.get('/execution/:id/messageSubscriptions/:messageName', async (ctx) => {
+    const { id, messageName } = ctx.params;
+    const subscription = await engine.execution.getMessageSubscription(id, messageName);
+    if (!subscription) throw new InvalidRequestException(404, `Message event subscription for execution ${id} named ${messageName} does not exist`);
+    ctx.body = {
+      id: subscription.id,
+      eventType: subscription.eventType,
+      eventName: subscription.eventName,
+      executionId: subscription.executionId,
+      processInstanceId: subscription.processInstanceId,
+      activityId: subscription.activityId,
+      createdDate: formatRestDate(subscription.created),
+      tenantId: subscription.tenantId,
+    };
+  });
+  router.post('/execution/:id/messageSubscriptions/:messageName/trigger', async (ctx) => {
+    const { id, messageName } = ctx.params;
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const variables = variablesFromDto(body.variables, `Cannot trigger message ${messageName} for execution ${id}`);
+    try {
+      await engine.execution.messageEventReceived(messageName, id, variables);
+    } catch (error) {
+      if (error instanceof Error && error.name !== 'AuthorizationException') {
+        throw new InvalidRequestException(500, `Cannot trigger message ${messageName} for execution ${id}: ${error.message}`, 'RestException', 0);
+      }
+      throw error;
+    }
+    ctx.status = 204;
+  });
+
+  router.post('/execution/:id/create-incident', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const incident = await notFoundAs404(() =>
+      engine.execution.createIncident(ctx.params.id, text(body.incidentType) ?? '', text(body.configuration), text(body.message)),
+    );
+    ctx.body = {
+      id: incident.id,
+      processDefinitionId: incident.processDefinitionId,
+      processInstanceId: incident.processInstanceId,
+      executionId: incident.executionId,
+      incidentTimestamp: formatRestDate(incident.incidentTimestamp),
+      incidentType: incident.incidentType,
+      activityId: incident.activityId,
+      failedActivityId: incident.failedActivityId,
+      causeIncidentId: incident.causeIncidentId,
+      rootCauseIncidentId: incident.rootCauseIncidentId,
+      configuration: incident.configuration,
+      tenantId: incident.tenantId,
+      incidentMessage: incident.incidentMessage,
+      jobDefinitionId: incident.jobDefinitionId,
+      annotation: incident.annotation,
+    };
+  });
+}

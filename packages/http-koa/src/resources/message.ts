@@ -1,0 +1,75 @@
+import Router from '@koa/router';
+import { MismatchingMessageCorrelationException, type MessageCorrelationResult } from '@trellis/core';
+import { objectOf, readJsonObject, text } from '../body.js';
+import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { type RestContext } from './context.js';
+
+/** POST /message (correlation) and POST /signal (broadcast). */
+export function messageRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  router.post('/message', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const messageName = text(body.messageName);
+    if (!messageName) throw new InvalidRequestException(400, 'No message name supplied');
+    const tenantId = text(body.tenantId);
+    if (tenantId !== null && body.withoutTenantId === true) {
+      throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
+    }
+    const prefix = `Cannot correlate message ${messageName}`;
+    let results: MessageCorrelationResult[];
+    try {
+      results = await engine.message.correlate({
+        messageName,
+        businessKey: text(body.businessKey),
+        processInstanceId: text(body.processInstanceId),
+        tenantId,
+        withoutTenantId: body.withoutTenantId === true,
+        correlationKeys: variablesFromDto(body.correlationKeys, prefix),
+        localCorrelationKeys: variablesFromDto(body.localCorrelationKeys, prefix),
+        processVariables: variablesFromDto(body.processVariables, prefix),
+        processVariablesLocal: {
+          ...variablesFromDto(body.processVariablesLocal, prefix),
+          ...variablesFromDto(body.processVariablesToTriggeredScope, prefix),
+        },
+        all: body.all === true,
+      });
+    } catch (error) {
+      if (error instanceof MismatchingMessageCorrelationException) throw new InvalidRequestException(400, error.message, 'RestException', 0);
+      throw error;
+    }
+    if (body.resultEnabled !== true && body.variablesInResultEnabled !== true) {
+      ctx.status = 204;
+      return;
+    }
+    ctx.body = results.map((result) => toResultDto(result, body.variablesInResultEnabled === true));
+  });
+
+  router.post('/signal', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const name = text(body.name);
+    if (!name) throw new InvalidRequestException(400, 'No signal name given');
+    const tenantId = text(body.tenantId);
+    if (tenantId !== null && body.withoutTenantId === true) {
+      throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
+    }
+    await engine.message.signal({
+      name,
+      executionId: text(body.executionId),
+      tenantId,
+      withoutTenantId: body.withoutTenantId === true,
+      variables: variablesFromDto(objectOf(body).variables, `Cannot deliver signal ${name}`),
+    });
+    ctx.status = 204;
+  });
+}
+
+function toResultDto(result: MessageCorrelationResult, withVariables: boolean) {
+  return {
+    resultType: result.resultType,
+    execution: result.execution,
+    processInstance: result.processInstance && { links: [], ...result.processInstance, caseInstanceId: null },
+    ...(withVariables ? { variables: variablesToDto(result.variables) } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_paid" name="paid" /><bpmn:message id="m_order" name="order" /><bpmn:signal id="s_go" name="go" />
+  <bpmn:process id="shop" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="payment" />
+    <bpmn:intermediateCatchEvent id="payment"><bpmn:messageEventDefinition messageRef="m_paid" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f2" sourceRef="payment" targetRef="go" />
+    <bpmn:intermediateCatchEvent id="go"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="go" targetRef="wait" />
+    <bpmn:receiveTask id="wait" />
+    <bpmn:sequenceFlow id="f4" sourceRef="wait" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+  <bpmn:process id="orders" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="orderStart"><bpmn:messageEventDefinition messageRef="m_order" /></bpmn:startEvent>
+    <bpmn:sequenceFlow id="o1" sourceRef="orderStart" targetRef="handle" />
+    <bpmn:userTask id="handle" />
+    <bpmn:sequenceFlow id="o2" sourceRef="handle" targetRef="orderEnd" />
+    <bpmn:endEvent id="orderEnd" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+beforeEach(async () => {
+  rest = await startRestHarness();
+  await rest.engine.deployment.deploy({ resources: [{ name: 'shop.bpmn', bytes: Buffer.from(MODEL) }] });
+});
+afterEach(async () => rest.close());
+
+const startShop = async (businessKey: string) =>
+  (await rest.request('POST', '/process-definition/key/shop/start', { json: { businessKey, variables: { order: { value: businessKey, type: 'String' } } } })).body.id as string;
+
+describe('POST /message', () => {
+  it('correlates to a waiting execution and returns the result with variables when asked', async () => {
+    const id = await startShop('A');
+    await startShop('B');
+
+    const response = await rest.request('POST', '/message', {
+      json: { messageName: 'paid', businessKey: 'A', processVariables: { amount: { value: 5, type: 'Integer' } }, resultEnabled: true, variablesInResultEnabled: true },
+    });
+    const silent = await rest.request('POST', '/message', { json: { messageName: 'paid', correlationKeys: { order: { value: 'B', type: 'String' } } } });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(1);
+    expect(response.body[0]).toMatchObject({ resultType: 'Execution', processInstance: null, execution: { processInstanceId: id, ended: false } });
+    expect(response.body[0].variables.amount).toEqual({ type: 'Integer', value: 5, valueInfo: {} });
+    expect(silent.status).toBe(204);
+  });
+
+  it('starts an instance at a message start event', async () => {
+    const response = await rest.request('POST', '/message', { json: { messageName: 'order', businessKey: 'o-1', resultEnabled: true } });
+
+    expect(response.body).toMatchObject([{ resultType: 'ProcessDefinition', execution: null, processInstance: { businessKey: 'o-1', ended: false, links: [] } }]);
+    expect(response.body[0]).not.toHaveProperty('variables');
+  });
+
+  it('answers 400 RestException when nothing or too much matches, 400 without a name', async () => {
+    await startShop('A');
+    await startShop('B');
+
+    const many = await rest.request('POST', '/message', { json: { messageName: 'paid' } });
+    const none = await rest.request('POST', '/message', { json: { messageName: 'refund' } });
+    const nameless = await rest.request('POST', '/message', { json: {} });
+
+    expect(many.status).toBe(400);
+    expect(many.body).toMatchObject({ type: 'RestException', code: 0 });
+    expect(many.body.message).toContain("to a single execution. 2 executions match");
+    expect(none.body).toEqual({ type: 'RestException', message: "Cannot correlate message 'refund': No process definition or execution matches the parameters", code: 0 });
+    expect(nameless.body).toEqual({ type: 'InvalidRequestException', message: 'No message name supplied', code: null });
+  });
+});
+
+describe('POST /signal and the Execution group', () => {
+  it('signals waiting executions, lists executions by subscription and signals a receive task', async () => {
+    const id = await startShop('A');
+    await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: id } });
+
+    const waiting = await rest.request('GET', '/execution?signalEventSubscriptionName=go');
+    const signal = await rest.request('POST', '/signal', { json: { name: 'go', variables: { flag: { value: true, type: 'Boolean' } } } });
+    const atReceive = await rest.request('GET', `/execution?processInstanceId=${id}&activityId=wait`);
+    const count = await rest.request('POST', '/execution/count', { json: { processInstanceId: id } });
+    const one = await rest.request('GET', `/execution/${atReceive.body[0].id}`);
+    await rest.request('PUT', `/execution/${atReceive.body[0].id}/localVariables/note`, { json: { value: 'hi', type: 'String' } });
+    const local = await rest.request('GET', `/execution/${atReceive.body[0].id}/localVariables/note`);
+    const signalled = await rest.request('POST', `/execution/${atReceive.body[0].id}/signal`, { json: {} });
+
+    expect(waiting.body).toEqual([{ id, processInstanceId: id, ended: false, tenantId: null }]);
+    expect(signal.status).toBe(204);
+    expect(atReceive.body).toHaveLength(1);
+    expect(count.body.count).toBeGreaterThanOrEqual(1);
+    expect(one.body).toEqual({ id: atReceive.body[0].id, processInstanceId: id, ended: false, tenantId: null });
+    expect(local.body).toEqual({ type: 'String', value: 'hi', valueInfo: {} });
+    expect(signalled.status).toBe(204);
+    expect((await rest.request('GET', '/process-instance/count')).body.count).toBe(0);
+  });
+
+  it('shows and triggers a message subscription of an execution; 404 for unknown ones', async () => {
+    const id = await startShop('A');
+
+    const subscription = await rest.request('GET', `/execution/${id}/messageSubscriptions/paid`);
+    const unknown = await rest.request('GET', `/execution/${id}/messageSubscriptions/nope`);
+    const trigger = await rest.request('POST', `/execution/${id}/messageSubscriptions/paid/trigger`, { json: { variables: { x: { value: 1, type: 'Integer' } } } });
+    const missingExecution = await rest.request('GET', '/execution/nope');
+
+    expect(subscription.body).toMatchObject({ eventType: 'message', eventName: 'paid', executionId: id, processInstanceId: id, activityId: 'payment' });
+    expect(unknown.status).toBe(404);
+    expect(trigger.status).toBe(204);
+    expect((await rest.request('GET', `/process-instance/${id}/variables`)).body.x).toEqual({ type: 'Integer', value: 1, valueInfo: {} });
+    expect(missingExecution.body).toEqual({ type: 'InvalidRequestException', message: 'Execution with id nope does not exist', code: null });
+  });
+
+  it('suspends an instance so that it refuses messages, and activates it again', async () => {
+    const id = await startShop('A');
+
+    const suspend = await rest.request('PUT', `/process-instance/${id}/suspended`, { json: { suspended: true } });
+    const refused = await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: id } });
+    const listed = await rest.request('GET', '/process-instance?suspended=true');
+    await rest.request('PUT', '/process-instance/suspended', { json: { suspended: false, processDefinitionKey: 'shop' } });
+    const accepted = await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: id } });
+
+    expect(suspend.status).toBe(204);
+    expect(refused.status).toBe(400);
+    expect(listed.body.map((instance: { id: string }) => instance.id)).toEqual([id]);
+    expect(accepted.status).toBe(204);
+  });
+});
