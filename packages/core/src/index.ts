@@ -46,3 +46,4 @@ export type { Incident, IncidentQuery } from './persistence/repositories/inciden
 export type { EventSubscription, EventSubscriptionQuery } from './persistence/repositories/event-subscription-repository.js';
 export type { ExecutionService } from './services/runtime/execution-service.js';
 export type { ExecutionInfo, ExecutionQuery, ExecutionSortField } from './services/runtime/execution.js';
+export type { ModificationInstruction } from './runtime/modification.js';

@@ -129,4 +129,23 @@ describe('POST /signal and the Execution group', () => {
     expect(listed.body.map((instance: { id: string }) => instance.id)).toEqual([id]);
     expect(accepted.status).toBe(204);
   });
+
+  it('modifies an instance: cancel the waiting event, start before the receive task; 400 for an unknown activity', async () => {
+    const id = await startShop('A');
+
+    const modified = await rest.request('POST', `/process-instance/${id}/modification`, {
+      json: { instructions: [{ type: 'startBeforeActivity', activityId: 'wait' }, { type: 'cancel', activityId: 'payment' }] },
+    });
+    const tree = await rest.request('GET', `/process-instance/${id}/activity-instances`);
+    const unknown = await rest.request('POST', `/process-instance/${id}/modification`, { json: { instructions: [{ type: 'startBeforeActivity', activityId: 'nope' }] } });
+    const noId = await rest.request('POST', `/process-instance/${id}/modification`, { json: { instructions: [{ type: 'startTransition' }] } });
+    const started = await rest.request('POST', '/process-definition/key/shop/start', { json: { startInstructions: [{ type: 'startAfterActivity', activityId: 'go' }] } });
+
+    expect(modified.status).toBe(204);
+    expect(tree.body.childActivityInstances.map((child: { activityId: string }) => child.activityId)).toEqual(['wait']);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain("Element 'nope' does not exist in process 'shop'");
+    expect(noId.status).toBe(400);
+    expect((await rest.request('GET', `/process-instance/${started.body.id}/activity-instances`)).body.childActivityInstances[0].activityId).toBe('wait');
+  });
 });

@@ -18,6 +18,15 @@ import { toJavaScriptValue, untypedValue } from './variables/index.js';
 import { cancelCalledInstances, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 
+export interface EnterOptions {
+  /** The async-before job resumes the execution: no second job. */
+  skipAsync?: boolean;
+  /** Inside the scope this creates, start at these activities (outermost first) instead of its start event. */
+  startAt?: readonly string[];
+  /** The event of the innermost startAt activity already happened: it only passes through. */
+  startOccurred?: boolean;
+}
+
 interface Step {
   execution: Execution;
   run: () => Promise<void> | void;
@@ -67,8 +76,8 @@ export class ProcessRunner {
   // --- the agenda ---
 
   /** Queues an execution to arrive at an activity (skipAsync: the async-before job resumes it). */
-  enter(execution: Execution, activityId: string, options: { skipAsync?: boolean; startAt?: string } = {}): void {
-    this.schedule(execution, () => this.arrive(execution, activityId, options.skipAsync ?? false, false, options.startAt));
+  enter(execution: Execution, activityId: string, options: EnterOptions = {}): void {
+    this.schedule(execution, () => this.arrive(execution, activityId, options.skipAsync ?? false, false, options));
   }
 
   /** Queues a waiting execution to continue (a completed user task, a received message, a fired timer). */
@@ -308,7 +317,7 @@ export class ProcessRunner {
     } else {
       path = await this.newConcurrentPathIn(scope);
     }
-    this.enter(path, eventSubProcess.id, { startAt: start.id });
+    this.enter(path, eventSubProcess.id, { startAt: [start.id], startOccurred: true });
   }
 
   /**
@@ -406,7 +415,7 @@ export class ProcessRunner {
 
   // --- arriving and leaving ---
 
-  private async arrive(execution: Execution, activityId: string, skipAsync: boolean, occurred = false, startAt?: string): Promise<void> {
+  private async arrive(execution: Execution, activityId: string, skipAsync: boolean, occurred = false, options: EnterOptions = {}): Promise<void> {
     const element = this.model.activity(activityId);
     if (!element) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
     if (execution.suspended) throw suspendedError(execution);
@@ -458,8 +467,9 @@ export class ProcessRunner {
       if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, target, element.id);
     }
     await this.notify(target, element.executionListeners, 'start', element.id);
-    // An event sub-process starts at the start event whose event happened.
-    if (startAt) return this.schedule(target, () => this.arrive(target, startAt, true, true));
+    // An event sub-process starts at the start event whose event happened; a modification inside a scope it creates.
+    const [next, ...deeper] = options.startAt ?? [];
+    if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper }));
     // A catch event after an event-based gateway whose event already happened only passes through.
     if (occurred) return this.leave(target);
     await behaviorFor(element).execute(this, target, element);

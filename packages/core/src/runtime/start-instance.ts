@@ -2,6 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { armEventSubProcesses } from './events/event-sub-processes.js';
 import type { Execution } from './execution.js';
+import { modifyInstance, type ModificationInstruction } from './modification.js';
 import { completeRun, newInstance } from './open-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
@@ -10,8 +11,10 @@ import type { TypedValue } from './variables/index.js';
 export interface InstanceStart {
   businessKey?: string | null;
   variables?: Record<string, TypedValue>;
-  /** The start event to begin at; default: the definition's initial (none) start event. */
+  /** The start event to begin at. */
   startActivityId: string;
+  /** Start here instead (Camunda's startInstructions): the start event does not run. */
+  instructions?: readonly ModificationInstruction[];
   /** A called instance: the call activity's execution in the caller. */
   superExecution?: Execution | null;
   /** Prepare the new instance before it runs (e.g. a message start's payload). */
@@ -56,7 +59,11 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
   for (const [name, value] of Object.entries(start.variables ?? {})) runner.variables.set(name, value);
   start.beforeRun?.(runner);
   await armEventSubProcesses(runner, root, runner.model.key);
-  runner.enter(root, start.startActivityId);
+  if (start.instructions && start.instructions.length > 0) {
+    await modifyInstance(runner, start.instructions);
+  } else {
+    runner.enter(root, start.startActivityId);
+  }
   await completeRun(ctx, runner);
   return runner;
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { AuthorizationException, ProcessEngineException } from '@trellis/core';
+import { AuthorizationException, ProcessEngineException, type ModificationInstruction } from '@trellis/core';
+import { instructionsFromDto } from '../dto/instructions.js';
 import { readJsonBody } from '../body.js';
 import { selfLink } from '../dto/links.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
@@ -7,6 +8,8 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { resolveDefinitionId } from './process-definition.js';
+
+type StartInstruction = Exclude<ModificationInstruction, { type: 'cancel' }>;
 
 const START_PATHS = ['/process-definition/key/:key/tenant-id/:tenantId/start', '/process-definition/key/:key/start', '/process-definition/:id/start'];
 
@@ -17,13 +20,11 @@ export function processDefinitionStartRoutes(router: Router, rest: RestContext):
       const id = await resolveDefinitionId(rest, ctx);
       const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
       const prefix = `Cannot instantiate process definition ${id}`;
-      if (Array.isArray(body.startInstructions) && body.startInstructions.length > 0) {
-        throw new InvalidRequestException(400, `${prefix}: start instructions are not supported by Trellis yet`);
-      }
+      const startInstructions = instructionsFromDto(body.startInstructions, prefix, { allowCancel: false }) as StartInstruction[];
       const variables = variablesFromDto(body.variables, prefix);
       const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
       try {
-        const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables });
+        const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables, startInstructions });
         const dto = toProcessInstanceDto(instance, selfLink(baseUrlOf(ctx), `/process-instance/${instance.id}`));
         ctx.body = body.withVariablesInReturn === true ? { ...dto, variables: variablesToDto(instance.variables, false) } : dto;
       } catch (error) {

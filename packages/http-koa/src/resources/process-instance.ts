@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import type { ProcessInstanceQuery } from '@trellis/core';
+import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery } from '@trellis/core';
+import { instructionsFromDto } from '../dto/instructions.js';
 import { readJsonObject, text } from '../body.js';
 import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -76,6 +77,20 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
       () => engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, body.suspended as boolean),
       `Process instance with id ${ctx.params.id} does not exist`,
     );
+    ctx.status = 204;
+  });
+
+  router.post('/process-instance/:id/modification', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const prefix = `Cannot modify process instance ${ctx.params.id}`;
+    const instructions = instructionsFromDto(body.instructions, prefix, { allowCancel: true });
+    try {
+      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions);
+    } catch (error) {
+      // Camunda answers a modification the engine refuses with 400 and the engine's message.
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(400, error.message);
+    }
     ctx.status = 204;
   });
 

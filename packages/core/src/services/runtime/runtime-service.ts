@@ -2,8 +2,9 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { NotFoundException } from '../../errors/exceptions.js';
+import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { buildActivityInstanceTree } from './activity-instance-tree.js';
@@ -107,6 +108,21 @@ export class RuntimeService {
         );
         await ctx.executions.setSuspendedByProcessInstance(id, suspended);
       }
+    });
+  }
+
+  /**
+   * Modifies a running instance: cancels activity and transition instances and starts activities
+   * (before, after, at a transition), in order, in one transaction. Needs UPDATE on the instance or
+   * UPDATE_INSTANCE on its definition.
+   */
+  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[]): Promise<void> {
+    return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
+      const runner = await this.open(ctx, processInstanceId);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+      if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
+      await modifyInstance(runner, instructions);
+      await completeRun(ctx, runner);
     });
   }
 

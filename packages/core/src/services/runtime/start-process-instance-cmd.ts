@@ -4,6 +4,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
+import type { ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { definitionNotFound } from '../process-definition/process-definition-messages.js';
 import type { ProcessInstance } from './process-instance.js';
@@ -11,6 +12,8 @@ import type { ProcessInstance } from './process-instance.js';
 export interface StartProcessInstanceRequest {
   businessKey?: string | null;
   variables?: Record<string, TypedValue>;
+  /** Start at these activities instead of the start event (startBeforeActivity, startAfterActivity, startTransition). */
+  startInstructions?: Exclude<ModificationInstruction, { type: 'cancel' }>[];
 }
 
 export interface StartedProcessInstance extends ProcessInstance {
@@ -38,11 +41,12 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
     }
     const model = await this.env.models.get(ctx, definition);
     const start = model.initialActivity();
-    if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
+    if (!start && !this.request.startInstructions?.length) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: this.request.businessKey ?? null,
       variables: this.request.variables,
-      startActivityId: start.id,
+      startActivityId: start?.id ?? '',
+      instructions: this.request.startInstructions,
     });
     return {
       id: runner.tree.processInstanceId,

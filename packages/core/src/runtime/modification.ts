@@ -1,0 +1,158 @@
+import type { FlowElementModel } from '../bpmn/index.js';
+import { BadUserRequestException, ProcessEngineException } from '../errors/exceptions.js';
+import type { Execution } from './execution.js';
+import { miBodyId } from './multi-instance.js';
+import type { ProcessRunner } from './process-runner.js';
+import type { TypedValue } from './variables/index.js';
+
+/** One instruction of a process instance modification (Camunda's ProcessInstanceModificationInstructionDto). */
+export type ModificationInstruction =
+  | { type: 'cancel'; activityId?: string; activityInstanceId?: string; transitionInstanceId?: string }
+  | { type: 'startBeforeActivity'; activityId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> }
+  | { type: 'startAfterActivity'; activityId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> }
+  | { type: 'startTransition'; transitionId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> };
+
+/**
+ * Applies modification instructions in order, each run to its waiting point before the next. A
+ * cancellation never ends the instance by itself: it ends at the end when nothing is left running.
+ */
+export async function modifyInstance(runner: ProcessRunner, instructions: readonly ModificationInstruction[]): Promise<void> {
+  for (const instruction of instructions) {
+    if (instruction.type === 'cancel') await cancel(runner, instruction);
+    else start(runner, instruction);
+    await runner.run();
+  }
+  const root = runner.tree.root;
+  if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) await runner.cancelInstance();
+}
+
+async function cancel(runner: ProcessRunner, instruction: Extract<ModificationInstruction, { type: 'cancel' }>): Promise<void> {
+  const describe = instruction.activityInstanceId
+    ? `Cancel activity instance '${instruction.activityInstanceId}'`
+    : instruction.transitionInstanceId
+      ? `Cancel transition instance '${instruction.transitionInstanceId}'`
+      : `Cancel all instances of activity '${instruction.activityId}'`;
+  const fail = (why: string): never => {
+    throw new BadUserRequestException(`Cannot perform instruction: ${describe}; ${why}`);
+  };
+  if (instruction.transitionInstanceId) {
+    const execution = runner.tree.executions.get(instruction.transitionInstanceId);
+    if (!execution || execution.activityId === null || execution.activityInstanceId !== null) fail(`Transition instance '${instruction.transitionInstanceId}' does not exist`);
+    return cancelPath(runner, execution!);
+  }
+  if (instruction.activityInstanceId) {
+    const instance = runner.tree.activityInstances.get(instruction.activityInstanceId);
+    if (!instance || instance.parentId === null) fail(`Activity instance '${instruction.activityInstanceId}' does not exist`);
+    return cancelActivityInstance(runner, instance!.id);
+  }
+  if (!instruction.activityId) fail('an activity id, activity instance id or transition instance id is required');
+  const instances = [...runner.tree.activityInstances.values()].filter(
+    (each) => each.activityId === instruction.activityId || each.activityId === miBodyId(instruction.activityId!),
+  );
+  const transitions = [...runner.tree.executions.values()].filter((each) => each.activityId === instruction.activityId && each.activityInstanceId === null);
+  for (const instance of instances) if (runner.tree.activityInstances.has(instance.id)) await cancelActivityInstance(runner, instance.id);
+  for (const execution of transitions) if (runner.tree.executions.has(execution.id)) await cancelPath(runner, execution);
+}
+
+async function cancelActivityInstance(runner: ProcessRunner, instanceId: string): Promise<void> {
+  const instance = runner.tree.activityInstances.get(instanceId)!;
+  const execution = runner.tree.executions.get(instance.executionId)!;
+  // A scope's activity instance: its scope execution goes; its holder's path ends with it.
+  if (execution.scopeInstanceId === instanceId && execution.parentId !== null) {
+    const holder = runner.parentOf(execution);
+    await runner.removeExecution(execution);
+    holder.activityInstanceId = null;
+    return cancelPath(runner, holder);
+  }
+  runner.tree.removeActivityInstance(instanceId);
+  await runner.ctx.tasks.deleteByExecutions([execution.id]);
+  await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
+  await runner.ctx.eventSubscriptions.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
+  await cancelPath(runner, execution);
+}
+
+/** Ends a path without taking flows; an emptied scope is cancelled too, up to (not including) the process instance. */
+async function cancelPath(runner: ProcessRunner, execution: Execution): Promise<void> {
+  execution.activityId = null;
+  execution.activityInstanceId = null;
+  execution.isActive = false;
+  runner.tree.touch(execution);
+  if (execution.parentId === null) return;
+  if (execution.isConcurrent) {
+    const scope = runner.parentOf(execution);
+    await runner.removeExecution(execution);
+    if (runner.tree.childrenOf(scope.id).length === 0) await cancelPath(runner, scope);
+    return;
+  }
+  if (execution.isScope && execution.scopeInstanceId) {
+    const holder = runner.parentOf(execution);
+    await runner.removeExecution(execution);
+    return cancelPath(runner, holder);
+  }
+}
+
+function start(runner: ProcessRunner, instruction: Exclude<ModificationInstruction, { type: 'cancel' }>): void {
+  const model = runner.model;
+  let target: FlowElementModel;
+  if (instruction.type === 'startTransition') {
+    const flow = model.flows.get(instruction.transitionId);
+    if (!flow) throw new BadUserRequestException(`Cannot perform instruction: Start transition '${instruction.transitionId}'; Element '${instruction.transitionId}' does not exist in process '${model.key}'`);
+    target = model.activity(flow.targetRef)!;
+  } else {
+    const activity = model.activity(instruction.activityId);
+    const what = instruction.type === 'startBeforeActivity' ? 'Start before' : 'Start after';
+    if (!activity) {
+      throw new BadUserRequestException(`Cannot perform instruction: ${what} activity '${instruction.activityId}'; Element '${instruction.activityId}' does not exist in process '${model.key}'`);
+    }
+    if (instruction.type === 'startAfterActivity') {
+      const flows = model.flowsFrom(activity.id);
+      if (flows.length !== 1) {
+        throw new BadUserRequestException(
+          `Cannot perform instruction: ${what} activity '${activity.id}'; activity has ${flows.length === 0 ? 'no' : 'more than one'} outgoing sequence flow`,
+        );
+      }
+      target = model.activity(flows[0].targetRef)!;
+    } else {
+      target = activity;
+    }
+  }
+  // The flow scopes from the process down to the target: use the innermost that runs, create the rest.
+  const chain: string[] = [];
+  for (let scopeId = target.scopeId; scopeId !== model.key; scopeId = model.activity(scopeId)!.scopeId) chain.unshift(scopeId);
+  let scope = runner.tree.root!;
+  let depth = 0;
+  if (instruction.ancestorActivityInstanceId) {
+    const ancestor = [...runner.tree.executions.values()].find((each) => each.isScope && each.scopeInstanceId === instruction.ancestorActivityInstanceId);
+    if (!ancestor) {
+      throw new BadUserRequestException(`Cannot perform instruction: start '${target.id}'; Ancestor activity instance '${instruction.ancestorActivityInstanceId}' does not exist`);
+    }
+    scope = ancestor;
+    depth = ancestor.scopeActivityId === null ? 0 : chain.indexOf(ancestor.scopeActivityId) + 1;
+  } else {
+    for (; depth < chain.length; depth++) {
+      const candidates = [...runner.tree.executions.values()].filter((each) => each.isScope && each.scopeActivityId === chain[depth]);
+      if (candidates.length === 0) break;
+      if (candidates.length > 1) {
+        throw new ProcessEngineException(`Cannot start activity '${target.id}': ancestor activity instance id of scope '${chain[depth]}' is ambiguous; set ancestorActivityInstanceId`);
+      }
+      scope = candidates[0];
+    }
+  }
+  runner.schedule(scope, async () => {
+    const idle = scope.activityId === null && runner.tree.childrenOf(scope.id).length === 0;
+    const path = idle ? scope : await runner.newConcurrentPathIn(scope);
+    for (const [name, value] of Object.entries(instruction.variables ?? {})) runner.variables.setLocal(path.id, name, value);
+    const missing = chain.slice(depth);
+    if (missing.length === 0) runner.enter(path, target.id);
+    else runner.enter(path, missing[0], { startAt: [...missing.slice(1), target.id] });
+  });
+}
+
+function ownTriggers(runner: ProcessRunner, execution: Execution): string[] {
+  if (!execution.isScope) return [];
+  const container = execution.scopeActivityId ?? runner.model.key;
+  return runner.model
+    .childrenOf(container)
+    .filter((child) => child.triggeredByEvent)
+    .flatMap((sub) => runner.model.childrenOf(sub.id).map((each) => each.id));
+}

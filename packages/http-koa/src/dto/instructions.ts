@@ -1,0 +1,39 @@
+import type { ModificationInstruction } from '@trellis/core';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { variablesFromDto } from './variables-map.js';
+
+type StartInstruction = Exclude<ModificationInstruction, { type: 'cancel' }>;
+
+/**
+ * REST modification / start instructions → engine instructions, with Camunda's 400s for a missing
+ * type or id ("<field> is required for instruction type '<type>'").
+ */
+export function instructionsFromDto(list: unknown, prefix: string, options: { allowCancel: boolean }): ModificationInstruction[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new InvalidRequestException(400, '');
+  return list.map((raw: Record<string, unknown>) => {
+    const type = raw?.type;
+    const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
+    const required = (name: string) => {
+      const value = text(name);
+      if (!value) throw new InvalidRequestException(400, `${prefix}: '${name}' must be set for instruction type '${String(type)}'`);
+      return value;
+    };
+    const variables = variablesFromDto(raw.variables, prefix);
+    const ancestorActivityInstanceId = text('ancestorActivityInstanceId');
+    switch (type) {
+      case 'cancel':
+        if (!options.allowCancel) break;
+        if (!text('activityId') && !text('activityInstanceId') && !text('transitionInstanceId')) {
+          throw new InvalidRequestException(400, `${prefix}: For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
+        }
+        return { type, activityId: text('activityId'), activityInstanceId: text('activityInstanceId'), transitionInstanceId: text('transitionInstanceId') };
+      case 'startBeforeActivity':
+      case 'startAfterActivity':
+        return { type, activityId: required('activityId'), ancestorActivityInstanceId, variables } satisfies StartInstruction;
+      case 'startTransition':
+        return { type, transitionId: required('transitionId'), ancestorActivityInstanceId, variables } satisfies StartInstruction;
+    }
+    throw new InvalidRequestException(400, `${prefix}: Instruction type '${String(type)}' is not supported`);
+  });
+}
