@@ -7,6 +7,8 @@ export interface ServerConfig {
   host: string;
   basePath: string;
   bodyLimit: number;
+  /** Long-polling fetchAndLock requests that may wait at once. */
+  fetchAndLockQueueCapacity: number;
   logLevel: LogLevel;
   /** HTTP Basic authentication on the REST API. */
   basicAuth: boolean;
@@ -22,6 +24,10 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   const bodyLimit = Number(env.TRELLIS_BODY_LIMIT ?? 10 * 1024 * 1024);
   if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) throw new Error(`TRELLIS_BODY_LIMIT must be a byte count, got '${env.TRELLIS_BODY_LIMIT}'`);
+  const fetchAndLockQueueCapacity = Number(env.TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY ?? 200);
+  if (!Number.isInteger(fetchAndLockQueueCapacity) || fetchAndLockQueueCapacity < 0) {
+    throw new Error(`TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY must be a whole number, got '${env.TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY}'`);
+  }
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
     ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA }
     : { type: 'sqlite', filename: resolve(invokedFrom(env), env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
@@ -36,6 +42,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     host: env.HOST ?? '0.0.0.0',
     basePath: env.TRELLIS_BASE_PATH ?? '/engine-rest',
     bodyLimit,
+    fetchAndLockQueueCapacity,
     logLevel,
     engine: { store, logLevel, authorization: { enabled: authorization } },
   };

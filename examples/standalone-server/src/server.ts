@@ -24,6 +24,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const app = createRestApp(engine, {
     basePath: config.basePath,
     bodyLimit: config.bodyLimit,
+    fetchAndLockQueueCapacity: config.fetchAndLockQueueCapacity,
     authentication: config.basicAuth ? 'basic' : undefined,
   });
   const server = app.listen(config.port, config.host);

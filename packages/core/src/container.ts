@@ -15,9 +15,13 @@ import { TaskService } from './services/task/task-service.js';
 import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
+import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
 import { ProcessModelCache } from './services/process-definition/process-model-cache.js';
+import { StartFormService } from './services/process-definition/start-form-service.js';
+import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { JobExecutor } from './jobs/job-executor.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
@@ -57,6 +61,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(RuntimeEnvironment).toSelf();
   container.bind(DeploymentService).toSelf();
   container.bind(ProcessDefinitionService).toSelf();
+  container.bind(StartFormService).toSelf();
+  container.bind(StatisticsService).toSelf();
   container.bind(IdentityService).toSelf();
   container.bind(AuthorizationService).toSelf();
   container.bind(RuntimeService).toSelf();
@@ -64,6 +70,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(MessageService).toSelf();
   container.bind(ManagementService).toSelf();
   container.bind(ExecutionService).toSelf();
+  container.bind(VariableInstanceService).toSelf();
+  container.bind(ExternalTaskService).toSelf();
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(AsyncContinuationJobHandler);

@@ -11,18 +11,26 @@ import { TaskService } from './services/task/task-service.js';
 import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
+import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
 import type { Store } from './persistence/store.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
+import { StartFormService } from './services/process-definition/start-form-service.js';
+import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
 export class ProcessEngine {
   readonly deployment: DeploymentService;
   readonly processDefinition: ProcessDefinitionService;
+  /** Start forms: form data, form variables, rendered and deployed forms, submit. */
+  readonly startForm: StartFormService;
+  /** Statistics of running instances, failed jobs and incidents per definition and per activity. */
+  readonly statistics: StatisticsService;
   readonly events: EventBus;
   readonly jobExecutor: JobExecutor;
   readonly identity: IdentityService;
@@ -32,6 +40,8 @@ export class ProcessEngine {
   readonly message: MessageService;
   readonly management: ManagementService;
   readonly execution: ExecutionService;
+  readonly variableInstance: VariableInstanceService;
+  readonly externalTask: ExternalTaskService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -42,6 +52,8 @@ export class ProcessEngine {
   constructor(private readonly container: Container) {
     this.deployment = container.get(DeploymentService);
     this.processDefinition = container.get(ProcessDefinitionService);
+    this.startForm = container.get(StartFormService);
+    this.statistics = container.get(StatisticsService);
     this.events = container.get<EventBus>(EventBus);
     this.jobExecutor = container.get(JobExecutor);
     this.identity = container.get(IdentityService);
@@ -51,6 +63,8 @@ export class ProcessEngine {
     this.message = container.get(MessageService);
     this.management = container.get(ManagementService);
     this.execution = container.get(ExecutionService);
+    this.variableInstance = container.get(VariableInstanceService);
+    this.externalTask = container.get(ExternalTaskService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);
@@ -83,6 +97,7 @@ export class ProcessEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.events.emit('engine.closing', {});
     await this.jobExecutor.stop();
     this.events.clear();
     await this.container.get<Store>(STORE).close();

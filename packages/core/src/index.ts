@@ -17,6 +17,9 @@ export type * from './services/process-definition/process-definition.js';
 export type { ProcessDefinitionService, DeleteProcessDefinitionOptions } from './services/process-definition/process-definition-service.js';
 export type { CalledProcessDefinition } from './services/process-definition/static-called-definitions.js';
 export type { SuspensionTarget, SuspensionChange } from './services/process-definition/update-suspension-state-cmd.js';
+export type { StartFormService, DeployedForm } from './services/process-definition/start-form-service.js';
+export { FormFieldValidationException, type StartFormData, type FormFieldDefinition, type CamundaFormRef } from './services/process-definition/start-form.js';
+export type { StatisticsService, StatisticsOptions, ActivityStatistics, ProcessDefinitionStatistics, IncidentCount } from './services/process-definition/statistics-service.js';
 export type { ProcessModel } from './bpmn/index.js';
 export type { ResolvedAuthorizationConfig } from './config.js';
 export type { Authentication, Authorization, AuthorizationInput, AuthorizationQuery, AuthorizationSortField } from './authorization/authorization.js';
@@ -31,7 +34,7 @@ export type { RuntimeService, InstanceSuspensionTarget } from './services/runtim
 export type { TaskService } from './services/task/task-service.js';
 export type { ProcessInstance, ProcessInstanceQuery, ActivityInstanceNode, TransitionInstanceNode, InstanceIncident } from './services/runtime/process-instance.js';
 export type { StartProcessInstanceRequest, StartedProcessInstance } from './services/runtime/start-process-instance-cmd.js';
-export type { Task, TaskQuery, TaskCandidates } from './services/task/task.js';
+export type { Task, TaskQuery, TaskCandidates, DelegationState, TaskIdentityLink } from './services/task/task.js';
 export * from './runtime/variables/index.js';
 export type { MessageService, MessageCorrelation, MessageCorrelationResult } from './services/message/message-service.js';
 export { MismatchingMessageCorrelationException } from './services/message/message-service.js';
@@ -42,8 +45,15 @@ export type { ScriptingConfig } from './config.js';
 export type { ManagementService } from './services/management/management-service.js';
 export type { Job } from './jobs/job.js';
 export type { JobQuery } from './persistence/repositories/job-repository.js';
-export type { Incident, IncidentQuery } from './persistence/repositories/incident-repository.js';
+export type { Incident, IncidentQuery, IncidentSortField } from './persistence/repositories/incident-repository.js';
 export type { EventSubscription, EventSubscriptionQuery } from './persistence/repositories/event-subscription-repository.js';
 export type { ExecutionService } from './services/runtime/execution-service.js';
 export type { ExecutionInfo, ExecutionQuery, ExecutionSortField } from './services/runtime/execution.js';
 export type { ModificationInstruction } from './runtime/modification.js';
+export type { EventSubscriptionListQuery, EventSubscriptionSortField } from './persistence/repositories/event-subscription-repository.js';
+export type { ExternalTaskService, ExternalTaskFailure } from './services/external-task/external-task-service.js';
+export type * from './services/external-task/external-task.js';
+export type { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+export type {
+  VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,
+} from './services/variable-instance/variable-instance.js';

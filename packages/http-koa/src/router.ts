@@ -6,11 +6,17 @@ import { authorizationRoutes } from './resources/authorization.js';
 import { groupRoutes } from './resources/group.js';
 import { identityRoutes } from './resources/identity.js';
 import { processDefinitionStartRoutes } from './resources/process-definition-start.js';
+import { processDefinitionFormRoutes } from './resources/process-definition-forms.js';
+import { processDefinitionStatisticsRoutes } from './resources/process-definition-statistics.js';
 import { processInstanceRoutes } from './resources/process-instance.js';
 import { taskRoutes } from './resources/task.js';
 import { messageRoutes } from './resources/message.js';
 import { executionRoutes } from './resources/execution.js';
+import { eventSubscriptionRoutes } from './resources/event-subscription.js';
+import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
+import { externalTaskRoutes } from './resources/external-task.js';
+import { incidentRoutes } from './resources/incident.js';
 import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
 import { processDefinitionRoutes } from './resources/process-definition.js';
@@ -43,12 +49,18 @@ function mountResources(router: Router, rest: RestContext): void {
   groupRoutes(router, rest);
   identityRoutes(router, rest);
   executionRoutes(router, rest);
+  eventSubscriptionRoutes(router, rest);
+  variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);
   processDefinitionStartRoutes(router, rest);
+  processDefinitionFormRoutes(router, rest);
+  processDefinitionStatisticsRoutes(router, rest);
   processDefinitionRoutes(router, rest);
   processInstanceRoutes(router, rest);
   taskRoutes(router, rest);
   userRoutes(router, rest);
+  externalTaskRoutes(router, rest);
+  incidentRoutes(router, rest);
 }
 
 function requireEngineName({ engine }: RestContext): Middleware {

@@ -33,7 +33,7 @@ describe('routes that do not exist', () => {
   });
 
   it('answer a JSON 404 for operations that are not served yet', async () => {
-    const response = await rest.request('POST', '/process-definition/key/invoice/submit-form', { json: {}, outsideContract: true });
+    const response = await rest.request('POST', '/decision-definition/key/invoice/evaluate', { json: {}, outsideContract: true });
 
     expect(response.status).toBe(404);
     expect(response.body.type).toBe('NotFoundException');

@@ -18,6 +18,7 @@ import { JobRepository } from '../persistence/repositories/job-repository.js';
 import { EventSubscriptionRepository } from '../persistence/repositories/event-subscription-repository.js';
 import { IncidentRepository } from '../persistence/repositories/incident-repository.js';
 import { ExecutionQueryRepository } from '../persistence/repositories/execution-query-repository.js';
+import { ExternalTaskRepository } from '../persistence/repositories/external-task-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
@@ -38,6 +39,7 @@ export class CommandContext {
   readonly eventSubscriptions: EventSubscriptionRepository;
   readonly incidents: IncidentRepository;
   readonly executionQueries: ExecutionQueryRepository;
+  readonly externalTasks: ExternalTaskRepository;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -68,6 +70,7 @@ export class CommandContext {
     this.eventSubscriptions = new EventSubscriptionRepository(trx);
     this.incidents = new IncidentRepository(trx);
     this.executionQueries = new ExecutionQueryRepository(trx);
+    this.externalTasks = new ExternalTaskRepository(trx, dialect);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 

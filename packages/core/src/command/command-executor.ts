@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../clock.js';
 import type { ResolvedEngineConfig } from '../config.js';
@@ -11,9 +12,15 @@ import type { Command } from './command.js';
 import { CommandContext } from './command-context.js';
 import { translateDatabaseError } from './database-errors.js';
 
-/** Runs each command in its own transaction, then the after-commit hooks it registered. */
+/**
+ * Runs each command in its own transaction, then the after-commit hooks it registered. A command
+ * started while another runs in the same async flow (a delegate calling an engine service) joins
+ * the running one's transaction, as Camunda's nested commands share their command context.
+ */
 @injectable()
 export class CommandExecutor {
+  private readonly running = new AsyncLocalStorage<CommandContext>();
+
   constructor(
     @inject(STORE) private readonly store: Store,
     @inject(CLOCK) private readonly clock: Clock,
@@ -25,12 +32,14 @@ export class CommandExecutor {
   ) {}
 
   async execute<T>(command: Command<T>): Promise<T> {
+    const outer = this.running.getStore();
+    if (outer) return command.execute(outer);
     let context: CommandContext | undefined;
     let result: T;
     try {
       result = await this.store.db.transaction().execute(async (trx) => {
         context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.authentication.current());
-        return command.execute(context);
+        return this.running.run(context, () => command.execute(context!));
       });
     } catch (error) {
       throw translateDatabaseError(error);

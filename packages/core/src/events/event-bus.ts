@@ -6,6 +6,10 @@ export interface EngineEvents {
   'deployment.deleted': { deploymentId: string };
   /** A job was created or became due earlier; job executors may want to look. */
   'job.created': { jobId: string; dueDate: Date | null };
+  /** An external task was created or unlocked: long-polling fetches may find it now. */
+  'externalTask.available': { topicName: string };
+  /** The engine is closing (published at the start of close()): answer what waits on it, e.g. long polls. */
+  'engine.closing': Record<string, never>;
 }
 
 type Listener<T> = (payload: T) => void;

@@ -25,6 +25,7 @@ export interface StoreSchema {
   trellis_job_definition: JobDefinitionTable;
   trellis_event_subscription: EventSubscriptionTable;
   trellis_incident: IncidentTable;
+  trellis_external_task: ExternalTaskTable;
 }
 
 export interface PropertyTable {
@@ -220,6 +221,7 @@ export interface TaskTable {
   form_key: string | null;
   suspended: number;
   tenant_id: string | null;
+  delegation_state: string | null;
 }
 
 export interface TaskCandidateTable {
@@ -274,4 +276,27 @@ export interface IncidentTable {
   tenant_id: string | null;
   job_def_id: string | null;
   annotation: string | null;
+}
+
+export interface ExternalTaskTable {
+  id: string;
+  rev: number;
+  topic_name: string;
+  worker_id: string | null;
+  lock_expiration_time: number | null;
+  retries: number | null;
+  error_message: string | null;
+  error_details: string | null;
+  suspended: number;
+  execution_id: string;
+  proc_inst_id: string;
+  proc_def_id: string;
+  proc_def_key: string;
+  proc_def_version_tag: string | null;
+  activity_id: string;
+  activity_instance_id: string | null;
+  tenant_id: string | null;
+  priority: number;
+  business_key: string | null;
+  create_time: number;
 }

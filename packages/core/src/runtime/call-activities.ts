@@ -92,7 +92,10 @@ function mapped(
 async function calledDefinition(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<ProcessDefinition> {
   const key = String(runner.evaluate(execution, element.calledElement ?? '', element.id) ?? '');
   const binding = String(element.camunda.calledElementBinding ?? 'latest');
-  const tenantId = runner.definition.tenantId;
+  // camunda:calledElementTenantId picks the called definition's tenant (an expression may compute it); default: the caller's.
+  const tenantText = element.camunda.calledElementTenantId;
+  const tenantValue = typeof tenantText === 'string' && tenantText !== '' ? runner.evaluate(execution, tenantText, element.id) : undefined;
+  const tenantId = tenantValue === undefined ? runner.definition.tenantId : tenantValue === null ? null : String(tenantValue);
   const repo = runner.ctx.processDefinitions;
   let found: ProcessDefinition | null | undefined;
   if (binding === 'deployment') {

@@ -144,9 +144,11 @@ function collectionOf(runner: ProcessRunner, body: Execution, element: FlowEleme
   const text = element.multiInstance!.collection;
   if (!text) return null;
   const value = /[$#]\{/.test(text) ? runner.evaluate(body, text, element.id) : runner.evaluate(body, `\${${text}}`, element.id);
-  if (Array.isArray(value)) return value;
+  // Spin nodes (a Json variable's elements()) become their plain values.
+  const plain = (item: unknown) => (item && typeof item === 'object' && typeof (item as { value?: unknown }).value === 'function' ? (item as { value(): unknown }).value() : item);
+  if (Array.isArray(value)) return value.map(plain);
   if (value && typeof value === 'object' && typeof (value as { elements?: unknown }).elements === 'function') {
-    return ((value as { elements(): Array<{ value?: () => unknown }> }).elements()).map((item) => (typeof item.value === 'function' ? item.value() : item));
+    return (value as { elements(): unknown[] }).elements().map(plain);
   }
   if (value === null || value === undefined) return null;
   throw new ProcessEngineException(`Variable '${text}' is not a Collection`);

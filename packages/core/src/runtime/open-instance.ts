@@ -50,6 +50,7 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
     await ctx.jobs.deleteByProcessInstance(id);
     await ctx.eventSubscriptions.deleteByProcessInstance(id);
     await ctx.incidents.deleteByProcessInstance(id);
+    await ctx.externalTasks.deleteByProcessInstance(id);
     openInstances(ctx).delete(id);
     return;
   }

@@ -82,12 +82,14 @@ export class ProcessRunner {
 
   /** Queues a waiting execution to continue (a completed user task, a received message, a fired timer). */
   signal(execution: Execution): void {
-    this.schedule(execution, async () => {
-      const element = this.elementOf(execution);
-      const behavior = behaviorFor(element);
-      if (!behavior.signal) throw new ProcessEngineException(`Activity '${element.id}' does not wait for a signal`);
-      await behavior.signal(this, execution, element);
-    });
+    this.schedule(execution, () => this.signalNow(execution));
+  }
+
+  private async signalNow(execution: Execution): Promise<void> {
+    const element = this.elementOf(execution);
+    const behavior = behaviorFor(element);
+    if (!behavior.signal) throw new ProcessEngineException(`Activity '${element.id}' does not wait for a signal`);
+    await behavior.signal(this, execution, element);
   }
 
   /** Queues the execution to complete its activity and leave along its outgoing flows (conditions checked). */
@@ -108,17 +110,17 @@ export class ProcessRunner {
   /** Runs the agenda to its end, then writes the tree. */
   async run(): Promise<void> {
     this.running = true;
+    let evaluations = 0;
     try {
-      for (let round = 0; ; round++) {
-        for (let step = this.agenda.shift(); step; step = this.agenda.shift()) {
-          if (!this.tree.executions.has(step.execution.id)) continue;
-          await step.run();
+      for (;;) {
+        // Conditional events look whenever variables changed, before anything else moves (Camunda evaluates them at once).
+        if (!this.ended && this.variables.takeChanged()) {
+          if (++evaluations > 1000) throw new ProcessEngineException(`Conditional events of process instance '${this.tree.processInstanceId}' keep triggering each other`);
+          await this.evaluateConditionalEvents();
         }
-        // Conditional events look again whenever variables changed; a model that keeps changing them is stopped.
-        if (this.ended || !this.variables.takeChanged()) break;
-        if (round > 100) throw new ProcessEngineException(`Conditional events of process instance '${this.tree.processInstanceId}' keep triggering each other`);
-        await this.evaluateConditionalEvents();
-        if (this.agenda.length === 0) break;
+        const step = this.agenda.shift();
+        if (!step) break;
+        if (this.tree.executions.has(step.execution.id)) await step.run();
       }
     } finally {
       this.running = false;
@@ -126,16 +128,23 @@ export class ProcessRunner {
     await this.tree.flush(this.ctx);
   }
 
-  /** Triggers the conditional events (catch, boundary) whose condition now holds. */
+  /** Whether the instance has conditional subscriptions (asked once per command; a new one sets it). */
+  hasConditionalEvents: boolean | undefined = undefined;
+
+  /** Triggers the conditional events (catch, boundary, event sub-process) whose condition now holds, ahead of the agenda. */
   private async evaluateConditionalEvents(): Promise<void> {
+    if (this.hasConditionalEvents === false) return;
     const subscriptions = await this.ctx.eventSubscriptions.find({ eventType: 'conditional', processInstanceId: this.tree.processInstanceId });
+    this.hasConditionalEvents = subscriptions.length > 0;
+    const due: Step[] = [];
     for (const subscription of subscriptions) {
       const execution = this.tree.executions.get(subscription.executionId ?? '');
       const event = this.model.activity(subscription.activityId ?? '');
       const condition = event?.eventDefinitions.find((definition) => definition.type === 'bpmn:ConditionalEventDefinition')?.condition;
       if (!execution || !event || !condition || execution.suspended) continue;
-      if (this.conditionHolds(execution, condition, event.id)) this.trigger(execution, event.id);
+      if (this.conditionHoldsIfDefined(execution, condition, event.id)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
     }
+    this.agenda.unshift(...due);
   }
 
   // --- expressions ---
@@ -147,6 +156,16 @@ export class ProcessRunner {
       throw new ProcessEngineException(`Condition expression returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
     }
     return value;
+  }
+
+  /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist yet is false. */
+  private conditionHoldsIfDefined(execution: Execution, condition: string, elementId: string): boolean {
+    try {
+      return this.conditionHolds(execution, condition, elementId);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('Unknown property used in expression')) return false;
+      throw error;
+    }
   }
 
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */
@@ -252,6 +271,7 @@ export class ProcessRunner {
     await this.ctx.jobs.deleteByExecutions(ids);
     await this.ctx.eventSubscriptions.deleteByExecutions(ids);
     await this.ctx.incidents.deleteByExecutions(ids);
+    await this.ctx.externalTasks.deleteByExecutions(ids);
     await cancelCalledInstances(this, ids);
   }
 
@@ -326,42 +346,42 @@ export class ProcessRunner {
    * event, or the boundary event of its activity fires.
    */
   trigger(execution: Execution, activityId: string): void {
-    this.schedule(execution, async () => {
-      const event = this.model.activity(activityId);
-      if (!event) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
-      if (execution.suspended) throw suspendedError(execution);
-      const eventSubProcess = eventSubProcessOf(this.model, event);
-      if (eventSubProcess) return this.fireEventSubProcess(execution, event, eventSubProcess);
-      if (event.attachedTo !== null && execution.scopeActivityId !== null && execution.scopeActivityId === boundaryHostId(this.model, event.attachedTo)) {
-        return this.fireBoundaryEvent(execution, event);
-      }
-      if (execution.activityId === activityId) return this.signal(execution);
-      const at = execution.activityId ? this.model.activity(execution.activityId) : undefined;
-      if (at?.type !== 'bpmn:EventBasedGateway') {
-        throw new ProcessEngineException(`Execution '${execution.id}' does not wait for event '${activityId}'`);
-      }
-      await this.ctx.jobs.deleteByExecutions([execution.id]);
-      await this.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
-      await this.notify(execution, at.executionListeners, 'end', at.id);
-      this.endActivityInstance(execution);
-      this.schedule(execution, () => this.arrive(execution, activityId, true, true));
-    });
+    this.schedule(execution, () => this.triggerNow(execution, activityId));
   }
 
-  /** Fires a boundary event of the activity whose scope `scope` is. */
-  fireBoundaryEvent(scope: Execution, boundary: FlowElementModel): void {
-    this.schedule(scope, async () => {
-      if (!boundary.cancelActivity) {
-        this.enter(await this.concurrentPathBeside(scope), boundary.id);
-        return;
-      }
-      const holder = this.parentOf(scope);
-      await this.removeExecution(scope);
-      holder.activityInstanceId = null;
-      holder.isActive = true;
-      this.tree.touch(holder);
-      this.enter(holder, boundary.id);
-    });
+  private async triggerNow(execution: Execution, activityId: string): Promise<void> {
+    const event = this.model.activity(activityId);
+    if (!event) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
+    if (execution.suspended) throw suspendedError(execution);
+    const eventSubProcess = eventSubProcessOf(this.model, event);
+    if (eventSubProcess) return this.fireEventSubProcess(execution, event, eventSubProcess);
+    if (event.attachedTo !== null && execution.scopeActivityId !== null && execution.scopeActivityId === boundaryHostId(this.model, event.attachedTo)) {
+      return this.fireBoundaryEvent(execution, event);
+    }
+    if (execution.activityId === activityId) return this.signalNow(execution);
+    const at = execution.activityId ? this.model.activity(execution.activityId) : undefined;
+    if (at?.type !== 'bpmn:EventBasedGateway') {
+      throw new ProcessEngineException(`Execution '${execution.id}' does not wait for event '${activityId}'`);
+    }
+    await this.ctx.jobs.deleteByExecutions([execution.id]);
+    await this.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
+    await this.notify(execution, at.executionListeners, 'end', at.id);
+    this.endActivityInstance(execution);
+    this.schedule(execution, () => this.arrive(execution, activityId, true, true));
+  }
+
+  /** Fires a boundary event of the activity whose scope `scope` is, now. */
+  async fireBoundaryEvent(scope: Execution, boundary: FlowElementModel): Promise<void> {
+    if (!boundary.cancelActivity) {
+      this.enter(await this.concurrentPathBeside(scope), boundary.id);
+      return;
+    }
+    const holder = this.parentOf(scope);
+    await this.removeExecution(scope);
+    holder.activityInstanceId = null;
+    holder.isActive = true;
+    this.tree.touch(holder);
+    this.enter(holder, boundary.id);
   }
 
   /**
@@ -376,7 +396,7 @@ export class ProcessRunner {
       if (errorStart && !this.insideEventSubProcess(execution, errorStart)) {
         const definition = errorStart.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition')!;
         this.setErrorVariables(scope, definition, errorCode, errorMessage);
-        this.schedule(scope, () => this.fireEventSubProcess(scope!, errorStart, this.model.activity(errorStart.scopeId)!));
+        await this.fireEventSubProcess(scope, errorStart, this.model.activity(errorStart.scopeId)!);
         return;
       }
       if (scope.scopeActivityId === null) break;
@@ -387,7 +407,7 @@ export class ProcessRunner {
       if (!found) continue;
       const { boundary, definition } = found;
       this.setErrorVariables(this.parentOf(scope), definition, errorCode, errorMessage);
-      this.fireBoundaryEvent(scope, boundary);
+      await this.fireBoundaryEvent(scope, boundary);
       return;
     }
     this.env.logger.warn(

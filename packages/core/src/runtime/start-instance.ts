@@ -6,7 +6,7 @@ import { modifyInstance, type ModificationInstruction } from './modification.js'
 import { completeRun, newInstance } from './open-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
-import type { TypedValue } from './variables/index.js';
+import { untypedValue, type TypedValue } from './variables/index.js';
 
 export interface InstanceStart {
   businessKey?: string | null;
@@ -57,6 +57,9 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
     startTime: now,
   });
   for (const [name, value] of Object.entries(start.variables ?? {})) runner.variables.set(name, value);
+  // camunda:initiator: the authenticated user who started the instance (null when nobody is).
+  const initiator = runner.model.activity(start.startActivityId)?.camunda.initiator;
+  if (typeof initiator === 'string' && initiator !== '') runner.variables.set(initiator, untypedValue(ctx.authentication?.userId ?? null));
   start.beforeRun?.(runner);
   await armEventSubProcesses(runner, root, runner.model.key);
   if (start.instructions && start.instructions.length > 0) {

@@ -59,7 +59,7 @@ export function toTaskDto(task: Task) {
     lastUpdated: null,
     due: date(task.due),
     followUp: date(task.followUp),
-    delegationState: null,
+    delegationState: task.delegationState ?? null,
     description: task.description,
     executionId: task.executionId,
     parentTaskId: null,

@@ -1,11 +1,14 @@
 import type { ProcessEngine } from '@trellis/core';
 import type { Context } from 'koa';
+import type { FetchAndLockHandler } from '../fetch-and-lock-handler.js';
 
 /** What every resource file needs from the adapter. */
 export interface RestContext {
   engine: ProcessEngine;
   /** Request body size limit in bytes. */
   bodyLimit: number;
+  /** Long polling of POST /external-task/fetchAndLock (one per engineRest(), shared by its mounts). */
+  fetchAndLock?: FetchAndLockHandler;
 }
 
 /** The absolute URL of the REST root for this request (links are built from it, as in Camunda). */

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ExecutionInfo, ExecutionQuery } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
-import { formatRestDate } from '../dto/dates.js';
+import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
+import { toEventSubscriptionDto } from './event-subscription.js';
 
 const EXECUTION_QUERY: QuerySpec = {
   params: {
@@ -97,16 +98,7 @@ export function executionRoutes(router: Router, rest: RestContext): void {
     const { id, messageName } = ctx.params;
     const subscription = await engine.execution.getMessageSubscription(id, messageName);
     if (!subscription) throw new InvalidRequestException(404, `Message event subscription for execution ${id} named ${messageName} does not exist`);
-    ctx.body = {
-      id: subscription.id,
-      eventType: subscription.eventType,
-      eventName: subscription.eventName,
-      executionId: subscription.executionId,
-      processInstanceId: subscription.processInstanceId,
-      activityId: subscription.activityId,
-      createdDate: formatRestDate(subscription.created),
-      tenantId: subscription.tenantId,
-    };
+    ctx.body = toEventSubscriptionDto(subscription);
   });
   router.post('/execution/:id/messageSubscriptions/:messageName/trigger', async (ctx) => {
     const { id, messageName } = ctx.params;
@@ -128,22 +120,6 @@ export function executionRoutes(router: Router, rest: RestContext): void {
     const incident = await notFoundAs404(() =>
       engine.execution.createIncident(ctx.params.id, text(body.incidentType) ?? '', text(body.configuration), text(body.message)),
     );
-    ctx.body = {
-      id: incident.id,
-      processDefinitionId: incident.processDefinitionId,
-      processInstanceId: incident.processInstanceId,
-      executionId: incident.executionId,
-      incidentTimestamp: formatRestDate(incident.incidentTimestamp),
-      incidentType: incident.incidentType,
-      activityId: incident.activityId,
-      failedActivityId: incident.failedActivityId,
-      causeIncidentId: incident.causeIncidentId,
-      rootCauseIncidentId: incident.rootCauseIncidentId,
-      configuration: incident.configuration,
-      tenantId: incident.tenantId,
-      incidentMessage: incident.incidentMessage,
-      jobDefinitionId: incident.jobDefinitionId,
-      annotation: incident.annotation,
-    };
+    ctx.body = toIncidentDto(incident);
   });
 }

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
-import type { TaskQuery } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
+import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -33,7 +34,10 @@ const TASK_QUERY: QuerySpec = {
   ],
 };
 
-/** The core of the Task group: query, get, claim, unclaim, assignee and complete. */
+/**
+ * The core of the Task group: query, get, claim, unclaim, assignee, delegate, resolve, complete,
+ * forms (key, variables, submit), variables and local variables, identity links.
+ */
 export function taskRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
@@ -75,6 +79,146 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
+
+  router.post('/task/:id/delegate', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    await notFoundAs404(() => engine.task.delegateTask(ctx.params.id, text(body.userId)), notFound(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.post('/task/:id/resolve', async (ctx) => {
+    const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
+    const variables = variablesFromDto(body.variables, `Cannot resolve task ${ctx.params.id}`);
+    await notFoundAs404(() => engine.task.resolveTask(ctx.params.id, variables), notFound(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.post('/task/:id/submit-form', async (ctx) => {
+    const id = ctx.params.id;
+    const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
+    const variables = variablesFromDto(body.variables, `Cannot submit task form ${id}`);
+    const result = await notFoundAs404(() => asRestException(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables)), notFound(id));
+    if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
+    else ctx.status = 204;
+  });
+
+  router.get('/task/:id/form', async (ctx) => {
+    const id = ctx.params.id;
+    let form;
+    try {
+      form = await engine.task.getTaskFormData(id);
+    } catch (error) {
+      // Camunda's TaskResourceImpl.getForm: any engine failure but a denial is a 400.
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(400, `Cannot get form for task ${id}`, 'RestException');
+    }
+    // contextPath: a process application's path, which Trellis has none of.
+    ctx.body = { key: form.formKey, camundaFormRef: null, contextPath: null };
+  });
+
+  router.get('/task/:id/form-variables', async (ctx) => {
+    const names = typeof ctx.query.variableNames === 'string' ? ctx.query.variableNames.split(',').filter((name) => name !== '') : undefined;
+    const variables = await notFoundAs404(() => engine.task.getTaskFormVariables(ctx.params.id, names), notFound(ctx.params.id));
+    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
+  });
+
+  taskVariableRoutes(router, rest, 'variables', false);
+  taskVariableRoutes(router, rest, 'localVariables', true);
+
+  router.get('/task/:id/identity-links', async (ctx) => {
+    const type = typeof ctx.query.type === 'string' ? ctx.query.type : null;
+    const links = await notFoundAs404(() => engine.task.getIdentityLinks(ctx.params.id), notFound(ctx.params.id));
+    ctx.body = links.filter((link) => type === null || link.type === type).map((link) => ({ userId: link.userId, groupId: link.groupId, type: link.type }));
+  });
+
+  for (const [path, add] of [['/task/:id/identity-links', true], ['/task/:id/identity-links/delete', false]] as const) {
+    router.post(path, async (ctx) => {
+      const body = await readJsonObject(ctx, rest.bodyLimit);
+      const userId = text(body.userId);
+      const groupId = text(body.groupId);
+      const type = text(body.type);
+      // Camunda's IdentityLinkDto.validate.
+      if (userId !== null && groupId !== null) throw new InvalidRequestException(400, 'Identity Link requires userId or groupId, but not both.');
+      if (userId === null && groupId === null) throw new InvalidRequestException(400, 'Identity Link requires userId or groupId.');
+      const id = ctx.params.id;
+      await notFoundAs404(() => {
+        if (userId !== null) return add ? engine.task.addUserIdentityLink(id, userId, type) : engine.task.deleteUserIdentityLink(id, userId, type);
+        return add ? engine.task.addGroupIdentityLink(id, groupId, type) : engine.task.deleteGroupIdentityLink(id, groupId, type);
+      }, notFound(id));
+      ctx.status = 204;
+    });
+  }
+}
+
+/**
+ * …/variables (visible from the task, written with setVariable semantics) or …/localVariables (the
+ * task's own), following Camunda's AbstractVariablesResource with resource type name "task".
+ */
+function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variables' | 'localVariables', local: boolean): void {
+  const { engine } = rest;
+  const all = (id: string) => (local ? engine.task.getVariablesLocal(id) : engine.task.getVariables(id));
+  const update = (id: string, modifications: Record<string, TypedValue>, deletions: readonly string[]) =>
+    local ? engine.task.updateVariablesLocal(id, modifications, deletions) : engine.task.updateVariables(id, modifications, deletions);
+
+  router.get(`/task/:id/${segment}`, async (ctx) => {
+    const variables = await notFoundAs404(() => all(ctx.params.id), notFound(ctx.params.id));
+    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
+  });
+
+  router.post(`/task/:id/${segment}`, async (ctx) => {
+    const id = ctx.params.id;
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const modifications = variablesFromDto(body.modifications, 'Cannot modify variables for task');
+    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
+    await notFoundAs404(() => asRestException(`Cannot modify variables for task ${id}`, () => update(id, modifications, deletions)), notFound(id));
+    ctx.status = 204;
+  });
+
+  router.get(`/task/:id/${segment}/:varName`, async (ctx) => {
+    const { id, varName } = ctx.params;
+    const variables = await notFoundAs404(() => asRestException(`Cannot get task variable ${varName}`, () => all(id)), notFound(id));
+    const value = variables[varName];
+    if (value === undefined) throw new InvalidRequestException(404, `task variable with name ${varName} does not exist`);
+    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+  });
+
+  router.put(`/task/:id/${segment}/:varName`, async (ctx) => {
+    const { id, varName } = ctx.params;
+    const value = putValue(varName, await readJsonObject(ctx, rest.bodyLimit));
+    await notFoundAs404(() => asRestException(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, [])), notFound(id));
+    ctx.status = 204;
+  });
+
+  router.delete(`/task/:id/${segment}/:varName`, async (ctx) => {
+    const { id, varName } = ctx.params;
+    await notFoundAs404(() => asRestException(`Cannot delete task variable ${varName}`, () => update(id, {}, [varName])), notFound(id));
+    ctx.status = 204;
+  });
+}
+
+/** The body of PUT …/{varName}: a conversion Camunda refuses is a 400, a value type's own failure a 500. */
+function putValue(name: string, dto: Record<string, unknown>): TypedValue {
+  try {
+    return fromVariableValueDto(name, dto);
+  } catch (error) {
+    const status = error instanceof VariableValueError ? error.status : 500;
+    throw new InvalidRequestException(status, `Cannot put task variable ${name}: ${(error as Error).message}`, status === 400 ? 'InvalidRequestException' : 'RestException');
+  }
+}
+
+/**
+ * Camunda's variable resources: a denial stays a 403, an unknown task stays a NotFoundException (the
+ * caller makes it a 404), a bad request is a 400 and any other engine failure a 500, all as RestException
+ * with `<prefix>: <message>`.
+ */
+async function asRestException<T>(prefix: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AuthorizationException || error instanceof NotFoundException || !ProcessEngineException.is(error)) throw error;
+    const status = error instanceof BadUserRequestException ? 400 : 500;
+    throw new InvalidRequestException(status, `${prefix}: ${(error as Error).message}`, 'RestException');
+  }
 }
 
 // Camunda's TaskResourceImpl turns an unknown task into a 404 with this text.

@@ -1,6 +1,7 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { EventSubscriptionTable, StoreSchema } from '../schema.js';
-import { nonEmpty, toDate } from './query-support.js';
+import type { InstanceReadFilter } from './process-instance-repository.js';
+import { applyPage, applySorting, nonEmpty, toDate, type Page, type Sorting } from './query-support.js';
 
 /** A process waiting for a message, signal or condition (or a definition's start event waiting for one). */
 export interface EventSubscription {
@@ -29,6 +30,25 @@ export interface EventSubscriptionQuery {
   tenantIds?: readonly string[];
   withoutTenantId?: boolean;
 }
+
+/** Camunda's EventSubscriptionQuery as the REST list and count endpoints use it. */
+export interface EventSubscriptionListQuery extends Page {
+  eventSubscriptionId?: string;
+  eventName?: string;
+  eventType?: string;
+  executionId?: string;
+  processInstanceId?: string;
+  activityId?: string;
+  tenantIdIn?: string[];
+  withoutTenantId?: boolean;
+  /** With tenantIdIn: also subscriptions without a tenant. */
+  includeEventSubscriptionsWithoutTenantId?: boolean;
+  sorting?: Sorting<EventSubscriptionSortField>[];
+}
+
+export type EventSubscriptionSortField = 'created' | 'tenantId';
+
+const LIST_SORT_COLUMNS: Record<EventSubscriptionSortField, string> = { created: 's.created', tenantId: 's.tenant_id' };
 
 type Row = Selectable<EventSubscriptionTable>;
 
@@ -70,6 +90,39 @@ export class EventSubscriptionRepository {
     if (query.withoutTenantId) select = select.where('tenant_id', 'is', null);
     const rows = await select.orderBy('created').orderBy('id').execute();
     return rows.map(toSubscription);
+  }
+
+  /**
+   * The list query: filters, sorting (by id when none) and paging. `readable` gets the process instance
+   * id and the definition key columns (start-event subscriptions have no instance, only a definition).
+   */
+  async query(query: EventSubscriptionListQuery, readable: InstanceReadFilter = null): Promise<EventSubscription[]> {
+    const select = this.listFiltered(query, readable).selectAll('s');
+    const rows = await applyPage(applySorting(select, query.sorting, LIST_SORT_COLUMNS, 's.id'), query).execute();
+    return rows.map(toSubscription);
+  }
+
+  async count(query: EventSubscriptionListQuery, readable: InstanceReadFilter = null): Promise<number> {
+    const row = await this.listFiltered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private listFiltered(q: EventSubscriptionListQuery, readable: InstanceReadFilter) {
+    let select = this.trx.selectFrom('trellis_event_subscription as s').leftJoin('trellis_process_definition as d', 'd.id', 's.proc_def_id');
+    if (q.eventSubscriptionId !== undefined) select = select.where('s.id', '=', q.eventSubscriptionId);
+    if (q.eventName !== undefined) select = select.where('s.event_name', '=', q.eventName);
+    if (q.eventType !== undefined) select = select.where('s.event_type', '=', q.eventType);
+    if (q.executionId !== undefined) select = select.where('s.execution_id', '=', q.executionId);
+    if (q.processInstanceId !== undefined) select = select.where('s.proc_inst_id', '=', q.processInstanceId);
+    if (q.activityId !== undefined) select = select.where('s.activity_id', '=', q.activityId);
+    if (q.tenantIdIn !== undefined) {
+      // An empty list matches nothing (no NUL placeholder: PostgreSQL refuses it in text).
+      const tenants = q.tenantIdIn.length > 0 ? sql<SqlBool>`s.tenant_id in (${sql.join([...q.tenantIdIn])})` : sql<SqlBool>`1 = 0`;
+      select = select.where(q.includeEventSubscriptionsWithoutTenantId ? sql<SqlBool>`(${tenants} or s.tenant_id is null)` : tenants);
+    }
+    if (q.withoutTenantId) select = select.where('s.tenant_id', 'is', null);
+    if (readable) select = select.where(readable('s.proc_inst_id', 'd.key'));
+    return select;
   }
 
   async delete(id: string): Promise<void> {

@@ -76,6 +76,7 @@ export class ExecutionRepository {
       .where('process_definition_id', '=', processDefinitionId)
       .where('process_instance_id', 'is not', null)
       .execute();
+    await this.trx.updateTable('trellis_external_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_def_id', '=', processDefinitionId).execute();
   }
 
   /** Suspends or activates one process instance: its executions, tasks and jobs. */
@@ -84,6 +85,7 @@ export class ExecutionRepository {
     await this.trx.updateTable('trellis_execution').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
     await this.trx.updateTable('trellis_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
     await this.trx.updateTable('trellis_job').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('process_instance_id', '=', processInstanceId).execute();
+    await this.trx.updateTable('trellis_external_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
   }
 
   async insertActivityInstance(instance: ActivityInstance): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { IncidentTable, StoreSchema } from '../schema.js';
-import { nonEmpty, toDate } from './query-support.js';
+import type { InstanceReadFilter } from './process-instance-repository.js';
+import { applyPage, applySorting, nonEmpty, toDate, type Page, type Sorting } from './query-support.js';
 
 /** A problem an instance cannot get past without help (Camunda's IncidentEntity), e.g. a job out of retries. */
 export interface Incident {
@@ -22,13 +23,59 @@ export interface Incident {
   annotation: string | null;
 }
 
-export interface IncidentQuery {
+export type IncidentSortField =
+  | 'incidentId'
+  | 'incidentMessage'
+  | 'incidentTimestamp'
+  | 'incidentType'
+  | 'executionId'
+  | 'activityId'
+  | 'processInstanceId'
+  | 'processDefinitionId'
+  | 'causeIncidentId'
+  | 'rootCauseIncidentId'
+  | 'configuration'
+  | 'tenantId';
+
+/** Camunda's incident query (REST GET /incident); without sorting, oldest first. */
+export interface IncidentQuery extends Page {
   id?: string;
   incidentType?: string;
+  incidentMessage?: string;
+  /** SQL LIKE pattern. */
+  incidentMessageLike?: string;
+  processDefinitionId?: string;
+  processDefinitionKeyIn?: readonly string[];
   processInstanceId?: string;
+  executionId?: string;
   executionIds?: readonly string[];
+  /** Strictly before / after. */
+  incidentTimestampBefore?: Date;
+  incidentTimestampAfter?: Date;
+  activityId?: string;
+  failedActivityId?: string;
+  causeIncidentId?: string;
+  rootCauseIncidentId?: string;
   configuration?: string;
+  tenantIdIn?: readonly string[];
+  jobDefinitionIdIn?: readonly string[];
+  sorting?: Sorting<IncidentSortField>[];
 }
+
+const SORT_COLUMNS: Record<IncidentSortField, string> = {
+  incidentId: 'i.id',
+  incidentMessage: 'i.incident_message',
+  incidentTimestamp: 'i.incident_timestamp',
+  incidentType: 'i.incident_type',
+  executionId: 'i.execution_id',
+  activityId: 'i.activity_id',
+  processInstanceId: 'i.proc_inst_id',
+  processDefinitionId: 'i.proc_def_id',
+  causeIncidentId: 'i.cause_incident_id',
+  rootCauseIncidentId: 'i.root_cause_incident_id',
+  configuration: 'i.configuration',
+  tenantId: 'i.tenant_id',
+};
 
 /** Incidents, within one transaction. */
 export class IncidentRepository {
@@ -38,15 +85,60 @@ export class IncidentRepository {
     await this.trx.insertInto('trellis_incident').values({ ...toRow(incident), rev: 1 }).execute();
   }
 
-  async find(query: IncidentQuery): Promise<Incident[]> {
-    let select = this.trx.selectFrom('trellis_incident').selectAll();
-    if (query.id !== undefined) select = select.where('id', '=', query.id);
-    if (query.incidentType !== undefined) select = select.where('incident_type', '=', query.incidentType);
-    if (query.processInstanceId !== undefined) select = select.where('proc_inst_id', '=', query.processInstanceId);
-    if (query.executionIds !== undefined) select = select.where('execution_id', 'in', nonEmpty(query.executionIds));
-    if (query.configuration !== undefined) select = select.where('configuration', '=', query.configuration);
-    const rows = await select.orderBy('incident_timestamp').orderBy('id').execute();
+  /** The incidents matching the query, limited to the readable ones when `readable` is given. */
+  async find(query: IncidentQuery, readable: InstanceReadFilter = null): Promise<Incident[]> {
+    let select = this.filtered(query, readable).selectAll('i');
+    select = query.sorting?.length ? applySorting(select, query.sorting, SORT_COLUMNS, 'i.id') : select.orderBy('i.incident_timestamp').orderBy('i.id');
+    const rows = await applyPage(select, query).execute();
     return rows.map(toIncident);
+  }
+
+  async count(query: IncidentQuery, readable: InstanceReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async findById(id: string): Promise<Incident | null> {
+    const row = await this.trx.selectFrom('trellis_incident').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toIncident(row) : null;
+  }
+
+  async setAnnotation(id: string, annotation: string | null): Promise<void> {
+    await this.trx
+      .updateTable('trellis_incident')
+      .set((eb) => ({ annotation, rev: eb('rev', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Removes an incident and the copies it caused up the call-activity chain (same root cause). */
+  async deleteWithCopies(incident: Incident): Promise<void> {
+    await this.trx.deleteFrom('trellis_incident').where('id', '=', incident.id).execute();
+    await this.trx.deleteFrom('trellis_incident').where('root_cause_incident_id', '=', incident.id).execute();
+  }
+
+  private filtered(q: IncidentQuery, readable: InstanceReadFilter) {
+    let select = this.trx.selectFrom('trellis_incident as i').leftJoin('trellis_process_definition as d', 'd.id', 'i.proc_def_id');
+    if (q.id !== undefined) select = select.where('i.id', '=', q.id);
+    if (q.incidentType !== undefined) select = select.where('i.incident_type', '=', q.incidentType);
+    if (q.incidentMessage !== undefined) select = select.where('i.incident_message', '=', q.incidentMessage);
+    if (q.incidentMessageLike !== undefined) select = select.where('i.incident_message', 'like', q.incidentMessageLike);
+    if (q.processDefinitionId !== undefined) select = select.where('i.proc_def_id', '=', q.processDefinitionId);
+    if (q.processDefinitionKeyIn !== undefined) select = select.where('d.key', 'in', nonEmpty(q.processDefinitionKeyIn));
+    if (q.processInstanceId !== undefined) select = select.where('i.proc_inst_id', '=', q.processInstanceId);
+    if (q.executionId !== undefined) select = select.where('i.execution_id', '=', q.executionId);
+    if (q.executionIds !== undefined) select = select.where('i.execution_id', 'in', nonEmpty(q.executionIds));
+    if (q.incidentTimestampBefore !== undefined) select = select.where('i.incident_timestamp', '<', q.incidentTimestampBefore.getTime());
+    if (q.incidentTimestampAfter !== undefined) select = select.where('i.incident_timestamp', '>', q.incidentTimestampAfter.getTime());
+    if (q.activityId !== undefined) select = select.where('i.activity_id', '=', q.activityId);
+    if (q.failedActivityId !== undefined) select = select.where('i.failed_activity_id', '=', q.failedActivityId);
+    if (q.causeIncidentId !== undefined) select = select.where('i.cause_incident_id', '=', q.causeIncidentId);
+    if (q.rootCauseIncidentId !== undefined) select = select.where('i.root_cause_incident_id', '=', q.rootCauseIncidentId);
+    if (q.configuration !== undefined) select = select.where('i.configuration', '=', q.configuration);
+    if (q.tenantIdIn !== undefined) select = select.where('i.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (q.jobDefinitionIdIn !== undefined) select = select.where('i.job_def_id', 'in', nonEmpty(q.jobDefinitionIdIn));
+    if (readable) select = select.where(readable('i.proc_inst_id', 'd.key'));
+    return select;
   }
 
   /** Resolves (removes) the incidents of a job or external task, e.g. when its retries are set again. */

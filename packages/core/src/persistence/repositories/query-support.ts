@@ -48,7 +48,10 @@ export const toBoolean = (value: number): boolean => Number(value) === 1;
 /** boolean to the 0/1 integer column. */
 export const fromBoolean = (value: boolean): number => (value ? 1 : 0);
 
-/** `IN ()` is invalid SQL: an empty list must match nothing, which a list of one impossible id does. */
+/**
+ * `IN ()` is invalid SQL: an empty list must match nothing, which a list of one impossible id does
+ * (a control character: PostgreSQL refuses NUL in text, so not that one).
+ */
 export function nonEmpty(values: readonly string[]): string[] {
-  return values.length > 0 ? [...values] : ['\u0000'];
+  return values.length > 0 ? [...values] : ['\u0001'];
 }

@@ -1,9 +1,10 @@
 import type { Selectable, Transaction } from 'kysely';
-import type { Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
+import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
+import { TaskVariableRepository } from './task-variable-repository.js';
 
 const SORT_COLUMNS = {
   id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
@@ -13,8 +14,12 @@ const SORT_COLUMNS = {
 /** User tasks and their candidates, within one transaction. */
 export class TaskRepository {
   private readonly revisions = new RevisionTracker('TaskEntity');
+  /** The tasks' local variables. */
+  readonly variables: TaskVariableRepository;
 
-  constructor(private readonly trx: Transaction<StoreSchema>) {}
+  constructor(private readonly trx: Transaction<StoreSchema>) {
+    this.variables = new TaskVariableRepository(trx);
+  }
 
   async insert(task: Task, candidates: TaskCandidates): Promise<void> {
     await this.trx.insertInto('trellis_task').values({ ...toRow(task), rev: 1 }).execute();
@@ -53,7 +58,28 @@ export class TaskRepository {
     this.revisions.remember(task.id, rev + 1);
   }
 
+  /** The task's candidate users and groups, in the order they were added. */
+  async findCandidates(taskId: string): Promise<Array<{ userId: string | null; groupId: string | null }>> {
+    const rows = await this.trx.selectFrom('trellis_task_candidate').select(['user_id', 'group_id']).where('task_id', '=', taskId).execute();
+    return rows.map((row) => ({ userId: row.user_id, groupId: row.group_id }));
+  }
+
+  /** Adds a candidate user or group unless the task has it already. */
+  async addCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
+    const existing = await this.findCandidates(taskId);
+    if (existing.some((each) => each.userId === userId && each.groupId === groupId)) return;
+    await this.trx.insertInto('trellis_task_candidate').values({ task_id: taskId, user_id: userId, group_id: groupId }).execute();
+  }
+
+  async deleteCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
+    let remove = this.trx.deleteFrom('trellis_task_candidate').where('task_id', '=', taskId);
+    remove = userId === null ? remove.where('user_id', 'is', null) : remove.where('user_id', '=', userId);
+    remove = groupId === null ? remove.where('group_id', 'is', null) : remove.where('group_id', '=', groupId);
+    await remove.execute();
+  }
+
   async delete(task: Task): Promise<void> {
+    await this.trx.deleteFrom('trellis_variable').where('task_id', '=', task.id).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', '=', task.id).execute();
     const result = await this.trx.deleteFrom('trellis_task').where('id', '=', task.id).where('rev', '=', this.revisions.of(task.id)).executeTakeFirst();
     this.revisions.ensureChanged(task.id, result.numDeletedRows);
@@ -61,12 +87,15 @@ export class TaskRepository {
 
   async deleteByProcessInstance(processInstanceId: string): Promise<void> {
     const ids = this.trx.selectFrom('trellis_task').select('id').where('proc_inst_id', '=', processInstanceId);
+    await this.trx.deleteFrom('trellis_variable').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task').where('proc_inst_id', '=', processInstanceId).execute();
   }
 
   /** Hands an execution's tasks to another one (the execution tree expanded). */
   async moveExecution(fromExecutionId: string, toExecutionId: string): Promise<void> {
+    const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', '=', fromExecutionId);
+    await this.trx.updateTable('trellis_variable').set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) })).where('task_id', 'in', ids).execute();
     await this.trx.updateTable('trellis_task').set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) })).where('execution_id', '=', fromExecutionId).execute();
   }
 
@@ -74,6 +103,7 @@ export class TaskRepository {
   async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
     if (executionIds.length === 0) return;
     const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', 'in', executionIds);
+    await this.trx.deleteFrom('trellis_variable').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).execute();
   }
@@ -132,6 +162,7 @@ export class TaskRepository {
       formKey: row.form_key,
       suspended: toBoolean(row.suspended),
       tenantId: row.tenant_id,
+      delegationState: (row.delegation_state as DelegationState | null) ?? null,
     };
   }
 }
@@ -155,5 +186,6 @@ function toRow(task: Task): Omit<TaskTable, 'rev'> {
     form_key: task.formKey,
     suspended: fromBoolean(task.suspended),
     tenant_id: task.tenantId,
+    delegation_state: task.delegationState ?? null,
   };
 }

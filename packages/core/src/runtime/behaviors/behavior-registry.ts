@@ -11,7 +11,7 @@ import { passThrough } from './pass-through.js';
 import { scriptTask, serviceTask } from './service-task.js';
 import { callActivity, subProcess } from './sub-process.js';
 import { userTask } from './user-task.js';
-import { waitState } from './wait-state.js';
+import { externalTask } from './external-task.js';
 
 /** The behavior of an element; an element Trellis cannot run fails with a clear message. */
 export function behaviorFor(element: FlowElementModel): ActivityBehavior {
@@ -74,8 +74,7 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
     case 'bpmn:BusinessRuleTask':
-      // External tasks wait for a worker; their records and API arrive with the external task issue.
-      if (element.camunda.type === 'external') return waitState;
+      if (element.camunda.type === 'external') return externalTask;
       if (element.type === 'bpmn:BusinessRuleTask' && element.camunda.decisionRef) return null;
       return hasDelegate(element) ? serviceTask : null;
     case 'bpmn:ExclusiveGateway':

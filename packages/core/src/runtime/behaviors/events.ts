@@ -3,6 +3,7 @@ import { catchingDefinition, subscribe } from '../events/subscriptions.js';
 import { throwSignal } from '../events/signals.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import type { ActivityBehavior } from './behavior.js';
+import { externalTask } from './external-task.js';
 import { invokeDelegationOf } from './service-task.js';
 
 /** Intermediate catch events (timer, message, signal) and receive tasks with a message: arm the trigger and wait. */
@@ -42,10 +43,18 @@ export const signalThrow = (end: boolean): ActivityBehavior => ({
 /** A message throw event or message end event implemented like a service task (camunda:class, expression, external…). */
 export const messageThrow = (end: boolean): ActivityBehavior => ({
   async execute(runner, execution, element) {
+    if (element.camunda.type === 'external') return externalTask.execute(runner, execution, element);
     if (element.camunda.class || element.camunda.expression || element.camunda.delegateExpression) await invokeDelegationOf(runner, execution, element);
     if (!end) return runner.leave(execution);
     runner.endActivityInstance(execution);
     await runner.end(execution);
+  },
+  async signal(runner, execution) {
+    if (end) {
+      runner.endActivityInstance(execution);
+      return runner.end(execution);
+    }
+    runner.leave(execution);
   },
 });
 

@@ -7,8 +7,20 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 
 /** What a delegate receives: the execution facade (getVariable, setVariable, getId, getProcessInstanceId, getCurrentActivityId, getBusinessKey …). Kept structural here. */
 export type DelegateExecution = Record<string, unknown> & {
+  getId(): string;
+  getProcessInstanceId(): string;
+  getProcessDefinitionId(): string;
+  getBusinessKey(): string | null;
+  getCurrentActivityId(): string | null;
+  getActivityInstanceId(): string | null;
+  getTenantId(): string | null;
   getVariable(name: string): unknown;
+  getVariableLocal(name: string): unknown;
+  hasVariable(name: string): boolean;
   setVariable(name: string, value: unknown): void;
+  setVariableLocal(name: string, value: unknown): void;
+  removeVariable(name: string): void;
+  getVariables(): Record<string, unknown>;
 };
 export type JavaDelegate = (execution: DelegateExecution) => unknown | Promise<unknown>;
 export type ExecutionListener = (execution: DelegateExecution) => unknown | Promise<unknown>;

@@ -19,7 +19,10 @@ export async function subscribe(
   const kind = KINDS[definition.type];
   if (kind === undefined) return null;
   // A condition is checked at once and then whenever variables change (the runner evaluates it).
-  if (kind === 'conditional') runner.variables.markChanged();
+  if (kind === 'conditional') {
+    runner.hasConditionalEvents = true;
+    runner.variables.markChanged();
+  }
   const rawName = kind === 'message' ? definition.messageName : kind === 'signal' ? definition.signalName : null;
   const name = rawName === null ? null : String(runner.evaluate(execution, rawName, element.id) ?? '');
   const subscription: EventSubscription = {

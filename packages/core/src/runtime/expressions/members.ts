@@ -1,3 +1,5 @@
+import { spinJson } from './spin-json.js';
+
 // Java String methods that models call on text values (`${status.equals('ok')}`).
 const STRING_METHODS: Record<string, (text: string, ...args: any[]) => unknown> = {
   equals: (text, other) => text === String(other),
@@ -36,6 +38,10 @@ export function callMethod(target: unknown, method: string, args: unknown[]): un
   if (typeof target === 'number' && method === 'toString') return String(target);
   if (typeof target === 'number' && method === 'equals') return target === Number(args[0]);
   const fn = (target as Record<string, unknown>)[method];
-  if (typeof fn !== 'function') throw new Error(`Method '${method}' not found`);
-  return fn.apply(target, args);
+  if (typeof fn === 'function') return fn.apply(target, args);
+  // A Json variable is a Spin node in Camunda's expressions: `${scores.elements()}`, `${score.numberValue()}`.
+  if (SPIN_METHODS.has(method)) return (spinJson(target) as unknown as Record<string, (...values: unknown[]) => unknown>)[method](...args);
+  throw new Error(`Method '${method}' not found`);
 }
+
+const SPIN_METHODS = new Set(['prop', 'hasProp', 'elements', 'stringValue', 'numberValue', 'boolValue', 'isNull', 'isObject', 'isArray', 'isString', 'isNumber', 'isBoolean', 'value']);

@@ -1,62 +1,73 @@
 /**
- * Quartz cron expressions as Camunda's timeCycle accepts them: seconds minutes hours day-of-month
- * month day-of-week [year], with * ? - , / L W # and month/day names. Evaluated in UTC.
+ * Quartz cron expressions, which Camunda 7 accepts as a timeCycle:
+ *
+ *   seconds minutes hours day-of-month month day-of-week [year]
+ *
+ * with `*`, `?`, ranges `a-b` (wrapping around, e.g. FRI-MON or 22-2), lists `a,b`, steps `a/b`,
+ * `*\/b` and `a-b/c`, month names JAN-DEC, day names SUN-SAT (1 = SUN … 7 = SAT), and the day
+ * specials `L`, `L-n`, `LW`, `nW` (day of month) and `L`, `nL`, `n#k` (day of week). One of
+ * day-of-month and day-of-week must be `?`, as Quartz requires. Evaluated in UTC.
  */
 export class CronExpression {
-  private readonly seconds: Set<number>;
-  private readonly minutes: Set<number>;
-  private readonly hours: Set<number>;
-  private readonly months: Set<number>;
-  private readonly years: Set<number> | null;
-  private readonly dayOfMonth: DayOfMonthRule;
-  private readonly dayOfWeek: DayOfWeekRule;
+  private readonly seconds: number[];
+  private readonly minutes: number[];
+  private readonly hours: number[];
+  private readonly months: number[];
+  private readonly years: number[] | null;
+  private readonly dayOfMonth: DayRule;
+  private readonly dayOfWeek: DayRule;
 
+  /** Throws CronSyntaxError when `text` is no valid expression. */
   constructor(readonly text: string) {
-    const fields = text.trim().split(/\s+/);
-    if (fields.length < 6 || fields.length > 7) throw new Error(`a cron expression has 6 or 7 fields, not ${fields.length}`);
-    const [sec, min, hour, dom, month, dow, year] = fields;
-    if ((dom === '?') === (dow === '?')) {
-      throw new Error("Support for specifying both a day-of-week AND a day-of-month parameter is not implemented: one of them must be '?'");
+    const fields = text.trim().toUpperCase().split(/\s+/);
+    if (fields.length < 6 || fields.length > 7) {
+      throw new CronSyntaxError(`a cron expression has 6 or 7 fields (seconds minutes hours day-of-month month day-of-week [year]), not ${fields.length}`);
     }
-    this.seconds = parseField(sec, 0, 59);
-    this.minutes = parseField(min, 0, 59);
-    this.hours = parseField(hour, 0, 23);
-    this.months = parseField(month.toUpperCase(), 1, 12, MONTHS);
-    this.years = year === undefined ? null : parseField(year, 1970, 2199);
+    const [sec, min, hour, dom, month, dow, year] = fields as [string, string, string, string, string, string, string | undefined];
+    if (dom === '?' && dow === '?') throw new CronSyntaxError("'?' can be given for day-of-month or for day-of-week, not for both");
+    if (dom !== '?' && dow !== '?') {
+      throw new CronSyntaxError("specifying both a day-of-month and a day-of-week is not supported: one of them must be '?'");
+    }
+    this.seconds = parseField('seconds', sec, 0, 59);
+    this.minutes = parseField('minutes', min, 0, 59);
+    this.hours = parseField('hours', hour, 0, 23);
+    this.months = parseField('month', month, 1, 12, MONTHS);
+    this.years = year === undefined ? null : parseField('year', year, MIN_YEAR, MAX_YEAR);
     this.dayOfMonth = parseDayOfMonth(dom);
-    this.dayOfWeek = parseDayOfWeek(dow.toUpperCase());
+    this.dayOfWeek = parseDayOfWeek(dow);
   }
 
-  /** The first second strictly after `after` that matches, or null within the next ten years. */
+  /** The first whole second strictly after `after` that matches, or null when none comes (before MAX_YEAR). */
   next(after: Date): Date | null {
     const from = new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000);
-    const limit = from.getUTCFullYear() + 10;
-    let day = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
-    let firstDay = true;
-    while (day.getUTCFullYear() <= limit) {
-      if (this.dayMatches(day)) {
-        const time = this.firstTimeOfDay(firstDay ? from.getUTCHours() * 3600 + from.getUTCMinutes() * 60 + from.getUTCSeconds() : 0);
-        if (time !== null) return new Date(day.getTime() + time * 1000);
+    const [fromYear, fromMonth, fromDay] = [from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()];
+    const fromSecond = from.getUTCHours() * 3600 + from.getUTCMinutes() * 60 + from.getUTCSeconds();
+    const lastYear = this.years ? this.years[this.years.length - 1]! : MAX_YEAR;
+    for (let year = fromYear; year <= lastYear; year++) {
+      if (this.years && !this.years.includes(year)) continue;
+      for (const month of this.months) {
+        if (year === fromYear && month < fromMonth) continue;
+        const days = daysInMonth(year, month);
+        const firstDay = year === fromYear && month === fromMonth ? fromDay : 1;
+        for (let day = firstDay; day <= days; day++) {
+          if (!this.dayOfMonth(year, month, day) || !this.dayOfWeek(year, month, day)) continue;
+          const second = this.firstSecondOfDay(year === fromYear && month === fromMonth && day === fromDay ? fromSecond : 0);
+          if (second !== null) return new Date(Date.UTC(year, month - 1, day) + second * 1000);
+        }
       }
-      day = new Date(day.getTime() + 86_400_000);
-      firstDay = false;
     }
     return null;
   }
 
-  private dayMatches(day: Date): boolean {
-    if (this.years && !this.years.has(day.getUTCFullYear())) return false;
-    if (!this.months.has(day.getUTCMonth() + 1)) return false;
-    return this.dayOfMonth(day) && this.dayOfWeek(day);
-  }
-
-  private firstTimeOfDay(fromSecond: number): number | null {
-    for (const hour of sorted(this.hours)) {
-      if ((hour + 1) * 3600 <= fromSecond) continue;
-      for (const minute of sorted(this.minutes)) {
-        for (const second of sorted(this.seconds)) {
+  /** The earliest matching second of a day at or after `from` (seconds since midnight). */
+  private firstSecondOfDay(from: number): number | null {
+    for (const hour of this.hours) {
+      if ((hour + 1) * 3600 <= from) continue;
+      for (const minute of this.minutes) {
+        if (hour * 3600 + (minute + 1) * 60 <= from) continue;
+        for (const second of this.seconds) {
           const total = hour * 3600 + minute * 60 + second;
-          if (total >= fromSecond) return total;
+          if (total >= from) return total;
         }
       }
     }
@@ -64,87 +75,113 @@ export class CronExpression {
   }
 }
 
-type DayRule = (day: Date) => boolean;
-type DayOfMonthRule = DayRule;
-type DayOfWeekRule = DayRule;
+export class CronSyntaxError extends Error {
+  override readonly name = 'CronSyntaxError';
+}
 
+/** Whether a day (month 1-12) matches one of the day fields. */
+type DayRule = (year: number, month: number, day: number) => boolean;
+
+const MIN_YEAR = 1970;
+const MAX_YEAR = 2299;
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
-const sortedCache = new WeakMap<Set<number>, number[]>();
-function sorted(values: Set<number>): number[] {
-  let list = sortedCache.get(values);
-  if (!list) sortedCache.set(values, (list = [...values].sort((a, b) => a - b)));
-  return list;
-}
 
-const lastDayOf = (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0)).getUTCDate();
+const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Day of week, 1 = Sunday … 7 = Saturday (Quartz numbering). */
+const weekdayOf = (year: number, month: number, day: number) => new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 1;
 
-function parseDayOfMonth(field: string): DayOfMonthRule {
+function parseDayOfMonth(field: string): DayRule {
   if (field === '?' || field === '*') return () => true;
-  if (field === 'L') return (day) => day.getUTCDate() === lastDayOf(day);
-  const lastOffset = /^L-(\d+)$/.exec(field);
-  if (lastOffset) return (day) => day.getUTCDate() === lastDayOf(day) - Number(lastOffset[1]);
-  if (field === 'LW') return (day) => day.getUTCDate() === nearestWeekday(day, lastDayOf(day));
-  const weekday = /^(\d+)W$/.exec(field);
-  if (weekday) return (day) => day.getUTCDate() === nearestWeekday(day, Number(weekday[1]));
-  const days = parseField(field, 1, 31);
-  return (day) => days.has(day.getUTCDate());
+  if (field === 'L') return (y, m, d) => d === daysInMonth(y, m);
+  if (field === 'LW') return (y, m, d) => d === nearestWeekday(y, m, daysInMonth(y, m));
+  const lastMinus = /^L-(\d{1,2})$/.exec(field);
+  if (lastMinus) {
+    const offset = Number(lastMinus[1]);
+    if (offset > 30) throw new CronSyntaxError(`day-of-month offset '${field}' must be L-0 … L-30`);
+    return (y, m, d) => d === Math.max(1, daysInMonth(y, m) - offset);
+  }
+  const weekday = /^(\d{1,2})W$/.exec(field);
+  if (weekday) {
+    const target = Number(weekday[1]);
+    if (target < 1 || target > 31) throw new CronSyntaxError(`day-of-month '${field}' must name a day 1-31`);
+    // A target beyond the month's end (31W in April) never fires in that month, as in Quartz.
+    return (y, m, d) => target <= daysInMonth(y, m) && d === nearestWeekday(y, m, target);
+  }
+  if (/[LW#]/.test(field)) throw new CronSyntaxError(`unsupported day-of-month '${field}'`);
+  const days = new Set(parseField('day-of-month', field, 1, 31));
+  return (_y, _m, d) => days.has(d);
 }
 
-/** Quartz's W: the weekday nearest to the given day of the month, never crossing into another month. */
-function nearestWeekday(day: Date, target: number): number {
-  const last = lastDayOf(day);
-  const date = Math.min(target, last);
-  const weekday = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), date)).getUTCDay();
-  if (weekday === 6) return date === 1 ? 3 : date - 1;
-  if (weekday === 0) return date === last ? date - 2 : date + 1;
-  return date;
+/** Quartz's `W`: the weekday (Mon-Fri) nearest to the target day, never leaving the month. */
+function nearestWeekday(year: number, month: number, target: number): number {
+  const last = daysInMonth(year, month);
+  const weekday = weekdayOf(year, month, target);
+  if (weekday === 7) return target === 1 ? 3 : target - 1; // Saturday: Friday before, or Monday the 3rd
+  if (weekday === 1) return target === last ? target - 2 : target + 1; // Sunday: Monday after, or Friday before
+  return target;
 }
 
-function parseDayOfWeek(field: string): DayOfWeekRule {
+function parseDayOfWeek(field: string): DayRule {
   if (field === '?' || field === '*') return () => true;
-  const nth = /^(\w+)#(\d)$/.exec(field);
+  if (field === 'L') return (y, m, d) => weekdayOf(y, m, d) === 7; // a lone L is Saturday
+  const nth = /^(\w+)#(\d+)$/.exec(field);
   if (nth) {
-    const weekday = dayNumber(nth[1]);
+    const weekday = dayNumber(nth[1]!);
     const n = Number(nth[2]);
-    return (day) => day.getUTCDay() === weekday && Math.ceil(day.getUTCDate() / 7) === n;
+    if (n < 1 || n > 5) throw new CronSyntaxError(`'${field}': the n in weekday#n must be 1-5`);
+    return (y, m, d) => weekdayOf(y, m, d) === weekday && Math.ceil(d / 7) === n;
   }
   const last = /^(\w+)L$/.exec(field);
   if (last) {
-    const weekday = dayNumber(last[1]);
-    return (day) => day.getUTCDay() === weekday && day.getUTCDate() + 7 > lastDayOf(day);
+    const weekday = dayNumber(last[1]!);
+    return (y, m, d) => weekdayOf(y, m, d) === weekday && d + 7 > daysInMonth(y, m);
   }
-  const days = parseField(field, 1, 7, DAYS);
-  return (day) => days.has(day.getUTCDay() + 1);
+  if (/[LW#]/.test(field.replace(/[A-Z]{3}/g, ''))) throw new CronSyntaxError(`unsupported day-of-week '${field}'`);
+  const days = new Set(parseField('day-of-week', field, 1, 7, DAYS));
+  return (y, m, d) => days.has(weekdayOf(y, m, d));
 }
 
 function dayNumber(text: string): number {
-  const index = DAYS.indexOf(text);
-  const value = index >= 0 ? index : Number(text) - 1;
-  if (!Number.isInteger(value) || value < 0 || value > 6) throw new Error(`invalid day of week '${text}'`);
+  const named = DAYS.indexOf(text);
+  const value = named >= 0 ? named + 1 : /^\d$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= 7)) throw new CronSyntaxError(`invalid day of week '${text}' (1-7 or SUN-SAT)`);
   return value;
 }
 
-/** One field: *, a, a-b, a/b, a-b/c, lists of those; names count from `min`. */
-function parseField(field: string, min: number, max: number, names: readonly string[] = []): Set<number> {
+/** One field: `*`, `a`, `a-b`, `a/s`, `*\/s`, `a-b/s` or a list of those; sorted values. Names count from `min`. */
+function parseField(name: string, field: string, min: number, max: number, names: readonly string[] = []): number[] {
   const values = new Set<number>();
-  const number = (text: string) => {
+  const value = (text: string) => {
     const named = names.indexOf(text);
-    const value = named >= 0 ? named + min : Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`value '${text}' out of range ${min}-${max}`);
-    return value;
+    const number = named >= 0 ? named + min : /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(number >= min && number <= max)) throw new CronSyntaxError(`${name} value '${text}' is not in ${min}-${max}${names.length ? ` or ${names[0]}-${names[names.length - 1]}` : ''}`);
+    return number;
   };
   for (const part of field.split(',')) {
-    const [range, stepText] = part.split('/');
-    const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new Error(`invalid step in '${part}'`);
+    const [range = '', stepText, extra] = part.split('/');
+    if (extra !== undefined || range === '') throw new CronSyntaxError(`invalid ${name} '${part}'`);
+    const step = stepText === undefined ? 1 : /^\d+$/.test(stepText) ? Number(stepText) : NaN;
+    if (!(step >= 1)) throw new CronSyntaxError(`invalid step in ${name} '${part}'`);
     let from: number;
     let to: number;
-    if (range === '*' || range === '?') [from, to] = [min, max];
-    else if (range.includes('-')) [from, to] = range.split('-').map(number) as [number, number];
-    else [from, to] = [number(range), stepText === undefined ? number(range) : max];
-    if (from > to) throw new Error(`invalid range '${range}'`);
-    for (let value = from; value <= to; value += step) values.add(value);
+    if (range === '*' || range === '?') {
+      if (range === '?' && !name.startsWith('day')) throw new CronSyntaxError(`'?' is only allowed for day-of-month or day-of-week`);
+      [from, to] = [min, max];
+    } else if (range.includes('-')) {
+      const bounds = range.split('-');
+      if (bounds.length !== 2) throw new CronSyntaxError(`invalid ${name} range '${range}'`);
+      [from, to] = [value(bounds[0]!), value(bounds[1]!)];
+    } else {
+      from = value(range);
+      to = stepText === undefined ? from : max;
+    }
+    // A range whose end is below its start wraps around (FRI-MON, 22-2).
+    const span = to >= from ? to - from : to - from + (max - min + 1);
+    for (let offset = 0; offset <= span; offset += step) {
+      const v = from + offset;
+      values.add(v > max ? v - (max - min + 1) : v);
+    }
   }
-  return values;
+  return [...values].sort((a, b) => a - b);
 }

@@ -1,4 +1,12 @@
 export { parseTimer, TimerDefinitionError, type TimerKind, type TimerSchedule } from './timer-definition.js';
-export { CronExpression } from './cron.js';
-export { addDuration, parseDateTime, parseDuration, parseRepeatingInterval } from './iso8601.js';
+export { CronExpression, CronSyntaxError } from './cron.js';
+export {
+  addDuration,
+  parseDateTime,
+  parseDuration,
+  parseDurationExpression,
+  parseRepeatingInterval,
+  type IsoDuration,
+  type RepeatingInterval,
+} from './iso8601.js';
 export { parseRetryCycle } from './retry-cycle.js';

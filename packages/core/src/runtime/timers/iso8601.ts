@@ -1,4 +1,9 @@
-/** ISO 8601 durations, date-times and repeating intervals as BPMN timers use them (UTC arithmetic). */
+/**
+ * ISO 8601 durations, date-times and repeating intervals as BPMN timers use them.
+ *
+ * All calendar arithmetic is in UTC. Camunda 7 computes in the JVM's default zone; Trellis's
+ * servers run in UTC, so the results agree there (and no daylight-saving jumps are involved).
+ */
 
 export interface IsoDuration {
   years: number;
@@ -7,74 +12,143 @@ export interface IsoDuration {
   days: number;
   hours: number;
   minutes: number;
+  /** May be fractional (PT0.5S). */
   seconds: number;
 }
 
-const DURATION = /^P(?!$)(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?=\d)(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
+// PnYnMnWnDTnHnMnS; only the seconds may carry a fraction (as with Camunda's parsers).
+const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
 
+/** An ISO 8601 duration, or null when `text` is none (an empty `P` or `PT` is none either). */
 export function parseDuration(text: string): IsoDuration | null {
-  const match = DURATION.exec(text.trim());
-  if (!match) return null;
+  const trimmed = text.trim();
+  const match = DURATION.exec(trimmed);
+  if (!match || trimmed === 'P' || trimmed.endsWith('T')) return null;
   const n = (index: number) => (match[index] ? Number(match[index].replace(',', '.')) : 0);
   return { years: n(1), months: n(2), weeks: n(3), days: n(4), hours: n(5), minutes: n(6), seconds: n(7) };
 }
 
-/** Adds a duration: years and months by the calendar (Jan 31 + P1M = Feb 28/29), the rest by time. */
-export function addDuration(date: Date, duration: IsoDuration): Date {
-  const result = new Date(date.getTime());
-  const months = duration.years * 12 + duration.months;
-  if (months !== 0) {
-    const day = result.getUTCDate();
-    result.setUTCDate(1);
-    result.setUTCMonth(result.getUTCMonth() + Math.trunc(months));
-    const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-    result.setUTCDate(Math.min(day, lastDay));
-  }
-  const ms = ((duration.weeks * 7 + duration.days) * 86_400 + duration.hours * 3600 + duration.minutes * 60 + duration.seconds) * 1000;
-  return new Date(result.getTime() + Math.round(ms));
+/** Whether the duration has a calendar part (years, months) whose length depends on the date. */
+export function isCalendarDuration(duration: IsoDuration): boolean {
+  return duration.years !== 0 || duration.months !== 0;
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** The length in milliseconds of the fixed part (weeks and below; a UTC day is always 24 hours). */
+export function fixedMillis(duration: IsoDuration): number {
+  const seconds = (duration.weeks * 7 + duration.days) * 86_400 + duration.hours * 3600 + duration.minutes * 60 + duration.seconds;
+  return Math.round(seconds * 1000);
+}
 
-/** An ISO 8601 date or date-time. Without an offset it is read as UTC (Camunda uses the JVM's zone; Trellis servers run in UTC). */
+/**
+ * Adds (sign 1) or subtracts (sign -1) a duration: years and months first, by the calendar, keeping
+ * the day of the month unless the target month is shorter (Jan 31 + P1M = Feb 28 or 29); then the
+ * fixed part.
+ */
+export function addDuration(date: Date, duration: IsoDuration, sign: 1 | -1 = 1): Date {
+  let time = date.getTime();
+  const months = sign * (duration.years * 12 + duration.months);
+  if (months !== 0) {
+    const d = new Date(time);
+    const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+    target.setUTCDate(Math.min(d.getUTCDate(), daysInMonth(target.getUTCFullYear(), target.getUTCMonth())));
+    time = target.getTime();
+  }
+  return new Date(time + sign * fixedMillis(duration));
+}
+
+/** Days in a month (month 0-11). */
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+// YYYY[-MM[-DD]][Thh[:mm[:ss[.fff]]][Z|±hh[:mm]]] (extended format, as Camunda's Joda parser reads it).
+const DATE_TIME = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * An ISO 8601 date or date-time, or null when `text` is none (or names no real date, e.g. Feb 30).
+ * Without an offset it is read as UTC: Camunda uses the JVM's default zone, and Trellis's servers
+ * run in UTC.
+ */
 export function parseDateTime(text: string): Date | null {
   const match = DATE_TIME.exec(text.trim());
   if (!match) return null;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0', zone] = match;
-  let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.round(Number(`0.${fraction}`) * 1000));
+  const [, y, mo = '1', d = '1', h = '0', mi = '0', s = '0', fraction = '', zone] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month - 1)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+  let offsetMinutes = 0;
   if (zone && zone !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
-    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+    const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || '0')];
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + om);
   }
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) || Number(mo) > 12 || Number(d) > 31 ? null : date;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
 }
 
+/** A repeating interval `R[n]/…`: a start or an end (or neither) and the period between firings. */
 export interface RepeatingInterval {
-  /** Repetitions; null for unbounded (R/…). */
+  /** Repetitions; null for unbounded (`R/…`). */
   count: number | null;
   start: Date | null;
   end: Date | null;
   period: IsoDuration;
+  /** The parts after `R[n]`, as written (used to rewrite the count). */
+  parts: string[];
 }
 
-/** R<n>/<duration>, R/<duration>, R<n>/<start>/<duration>, R<n>/<duration>/<end>. */
+/**
+ * `R[n]/<duration>`, `R[n]/<start>/<duration>`, `R[n]/<duration>/<end>` and `R[n]/<start>/<end>`
+ * (period = end − start, as Camunda reads it). Null when `text` is none of these.
+ */
 export function parseRepeatingInterval(text: string): RepeatingInterval | null {
-  const parts = text.trim().split('/');
-  const head = /^R(\d*)$/.exec(parts[0] ?? '');
-  if (!head || parts.length < 2 || parts.length > 3) return null;
-  const count = head[1] === '' ? null : Number(head[1]);
-  if (parts.length === 2) {
-    const period = parseDuration(parts[1]);
-    return period ? { count, start: null, end: null, period } : null;
+  const [head = '', ...parts] = text.trim().split('/');
+  const countMatch = /^R(\d*)$/.exec(head);
+  if (!countMatch || parts.length < 1 || parts.length > 2) return null;
+  const count = countMatch[1] === '' ? null : Number(countMatch[1]);
+  const [first = '', second] = parts;
+  if (second === undefined) {
+    const period = parseDuration(first);
+    return period && { count, start: null, end: null, period, parts };
   }
-  const firstDuration = parseDuration(parts[1]);
+  const firstDuration = parseDuration(first);
   if (firstDuration) {
-    const end = parseDateTime(parts[2]);
-    return end ? { count, start: null, end, period: firstDuration } : null;
+    const end = parseDateTime(second);
+    return end && { count, start: null, end, period: firstDuration, parts };
   }
-  const start = parseDateTime(parts[1]);
-  const period = parseDuration(parts[2]);
-  return start && period ? { count, start, end: null, period } : null;
+  const start = parseDateTime(first);
+  if (!start) return null;
+  const period = parseDuration(second);
+  if (period) return { count, start, end: null, period, parts };
+  const end = parseDateTime(second);
+  if (!end || end.getTime() <= start.getTime()) return null;
+  return { count, start, end, period: millisDuration(end.getTime() - start.getTime()), parts };
+}
+
+/** A fixed duration of the given milliseconds. */
+function millisDuration(ms: number): IsoDuration {
+  return { years: 0, months: 0, weeks: 0, days: 0, hours: 0, minutes: 0, seconds: ms / 1000 };
+}
+
+/** Splits a duration, `<start>/<duration>`, `<duration>/<end>` or `<start>/<end>` as Camunda's timeDuration accepts. */
+export function parseDurationExpression(text: string): { start: Date | null; end: Date | null; duration: IsoDuration | null } | null {
+  const parts = text.trim().split('/');
+  if (parts.length === 1) {
+    const duration = parseDuration(parts[0]!);
+    return duration && { start: null, end: null, duration };
+  }
+  if (parts.length !== 2) return null;
+  const [first, second] = parts as [string, string];
+  const firstDuration = parseDuration(first);
+  if (firstDuration) {
+    const end = parseDateTime(second);
+    return end && { start: null, end, duration: firstDuration };
+  }
+  const start = parseDateTime(first);
+  if (!start) return null;
+  const duration = parseDuration(second);
+  if (duration) return { start, end: null, duration };
+  const end = parseDateTime(second);
+  return end && { start, end, duration: null };
 }

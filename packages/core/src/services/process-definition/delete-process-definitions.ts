@@ -35,5 +35,6 @@ export async function removeProcessInstance(ctx: CommandContext, processInstance
   await ctx.jobs.deleteByProcessInstance(processInstanceId);
   await ctx.eventSubscriptions.deleteByProcessInstance(processInstanceId);
   await ctx.incidents.deleteByProcessInstance(processInstanceId);
+  await ctx.externalTasks.deleteByProcessInstance(processInstanceId);
   await ctx.executions.deleteProcessInstance(processInstanceId);
 }

@@ -2,13 +2,23 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import type { Task, TaskQuery } from './task.js';
+import type { Task, TaskIdentityLink, TaskQuery } from './task.js';
 
-/** User tasks: queries, assignment and completion (Camunda's TaskService). */
+/** What GET /task/{id}/form needs: the form key and where the task comes from. */
+export interface TaskFormData {
+  formKey: string | null;
+  processDefinitionId: string | null;
+}
+
+/**
+ * User tasks (Camunda's TaskService): queries, assignment, delegation, completion, variables
+ * (task-local, and those visible from the task's execution) and identity links.
+ */
 @injectable()
 export class TaskService {
   constructor(
@@ -28,11 +38,13 @@ export class TaskService {
     return this.commands.run('TaskQuery', async (ctx) => (await ctx.tasks.find({ taskId: id }, await readableTasks(ctx)))[0] ?? null);
   }
 
+  // --- assignment -------------------------------------------------------------------------------
+
   /** Claims for a user; Camunda refuses a task someone else holds. */
   claim(taskId: string, userId: string): Promise<void> {
     return this.commands.run('ClaimTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
-      await checkTaskWork(ctx, task);
+      await checkTask(ctx, task, WORK);
       if (task.assignee && task.assignee !== userId) {
         throw new ProcessEngineException(`Task '${taskId}' is already claimed by someone else.`);
       }
@@ -40,53 +52,338 @@ export class TaskService {
     });
   }
 
-  /** Sets (or, with null, clears) the assignee. */
+  /** Sets (or, with null, clears: REST's unclaim) the assignee. Needs TASK_ASSIGN or UPDATE. */
   setAssignee(taskId: string, userId: string | null): Promise<void> {
     return this.commands.run('AssignTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
-      await checkTaskWork(ctx, task);
+      await checkTask(ctx, task, ASSIGN);
       await ctx.tasks.update({ ...task, assignee: userId });
     });
   }
 
-  /** Completes the task with variables (set on the process instance) and moves the instance on. */
+  /** Sets (or clears) the owner. */
+  setOwner(taskId: string, userId: string | null): Promise<void> {
+    return this.commands.run('SetTaskOwnerCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, ASSIGN);
+      await ctx.tasks.update({ ...task, owner: userId });
+    });
+  }
+
+  /** Camunda's TaskEntity.delegate: PENDING, the assignee becomes the owner unless there is one, the user the assignee. */
+  delegateTask(taskId: string, userId: string | null): Promise<void> {
+    return this.commands.run('DelegateTaskCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, ASSIGN);
+      await ctx.tasks.update({ ...task, delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
+    });
+  }
+
+  /**
+   * Camunda's ResolveTaskCmd (a CompleteTaskCmd that resolves instead of completing): sets the
+   * variables like complete does, then RESOLVED and the assignee back to the owner. The task stays.
+   */
+  resolveTask(taskId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('ResolveTaskCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, WORK);
+      const runner = await this.setExecutionVariables(ctx, task, variables);
+      await ctx.tasks.update({ ...task, delegationState: 'RESOLVED', assignee: task.owner });
+      if (runner) await completeRun(ctx, runner);
+    });
+  }
+
+  // --- completion --------------------------------------------------------------------------------
+
+  /**
+   * Completes the task with variables (set from its execution the way setVariable does) and moves
+   * the instance on; answers the process instance's variables afterwards (Camunda's snapshot of them).
+   */
   complete(taskId: string, variables: Record<string, TypedValue> = {}): Promise<Record<string, TypedValue>> {
     return this.commands.run('CompleteTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
-      await checkTaskWork(ctx, task);
-      if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${taskId}: task is suspended`);
-      await ctx.tasks.delete(task);
-      if (!task.processInstanceId || !task.executionId) return variables;
-      const runner = await openInstance(ctx, this.env, task.processInstanceId);
-      const execution = runner?.tree.executions.get(task.executionId);
-      if (!runner || !execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${taskId}' is gone`);
-      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
-      runner.signal(execution);
-      await completeRun(ctx, runner);
-      return runner.variables.visible(execution.id);
+      await checkTask(ctx, task, WORK);
+      const runner = await this.setExecutionVariables(ctx, task, variables);
+      return this.completeLoaded(ctx, task, runner, variables);
     });
   }
+
+  /**
+   * Camunda's SubmitTaskFormCmd for tasks without form fields: every variable is set on the task
+   * (task-local when it has one of the name, else up its scopes); a PENDING delegated task is
+   * resolved, any other one completed. Answers the process instance's variables.
+   */
+  submitTaskForm(taskId: string, variables: Record<string, TypedValue> = {}): Promise<Record<string, TypedValue>> {
+    return this.commands.run('SubmitTaskFormCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, WORK);
+      const scope = await this.openScope(ctx, task);
+      await this.write(ctx, task, scope, variables, [], false);
+      if (task.delegationState === 'PENDING') {
+        await ctx.tasks.update({ ...task, delegationState: 'RESOLVED', assignee: task.owner });
+        if (scope.runner) await completeRun(ctx, scope.runner);
+        return scope.runner ? scope.runner.variables.snapshot() : {};
+      }
+      return this.completeLoaded(ctx, task, scope.runner, variables);
+    });
+  }
+
+  /** The form key of GET /task/{id}/form; needs READ on the task or READ_TASK on its definition. */
+  getTaskFormData(taskId: string): Promise<TaskFormData> {
+    return this.commands.run('GetTaskFormCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId };
+    });
+  }
+
+  /** Camunda's getTaskFormVariables for tasks without form fields: the variables visible from the task, optionally some names only. */
+  getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
+    return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      const all = visibleOf(task, await this.openScope(ctx, task));
+      if (!variableNames) return all;
+      return Object.fromEntries(Object.entries(all).filter(([name]) => variableNames.includes(name)));
+    });
+  }
+
+  // --- variables ---------------------------------------------------------------------------------
+
+  /** Every variable visible from the task: its local ones over those of its execution and the execution's ancestors. */
+  getVariables(taskId: string): Promise<Record<string, TypedValue>> {
+    return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      return visibleOf(task, await this.openScope(ctx, task));
+    });
+  }
+
+  /** The task's own variables. */
+  getVariablesLocal(taskId: string): Promise<Record<string, TypedValue>> {
+    return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      return Object.fromEntries([...(await ctx.tasks.variables.findByTask(task.id))].map(([name, entry]) => [name, entry.value]));
+    });
+  }
+
+  /** One visible variable, undefined when there is none of the name. */
+  async getVariable(taskId: string, name: string): Promise<TypedValue | undefined> {
+    return (await this.getVariables(taskId))[name];
+  }
+
+  /** One task-local variable, undefined when there is none of the name. */
+  async getVariableLocal(taskId: string, name: string): Promise<TypedValue | undefined> {
+    return (await this.getVariablesLocal(taskId))[name];
+  }
+
+  /** Camunda's setVariables on a task: where the variable lives (the task, its execution or an ancestor), else on the process instance. */
+  setVariables(taskId: string, variables: Record<string, TypedValue>): Promise<void> {
+    return this.updateVariables(taskId, variables, []);
+  }
+
+  /** Sets the variables on the task itself. */
+  setVariablesLocal(taskId: string, variables: Record<string, TypedValue>): Promise<void> {
+    return this.updateVariablesLocal(taskId, variables, []);
+  }
+
+  /** Removes variables where they live (task, execution or an ancestor); unknown names are ignored. */
+  removeVariables(taskId: string, names: readonly string[]): Promise<void> {
+    return this.updateVariables(taskId, {}, names);
+  }
+
+  /** Removes task-local variables; unknown names are ignored. */
+  removeVariablesLocal(taskId: string, names: readonly string[]): Promise<void> {
+    return this.updateVariablesLocal(taskId, {}, names);
+  }
+
+  /** Modifications then deletions in one transaction (REST's POST …/variables). */
+  updateVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
+    return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, UPDATE_VARIABLE);
+      const scope = await this.openScope(ctx, task);
+      await this.write(ctx, task, scope, modifications, deletions, false);
+      if (scope.runner) await completeRun(ctx, scope.runner);
+    });
+  }
+
+  /** Local modifications then deletions in one transaction (REST's POST …/localVariables). */
+  updateVariablesLocal(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
+    return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, UPDATE_VARIABLE);
+      await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id) }, modifications, deletions, true);
+    });
+  }
+
+  // --- identity links ----------------------------------------------------------------------------
+
+  /** Candidate links, then the assignee and the owner as links of those types (Camunda's GetIdentityLinksForTaskCmd). */
+  getIdentityLinks(taskId: string): Promise<TaskIdentityLink[]> {
+    return this.commands.run('GetIdentityLinksForTaskCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      const links: TaskIdentityLink[] = (await ctx.tasks.findCandidates(task.id)).map((each) => ({ ...each, type: 'candidate', taskId: task.id }));
+      if (task.assignee !== null) links.push({ userId: task.assignee, groupId: null, type: 'assignee', taskId: task.id });
+      if (task.owner !== null) links.push({ userId: task.owner, groupId: null, type: 'owner', taskId: task.id });
+      return links;
+    });
+  }
+
+  addCandidateUser(taskId: string, userId: string): Promise<void> {
+    return this.addUserIdentityLink(taskId, userId, 'candidate');
+  }
+
+  addCandidateGroup(taskId: string, groupId: string): Promise<void> {
+    return this.addGroupIdentityLink(taskId, groupId, 'candidate');
+  }
+
+  deleteCandidateUser(taskId: string, userId: string): Promise<void> {
+    return this.deleteUserIdentityLink(taskId, userId, 'candidate');
+  }
+
+  deleteCandidateGroup(taskId: string, groupId: string): Promise<void> {
+    return this.deleteGroupIdentityLink(taskId, groupId, 'candidate');
+  }
+
+  /** An assignee or owner link sets that field; a candidate link adds the candidate. */
+  addUserIdentityLink(taskId: string, userId: string | null, type: string | null): Promise<void> {
+    return this.identityLink('AddIdentityLinkCmd', taskId, userId, null, type, true);
+  }
+
+  addGroupIdentityLink(taskId: string, groupId: string | null, type: string | null): Promise<void> {
+    return this.identityLink('AddIdentityLinkCmd', taskId, null, groupId, type, true);
+  }
+
+  /** An assignee or owner link clears that field; a candidate link removes the candidate. */
+  deleteUserIdentityLink(taskId: string, userId: string | null, type: string | null): Promise<void> {
+    return this.identityLink('DeleteIdentityLinkCmd', taskId, userId, null, type, false);
+  }
+
+  deleteGroupIdentityLink(taskId: string, groupId: string | null, type: string | null): Promise<void> {
+    return this.identityLink('DeleteIdentityLinkCmd', taskId, null, groupId, type, false);
+  }
+
+  private identityLink(command: string, taskId: string, userId: string | null, groupId: string | null, type: string | null, add: boolean): Promise<void> {
+    // Camunda's IdentityLinkCmd.validateParams, before the task is looked at.
+    if (type === null) throw new NullValueException(`type is required when ${add ? 'adding a new' : 'deleting a'} task identity link: type is null`);
+    if (type === 'assignee' || type === 'owner') {
+      if (groupId !== null) throw new BadUserRequestException(`Incompatible usage: cannot use type '${type}' together with a groupId`);
+    } else if (userId === null && groupId === null) {
+      throw new NullValueException('userId and groupId cannot both be null');
+    }
+    return this.commands.run(command, async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, ASSIGN);
+      if (type === 'assignee') await ctx.tasks.update({ ...task, assignee: add ? userId : null });
+      else if (type === 'owner') await ctx.tasks.update({ ...task, owner: add ? userId : null });
+      else if (type === 'candidate') {
+        if (add) await ctx.tasks.addCandidate(task.id, userId, groupId);
+        else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
+      } else {
+        // Trellis keeps candidates only; Camunda would store a link of any custom type.
+        throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
+      }
+    });
+  }
+
+  // --- internals ---------------------------------------------------------------------------------
 
   private async load(ctx: CommandContext, taskId: string): Promise<Task> {
     const task = await ctx.tasks.findById(taskId);
     if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}: task is null`);
     return task;
   }
+
+  /** The task's instance (for the execution's variables) and its local variables. */
+  private async openScope(ctx: CommandContext, task: Task): Promise<TaskScope> {
+    const locals = await ctx.tasks.variables.findByTask(task.id);
+    if (!task.processInstanceId || !task.executionId) return { runner: null, locals };
+    const runner = await openInstance(ctx, this.env, task.processInstanceId);
+    if (!runner || !runner.tree.executions.get(task.executionId)) {
+      throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
+    }
+    return { runner, locals };
+  }
+
+  /** Camunda's TaskEntity.setExecutionVariables: setVariable on the task's execution, skipping the task's own variables. */
+  private async setExecutionVariables(ctx: CommandContext, task: Task, variables: Record<string, TypedValue>): Promise<ProcessRunner | null> {
+    if (!task.processInstanceId || !task.executionId) return null;
+    const scope = await this.openScope(ctx, task);
+    for (const [name, value] of Object.entries(variables)) scope.runner!.variables.setVisible(task.executionId, name, value);
+    return scope.runner;
+  }
+
+  /**
+   * Sets and removes variables through the task: locally only, or (Camunda's setVariable) on the
+   * task when it holds the name, else where the execution sees it, else on the process instance.
+   * Execution variables are written when the caller completes the run.
+   */
+  private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<void> {
+    for (const [name, value] of Object.entries(modifications)) {
+      const existing = scope.locals.get(name);
+      if (local || existing || !scope.runner) {
+        const id = await ctx.tasks.variables.save(task, name, value, existing?.id ?? null, () => ctx.ids.next());
+        if (id !== null) scope.locals.set(name, { id, value });
+      } else {
+        scope.runner.variables.setVisible(task.executionId!, name, value);
+      }
+    }
+    for (const name of deletions) {
+      const existing = scope.locals.get(name);
+      if (existing) {
+        await ctx.tasks.variables.delete(existing.id);
+        scope.locals.delete(name);
+      } else if (!local && scope.runner) {
+        scope.runner.variables.removeVisible(task.executionId!, name);
+      }
+    }
+  }
+
+  private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
+    if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+    await ctx.tasks.delete(task);
+    if (!runner || !task.executionId) return variables;
+    const execution = runner.tree.executions.get(task.executionId);
+    if (!execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
+    runner.signal(execution);
+    await completeRun(ctx, runner);
+    return runner.variables.snapshot();
+  }
 }
 
-// Camunda: TASK_WORK (or UPDATE) on the task, or the same on its process definition's key.
-async function checkTaskWork(ctx: CommandContext, task: Task): Promise<void> {
+interface TaskScope {
+  runner: ProcessRunner | null;
+  locals: Map<string, { id: string; value: TypedValue }>;
+}
+
+function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
+  const result = scope.runner && task.executionId ? scope.runner.variables.visible(task.executionId) : {};
+  for (const [name, entry] of scope.locals) result[name] = entry.value;
+  return result;
+}
+
+/** Permissions that pass a check: any of these on the task, or any of those on its process definition (by key). */
+interface TaskPermissions {
+  task: readonly string[];
+  definition: readonly string[];
+}
+
+// Camunda's AuthorizationCommandChecker: checkTaskWork, checkTaskAssign, checkReadTask (also checkReadTaskVariable
+// without enforceSpecificVariablePermission) and checkUpdateTaskVariable.
+const WORK: TaskPermissions = { task: ['TASK_WORK', 'UPDATE'], definition: ['TASK_WORK', 'UPDATE_TASK'] };
+const ASSIGN: TaskPermissions = { task: ['TASK_ASSIGN', 'UPDATE'], definition: ['TASK_ASSIGN', 'UPDATE_TASK'] };
+const READ: TaskPermissions = { task: ['READ'], definition: ['READ_TASK'] };
+const UPDATE_VARIABLE: TaskPermissions = { task: ['UPDATE', 'UPDATE_VARIABLE'], definition: ['UPDATE_TASK', 'UPDATE_TASK_VARIABLE'] };
+
+async function checkTask(ctx: CommandContext, task: Task, permissions: TaskPermissions): Promise<void> {
   if (!ctx.authz.isActive) return;
   const definition = task.processDefinitionId ? await ctx.processDefinitions.findById(task.processDefinitionId) : null;
   await ctx.authz.check(
-    { permission: 'TASK_WORK', resource: Resources.TASK, resourceId: task.id },
-    { permission: 'UPDATE', resource: Resources.TASK, resourceId: task.id },
-    ...(definition
-      ? [
-          { permission: 'TASK_WORK', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key },
-          { permission: 'UPDATE_TASK', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key },
-        ]
-      : []),
+    ...permissions.task.map((permission) => ({ permission, resource: Resources.TASK, resourceId: task.id })),
+    ...(definition ? permissions.definition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definition.key })) : []),
   );
 }
 

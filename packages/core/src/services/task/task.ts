@@ -19,6 +19,19 @@ export interface Task {
   formKey: string | null;
   suspended: boolean;
   tenantId: string | null;
+  /** PENDING while delegated, RESOLVED once resolved; null (or absent) for a task never delegated. */
+  delegationState?: DelegationState | null;
+}
+
+/** Camunda's DelegationState. */
+export type DelegationState = 'PENDING' | 'RESOLVED';
+
+/** One of a task's identity links as Camunda reports them (assignee and owner included). */
+export interface TaskIdentityLink {
+  userId: string | null;
+  groupId: string | null;
+  type: 'candidate' | 'assignee' | 'owner';
+  taskId: string;
 }
 
 export interface TaskCandidates {

@@ -1,0 +1,192 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
+import type { DialectSeam } from '../dialect.js';
+import type { ExternalTaskTable, StoreSchema } from '../schema.js';
+import type { InstanceReadFilter } from './process-instance-repository.js';
+import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
+import { RevisionTracker } from './revision-tracker.js';
+
+type Row = Selectable<ExternalTaskTable>;
+
+const SORT_COLUMNS = {
+  id: 't.id',
+  lockExpirationTime: 't.lock_expiration_time',
+  processInstanceId: 't.proc_inst_id',
+  processDefinitionId: 't.proc_def_id',
+  processDefinitionKey: 't.proc_def_key',
+  tenantId: 't.tenant_id',
+  taskPriority: 't.priority',
+  createTime: 't.create_time',
+} as const;
+
+/** External tasks, within one transaction; changes are revision-checked. */
+export class ExternalTaskRepository {
+  private readonly revisions = new RevisionTracker('ExternalTaskEntity');
+
+  constructor(
+    private readonly trx: Transaction<StoreSchema>,
+    private readonly dialect: DialectSeam,
+  ) {}
+
+  async insert(task: ExternalTask): Promise<void> {
+    await this.trx.insertInto('trellis_external_task').values({ ...toRow(task), rev: 1 }).execute();
+    this.revisions.remember(task.id, 1);
+  }
+
+  async findById(id: string): Promise<ExternalTask | null> {
+    const row = await this.trx.selectFrom('trellis_external_task').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? this.remember(row) : null;
+  }
+
+  async update(task: ExternalTask): Promise<void> {
+    const rev = this.revisions.of(task.id);
+    const result = await this.trx
+      .updateTable('trellis_external_task')
+      .set({ ...toRow(task), rev: rev + 1 })
+      .where('id', '=', task.id)
+      .where('rev', '=', rev)
+      .executeTakeFirst();
+    this.revisions.ensureChanged(task.id, result.numUpdatedRows);
+    this.revisions.remember(task.id, rev + 1);
+  }
+
+  async delete(task: ExternalTask): Promise<void> {
+    await this.trx.deleteFrom('trellis_external_task').where('id', '=', task.id).execute();
+    this.revisions.forget(task.id);
+  }
+
+  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
+    if (executionIds.length === 0) return;
+    await this.trx.deleteFrom('trellis_external_task').where('execution_id', 'in', executionIds).execute();
+  }
+
+  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_external_task').where('proc_inst_id', '=', processInstanceId).execute();
+  }
+
+  /**
+   * Tasks a worker may lock now for one topic: unlocked or expired, active, with retries left,
+   * matching the topic's filters. On PostgreSQL rows another node is locking are skipped.
+   */
+  async fetchable(topic: FetchTopic, now: Date, limit: number, order: { usePriority: boolean; createTime?: 'asc' | 'desc' }, readable: InstanceReadFilter): Promise<ExternalTask[]> {
+    let select = this.trx
+      .selectFrom('trellis_external_task as t')
+      .selectAll('t')
+      .where('t.topic_name', '=', topic.topicName)
+      .where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]))
+      .where('t.suspended', '=', 0)
+      .where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
+    if (topic.businessKey !== undefined) select = select.where('t.business_key', '=', topic.businessKey);
+    if (topic.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', topic.processDefinitionId);
+    if (topic.processDefinitionIdIn !== undefined) select = select.where('t.proc_def_id', 'in', nonEmpty(topic.processDefinitionIdIn));
+    if (topic.processDefinitionKey !== undefined) select = select.where('t.proc_def_key', '=', topic.processDefinitionKey);
+    if (topic.processDefinitionKeyIn !== undefined) select = select.where('t.proc_def_key', 'in', nonEmpty(topic.processDefinitionKeyIn));
+    if (topic.processDefinitionVersionTag !== undefined) select = select.where('t.proc_def_version_tag', 'like', topic.processDefinitionVersionTag);
+    if (topic.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
+    if (topic.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(topic.tenantIdIn));
+    if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
+    if (order.usePriority) select = select.orderBy('t.priority', 'desc');
+    if (order.createTime) select = select.orderBy('t.create_time', order.createTime);
+    select = select.limit(limit);
+    if (this.dialect.name === 'postgres') select = select.forUpdate().skipLocked();
+    const rows = await select.execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  /** `now` decides what counts as locked (the engine clock; wall-clock time when not given). */
+  async find(query: ExternalTaskQuery, readable: InstanceReadFilter = null, now: Date = new Date()): Promise<ExternalTask[]> {
+    const rows = await applyPage(applySorting(this.filtered(query, readable, now).selectAll('t'), query.sorting, SORT_COLUMNS, 't.id'), query).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async count(query: ExternalTaskQuery, readable: InstanceReadFilter = null, now: Date = new Date()): Promise<number> {
+    const row = await this.filtered(query, readable, now).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async topicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean }, now: Date): Promise<string[]> {
+    let select = this.trx.selectFrom('trellis_external_task as t').select('t.topic_name').distinct();
+    if (options.withLockedTasks) select = select.where('t.lock_expiration_time', '>', now.getTime());
+    if (options.withUnlockedTasks) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]));
+    if (options.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
+    const rows = await select.orderBy('t.topic_name').execute();
+    return rows.map((row) => row.topic_name);
+  }
+
+  private filtered(q: ExternalTaskQuery, readable: InstanceReadFilter, at: Date) {
+    const now = at.getTime();
+    let select = this.trx.selectFrom('trellis_external_task as t');
+    if (q.externalTaskId !== undefined) select = select.where('t.id', '=', q.externalTaskId);
+    if (q.externalTaskIdIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.externalTaskIdIn));
+    if (q.topicName !== undefined) select = select.where('t.topic_name', '=', q.topicName);
+    if (q.workerId !== undefined) select = select.where('t.worker_id', '=', q.workerId);
+    if (q.locked) select = select.where('t.lock_expiration_time', '>', now);
+    if (q.notLocked) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now)]));
+    if (q.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
+    if (q.noRetriesLeft) select = select.where('t.retries', '=', 0);
+    if (q.lockExpirationAfter !== undefined) select = select.where('t.lock_expiration_time', '>', q.lockExpirationAfter.getTime());
+    if (q.lockExpirationBefore !== undefined) select = select.where('t.lock_expiration_time', '<', q.lockExpirationBefore.getTime());
+    if (q.activityId !== undefined) select = select.where('t.activity_id', '=', q.activityId);
+    if (q.activityIdIn !== undefined) select = select.where('t.activity_id', 'in', nonEmpty(q.activityIdIn));
+    if (q.executionId !== undefined) select = select.where('t.execution_id', '=', q.executionId);
+    if (q.processInstanceId !== undefined) select = select.where('t.proc_inst_id', '=', q.processInstanceId);
+    if (q.processInstanceIdIn !== undefined) select = select.where('t.proc_inst_id', 'in', nonEmpty(q.processInstanceIdIn));
+    if (q.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', q.processDefinitionId);
+    if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (q.active) select = select.where('t.suspended', '=', 0);
+    if (q.suspended) select = select.where('t.suspended', '=', 1);
+    if (q.priorityHigherThanOrEquals !== undefined) select = select.where('t.priority', '>=', q.priorityHigherThanOrEquals);
+    if (q.priorityLowerThanOrEquals !== undefined) select = select.where('t.priority', '<=', q.priorityLowerThanOrEquals);
+    if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
+    return select;
+  }
+
+  private remember(row: Row): ExternalTask {
+    this.revisions.remember(row.id, row.rev);
+    return {
+      id: row.id,
+      topicName: row.topic_name,
+      workerId: row.worker_id,
+      lockExpirationTime: row.lock_expiration_time == null ? null : toDate(row.lock_expiration_time),
+      retries: row.retries == null ? null : Number(row.retries),
+      errorMessage: row.error_message,
+      errorDetails: row.error_details,
+      suspended: toBoolean(row.suspended),
+      executionId: row.execution_id,
+      processInstanceId: row.proc_inst_id,
+      processDefinitionId: row.proc_def_id,
+      processDefinitionKey: row.proc_def_key,
+      processDefinitionVersionTag: row.proc_def_version_tag,
+      activityId: row.activity_id,
+      activityInstanceId: row.activity_instance_id,
+      tenantId: row.tenant_id,
+      priority: Number(row.priority),
+      businessKey: row.business_key,
+      createTime: toDate(row.create_time),
+    };
+  }
+}
+
+function toRow(task: ExternalTask): Omit<ExternalTaskTable, 'rev'> {
+  return {
+    id: task.id,
+    topic_name: task.topicName,
+    worker_id: task.workerId,
+    lock_expiration_time: task.lockExpirationTime?.getTime() ?? null,
+    retries: task.retries,
+    error_message: task.errorMessage,
+    error_details: task.errorDetails,
+    suspended: fromBoolean(task.suspended),
+    execution_id: task.executionId,
+    proc_inst_id: task.processInstanceId,
+    proc_def_id: task.processDefinitionId,
+    proc_def_key: task.processDefinitionKey,
+    proc_def_version_tag: task.processDefinitionVersionTag,
+    activity_id: task.activityId,
+    activity_instance_id: task.activityInstanceId,
+    tenant_id: task.tenantId,
+    priority: task.priority,
+    business_key: task.businessKey,
+    create_time: task.createTime.getTime(),
+  };
+}

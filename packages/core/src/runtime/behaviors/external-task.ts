@@ -1,0 +1,39 @@
+import type { ActivityBehavior } from './behavior.js';
+
+/**
+ * camunda:type="external": creates the external task for camunda:topic (an expression is
+ * evaluated) and waits until a worker completes it; the ExternalTaskService then signals.
+ */
+export const externalTask: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const topic = String(runner.evaluate(execution, String(element.camunda.topic ?? ''), element.id) ?? '');
+    const rawPriority = element.camunda.taskPriority ?? runner.model.taskPriority;
+    const priority = rawPriority === undefined || rawPriority === null || rawPriority === '' ? 0 : Number(runner.evaluate(execution, String(rawPriority), element.id));
+    const topicName = topic;
+    await runner.ctx.externalTasks.insert({
+      id: runner.ctx.ids.next(),
+      topicName,
+      workerId: null,
+      lockExpirationTime: null,
+      retries: null,
+      errorMessage: null,
+      errorDetails: null,
+      suspended: execution.suspended,
+      executionId: execution.id,
+      processInstanceId: execution.processInstanceId,
+      processDefinitionId: runner.definition.id,
+      processDefinitionKey: runner.definition.key,
+      processDefinitionVersionTag: runner.definition.versionTag,
+      activityId: element.id,
+      activityInstanceId: execution.activityInstanceId,
+      tenantId: runner.definition.tenantId,
+      priority: Number.isFinite(priority) ? priority : 0,
+      businessKey: execution.businessKey,
+      createTime: runner.ctx.clock.now(),
+    });
+    runner.ctx.emitAfterCommit('externalTask.available', { topicName });
+  },
+  async signal(runner, execution) {
+    runner.leave(execution);
+  },
+};

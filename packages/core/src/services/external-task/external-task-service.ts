@@ -1,0 +1,296 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { engineMessage } from '../../errors/engine-message.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { checkInstance } from '../runtime/runtime-service.js';
+import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
+
+/** Camunda's incident type for an external task whose retries ran out. */
+export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
+/** Camunda cuts a failure's error message to this length. */
+const MAX_ERROR_MESSAGE = 666;
+
+export interface ExternalTaskFailure {
+  workerId: string;
+  errorMessage?: string | null;
+  errorDetails?: string | null;
+  retries: number;
+  retryTimeout: number;
+  variables?: Record<string, TypedValue>;
+  localVariables?: Record<string, TypedValue>;
+}
+
+/** External tasks: fetch and lock, complete, fail, BPMN errors, locks, retries (Camunda's ExternalTaskService). */
+@injectable()
+export class ExternalTaskService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
+  ) {}
+
+  /**
+   * Locks up to maxTasks tasks of the topics for the worker and returns them with their variables.
+   * Validation failures are engine errors (REST answers them with 500, as Camunda does).
+   */
+  fetchAndLock(request: FetchAndLockRequest): Promise<LockedExternalTask[]> {
+    return this.commands.run('FetchExternalTasksCmd', async (ctx) => {
+      if (!request.workerId) throw new NullValueException('workerId is null');
+      if (!(request.maxTasks >= 0)) throw new ProcessEngineException('maxResults is not greater than or equal to 0');
+      for (const topic of request.topics) {
+        if (!topic.topicName) throw new NullValueException('topicName is null');
+        if (!(topic.lockDuration > 0)) throw new ProcessEngineException('lockTime is not greater than 0');
+      }
+      const topics = [...new Map(request.topics.map((topic) => [topic.topicName, topic])).values()];
+      const readable = await ctx.authz.readFilterEither(
+        { permission: 'READ', resource: Resources.PROCESS_INSTANCE },
+        { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION },
+      );
+      const now = ctx.clock.now();
+      const createTime = request.sorting?.find((sorting) => sorting.sortBy === 'createTime')?.sortOrder;
+      const locked: LockedExternalTask[] = [];
+      for (const topic of topics) {
+        if (locked.length >= request.maxTasks) break;
+        const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, { usePriority: request.usePriority ?? false, createTime }, readable);
+        for (const task of candidates) {
+          if (locked.length >= request.maxTasks) break;
+          if (!(await this.matchesProcessVariables(ctx, task, topic))) continue;
+          const updated: ExternalTask = { ...task, workerId: request.workerId, lockExpirationTime: new Date(now.getTime() + topic.lockDuration) };
+          await ctx.externalTasks.update(updated);
+          locked.push({ ...updated, ...(await this.payload(ctx, updated, topic)) });
+        }
+      }
+      if (request.usePriority) locked.sort((a, b) => b.priority - a.priority);
+      return locked;
+    });
+  }
+
+  complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
+      const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`);
+      const runner = await this.openTaskInstance(ctx, task);
+      const execution = runner.tree.executions.get(task.executionId)!;
+      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
+      for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
+      await ctx.externalTasks.delete(task);
+      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      runner.signal(execution);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  handleFailure(id: string, failure: ExternalTaskFailure): Promise<void> {
+    return this.commands.run('HandleExternalTaskFailureCmd', async (ctx) => {
+      if (failure.retries < 0) throw new ProcessEngineException('retries is not greater than or equal to 0');
+      if (failure.retryTimeout < 0) throw new ProcessEngineException('retryTimeout is not greater than or equal to 0');
+      const task = await this.lockedBy(ctx, id, failure.workerId, `Failure of External Task ${id} cannot be reported by worker '${failure.workerId}`);
+      const runner = await this.openTaskInstance(ctx, task);
+      const execution = runner.tree.executions.get(task.executionId)!;
+      for (const [name, value] of Object.entries(failure.variables ?? {})) runner.variables.setVisible(execution.id, name, value);
+      for (const [name, value] of Object.entries(failure.localVariables ?? {})) runner.variables.setLocal(execution.id, name, value);
+      const failed: ExternalTask = {
+        ...task,
+        errorMessage: failure.errorMessage == null ? null : failure.errorMessage.slice(0, MAX_ERROR_MESSAGE),
+        errorDetails: failure.errorDetails ?? null,
+        lockExpirationTime: new Date(ctx.clock.now().getTime() + failure.retryTimeout),
+      };
+      await this.applyRetries(ctx, failed, failure.retries);
+      await completeRun(ctx, runner);
+    });
+  }
+
+  handleBpmnError(id: string, workerId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('HandleExternalTaskBpmnErrorCmd', async (ctx) => {
+      if (!errorCode) throw new NullValueException('errorCode is null');
+      const task = await this.lockedBy(ctx, id, workerId, `Bpmn error of External Task ${id} cannot be reported by worker '${workerId}`);
+      const runner = await this.openTaskInstance(ctx, task);
+      const execution = runner.tree.executions.get(task.executionId)!;
+      for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
+      await ctx.externalTasks.delete(task);
+      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
+      await completeRun(ctx, runner);
+    });
+  }
+
+  lock(id: string, workerId: string, lockDuration: number): Promise<void> {
+    return this.commands.run('LockExternalTaskCmd', async (ctx) => {
+      if (!workerId) throw new NullValueException('workerId is null');
+      if (!(lockDuration > 0)) throw new BadUserRequestException('lockDuration is not greater than 0');
+      const task = await this.load(ctx, id);
+      await this.checkUpdate(ctx, task);
+      const now = ctx.clock.now();
+      const lockedByOther = task.workerId !== null && task.workerId !== workerId && task.lockExpirationTime !== null && task.lockExpirationTime > now;
+      if (lockedByOther) throw new BadUserRequestException(`External Task ${id} cannot be locked by worker '${workerId}'. It is locked by worker '${task.workerId}'.`);
+      await ctx.externalTasks.update({ ...task, workerId, lockExpirationTime: new Date(now.getTime() + lockDuration) });
+    });
+  }
+
+  extendLock(id: string, workerId: string, newDuration: number): Promise<void> {
+    return this.commands.run('ExtendLockOnExternalTaskCmd', async (ctx) => {
+      if (!workerId) throw new NullValueException('workerId is null');
+      if (!(newDuration > 0)) throw new BadUserRequestException('lockTime is not greater than 0');
+      const task = await this.lockedBy(ctx, id, workerId, `The lock of the External Task ${id} cannot be extended by worker '${workerId}'`, false);
+      const now = ctx.clock.now();
+      if (!task.lockExpirationTime || task.lockExpirationTime.getTime() < now.getTime()) {
+        throw new BadUserRequestException(`Cannot extend a lock that expired: lockExpirationTime is not greater than or equal to ${now.getTime()}`);
+      }
+      await ctx.externalTasks.update({ ...task, lockExpirationTime: new Date(now.getTime() + newDuration) });
+    });
+  }
+
+  unlock(id: string): Promise<void> {
+    return this.commands.run('UnlockExternalTaskCmd', async (ctx) => {
+      const task = await this.load(ctx, id);
+      await this.checkUpdate(ctx, task);
+      await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
+      ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
+    });
+  }
+
+  setRetries(id: string, retries: number): Promise<void> {
+    return this.commands.run('SetExternalTaskRetriesCmd', async (ctx) => {
+      if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
+      const task = await this.load(ctx, id);
+      await this.checkUpdate(ctx, task);
+      await this.applyRetries(ctx, task, retries);
+    });
+  }
+
+  /** Sets retries on many tasks at once (PUT /external-task/retries). */
+  setRetriesFor(ids: readonly string[], retries: number): Promise<void> {
+    return this.commands.run('SetExternalTasksRetriesCmd', async (ctx) => {
+      if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
+      if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
+      for (const id of ids) {
+        const task = await ctx.externalTasks.findById(id);
+        if (!task) throw new NotFoundException(`Cannot find external task with id ${id}: externalTask is null`);
+        await this.checkUpdate(ctx, task);
+        await this.applyRetries(ctx, task, retries);
+      }
+    });
+  }
+
+  setPriority(id: string, priority: number): Promise<void> {
+    return this.commands.run('SetExternalTaskPriorityCmd', async (ctx) => {
+      const task = await this.load(ctx, id);
+      await this.checkUpdate(ctx, task);
+      await ctx.externalTasks.update({ ...task, priority });
+    });
+  }
+
+  findExternalTasks(query: ExternalTaskQuery = {}): Promise<ExternalTask[]> {
+    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.find(query, await readableTasks(ctx), ctx.clock.now()));
+  }
+
+  countExternalTasks(query: ExternalTaskQuery = {}): Promise<number> {
+    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.count(query, await readableTasks(ctx), ctx.clock.now()));
+  }
+
+  getExternalTask(id: string): Promise<ExternalTask | null> {
+    return this.commands.run('ExternalTaskQuery', async (ctx) => (await ctx.externalTasks.find({ externalTaskId: id }, await readableTasks(ctx)))[0] ?? null);
+  }
+
+  getTopicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean } = {}): Promise<string[]> {
+    return this.commands.run('GetTopicNamesCmd', (ctx) => ctx.externalTasks.topicNames(options, ctx.clock.now()));
+  }
+
+  /** The details of the last failure; NullValueException for an unknown task (REST answers 500, as Camunda). */
+  getErrorDetails(id: string): Promise<string | null> {
+    return this.commands.run('GetExternalTaskErrorDetailsCmd', async (ctx) => {
+      const task = await ctx.externalTasks.findById(id);
+      if (!task) throw new NullValueException(`No external task found with id ${id}: externalTask is null`);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', task.processInstanceId, task.processDefinitionKey);
+      return task.errorDetails;
+    });
+  }
+
+  /** Camunda's setRetriesAndManageIncidents: an incident when retries run out, resolved when they come back. */
+  private async applyRetries(ctx: CommandContext, task: ExternalTask, retries: number): Promise<void> {
+    const hadRetries = task.retries === null || task.retries > 0;
+    if (hadRetries && retries <= 0) {
+      const id = ctx.ids.next();
+      await ctx.incidents.insert({
+        id,
+        incidentTimestamp: ctx.clock.now(),
+        incidentType: FAILED_EXTERNAL_TASK_INCIDENT,
+        incidentMessage: task.errorMessage,
+        executionId: task.executionId,
+        activityId: task.activityId,
+        failedActivityId: task.activityId,
+        processInstanceId: task.processInstanceId,
+        processDefinitionId: task.processDefinitionId,
+        causeIncidentId: id,
+        rootCauseIncidentId: id,
+        configuration: task.id,
+        tenantId: task.tenantId,
+        jobDefinitionId: null,
+        annotation: null,
+      });
+    } else if (!hadRetries && retries > 0) {
+      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+    }
+    await ctx.externalTasks.update({ ...task, retries });
+  }
+
+  private async load(ctx: CommandContext, id: string): Promise<ExternalTask> {
+    const task = await ctx.externalTasks.findById(id);
+    if (!task) throw new NotFoundException(`External task with id ${id} does not exist`);
+    return task;
+  }
+
+  private checkUpdate(ctx: CommandContext, task: ExternalTask) {
+    return checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', task.processInstanceId, task.processDefinitionKey);
+  }
+
+  /** Camunda's worker check: the request's worker must be the one holding the task (an expired lock still counts). */
+  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true): Promise<ExternalTask> {
+    if (!workerId) throw new NullValueException('workerId is null');
+    const task = await this.load(ctx, id);
+    await this.checkUpdate(ctx, task);
+    if (task.workerId !== workerId) throw new BadUserRequestException(`${prefix}'. It is locked by worker '${task.workerId}'.`);
+    if (checkSuspended && task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${id}' is suspended.`));
+    return task;
+  }
+
+  private async openTaskInstance(ctx: CommandContext, task: ExternalTask) {
+    const runner = await openInstance(ctx, this.env, task.processInstanceId);
+    if (!runner || !runner.tree.executions.has(task.executionId)) {
+      throw new ProcessEngineException(`Execution '${task.executionId}' of external task '${task.id}' does not exist`);
+    }
+    return runner;
+  }
+
+  private async matchesProcessVariables(ctx: CommandContext, task: ExternalTask, topic: FetchTopic): Promise<boolean> {
+    const expected = Object.entries(topic.processVariables ?? {});
+    if (expected.length === 0) return true;
+    const runner = await openInstance(ctx, this.env, task.processInstanceId);
+    if (!runner) return false;
+    return expected.some(([name, value]) => {
+      const actual = runner.variables.get(name);
+      return actual !== undefined && JSON.stringify(toJavaScriptValue(actual)) === JSON.stringify(value);
+    });
+  }
+
+  /** The variables (all, the named ones, or only local ones) and extension properties a topic asked for. */
+  private async payload(ctx: CommandContext, task: ExternalTask, topic: FetchTopic): Promise<Pick<LockedExternalTask, 'variables' | 'extensionProperties'>> {
+    const runner = await openInstance(ctx, this.env, task.processInstanceId);
+    const execution = runner?.tree.executions.get(task.executionId);
+    let variables: Record<string, TypedValue> = {};
+    if (runner && execution && !(Array.isArray(topic.variables) && topic.variables.length === 0)) {
+      const all = topic.localVariables ? runner.variables.snapshot(execution.id) : runner.variables.visible(execution.id);
+      variables = Array.isArray(topic.variables) ? Object.fromEntries(Object.entries(all).filter(([name]) => topic.variables!.includes(name))) : all;
+    }
+    const element = runner?.model.activity(task.activityId);
+    const extensionProperties =
+      topic.includeExtensionProperties && element ? Object.fromEntries(element.properties.map((property) => [property.name, property.value ?? ''])) : {};
+    return { variables, extensionProperties };
+  }
+}
+
+const readableTasks = (ctx: CommandContext) =>
+  ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });

@@ -1,0 +1,137 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { BadUserRequestException, NotFoundException } from '../../errors/exceptions.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
+import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
+import type { ProcessDefinition } from './process-definition.js';
+import { ensureMessage } from '../../errors/ensure.js';
+import { formValueOf, renderStartForm, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
+
+/** A deployed form file (GET …/deployed-start-form). */
+export interface DeployedForm {
+  name: string;
+  bytes: Buffer;
+  /** A Camunda Forms (JSON) form rather than an HTML one. */
+  isCamundaForm: boolean;
+}
+
+/**
+ * Start forms of process definitions (Camunda's FormService, start-form half): form data, form
+ * variables, the generated HTML form, the deployed form file, and submitting a start form.
+ * Reading needs READ on the definition; submitting needs what starting needs.
+ */
+@injectable()
+export class StartFormService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
+  ) {}
+
+  /** The start event's form key, Camunda Form reference and form fields. NotFoundException for an unknown id. */
+  getStartFormData(processDefinitionId: string): Promise<StartFormData> {
+    return this.commands.run('GetStartFormCmd', async (ctx) => (await this.load(ctx, processDefinitionId)).form);
+  }
+
+  /** The form fields' default values as typed values, optionally limited to some names (unknown names ignored). */
+  getStartFormVariables(processDefinitionId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
+    return this.commands.run('GetStartFormVariablesCmd', async (ctx) => {
+      const { form } = await this.load(ctx, processDefinitionId);
+      const result: Record<string, TypedValue> = {};
+      for (const field of form.fields) {
+        if (variableNames && !variableNames.includes(field.id)) continue;
+        result[field.id] = formValueOf(field);
+      }
+      return result;
+    });
+  }
+
+  /** The HTML Camunda's default form engine generates from the form fields; null when there are none. */
+  getRenderedStartForm(processDefinitionId: string): Promise<string | null> {
+    return this.commands.run('GetRenderedStartFormCmd', async (ctx) => renderStartForm((await this.load(ctx, processDefinitionId)).form.fields));
+  }
+
+  /**
+   * The deployment resource the form key (`embedded:deployment:…`, `camunda-forms:deployment:…`,
+   * `deployment:…`) or the Camunda Form reference names. BadUserRequestException without a key or with a key
+   * that names no deployed form; NotFoundException when the resource is missing.
+   */
+  getDeployedStartForm(processDefinitionId: string): Promise<DeployedForm> {
+    return this.commands.run('GetDeployedStartFormCmd', async (ctx) => {
+      const { definition, form } = await this.load(ctx, processDefinitionId);
+      if (form.formKey !== null) {
+        const resourceName = deployedResourceName(form.formKey);
+        const resource = await ctx.resources.findDataByName(definition.deploymentId, resourceName);
+        if (!resource) throw formNotFound(resourceName, definition.deploymentId);
+        return { name: resource.name, bytes: resource.bytes, isCamundaForm: form.formKey.endsWith('.form') };
+      }
+      if (form.camundaFormRef !== null) {
+        const ref = form.camundaFormRef;
+        // Only deployment binding is resolvable: the .form resource of this deployment whose id is the key.
+        const resources = ref.binding === 'deployment' ? await ctx.resources.listDataByDeployment(definition.deploymentId) : [];
+        const match = resources.find((resource) => resource.name.endsWith('.form') && camundaFormId(resource.bytes) === ref.key);
+        if (!match) {
+          throw new NotFoundException(`No Camunda Form Definition was found for Camunda Form Ref: CamundaFormRefImpl [key=${ref.key}, binding=${ref.binding}, version=${ref.version}]`);
+        }
+        return { name: match.name, bytes: match.bytes, isCamundaForm: true };
+      }
+      throw new BadUserRequestException("One of the attributes 'formKey' and 'camunda:formRef' must be supplied but none were set.");
+    });
+  }
+
+  /**
+   * Starts an instance through its start form: the form fields validate, convert and default the
+   * submitted variables (FormFieldValidationException for a failed constraint), then the instance
+   * starts as StartProcessInstanceCmd starts it.
+   */
+  submitStartForm(processDefinitionId: string, request: { businessKey?: string | null; variables?: Record<string, TypedValue> }): Promise<StartedProcessInstance> {
+    return this.commands.run('SubmitStartFormCmd', async (ctx) => {
+      const definition = await ctx.processDefinitions.findById(processDefinitionId);
+      if (!definition) throw noDeployedDefinition(processDefinitionId);
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
+      await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      const model = await this.env.models.get(ctx, definition);
+      const form = startFormDataOf(model.initialActivity());
+      const variables = submitFormVariables(form.fields, request.variables ?? {});
+      return new StartProcessInstanceCmd(processDefinitionId, { businessKey: request.businessKey ?? null, variables }, this.env).execute(ctx);
+    });
+  }
+
+  private async load(ctx: CommandContext, id: string): Promise<{ definition: ProcessDefinition; form: StartFormData }> {
+    const definition = await ctx.processDefinitions.findById(id);
+    if (!definition) throw noDeployedDefinition(id);
+    await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+    const model = await this.env.models.get(ctx, definition);
+    return { definition, form: startFormDataOf(model.initialActivity()) };
+  }
+}
+
+const EMBEDDED = 'embedded:';
+const CAMUNDA_FORMS = 'camunda-forms:';
+const DEPLOYMENT = 'deployment:';
+
+function deployedResourceName(formKey: string): string {
+  let key = formKey;
+  if (key.startsWith(EMBEDDED)) key = key.slice(EMBEDDED.length);
+  else if (key.startsWith(CAMUNDA_FORMS)) key = key.slice(CAMUNDA_FORMS.length);
+  if (!key.startsWith(DEPLOYMENT)) throw new BadUserRequestException(`The form key '${key}' does not reference a deployed form.`);
+  return key.slice(DEPLOYMENT.length);
+}
+
+/** Camunda's deployment cache text for an unknown definition id. */
+const noDeployedDefinition = (id: string) =>
+  new NotFoundException(ensureMessage(`no deployed process definition found with id '${id}'`, 'processDefinition', 'is null'));
+
+const formNotFound = (resourceName: string, deploymentId: string) =>
+  new NotFoundException(`The form with the resource name '${resourceName}' cannot be found in deployment with id ${deploymentId}`);
+
+function camundaFormId(bytes: Buffer): string | null {
+  try {
+    const parsed = JSON.parse(bytes.toString('utf8')) as { id?: unknown };
+    return typeof parsed.id === 'string' ? parsed.id : null;
+  } catch {
+    return null;
+  }
+}

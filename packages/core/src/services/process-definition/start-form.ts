@@ -1,0 +1,368 @@
+import type { FlowElementModel } from '../../bpmn/model/flow-element.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
+
+/** A submitted value fails a form field's validation constraint (Camunda's FormFieldValidatorException). */
+export class FormFieldValidationException extends ProcessEngineException {
+  override readonly name: string = 'FormFieldValidationException';
+}
+
+/** A camunda:formRef of a start event (Camunda Forms). */
+export interface CamundaFormRef {
+  key: string;
+  binding: string;
+  version: number | null;
+}
+
+/** One camunda:formField of a camunda:formData. */
+export interface FormFieldDefinition {
+  id: string;
+  label: string | null;
+  /** The form type name: string, long, boolean, date, enum (unknown types behave as string). */
+  typeName: string;
+  /** For date fields: the Java date pattern (default dd/MM/yyyy). */
+  datePattern: string | null;
+  defaultValue: string | null;
+  /** For enum fields: the values in document order. */
+  values: ReadonlyArray<{ id: string; name: string | null }>;
+  constraints: ReadonlyArray<{ name: string; config: string | null }>;
+  /** The field formData names as businessKey. */
+  isBusinessKey: boolean;
+}
+
+/** What a start event declares about its form (Camunda's StartFormData). */
+export interface StartFormData {
+  formKey: string | null;
+  camundaFormRef: CamundaFormRef | null;
+  fields: FormFieldDefinition[];
+}
+
+export const DEFAULT_DATE_PATTERN = 'dd/MM/yyyy';
+
+/** The form declarations of a start event (none when there is no start event). */
+export function startFormDataOf(start: FlowElementModel | null | undefined): StartFormData {
+  if (!start) return { formKey: null, camundaFormRef: null, fields: [] };
+  const attribute = (name: string): string | null => {
+    const value = start.camunda[name];
+    return value === undefined || value === null || value === '' ? null : String(value);
+  };
+  const formRefKey = attribute('formRef');
+  const binding = attribute('formRefBinding') ?? 'latest';
+  const version = attribute('formRefVersion');
+  return {
+    formKey: attribute('formKey'),
+    camundaFormRef: formRefKey === null ? null : { key: formRefKey, binding, version: binding === 'version' && version !== null ? Number(version) : null },
+    fields: formFieldsOf(start.extensions),
+  };
+}
+
+function formFieldsOf(extensions: readonly unknown[]): FormFieldDefinition[] {
+  const fields: FormFieldDefinition[] = [];
+  for (const extension of extensions as Array<Record<string, unknown>>) {
+    if (extension?.$type !== 'camunda:FormData') continue;
+    const businessKey = typeof extension.businessKey === 'string' ? extension.businessKey : null;
+    for (const field of (extension.fields ?? []) as Array<Record<string, unknown>>) {
+      const validation = field.validation as { constraints?: Array<Record<string, unknown>> } | undefined;
+      const id = String(field.id ?? '');
+      fields.push({
+        id,
+        label: typeof field.label === 'string' ? field.label : null,
+        typeName: typeof field.type === 'string' && field.type !== '' ? field.type : 'string',
+        datePattern: typeof field.datePattern === 'string' ? field.datePattern : null,
+        defaultValue: typeof field.defaultValue === 'string' ? field.defaultValue : null,
+        values: ((field.values ?? []) as Array<Record<string, unknown>>).map((value) => ({
+          id: String(value.id ?? ''),
+          name: typeof value.name === 'string' ? value.name : null,
+        })),
+        constraints: (validation?.constraints ?? []).map((constraint) => ({
+          name: String(constraint.name ?? ''),
+          config: typeof constraint.config === 'string' ? constraint.config : null,
+        })),
+        isBusinessKey: businessKey !== null && businessKey === id,
+      });
+    }
+  }
+  return fields;
+}
+
+const datePatternOf = (field: FormFieldDefinition) => field.datePattern ?? DEFAULT_DATE_PATTERN;
+
+/** A field's default value as its form value (Camunda's FormType.convertToFormValue); value null without default. */
+export function formValueOf(field: FormFieldDefinition): TypedValue {
+  const raw = field.defaultValue;
+  switch (field.typeName) {
+    case 'long':
+      return { type: 'long', value: raw === null ? null : toLong(raw), valueInfo: {} };
+    case 'boolean':
+      return { type: 'boolean', value: raw === null ? null : raw.toLowerCase() === 'true', valueInfo: {} };
+    case 'date':
+      return { type: 'string', value: raw === null ? null : formatJavaDate(parseJavaDate(raw, datePatternOf(field)), datePatternOf(field)), valueInfo: {} };
+    default:
+      return { type: 'string', value: raw, valueInfo: {} };
+  }
+}
+
+/**
+ * Applies the form fields to submitted variables (Camunda's DefaultFormHandler.submitFormVariables):
+ * each field's value is validated, converted to the field's model type or defaulted; variables no field
+ * handles are passed through. FormFieldValidationException for a failed constraint, ProcessEngineException
+ * for a value the type cannot convert.
+ */
+export function submitFormVariables(fields: readonly FormFieldDefinition[], submitted: Record<string, TypedValue>): Record<string, TypedValue> {
+  const rest: Record<string, TypedValue> = { ...submitted };
+  const result: Record<string, TypedValue> = {};
+  for (const field of fields) {
+    if (field.isBusinessKey) continue;
+    const value = Object.prototype.hasOwnProperty.call(rest, field.id) ? rest[field.id] : undefined;
+    delete rest[field.id];
+    for (const constraint of field.constraints) validateConstraint(field, constraint, value?.value ?? null);
+    let model: TypedValue | null = null;
+    if (value !== undefined) model = toModelValue(field, value);
+    else if (field.defaultValue !== null) model = toModelValue(field, { type: 'string', value: field.defaultValue, valueInfo: {} });
+    if (model !== null) result[field.id] = model;
+  }
+  return { ...result, ...rest };
+}
+
+function validateConstraint(field: FormFieldDefinition, constraint: { name: string; config: string | null }, value: unknown): void {
+  const fail = () => {
+    const described = constraint.config !== null ? `${constraint.name}(${constraint.config})` : constraint.name;
+    throw new FormFieldValidationException(`Invalid value submitted for form field '${field.id}': validation of ${described} failed.`);
+  };
+  switch (constraint.name) {
+    case 'required':
+      if (value === null || value === undefined || value === '') fail();
+      return;
+    case 'readonly':
+      if (value !== null && value !== undefined) fail();
+      return;
+    case 'minlength':
+    case 'maxlength': {
+      if (value === null || value === undefined) return;
+      if (typeof value !== 'string') throw new ProcessEngineException(`String validator ${constraint.name} cannot be used on non-string value ${String(value)}`);
+      const limit = Number(constraint.config);
+      if (constraint.name === 'minlength' ? value.length < limit : value.length > limit) fail();
+      return;
+    }
+    case 'min':
+    case 'max': {
+      if (value === null || value === undefined) return;
+      const number = typeof value === 'number' ? value : Number(value);
+      const limit = Number(constraint.config);
+      if (Number.isNaN(number) || (constraint.name === 'min' ? number < limit : number > limit)) fail();
+      return;
+    }
+    default:
+      // Custom validators (camunda:validator classes, expressions) are not supported: they always pass.
+      return;
+  }
+}
+
+function toModelValue(field: FormFieldDefinition, submitted: TypedValue): TypedValue {
+  const value = submitted.value as unknown;
+  const transient = submitted.transient ? { transient: true } : {};
+  switch (field.typeName) {
+    case 'long': {
+      if (submitted.type === 'long') return submitted;
+      if (value === null || value === undefined) return { type: 'long', value: null, valueInfo: {}, ...transient };
+      if (typeof value === 'number' || typeof value === 'string') return { type: 'long', value: toLong(String(value)), valueInfo: {}, ...transient };
+      throw new ProcessEngineException(`Value '${String(value)}' is not of type Long.`);
+    }
+    case 'boolean': {
+      if (submitted.type === 'boolean') return submitted;
+      if (value === null || value === undefined) return { type: 'boolean', value: null, valueInfo: {}, ...transient };
+      if (typeof value === 'boolean' || typeof value === 'string') return { type: 'boolean', value: String(value).toLowerCase() === 'true', valueInfo: {}, ...transient };
+      throw new ProcessEngineException(`Value '${String(value)}' is not of type Boolean.`);
+    }
+    case 'date': {
+      if (submitted.type === 'date') return submitted;
+      if (value === null || value === undefined) return { type: 'date', value: null, valueInfo: {}, ...transient };
+      if (typeof value === 'string') return { type: 'date', value: parseJavaDate(value, datePatternOf(field)), valueInfo: {}, ...transient };
+      throw new ProcessEngineException(`Value '${String(value)}' cannot be transformed into a Date.`);
+    }
+    case 'enum': {
+      if (value !== null && value !== undefined && !field.values.some((entry) => entry.id === String(value))) {
+        throw new ProcessEngineException(`Invalid value for enum form property: ${String(value)}`);
+      }
+      return submitted.type === 'string' ? submitted : { type: 'string', value: value === null || value === undefined ? null : String(value), valueInfo: {}, ...transient };
+    }
+    default: {
+      if (submitted.type === 'string') return submitted;
+      return { type: 'string', value: value === null || value === undefined ? null : String(value), valueInfo: {}, ...transient };
+    }
+  }
+}
+
+function toLong(text: string): number {
+  if (!/^[+-]?\d+$/.test(text.trim())) throw new ProcessEngineException(`Value '${text}' is not of type Long.`);
+  return Number(text.trim());
+}
+
+// --- Java SimpleDateFormat, the numeric subset (yyyy, yy, MM, dd, HH, hh, mm, ss, SSS, a) in local time ---
+
+const DATE_TOKEN = /(y+|M+|d+|H+|h+|m+|s+|S+|a|'[^']*')/g;
+
+export function formatJavaDate(date: Date, pattern: string): string {
+  return pattern.replace(DATE_TOKEN, (token) => {
+    const pad = (n: number) => String(n).padStart(token.length, '0');
+    switch (token[0]) {
+      case 'y': return token.length === 2 ? String(date.getFullYear() % 100).padStart(2, '0') : pad(date.getFullYear());
+      case 'M': return pad(date.getMonth() + 1);
+      case 'd': return pad(date.getDate());
+      case 'H': return pad(date.getHours());
+      case 'h': return pad(date.getHours() % 12 === 0 ? 12 : date.getHours() % 12);
+      case 'm': return pad(date.getMinutes());
+      case 's': return pad(date.getSeconds());
+      case 'S': return String(date.getMilliseconds()).padStart(3, '0');
+      case 'a': return date.getHours() < 12 ? 'AM' : 'PM';
+      default: return token.slice(1, -1);
+    }
+  });
+}
+
+export function parseJavaDate(text: string, pattern: string): Date {
+  const parts: Record<string, number> = {};
+  let regex = '';
+  const order: string[] = [];
+  let last = 0;
+  for (const match of pattern.matchAll(DATE_TOKEN)) {
+    regex += escapeRegex(pattern.slice(last, match.index));
+    const token = match[0];
+    if (token.startsWith("'")) regex += escapeRegex(token.slice(1, -1));
+    else if (token === 'a') {
+      regex += '(AM|PM|am|pm)';
+      order.push('a');
+    } else {
+      regex += '(\\d+)';
+      order.push(token[0]!);
+    }
+    last = match.index + token.length;
+  }
+  regex += escapeRegex(pattern.slice(last));
+  const match = new RegExp(`^${regex}`).exec(text);
+  if (!match) throw new ProcessEngineException(`Could not parse value '${text}' as date using date format '${pattern}'.`);
+  let pm: boolean | null = null;
+  order.forEach((key, i) => {
+    const raw = match[i + 1]!;
+    if (key === 'a') pm = raw.toUpperCase() === 'PM';
+    else parts[key] = Number(raw);
+  });
+  let hours = parts.H ?? parts.h ?? 0;
+  if (parts.h !== undefined && pm !== null) hours = (hours % 12) + (pm ? 12 : 0);
+  return new Date(parts.y ?? 1970, (parts.M ?? 1) - 1, parts.d ?? 1, hours, parts.m ?? 0, parts.s ?? 0, parts.S ?? 0);
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// --- Camunda's HtmlFormEngine: the generated form for camunda:formData fields ---
+
+interface HtmlElement {
+  tag: string;
+  selfClosing: boolean;
+  attributes: Array<[string, string | null]>;
+  text: string | null;
+}
+
+class HtmlDocument {
+  private readonly out: string[] = [];
+  private readonly stack: HtmlElement[] = [];
+
+  start(tag: string, attributes: Array<[string, string | null]>, options: { selfClosing?: boolean; text?: string } = {}): this {
+    const element = { tag, selfClosing: options.selfClosing ?? false, attributes, text: options.text ?? null };
+    const rendered = attributes.map(([name, value]) => (value === null ? ` ${name}` : ` ${name}="${value.replace(/"/g, '&quot;')}"`)).join('');
+    this.out.push(`${this.indent()}<${tag}${rendered}${element.selfClosing ? ' />' : '>'}\n`);
+    this.stack.push(element);
+    return this;
+  }
+
+  end(): this {
+    const element = this.stack.pop()!;
+    if (element.text !== null) this.out.push(`${this.indent()}  ${element.text}\n`);
+    if (!element.selfClosing) this.out.push(`${this.indent()}</${element.tag}>\n`);
+    return this;
+  }
+
+  element(tag: string, attributes: Array<[string, string | null]>, options: { selfClosing?: boolean; text?: string } = {}): this {
+    return this.start(tag, attributes, options).end();
+  }
+
+  toString(): string {
+    return this.out.join('');
+  }
+
+  private indent(): string {
+    return '  '.repeat(this.stack.length);
+  }
+}
+
+const FORM = 'this.generatedForm';
+
+/** The generated HTML form of the fields, or null when there are none. */
+export function renderStartForm(fields: readonly FormFieldDefinition[]): string | null {
+  if (fields.length === 0) return null;
+  const doc = new HtmlDocument().start('form', [['name', 'generatedForm'], ['role', 'form']]);
+  for (const field of fields) {
+    doc.start('div', [['class', 'form-group']]);
+    if (field.label !== null && field.label !== '') doc.element('label', [['for', field.id]], { text: field.label });
+    if (field.typeName === 'enum') {
+      doc.start('select', commonAttributes(field));
+      for (const value of field.values) doc.element('option', [['value', value.id]], { text: value.name ?? undefined });
+      doc.end();
+    } else if (field.typeName === 'date') {
+      renderDatePicker(doc, field);
+    } else {
+      const attributes = commonAttributes(field);
+      attributes.push(['type', field.typeName === 'boolean' ? 'checkbox' : 'text']);
+      const defaultValue = field.defaultValue === null ? null : String(formValueOf(field).value);
+      if (defaultValue !== null) attributes.push(['value', defaultValue]);
+      doc.element('input', attributes, { selfClosing: true });
+    }
+    renderInvalidMessages(doc, field);
+    doc.end();
+  }
+  return doc.end().toString();
+}
+
+const isReadOnly = (field: FormFieldDefinition) => field.constraints.some((constraint) => constraint.name === 'readonly');
+
+function commonAttributes(field: FormFieldDefinition): Array<[string, string | null]> {
+  const typeName = field.typeName === 'enum' || field.typeName === 'date' ? 'string' : field.typeName;
+  const attributes: Array<[string, string | null]> = [['class', 'form-control'], ['name', field.id]];
+  if (field.isBusinessKey) attributes.push(['cam-business-key', null]);
+  else attributes.push(['cam-variable-type', typeName.charAt(0).toUpperCase() + typeName.slice(1)], ['cam-variable-name', field.id]);
+  for (const constraint of field.constraints) attributes.push([constraint.name === 'readonly' ? 'disabled' : constraint.name, constraint.config]);
+  return attributes;
+}
+
+function renderDatePicker(doc: HtmlDocument, field: FormFieldDefinition): void {
+  doc.start('div', [['class', 'input-group']]);
+  const input = commonAttributes(field);
+  input.push(['type', 'text'], ['uib-datepicker-popup', datePatternOf(field)], ['is-open', `dateFieldOpened${field.id}`]);
+  doc.element('input', input, { selfClosing: true });
+  if (!isReadOnly(field)) {
+    doc.start('div', [['class', 'input-group-btn']]);
+    doc.start('button', [['type', 'button'], ['class', 'btn btn-default'], ['ng-click', `open${field.id}($event)`]]);
+    doc.element('i', [['class', 'glyphicon glyphicon-calendar']]);
+    doc.end().end();
+    doc.element('script', [['cam-script', null], ['type', 'text/form-script']], {
+      text: `$scope.open${field.id} = function ($event) { $event.preventDefault(); $event.stopPropagation(); $scope.dateFieldOpened${field.id} = true; };`,
+    });
+  }
+  doc.end();
+}
+
+function renderInvalidMessages(doc: HtmlDocument, field: FormFieldDefinition): void {
+  const id = field.id;
+  doc.start('div', [['ng-if', `${FORM}.${id}.$invalid && ${FORM}.${id}.$dirty`], ['class', 'has-error']]);
+  if (field.typeName !== 'date') {
+    doc.element('div', [['ng-show', `${FORM}.${id}.$error.required`], ['class', 'help-block']], { text: 'Required field' });
+    const typeName = field.typeName === 'enum' ? 'string' : field.typeName;
+    doc.element('div', [['ng-show', `${FORM}.${id}.$error.camVariableType`], ['class', 'help-block']], { text: `Only a ${typeName} value is allowed` });
+  } else {
+    doc.element('div', [['ng-show', `${FORM}.${id}.$error.required && !${FORM}.${id}.$error.date`], ['class', 'help-block']], { text: 'Required field' });
+    doc.element('div', [['ng-show', `${FORM}.${id}.$error.date`], ['class', 'help-block']], {
+      text: `Invalid date format: the date should have the pattern '${datePatternOf(field)}'`,
+    });
+  }
+  doc.end();
+}

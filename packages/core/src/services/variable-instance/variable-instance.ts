@@ -1,0 +1,51 @@
+import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
+
+/** A stored variable as Camunda's VariableInstance shows it (runtime, no history). */
+export interface VariableInstance {
+  id: string;
+  name: string;
+  /** The value; Bytes values (and File contents) are only loaded by `getVariableInstanceData`. */
+  value: TypedValue;
+  processDefinitionId: string | null;
+  processInstanceId: string | null;
+  executionId: string | null;
+  taskId: string | null;
+  /** The activity instance of the variable's scope (the process instance id for instance variables). */
+  activityInstanceId: string | null;
+  tenantId: string | null;
+}
+
+export type VariableInstanceSortField = 'variableName' | 'variableType' | 'activityInstanceId' | 'tenantId';
+
+export type VariableComparisonOperator = 'eq' | 'neq' | 'gt' | 'gteq' | 'lt' | 'lteq' | 'like';
+
+/** One `variableValues` condition: the variable itself must have this name and a value matching it. */
+export interface VariableValueCondition {
+  name: string;
+  operator: VariableComparisonOperator;
+  /** A string matches String variables, a number the number types, a boolean Boolean, a Date Date variables. */
+  value: string | number | boolean | Date | null;
+}
+
+export interface VariableInstanceQuery extends Page {
+  variableId?: string;
+  variableName?: string;
+  variableNameLike?: string;
+  processInstanceIdIn?: string[];
+  executionIdIn?: string[];
+  /** Trellis has no cases and no batch variables: a non-empty list matches nothing. */
+  caseInstanceIdIn?: string[];
+  caseExecutionIdIn?: string[];
+  batchIdIn?: string[];
+  taskIdIn?: string[];
+  activityInstanceIdIn?: string[];
+  /** Execution or task ids the variables belong to. */
+  variableScopeIdIn?: string[];
+  tenantIdIn?: string[];
+  withoutTenantId?: boolean;
+  variableValues?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
+  sorting?: Sorting<VariableInstanceSortField>[];
+}

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import type { EventSubscription, EventSubscriptionListQuery } from '@trellis/core';
+import { formatRestDate } from '../dto/dates.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { type RestContext } from './context.js';
+
+const EVENT_TYPES = ['message', 'signal', 'compensate', 'conditional'];
+
+const SUBSCRIPTION_QUERY: QuerySpec = {
+  params: {
+    eventSubscriptionId: 'string', eventName: 'string', eventType: 'string', executionId: 'string', processInstanceId: 'string',
+    activityId: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeEventSubscriptionsWithoutTenantId: 'boolean',
+  },
+  sortBy: ['created', 'tenantId'],
+};
+
+/** Camunda's EventSubscriptionDto. */
+export const toEventSubscriptionDto = (subscription: EventSubscription) => ({
+  id: subscription.id,
+  eventType: subscription.eventType,
+  eventName: subscription.eventName,
+  executionId: subscription.executionId,
+  processInstanceId: subscription.processInstanceId,
+  activityId: subscription.activityId,
+  createdDate: formatRestDate(subscription.created),
+  tenantId: subscription.tenantId,
+});
+
+/** The Event Subscription group: query and count (start-event subscriptions included). */
+export function eventSubscriptionRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  const parse = (query: Record<string, unknown>): EventSubscriptionListQuery => {
+    const parsed = parseListQuery<EventSubscriptionListQuery>(query, SUBSCRIPTION_QUERY);
+    if (parsed.eventType !== undefined && !EVENT_TYPES.includes(parsed.eventType)) {
+      throw new InvalidRequestException(400, `Cannot set query parameter 'eventType' to value '${parsed.eventType}'`);
+    }
+    return parsed;
+  };
+
+  router.get('/event-subscription', async (ctx) => {
+    ctx.body = (await engine.management.queryEventSubscriptions(parse(ctx.query))).map(toEventSubscriptionDto);
+  });
+  router.get('/event-subscription/count', async (ctx) => {
+    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = parse(ctx.query);
+    ctx.body = { count: await engine.management.countEventSubscriptions(query) };
+  });
+}

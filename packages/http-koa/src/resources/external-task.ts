@@ -1,0 +1,316 @@
+import Router from '@koa/router';
+import {
+  BadUserRequestException,
+  NotFoundException,
+  type ExternalTaskQuery,
+  type FetchAndLockRequest,
+  type FetchTopic,
+  type TypedValue,
+} from '@trellis/core';
+import type { Context } from 'koa';
+import { objectOf, readJsonBody, readJsonObject, text } from '../body.js';
+import { parseRestDate } from '../dto/dates.js';
+import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task-dto.js';
+import { variablesFromDto } from '../dto/variables-map.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
+import { parsePage, parseListQuery, parseSortingBody, type ParamKind, type QuerySpec } from '../query/parse-query.js';
+import type { RestContext } from './context.js';
+
+const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
+
+const EXTERNAL_TASK_QUERY: QuerySpec = {
+  params: {
+    externalTaskId: 'string', externalTaskIdIn: 'stringList', topicName: 'string', workerId: 'string',
+    locked: 'boolean', notLocked: 'boolean', withRetriesLeft: 'boolean', noRetriesLeft: 'boolean',
+    lockExpirationAfter: 'date', lockExpirationBefore: 'date', activityId: 'string', activityIdIn: 'stringList',
+    executionId: 'string', processInstanceId: 'string', processInstanceIdIn: 'stringList', processDefinitionId: 'string',
+    tenantIdIn: 'stringList', active: 'boolean', suspended: 'boolean',
+    priorityHigherThanOrEquals: 'long', priorityLowerThanOrEquals: 'long',
+  },
+  sortBy: SORT_FIELDS,
+};
+
+/** The External Task group: queries, fetchAndLock (with long polling), complete, failure, BPMN errors, locks, retries, priority. */
+export function externalTaskRoutes(router: Router, rest: RestContext): void {
+  const { engine, bodyLimit } = rest;
+  const handler = (rest.fetchAndLock ??= new FetchAndLockHandler(engine));
+
+  const list = async (query: ExternalTaskQuery) => (await engine.externalTask.findExternalTasks(query)).map(toExternalTaskDto);
+  const count = async ({ firstResult: _f, maxResults: _m, sorting: _s, ...query }: ExternalTaskQuery) => ({
+    count: await engine.externalTask.countExternalTasks(query),
+  });
+  const fromBody = async (ctx: Context) => ({ ...queryFromBody(await readJsonObject(ctx, bodyLimit)), ...parsePage(ctx.query) });
+
+  router.get('/external-task', async (ctx) => {
+    ctx.body = await list(parseListQuery<ExternalTaskQuery>(ctx.query, EXTERNAL_TASK_QUERY));
+  });
+  router.post('/external-task', async (ctx) => {
+    ctx.body = await list(await fromBody(ctx));
+  });
+  router.get('/external-task/count', async (ctx) => {
+    ctx.body = await count(parseListQuery<ExternalTaskQuery>(ctx.query, EXTERNAL_TASK_QUERY));
+  });
+  router.post('/external-task/count', async (ctx) => {
+    ctx.body = await count(await fromBody(ctx));
+  });
+
+  router.get('/external-task/topic-names', async (ctx) => {
+    const flags = parseListQuery<{ withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean }>(ctx.query, {
+      params: { withLockedTasks: 'boolean', withUnlockedTasks: 'boolean', withRetriesLeft: 'boolean' },
+    });
+    ctx.body = await engine.externalTask.getTopicNames(flags);
+  });
+
+  router.post('/external-task/fetchAndLock', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const timeout = body.asyncResponseTimeout;
+    if (typeof timeout === 'number' && timeout > MAX_ASYNC_RESPONSE_TIMEOUT) {
+      throw new InvalidRequestException(
+        400,
+        `The asynchronous response timeout cannot be set to a value greater than ${MAX_ASYNC_RESPONSE_TIMEOUT} milliseconds`,
+      );
+    }
+    const { request, deserializeValues, extensionProperties } = fetchRequestFromBody(body);
+    const tasks = await handler
+      .fetchAndLock(request, typeof timeout === 'number' ? timeout : null, engine.currentAuthentication(), (abandon) => {
+        // A client that disconnects frees its place in the queue.
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableEnded) abandon();
+        });
+      })
+      .catch((error: unknown) => {
+        // Shutting down: let the connection go too, so that closing the server need not wait for it.
+        if (handler.isClosed) ctx.set('Connection', 'close');
+        throw error;
+      });
+    ctx.body = tasks.map((task) =>
+      toLockedExternalTaskDto(task, { deserializeValues: deserializeValues.get(task.topicName) ?? false, extensionProperties: extensionProperties.has(task.topicName) }),
+    );
+  });
+
+  router.put('/external-task/retries', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    for (const name of ['processInstanceQuery', 'historicProcessInstanceQuery']) {
+      if (body[name] !== undefined && body[name] !== null) {
+        throw new InvalidRequestException(400, `Selecting external tasks by '${name}' is not supported by Trellis yet`);
+      }
+    }
+    if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
+    const ids = new Set<string>(stringList(body.externalTaskIds, 'externalTaskIds'));
+    const processInstanceIds = stringList(body.processInstanceIds, 'processInstanceIds');
+    if (processInstanceIds.length > 0) {
+      for (const task of await engine.externalTask.findExternalTasks({ processInstanceIdIn: processInstanceIds })) ids.add(task.id);
+    }
+    if (body.externalTaskQuery !== undefined && body.externalTaskQuery !== null) {
+      for (const task of await engine.externalTask.findExternalTasks(queryFromBody(objectOf(body.externalTaskQuery)))) ids.add(task.id);
+    }
+    const retries = body.retries;
+    await engineCall(() => engine.externalTask.setRetriesFor([...ids], retries), 'InvalidRequestException');
+    ctx.status = 204;
+  });
+
+  // POST /external-task/retries-async needs batches, which Trellis does not have yet: a plain 404
+  // (rather than the 405 the `/external-task/:id` routes would otherwise give).
+  router.post('/external-task/retries-async', (ctx) => {
+    ctx.status = 404;
+  });
+
+  router.get('/external-task/:id', async (ctx) => {
+    const task = await engine.externalTask.getExternalTask(ctx.params.id);
+    if (!task) throw new InvalidRequestException(404, `External task with id ${ctx.params.id} does not exist`, 'RestException');
+    ctx.body = toExternalTaskDto(task);
+  });
+
+  router.get('/external-task/:id/errorDetails', async (ctx) => {
+    const details = await engine.externalTask.getErrorDetails(ctx.params.id);
+    if (details === null) {
+      ctx.status = 204;
+      return;
+    }
+    ctx.body = details;
+    ctx.set('Content-Type', 'text/plain');
+  });
+
+  router.post('/external-task/:id/complete', async (ctx) => {
+    const { id } = ctx.params;
+    const body = await readJsonObject(ctx, bodyLimit);
+    const variables = variablesFromDto(body.variables, `Cannot complete external task ${id}`);
+    const localVariables = variablesFromDto(body.localVariables, `Cannot complete external task ${id}`);
+    await engineCall(() => engine.externalTask.complete(id, text(body.workerId) ?? '', variables, localVariables));
+    ctx.status = 204;
+  });
+
+  router.post('/external-task/:id/failure', async (ctx) => {
+    const { id } = ctx.params;
+    const body = await readJsonObject(ctx, bodyLimit);
+    const prefix = `Cannot report failure of external task ${id}`;
+    await engineCall(() =>
+      engine.externalTask.handleFailure(id, {
+        workerId: text(body.workerId) ?? '',
+        errorMessage: text(body.errorMessage),
+        errorDetails: text(body.errorDetails),
+        // Primitive fields in Camunda's DTO: missing means 0.
+        retries: typeof body.retries === 'number' ? body.retries : 0,
+        retryTimeout: typeof body.retryTimeout === 'number' ? body.retryTimeout : 0,
+        variables: variablesFromDto(body.variables, prefix),
+        localVariables: variablesFromDto(body.localVariables, prefix),
+      }),
+    );
+    ctx.status = 204;
+  });
+
+  router.post('/external-task/:id/bpmnError', async (ctx) => {
+    const { id } = ctx.params;
+    const body = await readJsonObject(ctx, bodyLimit);
+    const variables: Record<string, TypedValue> = variablesFromDto(body.variables, `Cannot report BPMN error of external task ${id}`);
+    await engineCall(() => engine.externalTask.handleBpmnError(id, text(body.workerId) ?? '', text(body.errorCode) ?? '', text(body.errorMessage), variables));
+    ctx.status = 204;
+  });
+
+  router.post('/external-task/:id/lock', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    await engineCall(() => engine.externalTask.lock(ctx.params.id, text(body.workerId) ?? '', numberOr(body.lockDuration, 0)));
+    ctx.status = 204;
+  });
+
+  router.post('/external-task/:id/extendLock', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    await engineCall(() => engine.externalTask.extendLock(ctx.params.id, text(body.workerId) ?? '', numberOr(body.newDuration, 0)));
+    ctx.status = 204;
+  });
+
+  router.post('/external-task/:id/unlock', async (ctx) => {
+    // The official client sends no body and no content type.
+    await readJsonBody(ctx, bodyLimit, { optional: true });
+    await engineCall(() => engine.externalTask.unlock(ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.put('/external-task/:id/retries', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
+    const retries = body.retries;
+    await notFoundOnly(() => engine.externalTask.setRetries(ctx.params.id, retries));
+    ctx.status = 204;
+  });
+
+  router.put('/external-task/:id/priority', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    if (typeof body.priority !== 'number') throw new InvalidRequestException(400, 'The priority cannot be null.');
+    const priority = body.priority;
+    await notFoundOnly(() => engine.externalTask.setPriority(ctx.params.id, priority));
+    ctx.status = 204;
+  });
+}
+
+/**
+ * Camunda's ExternalTaskResourceImpl: an unknown task is a 404, another bad request a 400, both
+ * as RestException carrying the engine's message and code; other engine errors pass through (500).
+ */
+async function engineCall<T>(call: () => Promise<T>, badRequestType: 'RestException' | 'InvalidRequestException' = 'RestException'): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message, badRequestType, error.code);
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, badRequestType, error.code);
+    throw error;
+  }
+}
+
+/** Only the unknown task becomes a 404 RestException; a BadUserRequestException stays itself (400). */
+async function notFoundOnly<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message, 'RestException', error.code);
+    throw error;
+  }
+}
+
+const numberOr = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+
+function stringList(value: unknown, name: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw new InvalidRequestException(400, `Cannot set '${name}': not a list of strings`);
+  return value as string[];
+}
+
+/** A POST /external-task body (also `externalTaskQuery` of PUT /external-task/retries) → the engine query. */
+function queryFromBody(body: Record<string, unknown>): ExternalTaskQuery {
+  const query: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(EXTERNAL_TASK_QUERY.params)) {
+    const value = body[name];
+    if (value === undefined || value === null) continue;
+    query[name] = bodyValue(name, value, kind);
+  }
+  return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS) } as ExternalTaskQuery;
+}
+
+function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
+  const invalid = () => new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${JSON.stringify(value)}'`);
+  switch (kind) {
+    case 'string':
+      if (typeof value !== 'string') throw invalid();
+      return value;
+    case 'stringList':
+      if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw invalid();
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid();
+      return value;
+    case 'integer':
+    case 'long':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid();
+      return value;
+    case 'date': {
+      const date = typeof value === 'string' ? parseRestDate(value) : null;
+      if (!date) throw invalid();
+      return date;
+    }
+  }
+}
+
+/** The fetchAndLock body → the engine request, plus what the answer needs per topic. */
+function fetchRequestFromBody(body: Record<string, unknown>) {
+  const deserializeValues = new Map<string, boolean>();
+  const extensionProperties = new Set<string>();
+  const topics: FetchTopic[] = (Array.isArray(body.topics) ? body.topics : []).map((raw: unknown) => {
+    const entry = objectOf(raw);
+    const topic = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== null)) as Partial<FetchTopic>;
+    const topicName = text(entry.topicName) ?? '';
+    if (entry.variables !== undefined && entry.variables !== null && !Array.isArray(entry.variables)) throw new InvalidRequestException(400, '');
+    deserializeValues.set(topicName, entry.deserializeValues === true);
+    if (entry.includeExtensionProperties === true) extensionProperties.add(topicName);
+    else extensionProperties.delete(topicName);
+    return {
+      ...topic,
+      topicName,
+      lockDuration: numberOr(entry.lockDuration, 0),
+      variables: Array.isArray(entry.variables) ? (entry.variables as string[]) : null,
+      processVariables: objectOf(entry.processVariables),
+    } as FetchTopic;
+  });
+  const request: FetchAndLockRequest = {
+    workerId: text(body.workerId) ?? '',
+    maxTasks: numberOr(body.maxTasks, 0),
+    usePriority: body.usePriority === true,
+    topics,
+    sorting: fetchSorting(body.sorting),
+  };
+  return { request, deserializeValues, extensionProperties };
+}
+
+/** fetchAndLock sorting: only createTime, asc or desc. */
+function fetchSorting(sorting: unknown): FetchAndLockRequest['sorting'] {
+  if (sorting === undefined || sorting === null) return undefined;
+  if (!Array.isArray(sorting)) throw new InvalidRequestException(400, '');
+  return sorting.map((raw: unknown) => {
+    const entry = objectOf(raw);
+    if (entry.sortBy !== 'createTime') throw new InvalidRequestException(400, `Cannot set query sortBy parameter to value ${String(entry.sortBy)}`);
+    if (entry.sortOrder !== 'asc' && entry.sortOrder !== 'desc') {
+      throw new InvalidRequestException(400, `Cannot set query sortOrder parameter to value ${String(entry.sortOrder)}`);
+    }
+    return { sortBy: 'createTime', sortOrder: entry.sortOrder };
+  });
+}

@@ -1,0 +1,142 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { VariableComparisonOperator, VariableInstance, VariableInstanceQuery, VariableValueCondition } from '@trellis/core';
+import { readJsonObject } from '../body.js';
+import { attachmentDisposition } from '../dto/content-types.js';
+import { parseRestDate } from '../dto/dates.js';
+import { toVariableValueDto } from '../dto/variable-dto.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { type RestContext } from './context.js';
+
+const VARIABLE_QUERY: QuerySpec = {
+  params: {
+    variableName: 'string', variableNameLike: 'string', processInstanceIdIn: 'stringList', executionIdIn: 'stringList',
+    caseInstanceIdIn: 'stringList', caseExecutionIdIn: 'stringList', taskIdIn: 'stringList', batchIdIn: 'stringList',
+    activityInstanceIdIn: 'stringList', tenantIdIn: 'stringList', variableScopeIdIn: 'stringList', withoutTenantId: 'boolean',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
+  },
+  sortBy: ['variableName', 'variableType', 'activityInstanceId', 'tenantId'],
+};
+const SORT_FIELDS = VARIABLE_QUERY.sortBy!;
+const OPERATORS: readonly VariableComparisonOperator[] = ['eq', 'neq', 'gt', 'gteq', 'lt', 'lteq', 'like'];
+
+/** Camunda's VariableInstanceDto. */
+export function toVariableInstanceDto(variable: VariableInstance, deserializeValues: boolean) {
+  return {
+    id: variable.id,
+    name: variable.name,
+    ...toVariableValueDto(variable.value, { deserializeValues }),
+    processDefinitionId: variable.processDefinitionId,
+    processInstanceId: variable.processInstanceId,
+    executionId: variable.executionId,
+    caseInstanceId: null,
+    caseExecutionId: null,
+    taskId: variable.taskId,
+    batchId: null,
+    activityInstanceId: variable.activityInstanceId,
+    tenantId: variable.tenantId,
+    errorMessage: null,
+  };
+}
+
+/** The Variable Instance group: query, count, get and binary data of the running instances' variables. */
+export function variableInstanceRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+  const deserialize = (ctx: Context, name: string) => ctx.query[name] !== 'false';
+
+  const fromQueryString = (query: Record<string, unknown>): VariableInstanceQuery => {
+    const parsed = parseListQuery<VariableInstanceQuery>(query, VARIABLE_QUERY);
+    const raw = Array.isArray(query.variableValues) ? query.variableValues[0] : query.variableValues;
+    if (typeof raw === 'string') parsed.variableValues = parseVariableValuesParam(raw);
+    return parsed;
+  };
+
+  /** POST bodies carry the same criteria, `variableValues` as objects and `sorting` as a list; paging stays in the query string. */
+  const fromBody = async (ctx: Context): Promise<VariableInstanceQuery> => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const query: Record<string, unknown> = {};
+    for (const [name, kind] of Object.entries(VARIABLE_QUERY.params)) {
+      const value = body[name];
+      if (value === undefined || value === null) continue;
+      if (kind === 'stringList' ? !Array.isArray(value) || value.some((each) => typeof each !== 'string') : typeof value !== (kind === 'boolean' ? 'boolean' : 'string')) {
+        throw new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${JSON.stringify(value)}'`);
+      }
+      query[name] = value;
+    }
+    if (body.variableValues !== undefined && body.variableValues !== null) query.variableValues = parseVariableValuesBody(body.variableValues);
+    return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS), ...parsePage(ctx.query) } as VariableInstanceQuery;
+  };
+
+  router.get('/variable-instance', async (ctx) => {
+    const variables = await engine.variableInstance.findVariableInstances(fromQueryString(ctx.query));
+    ctx.body = variables.map((variable) => toVariableInstanceDto(variable, deserialize(ctx, 'deserializeValues')));
+  });
+  router.post('/variable-instance', async (ctx) => {
+    const variables = await engine.variableInstance.findVariableInstances(await fromBody(ctx));
+    ctx.body = variables.map((variable) => toVariableInstanceDto(variable, deserialize(ctx, 'deserializeValues')));
+  });
+  router.get('/variable-instance/count', async (ctx) => {
+    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = fromQueryString(ctx.query);
+    ctx.body = { count: await engine.variableInstance.countVariableInstances(query) };
+  });
+  router.post('/variable-instance/count', async (ctx) => {
+    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = await fromBody(ctx);
+    ctx.body = { count: await engine.variableInstance.countVariableInstances(query) };
+  });
+
+  router.get('/variable-instance/:id', async (ctx) => {
+    const variable = await engine.variableInstance.getVariableInstance(ctx.params.id);
+    if (!variable) throw notFound(ctx.params.id);
+    ctx.body = toVariableInstanceDto(variable, deserialize(ctx, 'deserializeValue'));
+  });
+
+  router.get('/variable-instance/:id/data', async (ctx) => {
+    const { id } = ctx.params;
+    const variable = await engine.variableInstance.getVariableInstance(id, true);
+    if (!variable) throw notFound(id);
+    const typed = variable.value;
+    if (typed.type === 'bytes') {
+      ctx.body = typed.value ?? Buffer.alloc(0);
+      ctx.set('Content-Type', 'application/octet-stream');
+    } else if (typed.type === 'file') {
+      const { bytes, filename, mimeType, encoding } = typed.value;
+      ctx.body = bytes ?? Buffer.alloc(0);
+      ctx.set('Content-Type', `${mimeType ?? 'application/octet-stream'}${encoding === null ? '' : `; charset=${encoding}`}`);
+      ctx.set('Content-Disposition', attachmentDisposition(filename));
+    } else {
+      throw new InvalidRequestException(400, `Value of variable with id ${id} is not a binary value.`);
+    }
+  });
+}
+
+const notFound = (id: string) => new InvalidRequestException(404, `Variable instance with Id '${id}' does not exist.`);
+
+/** `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as in Camunda's GET queries. */
+function parseVariableValuesParam(raw: string): VariableValueCondition[] {
+  if (raw === '') return [];
+  return raw.split(',').map((expression) => {
+    const parts = expression.split('_');
+    if (parts.length !== 3) throw new InvalidRequestException(400, 'variable query parameter has to have format KEY_OPERATOR_VALUE.');
+    const [name, operator, value] = parts as [string, string, string];
+    return { name, operator: checkOperator(operator), value: parseRestDate(value) ?? value };
+  });
+}
+
+/** `[{name, operator, value}]`: a value may be a string (or date string), number, boolean or null. */
+function parseVariableValuesBody(raw: unknown): VariableValueCondition[] {
+  if (!Array.isArray(raw)) throw new InvalidRequestException(400, `Cannot set query parameter 'variableValues' to value '${JSON.stringify(raw)}'`);
+  return raw.map((entry: { name?: unknown; operator?: unknown; value?: unknown }) => {
+    const value = entry?.value ?? null;
+    if (typeof entry?.name !== 'string' || !['string', 'number', 'boolean'].includes(typeof value) && value !== null) {
+      throw new InvalidRequestException(400, `Cannot set query parameter 'variableValues' to value '${JSON.stringify(entry)}'`);
+    }
+    const operator = checkOperator(String(entry.operator));
+    return { name: entry.name, operator, value: typeof value === 'string' ? (parseRestDate(value) ?? value) : (value as number | boolean | null) };
+  });
+}
+
+function checkOperator(operator: string): VariableComparisonOperator {
+  if (!OPERATORS.includes(operator as VariableComparisonOperator)) throw new InvalidRequestException(400, `Invalid variable comparator specified: ${operator}`);
+  return operator as VariableComparisonOperator;
+}

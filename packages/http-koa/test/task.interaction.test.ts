@@ -1,0 +1,327 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+
+// A user task inside an embedded sub-process whose input mapping creates a variable on the
+// sub-process scope: the task sees variables from two scopes (the instance and the sub-process).
+const REVIEW = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="review" name="Review" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="sub" />
+    <bpmn:subProcess id="sub">
+      <bpmn:extensionElements>
+        <camunda:inputOutput>
+          <camunda:inputParameter name="limit">\${amount * 2}</camunda:inputParameter>
+        </camunda:inputOutput>
+      </bpmn:extensionElements>
+      <bpmn:startEvent id="subStart" />
+      <bpmn:sequenceFlow id="s1" sourceRef="subStart" targetRef="check" />
+      <bpmn:userTask id="check" name="Check" camunda:formKey="embedded:app:forms/check.html" camunda:candidateGroups="sales" camunda:candidateUsers="mary" />
+      <bpmn:sequenceFlow id="s2" sourceRef="check" targetRef="subEnd" />
+      <bpmn:endEvent id="subEnd" />
+    </bpmn:subProcess>
+    <bpmn:sequenceFlow id="f2" sourceRef="sub" targetRef="after" />
+    <bpmn:userTask id="after" name="After" />
+    <bpmn:sequenceFlow id="f3" sourceRef="after" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+async function deployAndStart(harness: RestHarness, headers?: Record<string, string>) {
+  await harness.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(REVIEW) }] });
+  const started = await harness.request('POST', '/process-definition/key/review/start', {
+    json: { variables: { amount: { value: 50, type: 'Integer' }, customer: { value: 'acme', type: 'String' } } },
+    headers,
+  });
+  expect(started.status).toBe(200);
+  const tasks = await harness.engine.task.findTasks({ processInstanceId: started.body.id });
+  expect(tasks.map((task) => task.taskDefinitionKey)).toEqual(['check']);
+  return { instanceId: started.body.id as string, taskId: tasks[0].id };
+}
+
+const int = (value: number) => ({ type: 'Integer', value, valueInfo: {} });
+const str = (value: string) => ({ type: 'String', value, valueInfo: {} });
+
+describe('the Task group', () => {
+  let instanceId: string;
+  let taskId: string;
+
+  beforeEach(async () => {
+    rest = await startRestHarness();
+    ({ instanceId, taskId } = await deployAndStart(rest));
+  });
+  afterEach(async () => rest.close());
+
+  describe('variables', () => {
+    it('shows the variables of both scopes, and the task-local ones only under localVariables', async () => {
+      const put = await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'local', type: 'String' } });
+      const all = await rest.request('GET', `/task/${taskId}/variables`);
+      const local = await rest.request('GET', `/task/${taskId}/localVariables`);
+      const one = await rest.request('GET', `/task/${taskId}/variables/limit`);
+      const localOne = await rest.request('GET', `/task/${taskId}/localVariables/note`);
+      const notLocal = await rest.request('GET', `/task/${taskId}/localVariables/limit`);
+      const instance = await rest.request('GET', `/process-instance/${instanceId}/variables`);
+
+      expect(put.status).toBe(204);
+      expect(all.body).toEqual({ amount: int(50), customer: str('acme'), limit: int(100), note: str('local') });
+      expect(local.body).toEqual({ note: str('local') });
+      expect(one.body).toEqual(int(100));
+      expect(localOne.body).toEqual(str('local'));
+      expect(notLocal.status).toBe(404);
+      expect(notLocal.body).toEqual({ type: 'InvalidRequestException', message: 'task variable with name limit does not exist', code: null });
+      // The task-local variable is not the instance's, nor is the sub-process one.
+      expect(instance.body).toEqual({ amount: int(50), customer: str('acme') });
+    });
+
+    it('sets variables where they live, else on the process instance, and removes them there', async () => {
+      await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'local', type: 'String' } });
+      const modified = await rest.request('POST', `/task/${taskId}/variables`, {
+        json: {
+          modifications: { limit: { value: 7, type: 'Integer' }, note: { value: 'changed', type: 'String' }, fresh: { value: true, type: 'Boolean' } },
+          deletions: ['customer'],
+        },
+      });
+      const local = await rest.request('GET', `/task/${taskId}/localVariables`);
+      const instance = await rest.request('GET', `/process-instance/${instanceId}/variables`);
+      const all = await rest.request('GET', `/task/${taskId}/variables`);
+
+      expect(modified.status).toBe(204);
+      expect(local.body).toEqual({ note: str('changed') });
+      // limit stayed on the sub-process scope (not visible on the instance), fresh went to the instance, customer is gone.
+      expect(instance.body).toEqual({ amount: int(50), fresh: { type: 'Boolean', value: true, valueInfo: {} } });
+      expect(all.body).toEqual({ amount: int(50), fresh: { type: 'Boolean', value: true, valueInfo: {} }, limit: int(7), note: str('changed') });
+
+      const put = await rest.request('PUT', `/task/${taskId}/variables/amount`, { json: { value: 60, type: 'Integer' } });
+      const deleted = await rest.request('DELETE', `/task/${taskId}/variables/note`);
+      expect(put.status).toBe(204);
+      expect(deleted.status).toBe(204);
+      expect((await rest.request('GET', `/process-instance/${instanceId}/variables`)).body.amount).toEqual(int(60));
+      expect((await rest.request('GET', `/task/${taskId}/localVariables`)).body).toEqual({});
+    });
+
+    it('modifies and deletes local variables without touching the execution', async () => {
+      const modified = await rest.request('POST', `/task/${taskId}/localVariables`, {
+        json: { modifications: { amount: { value: 1, type: 'Long' }, note: { value: 'x', type: 'String' } } },
+      });
+      const shadowed = await rest.request('GET', `/task/${taskId}/variables/amount`);
+      const deleted = await rest.request('DELETE', `/task/${taskId}/localVariables/amount`);
+      const deletedAgain = await rest.request('POST', `/task/${taskId}/localVariables`, { json: { deletions: ['amount', 'unknown'] } });
+      const visible = await rest.request('GET', `/task/${taskId}/variables/amount`);
+
+      expect(modified.status).toBe(204);
+      expect(shadowed.body).toEqual({ type: 'Long', value: 1, valueInfo: {} });
+      expect(deleted.status).toBe(204);
+      expect(deletedAgain.status).toBe(204);
+      expect(visible.body).toEqual(int(50));
+      expect((await rest.request('GET', `/task/${taskId}/localVariables`)).body).toEqual({ note: str('x') });
+    });
+
+    it('answers 400 for a value it cannot convert, naming the variable', async () => {
+      const response = await rest.request('PUT', `/task/${taskId}/variables/amount`, { json: { value: 'abc', type: 'Integer' } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/^Cannot put task variable amount: /);
+      expect((await rest.request('GET', `/task/${taskId}/variables/amount`)).body).toEqual(int(50));
+    });
+
+    it('deletes the task-local variables when the task completes', async () => {
+      await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'local', type: 'String' } });
+      const completed = await rest.request('POST', `/task/${taskId}/complete`, { json: {} });
+      const variableInstances = await rest.request('GET', '/variable-instance', { query: { processInstanceIdIn: instanceId } });
+
+      expect(completed.status).toBe(204);
+      expect(variableInstances.body.map((variable: any) => variable.name).sort()).toEqual(['amount', 'customer']);
+    });
+  });
+
+  describe('forms', () => {
+    it('answers the form key, the form variables and submits the form with the variables in return', async () => {
+      await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'local', type: 'String' } });
+      const form = await rest.request('GET', `/task/${taskId}/form`);
+      const formVariables = await rest.request('GET', `/task/${taskId}/form-variables`);
+      const some = await rest.request('GET', `/task/${taskId}/form-variables`, { query: { variableNames: 'limit,note,unknown' } });
+
+      expect(form.body).toEqual({ key: 'embedded:app:forms/check.html', camundaFormRef: null, contextPath: null });
+      expect(formVariables.body).toEqual({ amount: int(50), customer: str('acme'), limit: int(100), note: str('local') });
+      expect(some.body).toEqual({ limit: int(100), note: str('local') });
+
+      const submitted = await rest.request('POST', `/task/${taskId}/submit-form`, {
+        json: { variables: { approved: { value: true, type: 'Boolean' }, limit: { value: 3, type: 'Integer' } }, withVariablesInReturn: true },
+      });
+      const tasks = await rest.request('GET', '/task', { query: { processInstanceId: instanceId } });
+
+      expect(submitted.status).toBe(200);
+      // limit went to the sub-process scope, which has ended; approved went to the instance.
+      expect(submitted.body).toEqual({ amount: int(50), customer: str('acme'), approved: { type: 'Boolean', value: true, valueInfo: {} } });
+      expect(tasks.body.map((task: any) => task.taskDefinitionKey)).toEqual(['after']);
+    });
+
+    it('submits without a body in return', async () => {
+      const submitted = await rest.request('POST', `/task/${taskId}/submit-form`, { json: {} });
+      expect(submitted.status).toBe(204);
+      expect((await rest.engine.task.findTasks({ processInstanceId: instanceId })).map((task) => task.taskDefinitionKey)).toEqual(['after']);
+    });
+  });
+
+  describe('assignment and delegation', () => {
+    it('delegates to another user and resolves back to the owner', async () => {
+      await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'john' } });
+      const delegated = await rest.request('POST', `/task/${taskId}/delegate`, { json: { userId: 'mary' } });
+      const pending = await rest.request('GET', `/task/${taskId}`);
+      const resolved = await rest.request('POST', `/task/${taskId}/resolve`, { json: { variables: { checked: { value: 'yes', type: 'String' } } } });
+      const after = await rest.request('GET', `/task/${taskId}`);
+
+      expect(delegated.status).toBe(204);
+      expect(pending.body).toMatchObject({ assignee: 'mary', owner: 'john', delegationState: 'PENDING' });
+      expect(resolved.status).toBe(204);
+      expect(after.body).toMatchObject({ assignee: 'john', owner: 'john', delegationState: 'RESOLVED' });
+      // The task stays; the variable went to the process instance.
+      expect((await rest.request('GET', `/process-instance/${instanceId}/variables`)).body.checked).toEqual(str('yes'));
+    });
+
+    it('resolves a pending delegated task on submit-form instead of completing it', async () => {
+      await rest.request('POST', `/task/${taskId}/assignee`, { json: { userId: 'john' } });
+      await rest.request('POST', `/task/${taskId}/delegate`, { json: { userId: 'mary' } });
+      const submitted = await rest.request('POST', `/task/${taskId}/submit-form`, { json: {} });
+      const task = await rest.request('GET', `/task/${taskId}`);
+
+      expect(submitted.status).toBe(204);
+      expect(task.body).toMatchObject({ assignee: 'john', delegationState: 'RESOLVED' });
+    });
+
+    it('unclaims a task', async () => {
+      await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'john' } });
+      const unclaimed = await rest.request('POST', `/task/${taskId}/unclaim`);
+      const task = await rest.request('GET', `/task/${taskId}`);
+
+      expect(unclaimed.status).toBe(204);
+      expect(task.body.assignee).toBeNull();
+    });
+  });
+
+  describe('identity links', () => {
+    it('lists candidates, then assignee and owner, filters by type, adds and deletes links', async () => {
+      await rest.request('POST', `/task/${taskId}/assignee`, { json: { userId: 'john' } });
+      const addedGroup = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'management', type: 'candidate' } });
+      const addedOwner = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'boss', type: 'owner' } });
+      const links = await rest.request('GET', `/task/${taskId}/identity-links`);
+      const candidates = await rest.request('GET', `/task/${taskId}/identity-links`, { query: { type: 'candidate' } });
+
+      expect(addedGroup.status).toBe(204);
+      expect(addedOwner.status).toBe(204);
+      expect(links.body).toEqual([
+        { userId: 'mary', groupId: null, type: 'candidate' },
+        { userId: null, groupId: 'sales', type: 'candidate' },
+        { userId: null, groupId: 'management', type: 'candidate' },
+        { userId: 'john', groupId: null, type: 'assignee' },
+        { userId: 'boss', groupId: null, type: 'owner' },
+      ]);
+      expect([...candidates.body].sort(byLink)).toEqual([
+        { userId: 'mary', groupId: null, type: 'candidate' },
+        { userId: null, groupId: 'sales', type: 'candidate' },
+        { userId: null, groupId: 'management', type: 'candidate' },
+      ].sort(byLink));
+      expect((await rest.request('GET', `/task/${taskId}`)).body.owner).toBe('boss');
+
+      const deletedUser = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { userId: 'mary', type: 'candidate' } });
+      const deletedAssignee = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { userId: 'john', type: 'assignee' } });
+      const left = await rest.request('GET', `/task/${taskId}/identity-links`);
+
+      expect(deletedUser.status).toBe(204);
+      expect(deletedAssignee.status).toBe(204);
+      expect([...left.body].sort(byLink)).toEqual([
+        { userId: null, groupId: 'sales', type: 'candidate' },
+        { userId: null, groupId: 'management', type: 'candidate' },
+        { userId: 'boss', groupId: null, type: 'owner' },
+      ].sort(byLink));
+      expect(await rest.engine.task.countTasks({ candidateGroup: 'management' })).toBe(1);
+      expect(await rest.engine.task.countTasks({ candidateUser: 'mary' })).toBe(0);
+    });
+
+    it('refuses a link with both or neither of userId and groupId', async () => {
+      const both = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'a', groupId: 'b', type: 'candidate' } });
+      const neither = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { type: 'candidate' } });
+      const groupOwner = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'b', type: 'owner' } });
+
+      expect(both.status).toBe(400);
+      expect(both.body.message).toBe('Identity Link requires userId or groupId, but not both.');
+      expect(neither.status).toBe(400);
+      expect(neither.body.message).toBe('Identity Link requires userId or groupId.');
+      expect(groupOwner.status).toBe(400);
+      expect(groupOwner.body.message).toBe("Incompatible usage: cannot use type 'owner' together with a groupId");
+    });
+  });
+
+  it('answers unknown tasks with 404s (400 for the form, as Camunda)', async () => {
+    const paths: Array<[string, string, unknown?]> = [
+      ['GET', '/task/nope/variables'],
+      ['GET', '/task/nope/localVariables'],
+      ['GET', '/task/nope/variables/amount'],
+      ['PUT', '/task/nope/localVariables/x', { value: 1, type: 'Integer' }],
+      ['POST', '/task/nope/variables', { modifications: {} }],
+      ['DELETE', '/task/nope/variables/amount'],
+      ['GET', '/task/nope/identity-links'],
+      ['POST', '/task/nope/identity-links', { userId: 'a', type: 'candidate' }],
+      ['POST', '/task/nope/delegate', { userId: 'a' }],
+      ['POST', '/task/nope/resolve', {}],
+      ['POST', '/task/nope/submit-form', {}],
+      ['GET', '/task/nope/form-variables'],
+    ];
+    for (const [method, path, json] of paths) {
+      const response = await rest.request(method, path, json === undefined ? {} : { json });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body, `${method} ${path}`).toEqual({ type: 'InvalidRequestException', message: 'Cannot find task with id nope', code: null });
+    }
+    const form = await rest.request('GET', '/task/nope/form');
+    expect(form.status).toBe(400);
+    expect(form.body).toEqual({ type: 'RestException', message: 'Cannot get form for task nope', code: null });
+  });
+});
+
+const byLink = (a: { userId: string | null; groupId: string | null; type: string }, b: typeof a) =>
+  `${a.type}/${a.userId}/${a.groupId}`.localeCompare(`${b.type}/${b.userId}/${b.groupId}`);
+
+describe('the Task group with authorization on', () => {
+  const admin = basic('admin', 'admin-secret');
+  const jonny = basic('jonny', 'jonny-secret');
+
+  beforeEach(async () => {
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', {
+      json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } },
+      headers: admin,
+    });
+  });
+  afterEach(async () => rest.close());
+
+  it('needs READ on the task (or READ_TASK on the definition) to read variables, UPDATE to change them', async () => {
+    const { taskId } = await deployAndStart(rest, admin);
+
+    const denied = await rest.request('GET', `/task/${taskId}/variables`, { headers: jonny });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      type: 'AuthorizationException',
+      userId: 'jonny',
+      missingAuthorizations: [
+        { permissionName: 'READ', resourceName: 'Task', resourceId: taskId },
+        { permissionName: 'READ_TASK', resourceName: 'ProcessDefinition', resourceId: 'review' },
+      ],
+    });
+
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'review', permissions: ['READ_TASK'] });
+    const allowed = await rest.request('GET', `/task/${taskId}/variables`, { headers: jonny });
+    const update = await rest.request('PUT', `/task/${taskId}/variables/amount`, { json: { value: 1, type: 'Integer' }, headers: jonny });
+    const delegate = await rest.request('POST', `/task/${taskId}/delegate`, { json: { userId: 'jonny' }, headers: jonny });
+
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.limit).toEqual(int(100));
+    expect(update.status).toBe(403);
+    expect(update.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['UPDATE', 'UPDATE_VARIABLE', 'UPDATE_TASK', 'UPDATE_TASK_VARIABLE']);
+    expect(delegate.status).toBe(403);
+    expect(delegate.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'UPDATE', 'TASK_ASSIGN', 'UPDATE_TASK']);
+  });
+});

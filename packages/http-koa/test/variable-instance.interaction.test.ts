@@ -1,0 +1,277 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_paid" name="paid" />
+  <bpmn:process id="approval" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
+    <bpmn:userTask id="review" />
+    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="payment" />
+    <bpmn:intermediateCatchEvent id="payment"><bpmn:messageEventDefinition messageRef="m_paid" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="payment" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+  <bpmn:process id="nested" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="nStart" />
+    <bpmn:sequenceFlow id="n1" sourceRef="nStart" targetRef="sub" />
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="subStart" />
+      <bpmn:sequenceFlow id="s1" sourceRef="subStart" targetRef="subTask" />
+      <bpmn:userTask id="subTask" />
+      <bpmn:sequenceFlow id="s2" sourceRef="subTask" targetRef="subEnd" />
+      <bpmn:endEvent id="subEnd" />
+    </bpmn:subProcess>
+    <bpmn:sequenceFlow id="n2" sourceRef="sub" targetRef="nEnd" />
+    <bpmn:endEvent id="nEnd" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+const ALICE = {
+  customer: { value: 'Alice', type: 'String' },
+  amount: { value: 500, type: 'Integer' },
+  payload: { value: '{"a":1}', type: 'Json' },
+  blob: { value: base64('hello bytes'), type: 'Bytes' },
+  doc: { value: base64('file text'), type: 'File', valueInfo: { filename: 'note.txt', mimetype: 'text/plain', mimeType: 'text/plain', encoding: 'UTF-8' } },
+  raw: { value: base64('raw'), type: 'File', valueInfo: { filename: 'raw.bin' } },
+  approved: { value: true, type: 'Boolean' },
+};
+
+async function deployAndStart(harness: RestHarness, headers?: Record<string, string>) {
+  await harness.engine.deployment.deploy({ resources: [{ name: 'model.bpmn', bytes: Buffer.from(MODEL) }] });
+  await harness.engine.deployment.deploy({ resources: [{ name: 'model.bpmn', bytes: Buffer.from(MODEL) }], tenantId: 'acme' });
+  const start = async (path: string, variables: unknown) => (await harness.request('POST', path, { json: { variables }, headers })).body;
+  const alice = await start('/process-definition/key/approval/start', ALICE);
+  const bob = await start('/process-definition/key/approval/tenant-id/acme/start', {
+    customer: { value: 'Bob', type: 'String' },
+    amount: { value: 50, type: 'Long' },
+    Rate: { value: 2.5, type: 'Double' },
+  });
+  return { alice, bob };
+}
+
+type Dto = { id: string; name: string; type: string; value: unknown; valueInfo: Record<string, unknown>; processInstanceId: string; tenantId: string | null };
+const get = (path: string, query: Record<string, string | number | boolean> = {}, headers?: Record<string, string>) => rest.request('GET', path, { query, headers });
+const names = (body: Dto[]) => body.map((v) => v.name);
+const count = async (query: Record<string, string | number | boolean>) => (await get('/variable-instance/count', query)).body.count as number;
+const postCount = async (json: unknown) => (await rest.request('POST', '/variable-instance/count', { json })).body.count as number;
+
+describe('the Variable Instance group', () => {
+  let alice: { id: string; definitionId: string };
+  let bob: { id: string; definitionId: string };
+
+  beforeEach(async () => {
+    rest = await startRestHarness();
+    ({ alice, bob } = await deployAndStart(rest));
+  });
+  afterEach(async () => rest.close());
+
+  it('lists variables as VariableInstanceDto, binaries left out', async () => {
+    const response = await get('/variable-instance', { processInstanceIdIn: alice.id, sortBy: 'variableName', sortOrder: 'asc' });
+
+    expect(response.status).toBe(200);
+    expect(names(response.body)).toEqual(['amount', 'approved', 'blob', 'customer', 'doc', 'payload', 'raw']);
+    const byName = Object.fromEntries(response.body.map((v: Dto) => [v.name, v]));
+    expect(byName.customer).toEqual({
+      id: expect.any(String), name: 'customer', type: 'String', value: 'Alice', valueInfo: {},
+      processDefinitionId: alice.definitionId, processInstanceId: alice.id, executionId: alice.id,
+      caseInstanceId: null, caseExecutionId: null, taskId: null, batchId: null, activityInstanceId: alice.id, tenantId: null, errorMessage: null,
+    });
+    expect(byName.amount).toMatchObject({ type: 'Integer', value: 500, valueInfo: {} });
+    expect(byName.approved).toMatchObject({ type: 'Boolean', value: true });
+    expect(byName.payload).toMatchObject({ type: 'Json', value: '{"a":1}' });
+    expect(byName.blob).toMatchObject({ type: 'Bytes', value: null, valueInfo: {} });
+    expect(byName.doc).toMatchObject({ type: 'File', value: null, valueInfo: { filename: 'note.txt', mimeType: 'text/plain', encoding: 'UTF-8' } });
+  });
+
+  it('gets one variable, 404 for an unknown id', async () => {
+    const [customer] = (await get('/variable-instance', { variableName: 'customer', tenantIdIn: 'acme' })).body;
+
+    const one = await get(`/variable-instance/${customer.id}`);
+    const missing = await get('/variable-instance/nope');
+    const missingData = await get('/variable-instance/nope/data');
+
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(customer);
+    expect(one.body).toMatchObject({ value: 'Bob', tenantId: 'acme', processDefinitionId: bob.definitionId });
+    for (const response of [missing, missingData]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ type: 'InvalidRequestException', message: "Variable instance with Id 'nope' does not exist.", code: null });
+    }
+  });
+
+  it('serves Bytes and File values as binary data, other types as 400', async () => {
+    const byName = Object.fromEntries((await get('/variable-instance', { processInstanceIdIn: alice.id })).body.map((v: Dto) => [v.name, v.id]));
+
+    const blob = await get(`/variable-instance/${byName.blob}/data`);
+    const doc = await get(`/variable-instance/${byName.doc}/data`);
+    const raw = await get(`/variable-instance/${byName.raw}/data`);
+    const text = await get(`/variable-instance/${byName.customer}/data`);
+
+    expect(blob.status).toBe(200);
+    expect(blob.headers.get('content-type')).toBe('application/octet-stream');
+    expect(blob.body.toString()).toBe('hello bytes');
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+    expect(doc.headers.get('content-disposition')).toBe(`attachment; filename="note.txt"; filename*=UTF-8''note.txt`);
+    expect(doc.body.toString()).toBe('file text');
+    expect(raw.headers.get('content-type')).toBe('application/octet-stream');
+    expect(raw.body.toString()).toBe('raw');
+    expect(text.status).toBe(400);
+    expect(text.body.message).toBe(`Value of variable with id ${byName.customer} is not a binary value.`);
+  });
+
+  it('filters by name, instance, execution, activity instance, scope, tenant and the case/batch/task ids', async () => {
+    expect(await count({})).toBe(10);
+    expect(await count({ variableName: 'customer' })).toBe(2);
+    expect(await count({ variableNameLike: 'cust%' })).toBe(2);
+    expect(await count({ processInstanceIdIn: `${alice.id},${bob.id}` })).toBe(10);
+    expect(await count({ processInstanceIdIn: bob.id })).toBe(3);
+    expect(await count({ executionIdIn: bob.id })).toBe(3);
+    expect(await count({ activityInstanceIdIn: alice.id })).toBe(7);
+    expect(await count({ variableScopeIdIn: bob.id })).toBe(3);
+    expect(await count({ tenantIdIn: 'acme' })).toBe(3);
+    expect(await count({ withoutTenantId: true })).toBe(7);
+    expect(await count({ taskIdIn: 'someTask' })).toBe(0);
+    expect(await count({ caseInstanceIdIn: 'c1' })).toBe(0);
+    expect(await count({ caseExecutionIdIn: 'c1' })).toBe(0);
+    expect(await count({ batchIdIn: 'b1' })).toBe(0);
+    expect(await count({ processInstanceIdIn: '' })).toBe(0);
+  });
+
+  it('filters by variable values in the query string (values are strings)', async () => {
+    expect(names((await get('/variable-instance', { variableValues: 'customer_eq_Alice' })).body)).toEqual(['customer']);
+    expect(await count({ variableValues: 'customer_neq_Alice' })).toBe(1);
+    expect(await count({ variableValues: 'customer_like_%li%' })).toBe(1);
+    expect(await count({ variableValues: 'customer_gt_Alice' })).toBe(1);
+    expect(await count({ variableValues: 'customer_gteq_Alice' })).toBe(2);
+    expect(await count({ variableValues: 'customer_eq_alice' })).toBe(0);
+    expect(await count({ variableValues: 'customer_eq_alice', variableValuesIgnoreCase: true })).toBe(1);
+    expect(await count({ variableValues: 'CUSTOMER_eq_Bob', variableNamesIgnoreCase: true })).toBe(1);
+    expect(await count({ variableValues: 'amount_eq_500' })).toBe(0);
+    expect(await count({ variableValues: 'customer_eq_Alice,customer_like_A%' })).toBe(1);
+  });
+
+  it('filters by typed variable values in POST bodies, sorts and pages', async () => {
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'gteq', value: 50 }] })).toBe(2);
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'gt', value: 50 }] })).toBe(1);
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lteq', value: 50.0 }] })).toBe(1);
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lt', value: 49.5 }] })).toBe(0);
+    expect(await postCount({ variableValues: [{ name: 'Rate', operator: 'eq', value: 2.5 }] })).toBe(1);
+    expect(await postCount({ variableValues: [{ name: 'approved', operator: 'eq', value: true }] })).toBe(1);
+    expect(await postCount({ variableValues: [{ name: 'approved', operator: 'neq', value: true }] })).toBe(0);
+    expect(await postCount({ variableValues: [{ name: 'customer', operator: 'eq', value: 'Bob' }], tenantIdIn: ['acme'] })).toBe(1);
+    expect(await postCount({ processInstanceIdIn: [alice.id], variableNameLike: '%o%' })).toBe(6);
+
+    const sorted = await rest.request('POST', '/variable-instance', {
+      json: { variableName: 'customer', sorting: [{ sortBy: 'tenantId', sortOrder: 'desc' }] },
+    });
+    expect(sorted.body.map((v: Dto) => v.value)).toEqual(['Bob', 'Alice']);
+
+    const byType = (await get('/variable-instance', { processInstanceIdIn: bob.id, sortBy: 'variableType', sortOrder: 'asc' })).body;
+    expect(byType.map((v: Dto) => v.type)).toEqual(['Double', 'Long', 'String']);
+    const paged = await rest.request('POST', '/variable-instance', {
+      query: { firstResult: 1, maxResults: 1 },
+      json: { processInstanceIdIn: [bob.id], sorting: [{ sortBy: 'variableName', sortOrder: 'asc' }] },
+    });
+    expect(names(paged.body)).toEqual(['amount']);
+    expect((await get('/variable-instance/count', { firstResult: 1, maxResults: 1 })).body).toEqual({ count: 10 });
+  });
+
+  it('answers 400 for bad parameters', async () => {
+    const format = await get('/variable-instance', { variableValues: 'customer_eq' });
+    const comparator = await get('/variable-instance', { variableValues: 'customer_between_x' });
+    const sort = await get('/variable-instance', { sortBy: 'value', sortOrder: 'asc' });
+    const postSort = await rest.request('POST', '/variable-instance', { json: { sorting: [{ sortBy: 'value', sortOrder: 'asc' }] } });
+    const postComparator = await rest.request('POST', '/variable-instance/count', { json: { variableValues: [{ name: 'a', operator: 'between', value: 1 }] } });
+
+    for (const response of [format, comparator, sort, postSort, postComparator]) {
+      expect(response.status).toBe(400);
+      expect(response.body.type).toBe('InvalidRequestException');
+    }
+    expect(format.body.message).toBe('variable query parameter has to have format KEY_OPERATOR_VALUE.');
+    expect(comparator.body.message).toBe('Invalid variable comparator specified: between');
+  });
+
+  it('deserializes JSON object values unless told not to', async () => {
+    await rest.request('POST', `/process-instance/${alice.id}/variables`, {
+      json: { modifications: { order: { value: '{"id":7}', type: 'Object', valueInfo: { objectTypeName: 'java.util.HashMap', serializationDataFormat: 'application/json' } } } },
+    });
+    const [order] = (await get('/variable-instance', { variableName: 'order' })).body;
+    const [serialized] = (await get('/variable-instance', { variableName: 'order', deserializeValues: false })).body;
+
+    expect(order).toMatchObject({ type: 'Object', value: { id: 7 }, valueInfo: { objectTypeName: 'java.util.HashMap', serializationDataFormat: 'application/json' } });
+    expect(serialized.value).toBe('{"id":7}');
+    expect((await get(`/variable-instance/${order.id}`, { deserializeValue: false })).body.value).toBe('{"id":7}');
+    expect((await get(`/variable-instance/${order.id}`)).body.value).toEqual({ id: 7 });
+  });
+
+  it('gives local variables of a scope its activity instance', async () => {
+    const started = (await rest.request('POST', '/process-definition/key/nested/start', { json: { variables: { top: { value: 1, type: 'Integer' } } } })).body;
+    const tree = (await get(`/process-instance/${started.id}/activity-instances`)).body;
+    const subInstance = tree.childActivityInstances.find((child: { activityId: string }) => child.activityId === 'sub');
+    const [execution] = (await get('/execution', { processInstanceId: started.id, activityId: 'subTask' })).body;
+    const scopeExecution = subInstance.executionIds[0] as string;
+    expect(execution).toBeDefined();
+    const put = await rest.request('PUT', `/execution/${scopeExecution}/localVariables/inner`, { json: { value: 'x', type: 'String' } });
+    expect(put.status).toBe(204);
+
+    const [inner] = (await get('/variable-instance', { variableName: 'inner' })).body;
+    expect(inner).toMatchObject({ executionId: scopeExecution, processInstanceId: started.id, activityInstanceId: subInstance.id });
+    expect(names((await get('/variable-instance', { activityInstanceIdIn: subInstance.id })).body)).toEqual(['inner']);
+    expect((await get('/variable-instance', { variableName: 'top' })).body[0].activityInstanceId).toBe(started.id);
+    expect((await get('/variable-instance', { activityInstanceIdIn: `${subInstance.id},${started.id}`, sortBy: 'activityInstanceId', sortOrder: 'asc' })).body).toHaveLength(2);
+  });
+});
+
+describe('the Variable Instance group with authorization on', () => {
+  const admin = basic('admin', 'admin-secret');
+  const jonny = basic('jonny', 'jonny-secret');
+  let alice: { id: string };
+  let bob: { id: string };
+
+  beforeEach(async () => {
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', {
+      json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } },
+      headers: admin,
+    });
+    ({ alice, bob } = await deployAndStart(rest, admin));
+  });
+  afterEach(async () => rest.close());
+
+  const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
+    rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+  const visible = async () => {
+    const list = (await get('/variable-instance', {}, jonny)).body as Dto[];
+    return [...new Set(list.map((v) => v.processInstanceId))].sort();
+  };
+
+  it('shows variables of readable instances, through READ, READ_INSTANCE or READ_INSTANCE_VARIABLE', async () => {
+    expect((await get('/variable-instance/count', {}, admin)).body).toEqual({ count: 10 });
+    expect(await visible()).toEqual([]);
+    const [bobsCustomer] = (await get('/variable-instance', { processInstanceIdIn: bob.id, variableName: 'customer' }, admin)).body;
+    expect((await get(`/variable-instance/${bobsCustomer.id}`, {}, jonny)).status).toBe(404);
+
+    await grant(8, alice.id, ['READ']);
+    expect(await visible()).toEqual([alice.id]);
+    expect((await get('/variable-instance/count', {}, jonny)).body).toEqual({ count: 7 });
+
+    await grant(6, 'approval', ['READ_INSTANCE_VARIABLE']);
+    expect(await visible()).toEqual([alice.id, bob.id].sort());
+    expect((await get(`/variable-instance/${bobsCustomer.id}`, {}, jonny)).body.value).toBe('Bob');
+  });
+
+  it('accepts READ_INSTANCE on the definition', async () => {
+    await grant(6, 'approval', ['READ_INSTANCE']);
+    expect((await get('/variable-instance/count', {}, jonny)).body).toEqual({ count: 10 });
+  });
+});
