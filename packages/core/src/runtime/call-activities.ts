@@ -54,6 +54,24 @@ export async function resumeCallingInstance(called: ProcessRunner, root: Executi
   await completeRun(caller.ctx, caller);
 }
 
+/**
+ * A BPMN error nobody in the called instance catches goes to the call activity: the called
+ * instance ends (cancelled), and the caller's execution throws the error on. False when the
+ * caller cannot be found.
+ */
+export async function propagateErrorToCaller(called: ProcessRunner, root: Execution, errorCode: string, errorMessage: string | null): Promise<boolean> {
+  const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
+  const execution = caller?.tree.executions.get(root.superExecutionId!);
+  if (!caller || !execution) return false;
+  root.superExecutionId = null;
+  root.superProcessInstanceId = null;
+  called.tree.touch(root);
+  await called.cancelInstance();
+  caller.schedule(execution, () => caller.throwError(execution, errorCode, errorMessage));
+  await completeRun(caller.ctx, caller);
+  return true;
+}
+
 /** Executions that are removed take the instances they called with them. */
 export async function cancelCalledInstances(runner: ProcessRunner, executionIds: readonly string[]): Promise<void> {
   for (const executionId of executionIds) {

@@ -15,7 +15,7 @@ import type { RuntimeEnvironment } from './runtime-environment.js';
 import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue } from './variables/index.js';
-import { cancelCalledInstances, resumeCallingInstance } from './call-activities.js';
+import { cancelCalledInstances, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 
 export interface EnterOptions {
@@ -410,6 +410,9 @@ export class ProcessRunner {
       await this.fireBoundaryEvent(scope, boundary);
       return;
     }
+    // Not caught in this instance: a called instance hands the error to its call activity.
+    const root = this.tree.root;
+    if (root?.superExecutionId && (await propagateErrorToCaller(this, root, errorCode, errorMessage))) return;
     this.env.logger.warn(
       `Execution with id '${execution.id}' throws an error event with errorCode '${errorCode}', but no catching boundary event was defined. Execution is ended (none end event semantics).`,
     );
@@ -419,7 +422,7 @@ export class ProcessRunner {
 
   private setErrorVariables(on: Execution, definition: EventDefinitionModel, errorCode: string, errorMessage: string | null): void {
     const setOn = (name: unknown, value: string | null) => {
-      if (typeof name === 'string' && name !== '') this.variables.setLocal(on.id, name, untypedValue(value));
+      if (typeof name === 'string' && name !== '') this.variables.setVisible(on.id, name, untypedValue(value));
     };
     setOn(definition.camunda.errorCodeVariable, errorCode);
     setOn(definition.camunda.errorMessageVariable, errorMessage);

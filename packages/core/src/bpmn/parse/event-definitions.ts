@@ -4,8 +4,15 @@ import { camundaAttributes } from './camunda-extensions.js';
 import { commaSeparatedList, expressionText, stringOrNull, type ModdleElement } from './moddle-element.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
 
-/** The event definitions of an event, with what they reference looked up. */
+/**
+ * The event definitions of an event, with what they reference looked up. A receive task's
+ * messageRef reads as a message event definition, so that it waits for its message like a catch event.
+ */
 export function eventDefinitionsOf(event: ModdleElement, references: UnresolvedReferences): readonly EventDefinitionModel[] {
+  if (event.$type === 'bpmn:ReceiveTask') {
+    const message = event.messageRef as ModdleElement | undefined;
+    return frozenList(message ? [toEventDefinition({ $type: 'bpmn:MessageEventDefinition', messageRef: message } as unknown as ModdleElement, references)] : []);
+  }
   return frozenList(((event.eventDefinitions ?? []) as ModdleElement[]).map((definition) => toEventDefinition(definition, references)));
 }
 

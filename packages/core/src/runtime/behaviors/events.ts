@@ -43,8 +43,13 @@ export const signalThrow = (end: boolean): ActivityBehavior => ({
 /** A message throw event or message end event implemented like a service task (camunda:class, expression, external…). */
 export const messageThrow = (end: boolean): ActivityBehavior => ({
   async execute(runner, execution, element) {
-    if (element.camunda.type === 'external') return externalTask.execute(runner, execution, element);
-    if (element.camunda.class || element.camunda.expression || element.camunda.delegateExpression) await invokeDelegationOf(runner, execution, element);
+    // Camunda reads a message event's implementation from the element or its message event definition.
+    const definition = element.eventDefinitions[0];
+    const implementation = { ...definition?.camunda, ...element.camunda };
+    if (implementation.type === 'external') return externalTask.execute(runner, execution, { ...element, camunda: implementation });
+    if (implementation.class || implementation.expression || implementation.delegateExpression) {
+      await invokeDelegationOf(runner, execution, { ...element, camunda: implementation });
+    }
     if (!end) return runner.leave(execution);
     runner.endActivityInstance(execution);
     await runner.end(execution);
