@@ -8,10 +8,10 @@ import { createEngine } from '@trellis/core';
 import { simpleProcessXml } from '@trellis/core/testing';
 import { createRestApp } from '@trellis/http-koa';
 import { authorizationFilterBench } from './authorization-filter.js';
+import { main as engineBench } from './engine.js';
 
 const DEPLOYMENTS = 300;
 const REQUESTS = 1000;
-const INSTANCES = 2000;
 const xml = Buffer.from(simpleProcessXml('bench', { name: 'Bench' }));
 
 async function timed(label: string, count: number, run: (i: number) => Promise<unknown> | unknown): Promise<number> {
@@ -49,21 +49,6 @@ async function deploymentThroughput(): Promise<void> {
   await engine.close();
 }
 
-// Baseline: the same raw-insert loop as above; Trellis: start → end instances, one command each.
-async function instanceThroughput(): Promise<void> {
-  const db = rawSqliteBaseline();
-  const insert = db.transaction((i: number) => {
-    db.prepare('insert into d values (?, ?, ?)').run(randomUUID(), 'instance', i);
-  });
-  const baseline = await timed('baseline: raw SQLite, 1 insert per transaction', INSTANCES, (i) => insert(i));
-  const engine = await createEngine({ logLevel: 'warn', jobExecutor: { activate: false } });
-  const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'bench.bpmn', bytes: xml }] });
-  const id = processDefinitions![0].id;
-  const trellis = await timed('Trellis: start → end instance (in-memory SQLite)', INSTANCES, () => engine.runtime.startProcessInstanceById(id));
-  console.log(`instance ratio (Trellis start→end / raw single inserts): ${(trellis / baseline).toFixed(3)}\n`);
-  await engine.close();
-}
-
 async function listen(app: Koa): Promise<{ url: string; close: () => Promise<void> }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -91,7 +76,7 @@ async function restLatency(): Promise<void> {
 }
 
 await deploymentThroughput();
-await instanceThroughput();
+await engineBench();
 await restLatency();
 await authorizationFilterBench();
 const { rss, heapUsed } = process.memoryUsage();
