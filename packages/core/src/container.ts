@@ -17,6 +17,7 @@ import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
+import { ActivateJobDefinitionHandler, JobDefinitionService, SuspendJobDefinitionHandler } from './services/job-definition/job-definition-service.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
 import { ProcessModelCache } from './services/process-definition/process-model-cache.js';
@@ -72,6 +73,9 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(ExecutionService).toSelf();
   container.bind(VariableInstanceService).toSelf();
   container.bind(ExternalTaskService).toSelf();
+  container.bind(JobDefinitionService).toSelf();
+  container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
+  container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(AsyncContinuationJobHandler);

@@ -13,6 +13,7 @@ import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
+import { JobDefinitionService } from './services/job-definition/job-definition-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
@@ -42,6 +43,7 @@ export class ProcessEngine {
   readonly execution: ExecutionService;
   readonly variableInstance: VariableInstanceService;
   readonly externalTask: ExternalTaskService;
+  readonly jobDefinition: JobDefinitionService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -65,6 +67,7 @@ export class ProcessEngine {
     this.execution = container.get(ExecutionService);
     this.variableInstance = container.get(VariableInstanceService);
     this.externalTask = container.get(ExternalTaskService);
+    this.jobDefinition = container.get(JobDefinitionService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

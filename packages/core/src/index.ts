@@ -57,3 +57,5 @@ export type { VariableInstanceService } from './services/variable-instance/varia
 export type {
   VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,
 } from './services/variable-instance/variable-instance.js';
+export type { JobDefinitionService, JobDefinitionSuspensionTarget, JobDefinitionSuspensionChange } from './services/job-definition/job-definition-service.js';
+export type * from './services/job-definition/job-definition.js';

@@ -12,6 +12,7 @@ import { processInstanceRoutes } from './resources/process-instance.js';
 import { taskRoutes } from './resources/task.js';
 import { messageRoutes } from './resources/message.js';
 import { executionRoutes } from './resources/execution.js';
+import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -49,6 +50,7 @@ function mountResources(router: Router, rest: RestContext): void {
   groupRoutes(router, rest);
   identityRoutes(router, rest);
   executionRoutes(router, rest);
+  jobDefinitionRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);

@@ -19,6 +19,7 @@ import { EventSubscriptionRepository } from '../persistence/repositories/event-s
 import { IncidentRepository } from '../persistence/repositories/incident-repository.js';
 import { ExecutionQueryRepository } from '../persistence/repositories/execution-query-repository.js';
 import { ExternalTaskRepository } from '../persistence/repositories/external-task-repository.js';
+import { JobDefinitionRepository } from '../persistence/repositories/job-definition-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
@@ -40,6 +41,7 @@ export class CommandContext {
   readonly incidents: IncidentRepository;
   readonly executionQueries: ExecutionQueryRepository;
   readonly externalTasks: ExternalTaskRepository;
+  readonly jobDefinitions: JobDefinitionRepository;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -71,6 +73,7 @@ export class CommandContext {
     this.incidents = new IncidentRepository(trx);
     this.executionQueries = new ExecutionQueryRepository(trx);
     this.externalTasks = new ExternalTaskRepository(trx, dialect);
+    this.jobDefinitions = new JobDefinitionRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 

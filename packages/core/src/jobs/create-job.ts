@@ -28,7 +28,19 @@ export async function createJob(ctx: CommandContext, fields: NewJob): Promise<Jo
     ...fields,
     createTime: ctx.clock.now(),
   };
+  await linkJobDefinition(ctx, job);
   await ctx.jobs.insert(job);
   ctx.emitAfterCommit('job.created', { jobId: job.id, dueDate: job.dueDate });
   return job;
+}
+
+/** A job of a deployed activity belongs to its job definition: suspended with it, its overriding priority applied. */
+async function linkJobDefinition(ctx: CommandContext, job: Job): Promise<void> {
+  if (job.jobDefinitionId || !job.processDefinitionId || !job.activityId) return;
+  const configuration = job.handlerType === 'async-continuation' ? (job.handlerConfiguration?.startsWith('async-after') ? 'async-after' : 'async-before') : undefined;
+  const definition = await ctx.jobDefinitions.findFor(job.processDefinitionId, job.activityId, job.handlerType, configuration);
+  if (!definition) return;
+  job.jobDefinitionId = definition.id;
+  job.suspended ||= definition.suspended;
+  if (definition.overridingJobPriority !== null) job.priority = definition.overridingJobPriority;
 }

@@ -6,7 +6,7 @@ import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
 
@@ -19,7 +19,6 @@ const EXECUTION_QUERY: QuerySpec = {
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId'],
   unsupported: ['variables', 'processVariables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase'],
 };
-const SORT_FIELDS = EXECUTION_QUERY.sortBy!;
 
 const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
 
@@ -27,16 +26,7 @@ const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
 export function executionRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
-  /** POST bodies carry the same criteria as the GET query, with `sorting` as a list. */
-  const fromBody = async (ctx: Context): Promise<ExecutionQuery> => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    for (const name of EXECUTION_QUERY.unsupported ?? []) {
-      if (body[name] !== undefined) throw new InvalidRequestException(400, `Trellis does not support the execution query parameter '${name}' yet`);
-    }
-    const query: Record<string, unknown> = {};
-    for (const name of Object.keys(EXECUTION_QUERY.params)) if (body[name] !== undefined && body[name] !== null) query[name] = body[name];
-    return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS), ...parsePage(ctx.query) } as ExecutionQuery;
-  };
+  const fromBody = async (ctx: Context) => ({ ...parseBodyQuery<ExecutionQuery>(await readJsonObject(ctx, rest.bodyLimit), EXECUTION_QUERY), ...parsePage(ctx.query) });
 
   router.get('/execution', async (ctx) => {
     ctx.body = (await engine.execution.findExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY))).map(toExecutionDto);

@@ -9,12 +9,11 @@ import {
 } from '@trellis/core';
 import type { Context } from 'koa';
 import { objectOf, readJsonBody, readJsonObject, text } from '../body.js';
-import { parseRestDate } from '../dto/dates.js';
 import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
-import { parsePage, parseListQuery, parseSortingBody, type ParamKind, type QuerySpec } from '../query/parse-query.js';
+import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
@@ -237,39 +236,7 @@ function stringList(value: unknown, name: string): string[] {
 }
 
 /** A POST /external-task body (also `externalTaskQuery` of PUT /external-task/retries) → the engine query. */
-function queryFromBody(body: Record<string, unknown>): ExternalTaskQuery {
-  const query: Record<string, unknown> = {};
-  for (const [name, kind] of Object.entries(EXTERNAL_TASK_QUERY.params)) {
-    const value = body[name];
-    if (value === undefined || value === null) continue;
-    query[name] = bodyValue(name, value, kind);
-  }
-  return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS) } as ExternalTaskQuery;
-}
-
-function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
-  const invalid = () => new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${JSON.stringify(value)}'`);
-  switch (kind) {
-    case 'string':
-      if (typeof value !== 'string') throw invalid();
-      return value;
-    case 'stringList':
-      if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw invalid();
-      return value;
-    case 'boolean':
-      if (typeof value !== 'boolean') throw invalid();
-      return value;
-    case 'integer':
-    case 'long':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid();
-      return value;
-    case 'date': {
-      const date = typeof value === 'string' ? parseRestDate(value) : null;
-      if (!date) throw invalid();
-      return date;
-    }
-  }
-}
+const queryFromBody = (body: Record<string, unknown>) => parseBodyQuery<ExternalTaskQuery>(body, EXTERNAL_TASK_QUERY);
 
 /** The fetchAndLock body → the engine request, plus what the answer needs per topic. */
 function fetchRequestFromBody(body: Record<string, unknown>) {

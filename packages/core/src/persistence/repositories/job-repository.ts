@@ -78,6 +78,11 @@ export class JobRepository {
     });
   }
 
+  /** New retries for a job (its error stays until it runs again). */
+  async setRetries(job: Job, retries: number): Promise<void> {
+    await this.updateChecked(job.id, { retries });
+  }
+
   async delete(job: Job): Promise<void> {
     const rev = this.revisions.of(job.id);
     const result = await this.trx.deleteFrom('trellis_job').where('id', '=', job.id).where('rev', '=', rev).executeTakeFirst();

@@ -11,6 +11,7 @@ import {
 } from '../process-definition/timer-suspension-handlers.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { registerStartEventTriggers } from './start-event-triggers.js';
+import { createJobDefinitions } from './job-definitions.js';
 import { diagramResourceFor, isBpmnResource } from './resource-names.js';
 
 // Camunda: a definition id longer than the id column falls back to a bare generated id.
@@ -68,6 +69,7 @@ export async function deployProcessDefinitions(
       users: model.candidateStarterUsers,
       groups: model.candidateStarterGroups,
     });
+    await createJobDefinitions(ctx, definition, model);
     await registerStartEventTriggers(ctx, definition, model, previous);
     if (suspended) await scheduleActivation(ctx, definition, activationTime!);
     definitions.push(definition);

@@ -25,6 +25,7 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
   for (const instance of instances) await removeProcessInstance(ctx, instance.id);
   await ctx.jobs.deleteByProcessDefinition(definition.id);
   await ctx.eventSubscriptions.deleteStartEventSubscriptions(definition.id);
+  await ctx.jobDefinitions.deleteByProcessDefinition(definition.id);
   await ctx.processDefinitions.delete(definition);
 }
 

@@ -1,0 +1,152 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { BadUserRequestException, NotFoundException } from '../../errors/exceptions.js';
+import { createJob } from '../../jobs/create-job.js';
+import type { Job } from '../../jobs/job.js';
+import type { JobHandler } from '../../jobs/job-handler.js';
+import { FAILED_JOB_INCIDENT } from '../../jobs/job-failure.js';
+import type { JobDefinition, JobDefinitionQuery } from './job-definition.js';
+
+/** Which job definitions a suspension concerns: one, or all of a process definition (by id, or by key). */
+export interface JobDefinitionSuspensionTarget {
+  jobDefinitionId?: string;
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  processDefinitionTenantId?: string | null;
+  processDefinitionWithoutTenantId?: boolean;
+}
+
+export interface JobDefinitionSuspensionChange {
+  suspended: boolean;
+  /** Also suspend or activate the existing jobs of those definitions. */
+  includeJobs?: boolean;
+  /** Later: a timer job applies the change then. */
+  executionDate?: Date | null;
+}
+
+export const SUSPEND_JOB_DEFINITION = 'suspend-job-definition';
+export const ACTIVATE_JOB_DEFINITION = 'activate-job-definition';
+
+/** Job definitions: query, suspension, overriding priority, retries of their failed jobs (Camunda's ManagementService part). */
+@injectable()
+export class JobDefinitionService {
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+
+  findJobDefinitions(query: JobDefinitionQuery = {}): Promise<JobDefinition[]> {
+    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.find(query, await readableDefinitions(ctx)));
+  }
+
+  countJobDefinitions(query: JobDefinitionQuery = {}): Promise<number> {
+    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.count(query, await readableDefinitions(ctx)));
+  }
+
+  getJobDefinition(id: string): Promise<JobDefinition | null> {
+    return this.commands.run('JobDefinitionQuery', async (ctx) => (await ctx.jobDefinitions.find({ jobDefinitionId: id }, await readableDefinitions(ctx)))[0] ?? null);
+  }
+
+  updateSuspensionState(target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
+    return this.commands.run(change.suspended ? 'SuspendJobDefinitionCmd' : 'ActivateJobDefinitionCmd', (ctx) => applySuspension(ctx, target, change));
+  }
+
+  /** Overrides the priority of the definition's new jobs (null resets it); includeJobs also sets it on existing jobs. */
+  setOverridingJobPriority(id: string, priority: number | null, includeJobs = false): Promise<void> {
+    return this.commands.run('SetJobDefinitionPriorityCmd', async (ctx) => {
+      if (priority === null && includeJobs) throw new BadUserRequestException('Cannot reset priority for job definition ' + id + ' with includeJobs=true');
+      const definition = await load(ctx, id);
+      await checkDefinition(ctx, definition, 'UPDATE');
+      await ctx.jobDefinitions.update({ ...definition, overridingJobPriority: priority });
+      if (includeJobs && priority !== null) await ctx.jobDefinitions.setJobsPriority(id, priority);
+    });
+  }
+
+  /** Gives every failed job (no retries left) of the definition new retries, resolving their incidents. */
+  setJobRetries(id: string, retries: number): Promise<void> {
+    return this.commands.run('SetJobDefinitionJobRetriesCmd', async (ctx) => {
+      if (!Number.isInteger(retries) || retries < 0) {
+        throw new BadUserRequestException(`The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`);
+      }
+      const definition = await load(ctx, id);
+      await ctx.authz.check(
+        { permission: 'RETRY_JOB', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
+        { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
+        { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+        { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+      );
+      for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId, activityId: definition.activityId, noRetriesLeft: true })) {
+        if (job.jobDefinitionId !== id) continue;
+        await ctx.jobs.setRetries(job, retries);
+        if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+      }
+    });
+  }
+}
+
+async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
+  const definitions = await targets(ctx, target);
+  for (const definition of definitions) await checkDefinition(ctx, definition, 'SUSPEND', 'UPDATE');
+  if (change.executionDate && change.executionDate.getTime() > ctx.clock.now().getTime()) {
+    await createJob(ctx, {
+      type: 'timer',
+      handlerType: change.suspended ? SUSPEND_JOB_DEFINITION : ACTIVATE_JOB_DEFINITION,
+      handlerConfiguration: JSON.stringify({ target, includeJobs: change.includeJobs ?? false }),
+      dueDate: change.executionDate,
+    });
+    return;
+  }
+  for (const definition of definitions) {
+    await ctx.jobDefinitions.update({ ...definition, suspended: change.suspended });
+    if (change.includeJobs) await ctx.jobDefinitions.setJobsSuspended(definition.id, change.suspended);
+  }
+}
+
+async function targets(ctx: CommandContext, target: JobDefinitionSuspensionTarget): Promise<JobDefinition[]> {
+  if (target.jobDefinitionId) return [await load(ctx, target.jobDefinitionId)];
+  if (target.processDefinitionId) return ctx.jobDefinitions.find({ processDefinitionId: target.processDefinitionId });
+  if (target.processDefinitionKey) {
+    const all = await ctx.jobDefinitions.find({ processDefinitionKey: target.processDefinitionKey });
+    if (target.processDefinitionWithoutTenantId) return all.filter((each) => each.tenantId === null);
+    if (target.processDefinitionTenantId != null) return all.filter((each) => each.tenantId === target.processDefinitionTenantId);
+    return all;
+  }
+  throw new BadUserRequestException('Either jobDefinitionId, processDefinitionId or processDefinitionKey has to be set to update the suspension state.');
+}
+
+async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
+  const definition = await ctx.jobDefinitions.findById(id);
+  if (!definition) throw new NotFoundException(`Job Definition with id ${id} does not exist`);
+  return definition;
+}
+
+function checkDefinition(ctx: CommandContext, definition: JobDefinition, ...permissions: string[]) {
+  return ctx.authz.check(...permissions.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey })));
+}
+
+const readableDefinitions = async (ctx: CommandContext) => {
+  const filter = await ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION);
+  return filter && ((column: string) => filter(column));
+};
+
+/** Scheduled job definition suspension or activation (PUT …/suspended with an executionDate). */
+abstract class JobDefinitionSuspensionHandler implements JobHandler {
+  abstract readonly type: string;
+  protected abstract readonly suspended: boolean;
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { target, includeJobs } = JSON.parse(job.handlerConfiguration ?? '{}') as { target: JobDefinitionSuspensionTarget; includeJobs: boolean };
+    await applySuspension(ctx, target, { suspended: this.suspended, includeJobs });
+  }
+}
+
+@injectable()
+export class SuspendJobDefinitionHandler extends JobDefinitionSuspensionHandler {
+  readonly type = SUSPEND_JOB_DEFINITION;
+  protected readonly suspended = true;
+}
+
+@injectable()
+export class ActivateJobDefinitionHandler extends JobDefinitionSuspensionHandler {
+  readonly type = ACTIVATE_JOB_DEFINITION;
+  protected readonly suspended = false;
+}

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="billing" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="charge" />
+    <bpmn:serviceTask id="charge" camunda:asyncBefore="true" camunda:class="com.example.Charge" />
+    <bpmn:sequenceFlow id="f2" sourceRef="charge" targetRef="wait" />
+    <bpmn:userTask id="wait" />
+    <bpmn:boundaryEvent id="late" attachedToRef="wait"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="wait" targetRef="end" />
+    <bpmn:sequenceFlow id="f4" sourceRef="late" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+let rest: RestHarness;
+let definitionId: string;
+let charges = 0;
+beforeEach(async () => {
+  rest = await startRestHarness();
+  charges = 0;
+  const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'billing.bpmn', bytes: Buffer.from(MODEL) }] });
+  definitionId = processDefinitions![0].id;
+});
+afterEach(async () => rest.close());
+
+const definitions = async (query = '') => (await rest.request('GET', `/job-definition${query}`)).body as Array<Record<string, unknown>>;
+
+describe('the Job Definition group', () => {
+  it('lists the async and timer job definitions a deployment created, with filters, sorting and count', async () => {
+    const all = await definitions('?sortBy=activityId&sortOrder=asc');
+    const timers = await rest.request('POST', '/job-definition', { json: { jobType: 'timer-transition' } });
+    const count = await rest.request('GET', `/job-definition/count?processDefinitionId=${definitionId}&activityIdIn=charge,late`);
+    const one = await rest.request('GET', `/job-definition/${all[0].id}`);
+    const missing = await rest.request('GET', '/job-definition/nope');
+
+    expect(all).toEqual([
+      expect.objectContaining({ activityId: 'charge', jobType: 'async-continuation', jobConfiguration: 'async-before', processDefinitionKey: 'billing', suspended: false, overridingJobPriority: null }),
+      expect.objectContaining({ activityId: 'late', jobType: 'timer-transition', jobConfiguration: 'DURATION: PT1H' }),
+    ]);
+    expect(timers.body.map((each: { activityId: string }) => each.activityId)).toEqual(['late']);
+    expect(count.body).toEqual({ count: 2 });
+    expect(one.body).toEqual(all[0]);
+    expect(missing.status).toBe(404);
+  });
+
+  it('suspends a job definition with its jobs; new jobs are created suspended; activation lets them run', async () => {
+    rest.engine.delegates.registerClass('com.example.Charge', () => void charges++);
+    const [charge] = await definitions('?activityIdIn=charge');
+    const first = (await rest.request('POST', '/process-definition/key/billing/start', { json: {} })).body.id;
+
+    const suspended = await rest.request('PUT', `/job-definition/${charge.id}/suspended`, { json: { suspended: true, includeJobs: true } });
+    await rest.request('POST', '/process-definition/key/billing/start', { json: {} });
+    const ranWhileSuspended = await rest.engine.jobExecutor.runDueJobs();
+    const jobs = await rest.engine.management.findJobs({ activityId: 'charge' });
+    await rest.request('PUT', '/job-definition/suspended', { json: { suspended: false, includeJobs: true, processDefinitionKey: 'billing' } });
+    await rest.engine.jobExecutor.runDueJobs();
+
+    expect(suspended.status).toBe(204);
+    expect(ranWhileSuspended).toBe(0);
+    expect(jobs.map((job) => [job.suspended, job.jobDefinitionId])).toEqual([[true, charge.id], [true, charge.id]]);
+    expect((await definitions('?suspended=true')).length).toBe(0);
+    expect(charges).toBe(2);
+    expect((await rest.engine.task.findTasks({ processInstanceId: first })).length).toBe(1);
+  });
+
+  it('overrides the priority of new and existing jobs, and gives failed jobs new retries', async () => {
+    const [charge] = await definitions('?activityIdIn=charge');
+    await rest.request('POST', '/process-definition/key/billing/start', { json: {} });
+    for (let i = 0; i < 3; i++) await rest.engine.jobExecutor.runDueJobs();
+
+    const priority = await rest.request('PUT', `/job-definition/${charge.id}/jobPriority`, { json: { priority: 42, includeJobs: true } });
+    const failed = await rest.engine.management.findJobs({ activityId: 'charge' });
+    const incidents = await rest.engine.management.findIncidents();
+    const retries = await rest.request('PUT', `/job-definition/${charge.id}/retries`, { json: { retries: 2 } });
+    const [retried] = await rest.engine.management.findJobs({ activityId: 'charge' });
+    const reset = await rest.request('PUT', `/job-definition/${charge.id}/jobPriority`, { json: { priority: null, includeJobs: true } });
+
+    expect(priority.status).toBe(204);
+    expect(failed.map((job) => [job.retries, job.priority])).toEqual([[0, 42]]);
+    expect(incidents).toHaveLength(1);
+    expect(retries.status).toBe(204);
+    expect(retried.retries).toBe(2);
+    expect(await rest.engine.management.findIncidents()).toEqual([]);
+    expect(reset.status).toBe(400);
+    expect((await definitions('?withOverridingJobPriority=true')).map((each) => each.id)).toEqual([charge.id]);
+  });
+});
