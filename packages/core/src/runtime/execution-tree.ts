@@ -14,6 +14,8 @@ export class ExecutionTree {
   private readonly createdInstances = new Set<string>();
   private readonly removedInstances = new Set<string>();
   private readonly movedInstances = new Set<string>();
+  /** Whether a flush ever wrote a row (an instance that started and ended in one command may have written none). */
+  wroteRows = false;
 
   private constructor(readonly processInstanceId: string) {}
 
@@ -79,6 +81,8 @@ export class ExecutionTree {
   }
 
   async flush(ctx: CommandContext): Promise<void> {
+    this.wroteRows ||=
+      this.created.size + this.dirty.size + this.removed.size + this.createdInstances.size + this.movedInstances.size + this.removedInstances.size > 0;
     for (const id of this.created) await ctx.executions.insert(this.executions.get(id)!);
     for (const id of this.dirty) await ctx.executions.update(this.executions.get(id)!);
     for (const id of this.createdInstances) await ctx.executions.insertActivityInstance(this.activityInstances.get(id)!);

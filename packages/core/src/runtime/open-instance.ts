@@ -32,6 +32,7 @@ export async function openInstance(ctx: CommandContext, env: RuntimeEnvironment,
 /** A runner for an instance this command creates. */
 export async function newInstance(ctx: CommandContext, env: RuntimeEnvironment, definition: ProcessDefinition, processInstanceId: string): Promise<ProcessRunner> {
   const runner = new ProcessRunner(ctx, env, ExecutionTree.empty(processInstanceId), await env.models.get(ctx, definition), definition, InstanceVariables.empty(processInstanceId));
+  runner.isNew = true;
   openInstances(ctx).set(processInstanceId, runner);
   return runner;
 }
@@ -45,13 +46,15 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
   await runner.run();
   const id = runner.tree.processInstanceId;
   if (runner.ended) {
+    openInstances(ctx).delete(id);
+    // An instance that started and ended in this command without writing anything leaves nothing to remove.
+    if (runner.isNew && !runner.wroteRows && !runner.tree.wroteRows) return;
     await ctx.tasks.deleteByProcessInstance(id);
     await ctx.variables.deleteByProcessInstance(id);
     await ctx.jobs.deleteByProcessInstance(id);
     await ctx.eventSubscriptions.deleteByProcessInstance(id);
     await ctx.incidents.deleteByProcessInstance(id);
     await ctx.externalTasks.deleteByProcessInstance(id);
-    openInstances(ctx).delete(id);
     return;
   }
   await runner.variables.flush(ctx);

@@ -61,6 +61,10 @@ export class ProcessRunner {
   /** The root's variables when the instance ended (a call activity's output reads them). */
   finalVariables: InstanceVariables | null = null;
   running = false;
+  /** The instance was created in this command (nothing of it is stored before the first write). */
+  isNew = false;
+  /** Rows other than the tree were written for the instance (tasks, jobs, subscriptions, external tasks). */
+  wroteRows = false;
 
   constructor(
     readonly ctx: CommandContext,

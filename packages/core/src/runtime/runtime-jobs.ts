@@ -74,6 +74,7 @@ export function timerKind(timer: TimerModel): TimerKind {
 }
 
 function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowElementModel) {
+  runner.wroteRows = true;
   return {
     executionId: execution.id,
     processInstanceId: execution.processInstanceId,

@@ -6,6 +6,7 @@ import type { ActivityBehavior } from './behavior.js';
  */
 export const externalTask: ActivityBehavior = {
   async execute(runner, execution, element) {
+    runner.wroteRows = true;
     const topic = String(runner.evaluate(execution, String(element.camunda.topic ?? ''), element.id) ?? '');
     const rawPriority = element.camunda.taskPriority ?? runner.model.taskPriority;
     const priority = rawPriority === undefined || rawPriority === null || rawPriority === '' ? 0 : Number(runner.evaluate(execution, String(rawPriority), element.id));

@@ -9,6 +9,7 @@ const DEFAULT_PRIORITY = 50;
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
 export const userTask: ActivityBehavior = {
   async execute(runner, execution, element) {
+    runner.wroteRows = true;
     const text = (name: string) => optionalText(runner, execution, element, name);
     await runner.ctx.tasks.insert(
       {

@@ -18,6 +18,7 @@ export async function subscribe(
 ): Promise<EventSubscription | null> {
   const kind = KINDS[definition.type];
   if (kind === undefined) return null;
+  runner.wroteRows = true;
   // A condition is checked at once and then whenever variables change (the runner evaluates it).
   if (kind === 'conditional') {
     runner.hasConditionalEvents = true;
