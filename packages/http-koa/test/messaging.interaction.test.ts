@@ -149,3 +149,37 @@ describe('POST /signal and the Execution group', () => {
     expect((await rest.request('GET', `/process-instance/${started.body.id}/activity-instances`)).body.childActivityInstances[0].activityId).toBe('wait');
   });
 });
+
+describe('query bodies and BPMN errors from user tasks', () => {
+  const REVIEW = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="r" targetNamespace="http://trellis.test">
+  <bpmn:error id="e" errorCode="REJECTED" />
+  <bpmn:process id="review" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="check" />
+    <bpmn:userTask id="check" /><bpmn:sequenceFlow id="f2" sourceRef="check" targetRef="end" /><bpmn:endEvent id="end" />
+    <bpmn:boundaryEvent id="rejected" attachedToRef="check"><bpmn:errorEventDefinition errorRef="e" /></bpmn:boundaryEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="rejected" targetRef="fix" /><bpmn:userTask id="fix" />
+    <bpmn:sequenceFlow id="f4" sourceRef="fix" targetRef="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('finds instances with a POST query and routes a user task BPMN error to its boundary event', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(REVIEW) }] });
+    const id = (await rest.request('POST', '/process-definition/key/review/start', { json: { businessKey: 'r-1' } })).body.id;
+    await startShop('A');
+
+    const found = await rest.request('POST', '/process-instance?maxResults=5', { json: { businessKey: 'r-1', sorting: [{ sortBy: 'instanceId', sortOrder: 'asc' }] } });
+    const count = await rest.request('POST', '/process-instance/count', { json: { processDefinitionKey: 'shop' } });
+    const [task] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
+    const missingCode = await rest.request('POST', `/task/${task.id}/bpmnError`, { json: {} });
+    const thrown = await rest.request('POST', `/task/${task.id}/bpmnError`, { json: { errorCode: 'REJECTED', variables: { why: { value: 'typo', type: 'String' } } } });
+    const [fix] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
+
+    expect(found.body.map((instance: { id: string }) => instance.id)).toEqual([id]);
+    expect(count.body).toEqual({ count: 1 });
+    expect(missingCode.status).toBe(400);
+    expect(thrown.status).toBe(204);
+    expect(fix.taskDefinitionKey).toBe('fix');
+    expect((await rest.request('GET', `/process-instance/${id}/variables`)).body.why.value).toBe('typo');
+  });
+});

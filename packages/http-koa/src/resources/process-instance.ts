@@ -1,11 +1,12 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery } from '@trellis/core';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { readJsonObject, text } from '../body.js';
 import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 const INSTANCE_QUERY: QuerySpec = {
@@ -28,6 +29,20 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
 
   router.get('/process-instance', async (ctx) => {
     ctx.body = (await engine.runtime.findProcessInstances(parseListQuery<ProcessInstanceQuery>(ctx.query, INSTANCE_QUERY))).map((instance) => toProcessInstanceDto(instance));
+  });
+
+  const fromBody = async (ctx: Context) => ({
+    ...parseBodyQuery<ProcessInstanceQuery>(await readJsonObject(ctx, rest.bodyLimit), INSTANCE_QUERY),
+    ...parsePage(ctx.query),
+  });
+
+  router.post('/process-instance', async (ctx) => {
+    ctx.body = (await engine.runtime.findProcessInstances(await fromBody(ctx))).map((instance) => toProcessInstanceDto(instance));
+  });
+
+  router.post('/process-instance/count', async (ctx) => {
+    const { firstResult: _first, maxResults: _max, ...query } = await fromBody(ctx);
+    ctx.body = { count: await engine.runtime.countProcessInstances(query) };
   });
 
   router.get('/process-instance/count', async (ctx) => {

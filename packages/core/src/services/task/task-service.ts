@@ -109,6 +109,25 @@ export class TaskService {
   }
 
   /**
+   * Camunda's HandleTaskBpmnErrorCmd: the task ends and its execution throws the BPMN error to the
+   * nearest catching boundary event or event sub-process (uncaught, the path ends).
+   */
+  handleBpmnError(taskId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('HandleTaskBpmnErrorCmd', async (ctx) => {
+      if (!errorCode) throw new BadUserRequestException('errorCode is null');
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, WORK);
+      if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+      const runner = await this.setExecutionVariables(ctx, task, variables);
+      const execution = runner?.tree.executions.get(task.executionId ?? '');
+      if (!runner || !execution) throw new BadUserRequestException(`Task ${taskId} does not belong to a process instance`);
+      await ctx.tasks.delete(task);
+      runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /**
    * Camunda's SubmitTaskFormCmd for tasks without form fields: every variable is set on the task
    * (task-local when it has one of the name, else up its scopes); a PENDING delegated task is
    * resolved, any other one completed. Answers the process instance's variables.
