@@ -34,6 +34,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   const auth = env.TRELLIS_AUTH ?? 'none';
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
+  const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
   const admin = env.TRELLIS_ADMIN_USER && env.TRELLIS_ADMIN_PASSWORD ? { userId: env.TRELLIS_ADMIN_USER, password: env.TRELLIS_ADMIN_PASSWORD } : null;
   return {
     port,
@@ -44,7 +45,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     bodyLimit,
     fetchAndLockQueueCapacity,
     logLevel,
-    engine: { store, logLevel, authorization: { enabled: authorization } },
+    engine: { store, logLevel, authorization: { enabled: authorization }, scripting: { enabled: scripting } },
   };
 }
 

@@ -80,5 +80,11 @@ describe('standalone server', () => {
   it('refuses a bad port or log level', () => {
     expect(() => serverConfigFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => serverConfigFromEnv({ TRELLIS_LOG_LEVEL: 'loud' })).toThrow(/TRELLIS_LOG_LEVEL/);
+    expect(() => serverConfigFromEnv({ TRELLIS_SCRIPTING: 'yes' })).toThrow(/TRELLIS_SCRIPTING/);
+  });
+
+  it('runs model scripts only when TRELLIS_SCRIPTING is true', () => {
+    expect(serverConfigFromEnv({}).engine.scripting).toEqual({ enabled: false });
+    expect(serverConfigFromEnv({ TRELLIS_SCRIPTING: 'true' }).engine.scripting).toEqual({ enabled: true });
   });
 });
