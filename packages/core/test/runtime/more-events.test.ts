@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import type { FixedClock } from '../../src/clock.js';
+import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { flow, wrap } from './scope-models.js';
+
+const SIGNALS = wrap(
+  'signals',
+  `<bpmn:startEvent id="start"><bpmn:signalEventDefinition signalRef="s_alarm" /></bpmn:startEvent>
+   ${flow('f1', 'start', 'watch')}<bpmn:userTask id="watch" />${flow('f2', 'watch', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:boundaryEvent id="stop" attachedToRef="watch"><bpmn:signalEventDefinition signalRef="s_stop" /></bpmn:boundaryEvent>
+   ${flow('f3', 'stop', 'stopped')}<bpmn:endEvent id="stopped" />`,
+  '<bpmn:signal id="s_alarm" name="alarm" /><bpmn:signal id="s_stop" name="stop" />',
+);
+
+const ERROR_EVENT_SUB = wrap(
+  'errorSub',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}
+   <bpmn:parallelGateway id="fork" />${flow('f2', 'fork', 'wait')}${flow('f3', 'fork', 'fail')}
+   <bpmn:userTask id="wait" />${flow('f4', 'wait', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:endEvent id="fail"><bpmn:errorEventDefinition errorRef="e" /></bpmn:endEvent>
+   <bpmn:subProcess id="handler" triggeredByEvent="true">
+     <bpmn:startEvent id="caught"><bpmn:errorEventDefinition errorRef="e" camunda:errorCodeVariable="code" /></bpmn:startEvent>
+     ${flow('h1', 'caught', 'repair')}<bpmn:userTask id="repair" />${flow('h2', 'repair', 'handled')}<bpmn:endEvent id="handled" />
+   </bpmn:subProcess>`,
+  '<bpmn:error id="e" errorCode="BROKEN" />',
+);
+
+const CYCLE = wrap(
+  'cycle',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:boundaryEvent id="nag" attachedToRef="work" cancelActivity="false"><bpmn:timerEventDefinition><bpmn:timeCycle>R3/PT10M</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+   ${flow('f3', 'nag', 'nagged')}<bpmn:userTask id="nagged" />${flow('f4', 'nagged', 'nagEnd')}<bpmn:endEvent id="nagEnd" />
+   <bpmn:intermediateCatchEvent id="unused"><bpmn:timerEventDefinition><bpmn:timeDate>2026-01-16T00:00:00Z</bpmn:timeDate></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>`,
+);
+
+const VERSIONED_CALLER = wrap(
+  'versionedCaller',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+   <bpmn:callActivity id="call" calledElement="callee" camunda:calledElementBinding="version" camunda:calledElementVersion="1">
+     <bpmn:extensionElements><camunda:in variables="all" /><camunda:out variables="all" /></bpmn:extensionElements>
+   </bpmn:callActivity>
+   ${flow('f2', 'call', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />`,
+);
+const callee = (label: string) =>
+  wrap(
+    'callee',
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'mark')}
+     <bpmn:task id="mark"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${execution.setVariable('version', '${label}')}" /></bpmn:extensionElements></bpmn:task>
+     ${flow('f2', 'mark', 'end')}<bpmn:endEvent id="end" />`,
+  );
+
+const engines: ProcessEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.close()));
+});
+
+describe.each(testStoreConfigs())('more events on $name', (testStore) => {
+  async function engineWith(...xmls: string[]) {
+    const engine = (await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) })) as ProcessEngine & { clock: FixedClock };
+    engines.push(engine);
+    for (const [i, xml] of xmls.entries()) await engine.deployment.deploy({ resources: [{ name: `m${i}.bpmn`, bytes: Buffer.from(xml) }] });
+    return engine;
+  }
+  const keys = async (engine: ProcessEngine, id: string) => (await engine.task.findTasks({ processInstanceId: id })).map((task) => task.taskDefinitionKey).sort();
+
+  it('starts instances with a signal start event and stops them with a signal boundary event', async () => {
+    const engine = await engineWith(SIGNALS);
+
+    await engine.message.signal({ name: 'alarm', variables: { level: { type: 'integer', value: 3, valueInfo: {} } } });
+    await engine.message.signal({ name: 'alarm' });
+    const instances = await engine.runtime.findProcessInstances();
+    const levels = await Promise.all(instances.map(async (instance) => (await engine.runtime.getVariables(instance.id)).level?.value ?? null));
+    const started = instances.length;
+    await engine.message.signal({ name: 'stop' });
+
+    expect(started).toBe(2);
+    expect(levels.sort()).toEqual([3, null]);
+    expect(await engine.runtime.countProcessInstances()).toBe(0);
+  });
+
+  it('catches an error end event in an error event sub-process, cancelling the other path', async () => {
+    const engine = await engineWith(ERROR_EVENT_SUB);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'errorSub' });
+
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    const tree = await engine.runtime.getActivityInstanceTree(instance.id);
+
+    expect(await keys(engine, instance.id)).toEqual(['repair']);
+    expect(tree!.childActivityInstances.map((child) => child.activityId)).toEqual(['handler']);
+    expect((await engine.runtime.getVariables(instance.id)).code).toMatchObject({ value: 'BROKEN' });
+  });
+
+  it('repeats a non-interrupting timer cycle three times, then stops', async () => {
+    const engine = await engineWith(CYCLE);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'cycle' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+
+    for (let i = 0; i < 5; i++) {
+      engine.clock.advance(10 * 60_000);
+      await engine.jobExecutor.runDueJobs();
+    }
+
+    expect(await keys(engine, instance.id)).toEqual(['nagged', 'nagged', 'nagged', 'work']);
+    expect(await engine.management.findJobs({ processInstanceId: instance.id })).toEqual([]);
+  });
+
+  it('calls a pinned version of a process and takes all its variables back', async () => {
+    const engine = await engineWith(callee('one'), callee('two'), VERSIONED_CALLER);
+    const [caller] = await engine.processDefinition.findProcessDefinitions({ key: 'versionedCaller' });
+
+    const instance = await engine.runtime.startProcessInstanceById(caller.id, { variables: { order: { type: 'string', value: 'o-1', valueInfo: {} } } });
+
+    expect(await engine.runtime.getVariables(instance.id)).toMatchObject({ version: { value: 'one' }, order: { value: 'o-1' } });
+    expect(await keys(engine, instance.id)).toEqual(['after']);
+  });
+});
