@@ -1,4 +1,5 @@
 import type { CommandContext } from '../command/command-context.js';
+import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
 
 /** Camunda's incident type for a job whose retries ran out. */
@@ -32,10 +33,7 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
 async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
   const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
   if (existing.length > 0) return;
-  const id = ctx.ids.next();
-  await ctx.incidents.insert({
-    id,
-    incidentTimestamp: ctx.clock.now(),
+  await openIncident(ctx, {
     incidentType: FAILED_JOB_INCIDENT,
     incidentMessage: message.slice(0, 4000),
     executionId: job.executionId,
@@ -43,11 +41,8 @@ async function openFailedJobIncident(ctx: CommandContext, job: Job, message: str
     failedActivityId: job.failedActivityId ?? job.activityId,
     processInstanceId: job.processInstanceId,
     processDefinitionId: job.processDefinitionId,
-    causeIncidentId: id,
-    rootCauseIncidentId: id,
     configuration: job.id,
     tenantId: job.tenantId,
     jobDefinitionId: job.jobDefinitionId,
-    annotation: null,
   });
 }

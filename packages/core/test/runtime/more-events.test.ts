@@ -50,6 +50,16 @@ const callee = (label: string) =>
      ${flow('f2', 'mark', 'end')}<bpmn:endEvent id="end" />`,
   );
 
+const FAILING_CHILD = wrap(
+  'failingChild',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'charge')}
+   <bpmn:serviceTask id="charge" camunda:asyncBefore="true" camunda:class="com.example.Missing" />${flow('f2', 'charge', 'end')}<bpmn:endEvent id="end" />`,
+);
+const PARENT = wrap(
+  'parent',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
+);
+
 const engines: ProcessEngine[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.close()));
@@ -113,5 +123,24 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
 
     expect(await engine.runtime.getVariables(instance.id)).toMatchObject({ version: { value: 'one' }, order: { value: 'o-1' } });
     expect(await keys(engine, instance.id)).toEqual(['after']);
+  });
+
+  it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {
+    const engine = await engineWith(FAILING_CHILD, PARENT);
+    const [parentDefinition] = await engine.processDefinition.findProcessDefinitions({ key: 'parent' });
+    const parent = await engine.runtime.startProcessInstanceById(parentDefinition.id);
+    for (let i = 0; i < 3; i++) await engine.jobExecutor.runDueJobs();
+
+    const incidents = await engine.management.findIncidents();
+    const original = incidents.find((incident) => incident.processInstanceId !== parent.id)!;
+    const copy = incidents.find((incident) => incident.processInstanceId === parent.id)!;
+    const [job] = await engine.management.findJobs();
+    const [jobDefinition] = await engine.jobDefinition.findJobDefinitions({ processDefinitionKey: 'failingChild' });
+    await engine.jobDefinition.setJobRetries(jobDefinition.id, 1);
+
+    expect(incidents).toHaveLength(2);
+    expect(original).toMatchObject({ incidentType: 'failedJob', activityId: 'charge', configuration: job.id });
+    expect(copy).toMatchObject({ incidentType: 'failedJob', activityId: 'call', causeIncidentId: original.id, rootCauseIncidentId: original.id });
+    expect(await engine.management.findIncidents()).toEqual([]);
   });
 });

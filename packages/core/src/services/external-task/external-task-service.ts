@@ -4,6 +4,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { openIncident } from '../../incidents/open-incident.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
@@ -213,10 +214,7 @@ export class ExternalTaskService {
   private async applyRetries(ctx: CommandContext, task: ExternalTask, retries: number): Promise<void> {
     const hadRetries = task.retries === null || task.retries > 0;
     if (hadRetries && retries <= 0) {
-      const id = ctx.ids.next();
-      await ctx.incidents.insert({
-        id,
-        incidentTimestamp: ctx.clock.now(),
+      await openIncident(ctx, {
         incidentType: FAILED_EXTERNAL_TASK_INCIDENT,
         incidentMessage: task.errorMessage,
         executionId: task.executionId,
@@ -224,12 +222,9 @@ export class ExternalTaskService {
         failedActivityId: task.activityId,
         processInstanceId: task.processInstanceId,
         processDefinitionId: task.processDefinitionId,
-        causeIncidentId: id,
-        rootCauseIncidentId: id,
         configuration: task.id,
         tenantId: task.tenantId,
         jobDefinitionId: null,
-        annotation: null,
       });
     } else if (!hadRetries && retries > 0) {
       await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);

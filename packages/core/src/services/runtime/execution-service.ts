@@ -6,6 +6,7 @@ import { NotFoundException, ProcessEngineException } from '../../errors/exceptio
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import type { Incident } from '../../persistence/repositories/incident-repository.js';
 import type { Execution } from '../../runtime/execution.js';
+import { openIncident } from '../../incidents/open-incident.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -98,10 +99,7 @@ export class ExecutionService {
       if (!incidentType) throw new ProcessEngineException('incidentType is null');
       const { runner, execution } = await this.open(ctx, executionId);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
-      const id = ctx.ids.next();
-      const incident: Incident = {
-        id,
-        incidentTimestamp: ctx.clock.now(),
+      return openIncident(ctx, {
         incidentType,
         incidentMessage: message,
         executionId,
@@ -109,15 +107,10 @@ export class ExecutionService {
         failedActivityId: execution.activityId,
         processInstanceId: execution.processInstanceId,
         processDefinitionId: execution.processDefinitionId,
-        causeIncidentId: id,
-        rootCauseIncidentId: id,
         configuration,
         tenantId: execution.tenantId,
         jobDefinitionId: null,
-        annotation: null,
-      };
-      await ctx.incidents.insert(incident);
-      return incident;
+      });
     });
   }
 

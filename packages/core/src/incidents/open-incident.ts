@@ -1,0 +1,39 @@
+import type { CommandContext } from '../command/command-context.js';
+import type { Incident } from '../persistence/repositories/incident-repository.js';
+
+export type NewIncident = Omit<Incident, 'id' | 'incidentTimestamp' | 'causeIncidentId' | 'rootCauseIncidentId' | 'annotation'>;
+
+/**
+ * Opens an incident (its own cause and root cause) and, when its instance was called by a call
+ * activity, a copy on each calling execution up the chain: the copy's cause is the incident below
+ * it, its root cause the original (Camunda's DefaultIncidentHandler). Resolving by type and
+ * configuration removes the copies with it.
+ */
+export async function openIncident(ctx: CommandContext, fields: NewIncident): Promise<Incident> {
+  const id = ctx.ids.next();
+  const incident: Incident = { ...fields, id, incidentTimestamp: ctx.clock.now(), causeIncidentId: id, rootCauseIncidentId: id, annotation: null };
+  await ctx.incidents.insert(incident);
+  let cause = incident;
+  for (let instanceId = incident.processInstanceId; instanceId; ) {
+    const root = await ctx.executions.findById(instanceId);
+    const caller = root?.superExecutionId ? await ctx.executions.findById(root.superExecutionId) : null;
+    if (!caller) break;
+    const copyId = ctx.ids.next();
+    const copy: Incident = {
+      ...cause,
+      id: copyId,
+      executionId: caller.id,
+      activityId: caller.activityId,
+      failedActivityId: caller.activityId,
+      processInstanceId: caller.processInstanceId,
+      processDefinitionId: caller.processDefinitionId,
+      tenantId: caller.tenantId,
+      causeIncidentId: cause.id,
+      rootCauseIncidentId: incident.id,
+    };
+    await ctx.incidents.insert(copy);
+    cause = copy;
+    instanceId = caller.processInstanceId;
+  }
+  return incident;
+}
