@@ -20,6 +20,19 @@ const MODEL = wrap(
    ${flow('f4', 'rejected', 'fix')}<bpmn:userTask id="fix" />${flow('f5', 'fix', 'end')}`,
   '<bpmn:error id="e" errorCode="REJECTED" />',
 );
+const WITH_ERROR_EXPRESSIONS = wrap(
+  'screening',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'screen')}
+   <bpmn:serviceTask id="screen" camunda:type="external" camunda:topic="screen">
+     <bpmn:extensionElements>
+       <camunda:errorEventDefinition id="ee1" errorRef="e_fraud" expression="\${score &gt; 90}" />
+     </bpmn:extensionElements>
+   </bpmn:serviceTask>
+   ${flow('f2', 'screen', 'ok')}<bpmn:userTask id="ok" />${flow('f3', 'ok', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:boundaryEvent id="fraud" attachedToRef="screen"><bpmn:errorEventDefinition errorRef="e_fraud" /></bpmn:boundaryEvent>
+   ${flow('f4', 'fraud', 'investigate')}<bpmn:userTask id="investigate" />${flow('f5', 'investigate', 'end')}`,
+  '<bpmn:error id="e_fraud" errorCode="FRAUD" />',
+);
 const integer = (value: number) => ({ type: 'integer' as const, value, valueInfo: {} });
 const string = (value: string) => ({ type: 'string' as const, value, valueInfo: {} });
 
@@ -135,5 +148,25 @@ describe.each(testStoreConfigs())('external tasks on $name', (testStore) => {
     expect(extended!.lockExpirationTime!.getTime()).toBe(engine.clock.now().getTime() + 10_000);
     expect(unlocked).toMatchObject({ workerId: null, lockExpirationTime: null });
     expect(await engine.externalTask.getTopicNames({ withUnlockedTasks: true })).toEqual(['invoice']);
+  });
+
+  it('turns a completion or failure into a BPMN error when a camunda:errorEventDefinition expression holds', async () => {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(engine);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 's.bpmn', bytes: Buffer.from(WITH_ERROR_EXPRESSIONS) }] });
+    const start = () => engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const clean = await start();
+    const fraud = await start();
+    const failing = await start();
+    const tasks = await engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 3, topics: [{ topicName: 'screen', lockDuration: 1000 }] });
+    const byInstance = (id: string) => tasks.find((task) => task.processInstanceId === id)!.id;
+
+    await engine.externalTask.complete(byInstance(clean.id), 'w', { score: integer(10) });
+    await engine.externalTask.complete(byInstance(fraud.id), 'w', { score: integer(95) });
+    await engine.externalTask.handleFailure(byInstance(failing.id), { workerId: 'w', errorMessage: 'x', retries: 1, retryTimeout: 0, variables: { score: integer(99) } });
+
+    expect(await userTasks(engine, clean.id)).toEqual(['ok']);
+    expect(await userTasks(engine, fraud.id)).toEqual(['investigate']);
+    expect(await userTasks(engine, failing.id)).toEqual(['investigate']);
   });
 });

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { VariableComparisonOperator, VariableInstance, VariableInstanceQuery, VariableValueCondition } from '@trellis/core';
 import { readJsonObject } from '../body.js';
-import { attachmentDisposition } from '../dto/content-types.js';
+import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -95,18 +95,7 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
     const { id } = ctx.params;
     const variable = await engine.variableInstance.getVariableInstance(id, true);
     if (!variable) throw notFound(id);
-    const typed = variable.value;
-    if (typed.type === 'bytes') {
-      ctx.body = typed.value ?? Buffer.alloc(0);
-      ctx.set('Content-Type', 'application/octet-stream');
-    } else if (typed.type === 'file') {
-      const { bytes, filename, mimeType, encoding } = typed.value;
-      ctx.body = bytes ?? Buffer.alloc(0);
-      ctx.set('Content-Type', `${mimeType ?? 'application/octet-stream'}${encoding === null ? '' : `; charset=${encoding}`}`);
-      ctx.set('Content-Disposition', attachmentDisposition(filename));
-    } else {
-      throw new InvalidRequestException(400, `Value of variable with id ${id} is not a binary value.`);
-    }
+    writeBinaryVariable(ctx, variable.value, id);
   });
 }
 

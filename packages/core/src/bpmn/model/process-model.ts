@@ -62,6 +62,8 @@ export interface ProcessModelData {
   readonly messageStartEvents: readonly MessageStartEventModel[];
   readonly signalStartEvents: readonly SignalStartEventModel[];
   readonly timerStartEvents: readonly TimerStartEventModel[];
+  /** The definitions' bpmn:error elements: id → errorCode (camunda:errorEventDefinition refers to them by id). */
+  readonly errorCodes: ReadonlyMap<string, string | null>;
   /** Where the process element's start tag ends in its resource (1-based; 0 when unknown). */
   readonly position: { readonly line: number; readonly column: number };
 }

@@ -4,6 +4,7 @@ export interface ModdleElement {
   $parent?: ModdleElement;
   $descriptor?: {
     propertiesByName: Record<string, { ns?: { prefix: string; localName: string }; isReference?: boolean } | undefined>;
+    properties?: Array<{ name: string; isReference?: boolean }>;
   };
   $instanceOf?(type: string): boolean;
   id?: string;
@@ -85,6 +86,13 @@ export function toPlainData(value: unknown): unknown {
     if (key.startsWith('$') || child === undefined) continue;
     const isReference = element.$descriptor?.propertiesByName[key]?.isReference === true;
     plain[key] = isReference ? referencedIds(child) : toPlainData(child);
+  }
+  // Resolved references may live outside the element's own enumerable keys (inherited properties such as errorRef).
+  for (const property of element.$descriptor?.properties ?? []) {
+    const local = property.name.includes(':') ? property.name.split(':')[1] : property.name;
+    if (!property.isReference || local in plain) continue;
+    const value = (element as Record<string, unknown>)[local];
+    if (value !== undefined && value !== null) plain[local] = referencedIds(value);
   }
   if (element.$body !== undefined) plain.body = element.$body;
   return Object.freeze(plain);

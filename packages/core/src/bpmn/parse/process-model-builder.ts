@@ -55,6 +55,11 @@ export function buildProcessModel({ process, definitions, historyTimeToLive, ref
     timerStartEvents: frozenList(
       startEventsWith(startEvents, 'startTimerEvent').flatMap(([id, { timer }]) => (timer ? [Object.freeze({ activityId: id, timer })] : [])),
     ),
+    errorCodes: frozenMap(
+      ((definitions.rootElements ?? []) as ModdleElement[])
+        .filter((element) => element.$type === 'bpmn:Error' && element.id)
+        .map((element) => [element.id!, stringOrNull(element.errorCode)] as const),
+    ),
     position: Object.freeze({ ...(positions.ofId(key) ?? UNKNOWN_POSITION) }),
   });
 }

@@ -7,6 +7,8 @@ import { BadUserRequestException, NotFoundException, NullValueException, Process
 import { openIncident } from '../../incidents/open-incident.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import type { Execution } from '../../runtime/execution.js';
+import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
@@ -79,7 +81,9 @@ export class ExternalTaskService {
       for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
       await ctx.externalTasks.delete(task);
       await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
-      runner.signal(execution);
+      const error = errorEventDefinitionHolding(runner, execution, task.activityId, false);
+      if (error !== null) runner.schedule(execution, () => runner.throwError(execution, error, null));
+      else runner.signal(execution);
       await completeRun(ctx, runner);
     });
   }
@@ -93,6 +97,14 @@ export class ExternalTaskService {
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(failure.variables ?? {})) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(failure.localVariables ?? {})) runner.variables.setLocal(execution.id, name, value);
+      // An error event definition whose expression now holds turns the failure into that BPMN error.
+      const error = errorEventDefinitionHolding(runner, execution, task.activityId, true);
+      if (error !== null) {
+        await ctx.externalTasks.delete(task);
+        runner.schedule(execution, () => runner.throwError(execution, error, failure.errorMessage ?? null));
+        await completeRun(ctx, runner);
+        return;
+      }
       const failed: ExternalTask = {
         ...task,
         errorMessage: failure.errorMessage == null ? null : failure.errorMessage.slice(0, MAX_ERROR_MESSAGE),
@@ -285,6 +297,32 @@ export class ExternalTaskService {
       topic.includeExtensionProperties && element ? Object.fromEntries(element.properties.map((property) => [property.name, property.value ?? ''])) : {};
     return { variables, extensionProperties };
   }
+}
+
+interface ErrorEventDefinitionData {
+  $type?: string;
+  errorRef?: string | null;
+  expression?: string;
+}
+
+/**
+ * camunda:errorEventDefinition on an external task: the error code of the first one whose
+ * expression holds in the task's scope, or null. On failure, errors while evaluating count as false.
+ */
+function errorEventDefinitionHolding(runner: ProcessRunner, execution: Execution, activityId: string, ignoreErrors: boolean): string | null {
+  const element = runner.model.activity(activityId);
+  const definitions = (element?.extensions ?? []) as ErrorEventDefinitionData[];
+  for (const definition of definitions) {
+    if (definition?.$type !== 'camunda:ErrorEventDefinition' || !definition.expression) continue;
+    let holds = false;
+    try {
+      holds = runner.conditionHolds(execution, definition.expression, activityId);
+    } catch (error) {
+      if (!ignoreErrors) throw error;
+    }
+    if (holds) return runner.model.errorCodes.get(definition.errorRef ?? '') ?? definition.errorRef ?? '';
+  }
+  return null;
 }
 
 const readableTasks = (ctx: CommandContext) =>
