@@ -80,7 +80,8 @@ export class ExternalTaskService {
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
       await ctx.externalTasks.delete(task);
-      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      // Only a task without retries has a failedExternalTask incident to resolve.
+      if (task.retries === 0) await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, false);
       if (error !== null) runner.schedule(execution, () => runner.throwError(execution, error, null));
       else runner.signal(execution);
@@ -124,7 +125,8 @@ export class ExternalTaskService {
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       await ctx.externalTasks.delete(task);
-      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      // Only a task without retries has a failedExternalTask incident to resolve.
+      if (task.retries === 0) await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
       runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
       await completeRun(ctx, runner);
     });
