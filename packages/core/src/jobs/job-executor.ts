@@ -10,6 +10,7 @@ import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
 import type { CommandContext } from '../command/command-context.js';
 import { parseRetryCycle } from '../runtime/timers/retry-cycle.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
+import { OptimisticLockingException } from '../errors/exceptions.js';
 import type { Job } from './job.js';
 import { recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
@@ -121,7 +122,10 @@ export class JobExecutor {
       await this.commands
         .run('FailJobCmd', async (ctx) => {
           const job = await ctx.jobs.findById(acquired.id);
-          if (job && job.lockOwner === this.lockOwner) await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+          if (!job || job.lockOwner !== this.lockOwner) return;
+          // A concurrent change (another node moved the instance) is no failure of the job: it runs again, retries untouched.
+          if (error instanceof OptimisticLockingException) await ctx.jobs.unlock(job);
+          else await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
         })
         .catch((failure) => this.logger.error(`recording the failure of job ${acquired.id} failed`, failure));
     }

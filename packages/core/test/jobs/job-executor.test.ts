@@ -69,3 +69,39 @@ describe('a started job executor', () => {
     expect((await trellis.processDefinition.getProcessDefinition(id)).suspended).toBe(false);
   });
 });
+
+describe.each(testStoreConfigs())('exclusive jobs on $name', (testStore) => {
+  const FORK = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="fork" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="split" />
+    <bpmn:parallelGateway id="split" /><bpmn:sequenceFlow id="f2" sourceRef="split" targetRef="a" /><bpmn:sequenceFlow id="f3" sourceRef="split" targetRef="b" />
+    <bpmn:task id="a" camunda:asyncBefore="true" /><bpmn:task id="b" camunda:asyncBefore="true" />
+    <bpmn:sequenceFlow id="f4" sourceRef="a" targetRef="ea" /><bpmn:sequenceFlow id="f5" sourceRef="b" targetRef="eb" />
+    <bpmn:endEvent id="ea" /><bpmn:endEvent id="eb" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('never hands two exclusive jobs of one instance to two nodes at once', async () => {
+    const trellis = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(trellis);
+    const { processDefinitions } = await trellis.deployment.deploy({ resources: [{ name: 'fork.bpmn', bytes: Buffer.from(FORK) }] });
+    const first = await trellis.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const second = await trellis.runtime.startProcessInstanceById(processDefinitions![0].id);
+    // Two nodes' acquisitions, as the job executor runs them (its command executor from the container).
+    const commands = (trellis as unknown as { container: { get(token: unknown): { run<T>(name: string, fn: (ctx: any) => Promise<T>): Promise<T> } } }).container.get(
+      (await import('../../src/command/command-executor.js')).CommandExecutor,
+    );
+    const acquire = (owner: string, limit: number) =>
+      commands.run('AcquireJobsCmd', (ctx) => ctx.jobs.acquire(owner, trellis.clock.now(), new Date(trellis.clock.now().getTime() + 60_000), limit));
+
+    const nodeA = (await acquire('node-a', 1)) as Array<{ processInstanceId: string }>;
+    const nodeB = (await acquire('node-b', 10)) as Array<{ processInstanceId: string }>;
+    const nodeAAgain = (await acquire('node-a', 10)) as Array<{ processInstanceId: string }>;
+
+    const busy = nodeA[0].processInstanceId;
+    const other = busy === first.id ? second.id : first.id;
+    expect(nodeB.map((job) => job.processInstanceId)).toEqual([other, other]);
+    expect(nodeAAgain.map((job) => job.processInstanceId)).toEqual([busy]);
+  });
+});

@@ -45,16 +45,35 @@ export class JobRepository {
    */
   async acquire(owner: string, now: Date, lockUntil: Date, limit: number): Promise<Job[]> {
     let select = this.trx
-      .selectFrom('trellis_job')
-      .select('id')
-      .where('retries', '>', 0)
-      .where('suspended', '=', 0)
-      .where((eb) => eb.or([eb('due_date', 'is', null), eb('due_date', '<=', now.getTime())]))
-      .where((eb) => eb.or([eb('lock_owner', 'is', null), eb('lock_expiration_time', '<', now.getTime())]))
-      .orderBy('priority', 'desc')
-      .orderBy('due_date', 'asc')
+      .selectFrom('trellis_job as j')
+      .select('j.id')
+      .where('j.retries', '>', 0)
+      .where('j.suspended', '=', 0)
+      .where((eb) => eb.or([eb('j.due_date', 'is', null), eb('j.due_date', '<=', now.getTime())]))
+      .where((eb) => eb.or([eb('j.lock_owner', 'is', null), eb('j.lock_expiration_time', '<', now.getTime())]))
+      // Exclusive jobs of one process instance never run at the same time: not while another node holds one of them.
+      .where((eb) =>
+        eb.or([
+          eb('j.exclusive', '=', 0),
+          eb('j.process_instance_id', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('trellis_job as other')
+                .select('other.id')
+                .whereRef('other.process_instance_id', '=', 'j.process_instance_id')
+                .whereRef('other.id', '<>', 'j.id')
+                .where('other.exclusive', '=', 1)
+                .where('other.lock_owner', '<>', owner)
+                .where('other.lock_expiration_time', '>=', now.getTime()),
+            ),
+          ),
+        ]),
+      )
+      .orderBy('j.priority', 'desc')
+      .orderBy('j.due_date', 'asc')
       .limit(limit);
-    if (this.dialect.name === 'postgres') select = select.forUpdate().skipLocked();
+    if (this.dialect.name === 'postgres') select = select.forUpdate('j').skipLocked();
     const ids = (await select.execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     await this.trx
@@ -76,6 +95,11 @@ export class JobRepository {
       lock_owner: null,
       lock_expiration_time: null,
     });
+  }
+
+  /** Releases a job's lock so that it is acquired again. */
+  async unlock(job: Job): Promise<void> {
+    await this.updateChecked(job.id, { lock_owner: null, lock_expiration_time: null });
   }
 
   /** New retries for a job (its error stays until it runs again). */
