@@ -6,8 +6,8 @@ import { startRestHarness, type RestHarness } from './support/rest-harness.js';
 
 /**
  * The official Node worker client (camunda-external-task-client-js 3.1) against a real server.
- * File variables are not covered: the client downloads them from
- * GET /execution/{id}/localVariables/{name}/data, which Trellis does not serve yet.
+ * File variables reach the worker as the client's File, which downloads its content from
+ * GET /execution/{processInstanceId}/localVariables/{name}/data.
  */
 let rest: RestHarness | null = null;
 let client: Client | null = null;
@@ -218,5 +218,21 @@ describe('camunda-external-task-client-js', () => {
 
     expect(handled).toBe(processInstanceId);
     expect(await eventually(userTasks(processInstanceId), (keys) => keys.length > 0)).toEqual(['review']);
+  });
+
+  it('hands a File variable to the worker, whose File loads its content from the execution data endpoint', async () => {
+    await setUp();
+    startClient();
+    await startInvoice({
+      doc: { type: 'File', value: Buffer.from('scanned invoice').toString('base64'), valueInfo: { filename: 'invoice.txt', mimeType: 'text/plain', encoding: 'UTF-8' } },
+    });
+
+    const received = await handleOnce(async ({ task, taskService }) => {
+      const file = await task.variables.get('doc').load();
+      await taskService.complete(task);
+      return { type: task.variables.getTyped('doc').type, filename: file.filename, mimeType: file.mimeType, encoding: file.encoding, content: Buffer.from(file.content).toString() };
+    });
+
+    expect(received).toEqual({ type: 'file', filename: 'invoice.txt', mimeType: 'text/plain', encoding: 'UTF-8', content: 'scanned invoice' });
   });
 });

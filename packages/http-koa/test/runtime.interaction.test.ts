@@ -131,7 +131,7 @@ describe('the Process Instance and Task groups', () => {
   it('answers 404 for an unknown task and 400 for a filter Trellis does not support yet', async () => {
     const unknown = await rest.request('GET', '/task/nope');
     const completeUnknown = await rest.request('POST', '/task/nope/complete', { json: {} });
-    const unsupported = await rest.request('GET', '/task', { query: { dueAfter: '2026-01-01T00:00:00.000+0000' } });
+    const unsupported = await rest.request('GET', '/task', { query: { dueAfterExpression: '${now()}' } });
 
     expect(unknown.status).toBe(404);
     expect(completeUnknown.status).toBe(404);

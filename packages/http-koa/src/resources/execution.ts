@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ExecutionInfo, ExecutionQuery } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
+import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -66,11 +67,18 @@ export function executionRoutes(router: Router, rest: RestContext): void {
     await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, modifications, deletions));
     ctx.status = 204;
   });
+  const localVariable = async (id: string, name: string) => namedVariable(await notFoundAs404(() => engine.execution.getLocalVariables(id)), name, 'execution');
   router.get('/execution/:id/localVariables/:varName', async (ctx) => {
-    const variables = await notFoundAs404(() => engine.execution.getLocalVariables(ctx.params.id));
-    const value = variables[ctx.params.varName];
-    if (!value) throw new InvalidRequestException(404, `execution variable with name ${ctx.params.varName} does not exist`);
+    const value = await localVariable(ctx.params.id, ctx.params.varName);
     ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+  });
+  router.get('/execution/:id/localVariables/:varName/data', async (ctx) => {
+    writeBinaryVariable(ctx, await localVariable(ctx.params.id, ctx.params.varName), ctx.params.id);
+  });
+  router.post('/execution/:id/localVariables/:varName/data', async (ctx) => {
+    const value = await readBinaryVariable(ctx, rest.bodyLimit);
+    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, { [ctx.params.varName]: value }));
+    ctx.status = 204;
   });
   router.put('/execution/:id/localVariables/:varName', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);

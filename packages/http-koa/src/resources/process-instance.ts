@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery } from '@trellis/core';
+import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery, type TypedValue } from '@trellis/core';
+import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { readJsonObject, text } from '../body.js';
 import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
+import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
@@ -130,6 +132,31 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     const modifications = variablesFromDto(body.modifications, `Cannot modify variables for process instance ${ctx.params.id}`);
     const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
     await notFoundAs404(() => engine.runtime.modifyVariables(ctx.params.id, modifications, deletions));
+    ctx.status = 204;
+  });
+
+  // Camunda's ExecutionVariablesResource for a process instance: resource type name "process instance".
+  const variable = async (id: string, name: string) => namedVariable(await notFoundAs404(() => engine.runtime.getVariables(id)), name, 'process instance');
+  const setVariable = (id: string, name: string, value: TypedValue) => notFoundAs404(() => engine.runtime.modifyVariables(id, { [name]: value }));
+  router.get('/process-instance/:id/variables/:varName', async (ctx) => {
+    const value = await variable(ctx.params.id, ctx.params.varName);
+    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+  });
+  router.put('/process-instance/:id/variables/:varName', async (ctx) => {
+    const { id, varName } = ctx.params;
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    await setVariable(id, varName, variablesFromDto({ [varName]: body }, `Cannot put process instance variable ${varName}`)[varName]!);
+    ctx.status = 204;
+  });
+  router.delete('/process-instance/:id/variables/:varName', async (ctx) => {
+    await notFoundAs404(() => engine.runtime.modifyVariables(ctx.params.id, {}, [ctx.params.varName]));
+    ctx.status = 204;
+  });
+  router.get('/process-instance/:id/variables/:varName/data', async (ctx) => {
+    writeBinaryVariable(ctx, await variable(ctx.params.id, ctx.params.varName), ctx.params.id);
+  });
+  router.post('/process-instance/:id/variables/:varName/data', async (ctx) => {
+    await setVariable(ctx.params.id, ctx.params.varName, await readBinaryVariable(ctx, rest.bodyLimit));
     ctx.status = 204;
   });
 }

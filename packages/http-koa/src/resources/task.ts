@@ -1,12 +1,14 @@
 import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
+import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
+import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
@@ -15,24 +17,67 @@ const TASK_QUERY: QuerySpec = {
     name: 'string', nameLike: 'string', assignee: 'string', assigneeLike: 'string', unassigned: 'boolean', assigned: 'boolean',
     candidateUser: 'string', candidateGroup: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'stringList',
     withoutTenantId: 'boolean',
+    processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList', processInstanceBusinessKeyLike: 'string',
+    processDefinitionKeyIn: 'stringList', processDefinitionName: 'string', processDefinitionNameLike: 'string',
+    taskDefinitionKeyIn: 'stringList', taskDefinitionKeyLike: 'string', assigneeIn: 'stringList', assigneeNotIn: 'stringList', owner: 'string',
+    nameNotEqual: 'string', nameNotLike: 'string', description: 'string', descriptionLike: 'string',
+    priority: 'integer', maxPriority: 'integer', minPriority: 'integer',
+    dueDate: 'date', dueAfter: 'date', dueBefore: 'date', withoutDueDate: 'boolean',
+    followUpDate: 'date', followUpAfter: 'date', followUpBefore: 'date', followUpBeforeOrNotExistent: 'date',
+    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', delegationState: 'string',
+    candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
+    withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
-  sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId'],
+  sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description'],
   unsupported: [
-    'processInstanceBusinessKey', 'processInstanceBusinessKeyExpression', 'processInstanceBusinessKeyIn', 'processInstanceBusinessKeyLike',
-    'processInstanceBusinessKeyLikeExpression', 'processDefinitionKeyIn', 'processDefinitionName', 'processDefinitionNameLike',
+    'processInstanceBusinessKeyExpression', 'processInstanceBusinessKeyLikeExpression',
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-    'caseDefinitionNameLike', 'caseExecutionId', 'activityInstanceIdIn', 'assigneeExpression', 'assigneeLikeExpression', 'assigneeIn',
-    'assigneeNotIn', 'owner', 'ownerExpression', 'candidateGroupLike', 'candidateGroupExpression', 'candidateUserExpression',
-    'includeAssignedTasks', 'involvedUser', 'involvedUserExpression', 'taskDefinitionKeyIn', 'taskDefinitionKeyLike', 'nameNotEqual',
-    'nameNotLike', 'description', 'descriptionLike', 'priority', 'maxPriority', 'minPriority', 'dueDate', 'dueDateExpression', 'dueAfter',
-    'dueAfterExpression', 'dueBefore', 'dueBeforeExpression', 'withoutDueDate', 'followUpDate', 'followUpDateExpression', 'followUpAfter',
-    'followUpAfterExpression', 'followUpBefore', 'followUpBeforeExpression', 'followUpBeforeOrNotExistent',
-    'followUpBeforeOrNotExistentExpression', 'createdOn', 'createdOnExpression', 'createdAfter', 'createdAfterExpression', 'createdBefore',
-    'createdBeforeExpression', 'updatedAfter', 'updatedAfterExpression', 'delegationState', 'candidateGroups', 'candidateGroupsExpression',
-    'withCandidateGroups', 'withoutCandidateGroups', 'withCandidateUsers', 'withoutCandidateUsers', 'taskVariables', 'processVariables',
-    'caseInstanceVariables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase', 'parentTaskId', 'withCommentAttachmentInfo',
+    'caseDefinitionNameLike', 'caseExecutionId', 'assigneeExpression', 'assigneeLikeExpression',
+    'ownerExpression', 'candidateGroupLike', 'candidateGroupExpression', 'candidateUserExpression', 'involvedUserExpression',
+    'dueDateExpression', 'dueAfterExpression', 'dueBeforeExpression', 'followUpDateExpression', 'followUpAfterExpression',
+    'followUpBeforeExpression', 'followUpBeforeOrNotExistentExpression', 'createdOnExpression', 'createdAfterExpression',
+    'createdBeforeExpression', 'updatedAfter', 'updatedAfterExpression', 'candidateGroupsExpression',
+    'caseInstanceVariables', 'parentTaskId', 'withCommentAttachmentInfo',
   ],
 };
+/** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */
+const VARIABLE_CRITERIA = ['taskVariables', 'processVariables'] as const;
+
+/** GET /task and /task/count: the query string's criteria, sorting and paging. */
+function taskQueryFromString(query: Record<string, unknown>): TaskQuery {
+  const parsed = parseListQuery<TaskQuery>(query, TASK_QUERY);
+  for (const name of VARIABLE_CRITERIA) {
+    const raw = Array.isArray(query[name]) ? (query[name] as unknown[])[0] : query[name];
+    if (typeof raw === 'string') parsed[name] = parseVariableValuesParam(raw);
+  }
+  return checkedTaskQuery(parsed);
+}
+
+/** POST /task and /task/count: a TaskQueryDto body, paging in the query string. */
+function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, unknown>): TaskQuery {
+  if (Array.isArray(body.orQueries) && body.orQueries.length > 0) throw new InvalidRequestException(400, "Query parameter 'orQueries' is not supported by Trellis yet");
+  const parsed = parseBodyQuery<TaskQuery>(body, TASK_QUERY);
+  for (const name of VARIABLE_CRITERIA) {
+    if (body[name] !== undefined && body[name] !== null) parsed[name] = parseVariableValuesBody(body[name], name);
+  }
+  return checkedTaskQuery({ ...parsed, ...parsePage(query) });
+}
+
+/** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case. */
+function checkedTaskQuery(query: TaskQuery): TaskQuery {
+  if (query.delegationState === undefined) return query;
+  const state = String(query.delegationState).toUpperCase();
+  if (state !== 'PENDING' && state !== 'RESOLVED') {
+    throw new InvalidRequestException(400, `Valid values for property 'delegationState' are 'PENDING' or 'RESOLVED', but was '${query.delegationState}'`);
+  }
+  return { ...query, delegationState: state };
+}
+
+/** A count ignores sorting and paging. */
+function countOnly({ sorting: _sorting, firstResult: _first, maxResults: _max, ...query }: TaskQuery): TaskQuery {
+  return query;
+}
 
 /**
  * The core of the Task group: query, get, claim, unclaim, assignee, delegate, resolve, complete,
@@ -42,11 +87,21 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/task', async (ctx) => {
-    ctx.body = (await engine.task.findTasks(parseListQuery<TaskQuery>(ctx.query, TASK_QUERY))).map(toTaskDto);
+    ctx.body = (await engine.task.findTasks(taskQueryFromString(ctx.query))).map(toTaskDto);
   });
 
   router.get('/task/count', async (ctx) => {
-    ctx.body = { count: await engine.task.countTasks(parseListQuery<TaskQuery>(ctx.query, TASK_QUERY)) };
+    ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromString(ctx.query))) };
+  });
+
+  router.post('/task', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    ctx.body = (await engine.task.findTasks(taskQueryFromBody(body, ctx.query))).map(toTaskDto);
+  });
+
+  router.post('/task/count', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromBody(body, ctx.query))) };
   });
 
   router.get('/task/:id', async (ctx) => {
@@ -186,12 +241,23 @@ function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variabl
     ctx.status = 204;
   });
 
+  const variable = async (id: string, name: string) =>
+    namedVariable(await notFoundAs404(() => asRestException(`Cannot get task variable ${name}`, () => all(id)), notFound(id)), name, 'task');
+
   router.get(`/task/:id/${segment}/:varName`, async (ctx) => {
-    const { id, varName } = ctx.params;
-    const variables = await notFoundAs404(() => asRestException(`Cannot get task variable ${varName}`, () => all(id)), notFound(id));
-    const value = variables[varName];
-    if (value === undefined) throw new InvalidRequestException(404, `task variable with name ${varName} does not exist`);
+    const value = await variable(ctx.params.id, ctx.params.varName);
     ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+  });
+
+  router.get(`/task/:id/${segment}/:varName/data`, async (ctx) => {
+    writeBinaryVariable(ctx, await variable(ctx.params.id, ctx.params.varName), ctx.params.id);
+  });
+
+  router.post(`/task/:id/${segment}/:varName/data`, async (ctx) => {
+    const { id, varName } = ctx.params;
+    const value = await readBinaryVariable(ctx, rest.bodyLimit);
+    await notFoundAs404(() => asRestException(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, [])), notFound(id));
+    ctx.status = 204;
   });
 
   router.put(`/task/:id/${segment}/:varName`, async (ctx) => {

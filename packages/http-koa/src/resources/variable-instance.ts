@@ -102,7 +102,7 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
 const notFound = (id: string) => new InvalidRequestException(404, `Variable instance with Id '${id}' does not exist.`);
 
 /** `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as in Camunda's GET queries. */
-function parseVariableValuesParam(raw: string): VariableValueCondition[] {
+export function parseVariableValuesParam(raw: string): VariableValueCondition[] {
   if (raw === '') return [];
   return raw.split(',').map((expression) => {
     const parts = expression.split('_');
@@ -113,12 +113,12 @@ function parseVariableValuesParam(raw: string): VariableValueCondition[] {
 }
 
 /** `[{name, operator, value}]`: a value may be a string (or date string), number, boolean or null. */
-function parseVariableValuesBody(raw: unknown): VariableValueCondition[] {
-  if (!Array.isArray(raw)) throw new InvalidRequestException(400, `Cannot set query parameter 'variableValues' to value '${JSON.stringify(raw)}'`);
+export function parseVariableValuesBody(raw: unknown, param = 'variableValues'): VariableValueCondition[] {
+  if (!Array.isArray(raw)) throw new InvalidRequestException(400, `Cannot set query parameter '${param}' to value '${JSON.stringify(raw)}'`);
   return raw.map((entry: { name?: unknown; operator?: unknown; value?: unknown }) => {
     const value = entry?.value ?? null;
     if (typeof entry?.name !== 'string' || !['string', 'number', 'boolean'].includes(typeof value) && value !== null) {
-      throw new InvalidRequestException(400, `Cannot set query parameter 'variableValues' to value '${JSON.stringify(entry)}'`);
+      throw new InvalidRequestException(400, `Cannot set query parameter '${param}' to value '${JSON.stringify(entry)}'`);
     }
     const operator = checkOperator(String(entry.operator));
     return { name: entry.name, operator, value: typeof value === 'string' ? (parseRestDate(value) ?? value) : (value as number | boolean | null) };

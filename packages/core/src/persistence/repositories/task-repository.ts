@@ -1,14 +1,17 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
+import { valueCondition } from './variable-instance-query.js';
 
 const SORT_COLUMNS = {
   id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
   followUpDate: 't.follow_up_date', priority: 't.priority', instanceId: 't.proc_inst_id', executionId: 't.execution_id',
+  description: 't.description',
 } as const;
 
 /** User tasks and their candidates, within one transaction. */
@@ -121,8 +124,9 @@ export class TaskRepository {
     }
     if (q.executionId !== undefined) select = select.where('t.execution_id', '=', q.executionId);
     if (q.taskDefinitionKey !== undefined) select = select.where('t.task_def_key', '=', q.taskDefinitionKey);
-    if (q.name !== undefined) select = select.where('t.name', '=', q.name);
-    if (q.nameLike !== undefined) select = select.where('t.name', 'like', q.nameLike);
+    // Camunda compares names and descriptions ignoring case (CAM-6363, CAM-6165, CAM-12186).
+    if (q.name !== undefined) select = select.where(sql<SqlBool>`upper(t.name) = upper(${q.name})`);
+    if (q.nameLike !== undefined) select = select.where(sql<SqlBool>`upper(t.name) like upper(${q.nameLike})`);
     if (q.assignee !== undefined) select = select.where('t.assignee', '=', q.assignee);
     if (q.assigneeLike !== undefined) select = select.where('t.assignee', 'like', q.assigneeLike);
     if (q.unassigned) select = select.where('t.assignee', 'is', null);
@@ -131,14 +135,76 @@ export class TaskRepository {
     if (q.suspended) select = select.where('t.suspended', '=', 1);
     if (q.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
     if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    for (const [column, value] of [['user_id', q.candidateUser], ['group_id', q.candidateGroup]] as const) {
-      if (value === undefined) continue;
-      // Camunda: candidate queries find only unassigned tasks.
-      select = select.where('t.assignee', 'is', null).where((eb) =>
-        eb.exists(eb.selectFrom('trellis_task_candidate as c').select('c.task_id').whereRef('c.task_id', '=', 't.id').where(`c.${column}`, '=', value)),
-      );
-    }
+    select = this.filteredMore(select, q);
     if (readable) select = select.where(readable('t.id'));
+    return select;
+  }
+
+  /** The criteria beyond ids, keys, names and assignees: Camunda's Task.xml selectTaskByQueryCriteriaSql. */
+  private filteredMore<S extends { where(condition: Expression<SqlBool>): S }>(selected: S, q: TaskQuery): S {
+    let select = selected;
+    const where = (condition: Expression<SqlBool>) => {
+      select = select.where(condition);
+    };
+    const inList = (column: string, values: readonly string[] | undefined) => {
+      if (values !== undefined && values.length > 0) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join([...values])})`);
+    };
+    const rootExecution = (condition: Expression<SqlBool>) =>
+      where(sql<SqlBool>`t.proc_inst_id in (select e.id from trellis_execution e where e.id = e.proc_inst_id and ${condition})`);
+    const definition = (condition: Expression<SqlBool>) =>
+      where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where ${condition})`);
+
+    if (q.processInstanceBusinessKey !== undefined) rootExecution(sql<SqlBool>`e.business_key = ${q.processInstanceBusinessKey}`);
+    if (q.processInstanceBusinessKeyIn !== undefined && q.processInstanceBusinessKeyIn.length > 0) {
+      rootExecution(sql<SqlBool>`e.business_key in (${sql.join(q.processInstanceBusinessKeyIn)})`);
+    }
+    if (q.processInstanceBusinessKeyLike !== undefined) rootExecution(sql<SqlBool>`e.business_key like ${q.processInstanceBusinessKeyLike}`);
+    if (q.processDefinitionKeyIn !== undefined && q.processDefinitionKeyIn.length > 0) definition(sql<SqlBool>`d.key in (${sql.join(q.processDefinitionKeyIn)})`);
+    if (q.processDefinitionName !== undefined) definition(sql<SqlBool>`d.name = ${q.processDefinitionName}`);
+    if (q.processDefinitionNameLike !== undefined) definition(sql<SqlBool>`d.name like ${q.processDefinitionNameLike}`);
+    inList('t.task_def_key', q.taskDefinitionKeyIn);
+    if (q.taskDefinitionKeyLike !== undefined) where(sql<SqlBool>`t.task_def_key like ${q.taskDefinitionKeyLike}`);
+    inList('t.assignee', q.assigneeIn);
+    if (q.assigneeNotIn !== undefined && q.assigneeNotIn.length > 0) where(sql<SqlBool>`t.assignee not in (${sql.join(q.assigneeNotIn)})`);
+    if (q.owner !== undefined) where(sql<SqlBool>`t.owner = ${q.owner}`);
+    if (q.nameNotEqual !== undefined) where(sql<SqlBool>`upper(t.name) <> upper(${q.nameNotEqual})`);
+    if (q.nameNotLike !== undefined) where(sql<SqlBool>`upper(t.name) not like upper(${q.nameNotLike})`);
+    if (q.description !== undefined) where(sql<SqlBool>`upper(t.description) = upper(${q.description})`);
+    if (q.descriptionLike !== undefined) where(sql<SqlBool>`upper(t.description) like upper(${q.descriptionLike})`);
+    if (q.priority !== undefined) where(sql<SqlBool>`t.priority = ${q.priority}`);
+    if (q.minPriority !== undefined) where(sql<SqlBool>`t.priority >= ${q.minPriority}`);
+    if (q.maxPriority !== undefined) where(sql<SqlBool>`t.priority <= ${q.maxPriority}`);
+    const dates: Array<[string, Date | undefined, string]> = [
+      ['t.due_date', q.dueDate, '='], ['t.due_date', q.dueAfter, '>'], ['t.due_date', q.dueBefore, '<'],
+      ['t.follow_up_date', q.followUpDate, '='], ['t.follow_up_date', q.followUpAfter, '>'], ['t.follow_up_date', q.followUpBefore, '<'],
+      ['t.create_time', q.createdOn, '='], ['t.create_time', q.createdAfter, '>'], ['t.create_time', q.createdBefore, '<'],
+    ];
+    for (const [column, date, op] of dates) {
+      if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
+    }
+    if (q.withoutDueDate) where(sql<SqlBool>`t.due_date is null`);
+    if (q.followUpBeforeOrNotExistent !== undefined) {
+      where(sql<SqlBool>`(t.follow_up_date is null or t.follow_up_date < ${q.followUpBeforeOrNotExistent.getTime()})`);
+    }
+    if (q.delegationState !== undefined) where(sql<SqlBool>`t.delegation_state = ${q.delegationState}`);
+    inList('t.activity_instance_id', q.activityInstanceIdIn);
+
+    select = candidateCriteria(select, q);
+    if (q.involvedUser !== undefined) {
+      const user = q.involvedUser;
+      where(sql<SqlBool>`(t.assignee = ${user} or t.owner = ${user} or exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.user_id = ${user}))`);
+    }
+
+    const namesIgnoreCase = q.variableNamesIgnoreCase === true;
+    const valuesIgnoreCase = q.variableValuesIgnoreCase === true;
+    for (const condition of q.taskVariables ?? []) {
+      const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
+      where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id = t.id and ${matches})`);
+    }
+    for (const condition of q.processVariables ?? []) {
+      const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
+      where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = t.proc_inst_id and ${matches})`);
+    }
     return select;
   }
 
@@ -165,6 +231,47 @@ export class TaskRepository {
       delegationState: (row.delegation_state as DelegationState | null) ?? null,
     };
   }
+}
+
+/**
+ * Camunda's candidate criteria: candidateUser (the user, or one of their groups), candidateGroup and
+ * candidateGroups (both given: the groups in both), withCandidateGroups/-Users need a candidate link of
+ * that kind, withoutCandidateGroups/-Users none; all of them find only unassigned tasks unless
+ * includeAssignedTasks.
+ */
+function candidateCriteria<S extends { where(condition: Expression<SqlBool>): S }>(select: S, q: TaskQuery): S {
+  let groups = q.candidateGroups;
+  if (q.candidateGroup !== undefined) groups = groups === undefined ? [q.candidateGroup] : groups.filter((group) => group === q.candidateGroup);
+  if (q.candidateUser !== undefined && groups !== undefined) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both candidateUser and candidateGroup (or candidateGroups)');
+  }
+  const withCandidates = q.candidateUser !== undefined || groups !== undefined || q.withCandidateGroups === true || q.withCandidateUsers === true;
+  const withoutCandidates = q.withoutCandidateGroups === true || q.withoutCandidateUsers === true;
+  if (q.includeAssignedTasks && !withCandidates && !withoutCandidates) {
+    throw new ProcessEngineException(
+      "Invalid query usage: candidateUser, candidateGroup, candidateGroupIn, withCandidateGroups, withoutCandidateGroups, withCandidateUsers, withoutCandidateUsers has to be called before 'includeAssignedTasks'.",
+    );
+  }
+  if (!withCandidates && !withoutCandidates) return select;
+  if (!q.includeAssignedTasks) select = select.where(sql<SqlBool>`t.assignee is null`);
+  if (withCandidates) {
+    const link: Expression<SqlBool>[] = [];
+    if (q.candidateUser !== undefined) {
+      const user = q.candidateUser;
+      link.push(sql<SqlBool>`(c.user_id = ${user} or c.group_id in (select m.group_id from trellis_membership m where m.user_id = ${user}))`);
+    }
+    if (groups !== undefined) link.push(groups.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`c.group_id in (${sql.join(groups)})`);
+    if (q.withCandidateGroups) link.push(sql<SqlBool>`c.group_id is not null`);
+    if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);
+    select = select.where(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
+  }
+  if (withoutCandidates) {
+    const kinds: Expression<SqlBool>[] = [];
+    if (q.withoutCandidateGroups) kinds.push(sql<SqlBool>`c.group_id is not null`);
+    if (q.withoutCandidateUsers) kinds.push(sql<SqlBool>`c.user_id is not null`);
+    select = select.where(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
+  }
+  return select;
 }
 
 function toRow(task: Task): Omit<TaskTable, 'rev'> {

@@ -98,8 +98,11 @@ function isIn(column: Expression<unknown>, values: readonly string[]): Expressio
   return values.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${column} in (${sql.join([...values])})`;
 }
 
-/** The variable row has the condition's name and a value matching it (Camunda's typed value conditions). */
-function valueCondition(condition: VariableValueCondition, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
+/**
+ * The variable row (aliased `v`) has the condition's name and a value matching it (Camunda's typed value
+ * conditions); also used by the task query's variable filters.
+ */
+export function valueCondition(condition: VariableValueCondition, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
   const { name, operator, value } = condition;
   const op = sql.raw(OPERATORS[operator]);
   const nameMatches = namesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(cast(${name} as text))` : sql<SqlBool>`v.name = ${name}`;

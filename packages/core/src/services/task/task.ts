@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 
 /** A user task waiting for a person. */
 export interface Task {
@@ -39,7 +40,8 @@ export interface TaskCandidates {
   groups: readonly string[];
 }
 
-export type TaskSortField = 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId';
+export type TaskSortField =
+  | 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId' | 'description';
 
 export interface TaskQuery extends Page {
   taskId?: string;
@@ -56,11 +58,61 @@ export interface TaskQuery extends Page {
   assigneeLike?: string;
   unassigned?: boolean;
   assigned?: boolean;
+  /** Tasks this user is a candidate for, directly or through one of their groups (Camunda's getCandidateGroups). */
   candidateUser?: string;
   candidateGroup?: string;
   active?: boolean;
   suspended?: boolean;
   tenantIdIn?: string[];
   withoutTenantId?: boolean;
+  processInstanceBusinessKey?: string;
+  /** Camunda ignores an empty list here and in the other `…In`/`…NotIn` lists below. */
+  processInstanceBusinessKeyIn?: string[];
+  processInstanceBusinessKeyLike?: string;
+  processDefinitionKeyIn?: string[];
+  processDefinitionName?: string;
+  processDefinitionNameLike?: string;
+  taskDefinitionKeyIn?: string[];
+  taskDefinitionKeyLike?: string;
+  assigneeIn?: string[];
+  assigneeNotIn?: string[];
+  owner?: string;
+  /** name, nameLike, nameNotEqual, nameNotLike, description and descriptionLike ignore case, as in Camunda. */
+  nameNotEqual?: string;
+  nameNotLike?: string;
+  description?: string;
+  descriptionLike?: string;
+  priority?: number;
+  maxPriority?: number;
+  minPriority?: number;
+  dueDate?: Date;
+  dueAfter?: Date;
+  dueBefore?: Date;
+  withoutDueDate?: boolean;
+  followUpDate?: Date;
+  followUpAfter?: Date;
+  followUpBefore?: Date;
+  /** Follow-up date before this one, or none at all. */
+  followUpBeforeOrNotExistent?: Date;
+  createdOn?: Date;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  delegationState?: DelegationState;
+  candidateGroups?: string[];
+  withCandidateGroups?: boolean;
+  withoutCandidateGroups?: boolean;
+  withCandidateUsers?: boolean;
+  withoutCandidateUsers?: boolean;
+  /** With a candidate criterion: assigned tasks count too (otherwise those find only unassigned tasks). */
+  includeAssignedTasks?: boolean;
+  /** The assignee, the owner or a candidate user. */
+  involvedUser?: string;
+  activityInstanceIdIn?: string[];
+  /** Conditions on the task's local variables. */
+  taskVariables?: VariableValueCondition[];
+  /** Conditions on the variables of the task's process instance (any scope, not task-local). */
+  processVariables?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
   sorting?: Sorting<TaskSortField>[];
 }

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStoreConfigs } from '@trellis/core/testing';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+// Three user tasks per instance of `tq` (candidate group, candidate user, assignee), one of `other`.
+const TQ = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="tq" name="Task Query Process" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f0" sourceRef="start" targetRef="fork" />
+    <bpmn:parallelGateway id="fork" />
+    <bpmn:sequenceFlow id="f1" sourceRef="fork" targetRef="approve" />
+    <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="review" />
+    <bpmn:sequenceFlow id="f3" sourceRef="fork" targetRef="archive" />
+    <bpmn:userTask id="approve" name="Approve Invoice" camunda:priority="\${prio}" camunda:dueDate="\${due}" camunda:candidateGroups="accounting" />
+    <bpmn:userTask id="review" name="Review Invoice" camunda:candidateUsers="mary" camunda:followUpDate="\${followUp}" />
+    <bpmn:userTask id="archive" name="Archive" camunda:priority="10" camunda:assignee="\${clerk}" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const OTHER = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d2" targetNamespace="http://trellis.test">
+  <bpmn:process id="other" name="Other Process" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f0" sourceRef="start" targetRef="otherTask" />
+    <bpmn:userTask id="otherTask" name="Other Work" camunda:candidateGroups="sales" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const T0 = '2026-01-15T10:00:00.000+0000';
+const date = (value: string) => ({ type: 'Date', value });
+
+describe.each(testStoreConfigs())('task query ($name)', (store) => {
+  let rest: RestHarness;
+  /** Task id → label like `A.approve` (instance letter, task definition key). */
+  const labels = new Map<string, string>();
+  let approveActivityInstance: string;
+
+  const start = async (key: string, businessKey: string, variables: Record<string, unknown>) => {
+    const started = await rest.request('POST', `/process-definition/key/${key}/start`, { json: { businessKey, variables } });
+    expect(started.status).toBe(200);
+    return started.body.id as string;
+  };
+
+  beforeAll(async () => {
+    rest = await startRestHarness({ store: store.config('task-query') });
+    const { engine } = rest;
+    await engine.deployment.deploy({ resources: [{ name: 'tq.bpmn', bytes: Buffer.from(TQ) }, { name: 'other.bpmn', bytes: Buffer.from(OTHER) }] });
+    await engine.identity.createUser({ id: 'mary', firstName: null, lastName: null, email: null }, null);
+    await engine.identity.createGroup({ id: 'sales', name: null, type: null });
+    await engine.identity.createMembership('mary', 'sales');
+
+    const instances: Record<string, string> = {};
+    instances.A = await start('tq', 'order-1', {
+      prio: { type: 'Integer', value: 80 }, due: date('2026-02-01T10:00:00.000+0000'), followUp: date('2026-01-20T10:00:00.000+0000'),
+      clerk: { type: 'String', value: 'john' }, amount: { type: 'Integer', value: 100 }, customer: { type: 'String', value: 'Acme' },
+    });
+    engine.clock.advance(3_600_000);
+    instances.B = await start('tq', 'order-2', {
+      prio: { type: 'Integer', value: 20 }, due: date('2026-03-01T10:00:00.000+0000'), followUp: { type: 'Null', value: null },
+      clerk: { type: 'String', value: 'demo' }, amount: { type: 'Integer', value: 200 }, customer: { type: 'String', value: 'Globex' },
+    });
+    engine.clock.advance(3_600_000);
+    instances.C = await start('other', 'misc-3', {});
+
+    for (const [letter, id] of Object.entries(instances)) {
+      for (const task of await engine.task.findTasks({ processInstanceId: id })) labels.set(task.id, `${letter}.${task.taskDefinitionKey}`);
+    }
+    expect(labels.size).toBe(7);
+    const id = (label: string) => [...labels].find(([, each]) => each === label)![0];
+    approveActivityInstance = (await engine.task.getTask(id('A.approve')))!.activityInstanceId!;
+    await engine.task.delegateTask(id('A.approve'), 'peter');
+    await engine.task.setOwner(id('B.archive'), 'mary');
+    await engine.task.setVariablesLocal(id('A.review'), { note: { type: 'string', value: 'urgent', valueInfo: {} } });
+  });
+  afterAll(async () => rest?.close());
+
+  const found = (body: Array<{ id: string }>) => body.map((task) => labels.get(task.id) ?? task.id).sort();
+
+  /** GET /task and GET /task/count agree, and give these tasks. */
+  async function get(query: Record<string, string | number | boolean>): Promise<string[]> {
+    const list = await rest.request('GET', '/task', { query });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const count = await rest.request('GET', '/task/count', { query });
+    expect(count.body).toEqual({ count: list.body.length });
+    return found(list.body);
+  }
+
+  async function post(json: Record<string, unknown>, query?: Record<string, number>): Promise<string[]> {
+    const list = await rest.request('POST', '/task', { json, query });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const count = await rest.request('POST', '/task/count', { json });
+    expect(count.status).toBe(200);
+    if (!query) expect(count.body).toEqual({ count: list.body.length });
+    return found(list.body);
+  }
+
+  const ALL_A = ['A.approve', 'A.archive', 'A.review'];
+  const ALL_B = ['B.approve', 'B.archive', 'B.review'];
+
+  it('filters by business key, process definition and task definition key', async () => {
+    expect(await get({ processInstanceBusinessKey: 'order-1' })).toEqual(ALL_A);
+    expect(await get({ processInstanceBusinessKeyIn: 'order-2,misc-3' })).toEqual([...ALL_B, 'C.otherTask']);
+    expect(await get({ processInstanceBusinessKeyLike: 'order-%' })).toEqual([...ALL_A, ...ALL_B]);
+    expect(await get({ processDefinitionKeyIn: 'other' })).toEqual(['C.otherTask']);
+    expect(await get({ processDefinitionName: 'Task Query Process' })).toEqual([...ALL_A, ...ALL_B]);
+    expect(await get({ processDefinitionNameLike: 'Other%' })).toEqual(['C.otherTask']);
+    expect(await get({ taskDefinitionKeyIn: 'approve,review' })).toEqual(['A.approve', 'A.review', 'B.approve', 'B.review']);
+    expect(await get({ taskDefinitionKeyLike: '%rchiv%' })).toEqual(['A.archive', 'B.archive']);
+    expect(await get({ activityInstanceIdIn: approveActivityInstance })).toEqual(['A.approve']);
+    expect(await post({ processInstanceBusinessKeyIn: ['order-1'], taskDefinitionKeyIn: ['archive', 'otherTask'] })).toEqual(['A.archive']);
+  });
+
+  it('filters by assignee, owner, name, description and priority', async () => {
+    expect(await get({ assigneeIn: 'john,demo' })).toEqual(['A.archive', 'B.archive']);
+    expect(await get({ assigneeNotIn: 'john' })).toEqual(['A.approve', 'B.archive']);
+    expect(await get({ owner: 'mary' })).toEqual(['B.archive']);
+    // Names and descriptions ignore case, as in Camunda.
+    expect(await get({ name: 'APPROVE INVOICE' })).toEqual(['A.approve', 'B.approve']);
+    expect(await get({ nameLike: '%invoice' })).toEqual(['A.approve', 'A.review', 'B.approve', 'B.review']);
+    expect(await get({ nameNotEqual: 'approve invoice' })).toEqual(['A.archive', 'A.review', 'B.archive', 'B.review', 'C.otherTask']);
+    expect(await get({ nameNotLike: '%INVOICE' })).toEqual(['A.archive', 'B.archive', 'C.otherTask']);
+    expect(await get({ description: 'anything' })).toEqual([]);
+    expect(await get({ descriptionLike: '%' })).toEqual([]);
+    expect(await get({ priority: 50 })).toEqual(['A.review', 'B.review', 'C.otherTask']);
+    expect(await get({ minPriority: 20, maxPriority: 50 })).toEqual(['A.review', 'B.approve', 'B.review', 'C.otherTask']);
+    expect(await post({ minPriority: 60 })).toEqual(['A.approve']);
+    expect(await get({ delegationState: 'PENDING' })).toEqual(['A.approve']);
+    expect(await post({ delegationState: 'resolved' })).toEqual([]);
+  });
+
+  it('filters by due, follow-up and creation dates', async () => {
+    expect(await get({ dueDate: '2026-02-01T10:00:00.000+0000' })).toEqual(['A.approve']);
+    expect(await get({ dueAfter: '2026-02-15T00:00:00.000+0000' })).toEqual(['B.approve']);
+    expect(await get({ dueBefore: '2026-02-15T00:00:00.000+0000' })).toEqual(['A.approve']);
+    expect(await get({ withoutDueDate: true })).toEqual(['A.archive', 'A.review', 'B.archive', 'B.review', 'C.otherTask']);
+    expect(await get({ followUpDate: '2026-01-20T11:00:00.000+0100' })).toEqual(['A.review']);
+    expect(await get({ followUpAfter: '2026-01-01T00:00:00.000+0000' })).toEqual(['A.review']);
+    expect(await get({ followUpBefore: '2026-01-25T00:00:00.000+0000' })).toEqual(['A.review']);
+    expect(await get({ followUpBeforeOrNotExistent: '2026-01-10T00:00:00.000+0000' })).toEqual(['A.approve', 'A.archive', ...ALL_B, 'C.otherTask']);
+    expect(await get({ createdOn: T0 })).toEqual(ALL_A);
+    expect(await get({ createdAfter: T0 })).toEqual([...ALL_B, 'C.otherTask']);
+    expect(await get({ createdBefore: '2026-01-15T11:30:00.000+0000' })).toEqual([...ALL_A, ...ALL_B]);
+    expect(await post({ dueAfter: '2026-01-01T00:00:00.000+0000', dueBefore: '2026-12-31T00:00:00.000+0000' })).toEqual(['A.approve', 'B.approve']);
+  });
+
+  it('filters by candidates like Camunda: unassigned tasks only unless includeAssignedTasks', async () => {
+    // A.approve is delegated to peter, so assigned.
+    expect(await get({ candidateGroup: 'accounting' })).toEqual(['B.approve']);
+    expect(await get({ candidateGroup: 'accounting', includeAssignedTasks: true })).toEqual(['A.approve', 'B.approve']);
+    expect(await get({ candidateGroups: 'accounting,sales' })).toEqual(['B.approve', 'C.otherTask']);
+    // mary is a candidate user of the reviews and a member of sales.
+    expect(await get({ candidateUser: 'mary' })).toEqual(['A.review', 'B.review', 'C.otherTask']);
+    expect(await get({ withCandidateGroups: true })).toEqual(['B.approve', 'C.otherTask']);
+    expect(await get({ withoutCandidateGroups: true })).toEqual(['A.review', 'B.review']);
+    expect(await get({ withCandidateUsers: true })).toEqual(['A.review', 'B.review']);
+    expect(await get({ withoutCandidateUsers: true })).toEqual(['B.approve', 'C.otherTask']);
+    expect(await post({ withoutCandidateUsers: true, includeAssignedTasks: true })).toEqual(['A.approve', 'A.archive', 'B.approve', 'B.archive', 'C.otherTask']);
+    expect(await post({ candidateGroups: ['sales'], candidateGroup: 'sales' })).toEqual(['C.otherTask']);
+    // Assignee, owner or candidate user; not through a group.
+    expect(await get({ involvedUser: 'mary' })).toEqual(['A.review', 'B.archive', 'B.review']);
+    expect(await get({ involvedUser: 'john' })).toEqual(['A.archive']);
+  });
+
+  it('filters by process and task variables', async () => {
+    expect(await get({ processVariables: 'customer_eq_Acme' })).toEqual(ALL_A);
+    expect(await get({ processVariables: 'customer_like_G%' })).toEqual(ALL_B);
+    expect(await get({ processVariables: 'customer_neq_Acme,clerk_eq_demo' })).toEqual(ALL_B);
+    expect(await get({ processVariables: 'customer_eq_acme', variableValuesIgnoreCase: true })).toEqual(ALL_A);
+    expect(await get({ processVariables: 'CUSTOMER_eq_Acme', variableNamesIgnoreCase: true })).toEqual(ALL_A);
+    expect(await get({ processVariables: 'CUSTOMER_eq_Acme' })).toEqual([]);
+    expect(await get({ taskVariables: 'note_eq_urgent' })).toEqual(['A.review']);
+    // Task-local variables are not process variables, nor the other way round.
+    expect(await get({ processVariables: 'note_eq_urgent' })).toEqual([]);
+    expect(await get({ taskVariables: 'customer_eq_Acme' })).toEqual([]);
+    expect(await post({ processVariables: [{ name: 'amount', operator: 'gt', value: 150 }] })).toEqual(ALL_B);
+    expect(await post({ processVariables: [{ name: 'amount', operator: 'lteq', value: 100 }, { name: 'customer', operator: 'eq', value: 'Acme' }] })).toEqual(ALL_A);
+    expect(await post({ processVariables: [{ name: 'due', operator: 'lt', value: '2026-02-15T00:00:00.000+0000' }] })).toEqual(ALL_A);
+    expect(await post({ taskVariables: [{ name: 'note', operator: 'eq', value: 'urgent' }], processVariables: [{ name: 'amount', operator: 'eq', value: 100 }] })).toEqual(['A.review']);
+    const invalid = await rest.request('GET', '/task', { query: { processVariables: 'customer_is_Acme' } });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('POST /task sorts and pages, and takes the same criteria', async () => {
+    const sorted = await rest.request('POST', '/task', {
+      json: { processInstanceBusinessKeyLike: 'order-%', sorting: [{ sortBy: 'priority', sortOrder: 'desc' }, { sortBy: 'created', sortOrder: 'asc' }] },
+      query: { firstResult: 1, maxResults: 3 },
+    });
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.map((task: { id: string }) => labels.get(task.id))).toEqual(['A.review', 'B.review', 'B.approve']);
+    expect((await rest.request('POST', '/task/count', { json: {} })).body).toEqual({ count: 7 });
+    const byDescription = await rest.request('GET', '/task', { query: { sortBy: 'description', sortOrder: 'asc' } });
+    expect(byDescription.status).toBe(200);
+    expect(byDescription.body).toHaveLength(7);
+  });
+
+  it('refuses criteria it does not support yet, and values that do not convert', async () => {
+    const refused: Array<Record<string, string | boolean>> = [
+      { dueDateExpression: '${now()}' }, { parentTaskId: 'x' }, { caseInstanceId: 'x' }, { candidateGroupLike: 'acc%' },
+      { processInstanceBusinessKeyExpression: '${x}' }, { withCommentAttachmentInfo: true },
+      { dueDate: 'tomorrow' }, { priority: 'high' }, { delegationState: 'DONE' },
+    ];
+    for (const query of refused) {
+      const response = await rest.request('GET', '/task', { query });
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      expect(response.body.type).toBe('InvalidRequestException');
+    }
+    for (const json of [{ parentTaskId: 'x' }, { orQueries: [{ name: 'x' }] }, { dueDate: 5 }, { processVariables: 'customer_eq_Acme' }]) {
+      const response = await rest.request('POST', '/task', { json });
+      expect(response.status, JSON.stringify(json)).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+let instanceId: string;
+let taskId: string;
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="review" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="check" />
+    <bpmn:userTask id="check" />
+    <bpmn:sequenceFlow id="f2" sourceRef="check" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+beforeEach(async () => {
+  rest = await startRestHarness();
+  await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(MODEL) }] });
+  const started = await rest.request('POST', '/process-definition/key/review/start', {
+    json: { variables: { customer: { value: 'Alice', type: 'String' } } },
+  });
+  instanceId = started.body.id;
+  taskId = (await rest.request('GET', '/task', { query: { processInstanceId: instanceId } })).body[0].id;
+});
+afterEach(async () => rest.close());
+
+/** A multipart upload: the `data` part as a file with a name and content type, plus optional text parts. */
+function upload(content: string | Buffer, options: { filename?: string; type?: string; fields?: Record<string, string> } = {}): FormData {
+  const form = new FormData();
+  form.append('data', new Blob([content], { type: options.type ?? '' }), options.filename ?? 'blob');
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
+  return form;
+}
+
+const get = (path: string, query?: Record<string, string>) => rest.request('GET', path, { query });
+const post = (path: string, form: FormData) => rest.request('POST', path, { form });
+
+describe('process instance single variables', () => {
+  const path = (name: string) => `/process-instance/${instanceId}/variables/${name}`;
+
+  it('puts, gets and deletes String, Json and File variables', async () => {
+    expect((await rest.request('PUT', path('note'), { json: { value: 'hi', type: 'String' } })).status).toBe(204);
+    expect((await rest.request('PUT', path('payload'), { json: { value: '{"a":1}', type: 'Json' } })).status).toBe(204);
+    const file = { value: base64('file text'), type: 'File', valueInfo: { filename: 'note.txt', mimeType: 'text/plain', encoding: 'UTF-8' } };
+    expect((await rest.request('PUT', path('doc'), { json: file })).status).toBe(204);
+
+    expect((await get(path('note'))).body).toEqual({ type: 'String', value: 'hi', valueInfo: {} });
+    expect((await get(path('customer'))).body).toEqual({ type: 'String', value: 'Alice', valueInfo: {} });
+    expect((await get(path('payload'))).body).toEqual({ type: 'Json', value: '{"a":1}', valueInfo: {} });
+    expect((await get(path('doc'))).body).toEqual({ type: 'File', value: null, valueInfo: { filename: 'note.txt', mimeType: 'text/plain', encoding: 'UTF-8' } });
+
+    const data = await get(`${path('doc')}/data`);
+    expect(data.status).toBe(200);
+    expect(data.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+    expect(data.headers.get('content-disposition')).toBe(`attachment; filename="note.txt"; filename*=UTF-8''note.txt`);
+    expect(data.body.toString()).toBe('file text');
+
+    expect((await rest.request('DELETE', path('note'))).status).toBe(204);
+    const gone = await get(path('note'));
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ type: 'InvalidRequestException', message: 'process instance variable with name note does not exist', code: null });
+    expect(Object.keys((await get(`/process-instance/${instanceId}/variables`)).body).sort()).toEqual(['customer', 'doc', 'payload']);
+  });
+
+  it('answers 400 for a value it cannot convert and an unsupported type', async () => {
+    const badInteger = await rest.request('PUT', path('n'), { json: { value: 'abc', type: 'Integer' } });
+    const badType = await rest.request('PUT', path('n'), { json: { value: 1, type: 'Sandwich' } });
+
+    expect(badInteger.status).toBe(400);
+    expect(badInteger.body.message).toBe("Cannot put process instance variable n: Cannot convert value 'abc' of type 'Integer' to java type java.lang.Integer");
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toBe("Cannot put process instance variable n: Unsupported value type 'Sandwich'");
+  });
+
+  it('stores an upload as a File with the part name and content type, or as Bytes', async () => {
+    const asFile = await post(`${path('report')}/data`, upload('a,b\n1,2', { filename: 'report.csv', type: 'text/csv', fields: { valueType: 'File' } }));
+    const asBytes = await post(`${path('raw')}/data`, upload(Buffer.from([0, 1, 2, 255]), { filename: 'ignored.bin', fields: { valueType: 'Bytes' } }));
+    const byDefault = await post(`${path('plain')}/data`, upload('xyz', { type: 'text/plain' }));
+    expect([asFile.status, asBytes.status, byDefault.status]).toEqual([204, 204, 204]);
+
+    expect((await get(path('report'))).body).toEqual({ type: 'File', value: null, valueInfo: { filename: 'report.csv', mimeType: 'text/csv' } });
+    const file = await get(`${path('report')}/data`);
+    expect(file.headers.get('content-type')).toBe('text/csv');
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="report.csv"; filename*=UTF-8''report.csv`);
+    expect(file.body.toString()).toBe('a,b\n1,2');
+
+    expect((await get(path('raw'))).body).toEqual({ type: 'Bytes', value: Buffer.from([0, 1, 2, 255]).toString('base64'), valueInfo: {} });
+    const bytes = await get(`${path('raw')}/data`);
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get('content-type')).toBe('application/octet-stream');
+    expect(bytes.headers.get('content-disposition')).toBeNull();
+    expect([...bytes.body]).toEqual([0, 1, 2, 255]);
+    expect((await get(path('plain'))).body.type).toBe('Bytes');
+  });
+
+  it('stores an upload with a `type` part as a JSON-serialized Object, which is no binary value', async () => {
+    const json = upload('["a","b"]', { filename: 'list.json', type: 'application/json', fields: { type: 'java.util.ArrayList' } });
+    const notJson = upload('a,b', { filename: 'list.csv', type: 'text/csv', fields: { type: 'java.util.ArrayList' } });
+
+    expect((await post(`${path('list')}/data`, json)).status).toBe(204);
+    const refused = await post(`${path('list2')}/data`, notJson);
+
+    expect((await get(path('list'), { deserializeValue: 'false' })).body).toEqual({
+      type: 'Object', value: '["a","b"]', valueInfo: { objectTypeName: 'java.util.ArrayList', serializationDataFormat: 'application/json' },
+    });
+    expect((await get(path('list'))).body.value).toEqual(['a', 'b']);
+    expect((await get(`${path('list')}/data`)).status).toBe(400);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Unrecognized content type for serialized java type: text/csv');
+  });
+
+  it('refuses non-binary, unknown and malformed data requests', async () => {
+    const notBinary = await get(`${path('customer')}/data`);
+    const unknownVariable = await get(`${path('nope')}/data`);
+    const unknownInstance = await get('/process-instance/nope/variables/customer/data');
+    const unknownInstanceGet = await get('/process-instance/nope/variables/customer');
+    const badType = await post(`${path('x')}/data`, upload('x', { fields: { valueType: 'Sandwich' } }));
+    const noData = await rest.request('POST', `${path('x')}/data`, { form: (() => { const f = new FormData(); f.append('valueType', 'Bytes'); return f; })() });
+    const notMultipart = await rest.request('POST', `${path('x')}/data`, { json: {} });
+
+    expect(notBinary.status).toBe(400);
+    expect(notBinary.body).toEqual({ type: 'InvalidRequestException', message: `Value of variable with id ${instanceId} is not a binary value.`, code: null });
+    expect(unknownVariable.status).toBe(404);
+    expect(unknownVariable.body.message).toBe('process instance variable with name nope does not exist');
+    expect(unknownInstance.status).toBe(404);
+    expect(unknownInstanceGet.status).toBe(404);
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toBe("Unsupported value type 'Sandwich'");
+    expect(noData.status).toBe(400);
+    expect(notMultipart.status).toBe(415);
+  });
+});
+
+describe('execution local variable data', () => {
+  const path = (name: string) => `/execution/${instanceId}/localVariables/${name}`;
+
+  it('uploads and downloads File and Bytes data, refusing other types and unknown names', async () => {
+    expect((await post(`${path('doc')}/data`, upload('<a/>', { filename: 'a.xml', type: 'application/xml', fields: { valueType: 'File' } }))).status).toBe(204);
+    expect((await post(`${path('raw')}/data`, upload('raw!'))).status).toBe(204);
+
+    expect((await get(path('doc'))).body).toEqual({ type: 'File', value: null, valueInfo: { filename: 'a.xml', mimeType: 'application/xml' } });
+    const doc = await get(`${path('doc')}/data`);
+    expect(doc.headers.get('content-type')).toBe('application/xml');
+    expect(doc.headers.get('content-disposition')).toBe(`attachment; filename="a.xml"; filename*=UTF-8''a.xml`);
+    expect(doc.body.toString()).toBe('<a/>');
+    const raw = await get(`${path('raw')}/data`);
+    expect(raw.headers.get('content-type')).toBe('application/octet-stream');
+    expect(raw.body.toString()).toBe('raw!');
+
+    const notBinary = await get(`${path('customer')}/data`);
+    const unknown = await get(`${path('nope')}/data`);
+    const unknownExecution = await get('/execution/nope/localVariables/doc/data');
+    const uploadToUnknown = await post('/execution/nope/localVariables/doc/data', upload('x'));
+    expect(notBinary.status).toBe(400);
+    expect(notBinary.body.message).toBe(`Value of variable with id ${instanceId} is not a binary value.`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('execution variable with name nope does not exist');
+    expect(unknownExecution.status).toBe(404);
+    expect(uploadToUnknown.status).toBe(404);
+  });
+});
+
+describe('task variable data', () => {
+  it('uploads through …/variables onto the process instance and downloads it again', async () => {
+    const path = (name: string) => `/task/${taskId}/variables/${name}`;
+    expect((await post(`${path('scan')}/data`, upload('PDF!', { filename: 'scan.pdf', type: 'application/pdf', fields: { valueType: 'File' } }))).status).toBe(204);
+
+    const scan = await get(`${path('scan')}/data`);
+    expect(scan.status).toBe(200);
+    expect(scan.headers.get('content-type')).toBe('application/pdf');
+    expect(scan.headers.get('content-disposition')).toBe(`attachment; filename="scan.pdf"; filename*=UTF-8''scan.pdf`);
+    expect(scan.body.toString()).toBe('PDF!');
+    expect((await get(`/process-instance/${instanceId}/variables/scan`)).body.valueInfo).toEqual({ filename: 'scan.pdf', mimeType: 'application/pdf' });
+    expect((await get(`/task/${taskId}/localVariables/scan`)).status).toBe(404);
+
+    const notBinary = await get(`${path('customer')}/data`);
+    const unknown = await get(`${path('nope')}/data`);
+    const unknownTask = await get('/task/nope/variables/scan/data');
+    expect(notBinary.status).toBe(400);
+    expect(notBinary.body.message).toBe(`Value of variable with id ${taskId} is not a binary value.`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('task variable with name nope does not exist');
+    expect(unknownTask.status).toBe(404);
+    expect(unknownTask.body.message).toBe('Cannot find task with id nope');
+  });
+
+  it('uploads through …/localVariables onto the task only', async () => {
+    const path = (name: string) => `/task/${taskId}/localVariables/${name}`;
+    expect((await post(`${path('bin')}/data`, upload(Buffer.from([9, 8, 7]), { fields: { valueType: 'Bytes' } }))).status).toBe(204);
+
+    const bin = await get(`${path('bin')}/data`);
+    expect(bin.headers.get('content-type')).toBe('application/octet-stream');
+    expect([...bin.body]).toEqual([9, 8, 7]);
+    expect((await get(`/process-instance/${instanceId}/variables/bin`)).status).toBe(404);
+    expect((await get(`/task/${taskId}/variables/bin`)).body).toEqual({ type: 'Bytes', value: Buffer.from([9, 8, 7]).toString('base64'), valueInfo: {} });
+
+    const unknown = await get(`${path('customer')}/data`);
+    const uploadToUnknown = await post('/task/nope/localVariables/bin/data', upload('x'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('task variable with name customer does not exist');
+    expect(uploadToUnknown.status).toBe(404);
+  });
+});
