@@ -45,6 +45,7 @@ export type { ScriptingConfig } from './config.js';
 export type { ManagementService } from './services/management/management-service.js';
 export type { Job } from './jobs/job.js';
 export type { JobQuery } from './persistence/repositories/job-repository.js';
+export type { JobListQuery, JobSortField, JobSuspensionSelector } from './persistence/repositories/job-repository.js';
 export type { Incident, IncidentQuery, IncidentSortField } from './persistence/repositories/incident-repository.js';
 export type { EventSubscription, EventSubscriptionQuery } from './persistence/repositories/event-subscription-repository.js';
 export type { ExecutionService } from './services/runtime/execution-service.js';

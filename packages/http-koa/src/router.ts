@@ -13,6 +13,7 @@ import { taskRoutes } from './resources/task.js';
 import { messageRoutes } from './resources/message.js';
 import { executionRoutes } from './resources/execution.js';
 import { jobDefinitionRoutes } from './resources/job-definition.js';
+import { jobRoutes } from './resources/job.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -51,6 +52,7 @@ function mountResources(router: Router, rest: RestContext): void {
   identityRoutes(router, rest);
   executionRoutes(router, rest);
   jobDefinitionRoutes(router, rest);
+  jobRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);

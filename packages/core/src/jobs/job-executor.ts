@@ -11,8 +11,10 @@ import type { CommandContext } from '../command/command-context.js';
 import { parseRetryCycle } from '../runtime/timers/retry-cycle.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import { OptimisticLockingException } from '../errors/exceptions.js';
+import { ProcessEngineException } from '../errors/exceptions.js';
+import { engineMessage } from '../errors/engine-message.js';
 import type { Job } from './job.js';
-import { recordJobFailure, type RetryCycle } from './job-failure.js';
+import { FAILED_JOB_INCIDENT, recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 
 /**
@@ -75,6 +77,43 @@ export class JobExecutor {
     }
   }
 
+  /**
+   * Camunda's ManagementService.executeJob: runs one job now, in the caller's authentication, whatever
+   * its due date, retries or suspension. `authorize` runs first (not found / denied never count as a
+   * failure). A failure of the job itself is recorded (one retry less, the error kept, an incident at
+   * 0) in its own transaction, then thrown to the caller as it was.
+   */
+  async executeJobNow(jobId: string, authorize: (ctx: CommandContext, job: Job) => Promise<void> = async () => {}): Promise<void> {
+    let started = false;
+    try {
+      await this.commands.run('ExecuteJobsCmd', async (ctx) => {
+        const job = await ctx.jobs.findById(jobId);
+        if (!job) throw new ProcessEngineException(engineMessage('14', '026', `No job found with id '${jobId}'`));
+        await authorize(ctx, job);
+        started = true;
+        await this.run(ctx, job);
+      });
+    } catch (error) {
+      if (!started) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`job ${jobId} failed: ${message}`);
+      await this.commands.run('FailJobCmd', async (ctx) => {
+        const job = await ctx.jobs.findById(jobId);
+        if (job) await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+      });
+      throw error;
+    }
+  }
+
+  /** Runs a job's handler and removes the job; a job that failed before and now succeeded resolves its incident. */
+  private async run(ctx: CommandContext, job: Job): Promise<void> {
+    const handler = this.handlers.get(job.handlerType);
+    if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
+    await handler.execute(ctx, job);
+    await ctx.jobs.delete(job);
+    if (job.exceptionMessage !== null) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+  }
+
   private schedule(delay: number): void {
     if (!this.active) return;
     if (this.timer) clearTimeout(this.timer);
@@ -111,10 +150,7 @@ export class JobExecutor {
         const job = await ctx.jobs.findById(acquired.id);
         // Deleted meanwhile, or the lock expired and another node took it.
         if (!job || job.lockOwner !== this.lockOwner) return;
-        const handler = this.handlers.get(job.handlerType);
-        if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
-        await handler.execute(ctx, job);
-        await ctx.jobs.delete(job);
+        await this.run(ctx, job);
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -26,11 +26,13 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
   const retries = Math.max(0, retriesBefore - 1);
   const now = ctx.clock.now();
   const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
-  await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate });
+  // Camunda's failedActivityId: where the job failed, here the job's activity.
+  await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
   if (retries === 0) await openFailedJobIncident(ctx, job, message);
 }
 
-async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
+/** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */
+export async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
   const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
   if (existing.length > 0) return;
   await openIncident(ctx, {

@@ -2,7 +2,8 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Job } from '../../jobs/job.js';
 import type { DialectSeam } from '../dialect.js';
 import type { JobTable, StoreSchema } from '../schema.js';
-import { fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
+import type { InstanceReadFilter } from './process-instance-repository.js';
+import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate, type Page, type Sorting } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 type Row = Selectable<JobTable>;
@@ -18,6 +19,74 @@ export interface JobQuery {
   withRetriesLeft?: boolean;
   noRetriesLeft?: boolean;
   withException?: boolean;
+}
+
+export type JobSortField =
+  | 'jobId'
+  | 'executionId'
+  | 'processInstanceId'
+  | 'processDefinitionId'
+  | 'processDefinitionKey'
+  | 'jobPriority'
+  | 'jobRetries'
+  | 'jobDueDate'
+  | 'tenantId';
+
+const JOB_SORT_COLUMNS: Record<JobSortField, string> = {
+  jobId: 'id',
+  executionId: 'execution_id',
+  processInstanceId: 'process_instance_id',
+  processDefinitionId: 'process_definition_id',
+  processDefinitionKey: 'process_definition_key',
+  jobPriority: 'priority',
+  jobRetries: 'retries',
+  jobDueDate: 'due_date',
+  tenantId: 'tenant_id',
+};
+
+/** Camunda's job query (REST GET /job); without sorting, by id. Date bounds are strict. */
+export interface JobListQuery extends Page {
+  jobId?: string;
+  jobIds?: readonly string[];
+  jobDefinitionId?: string;
+  processInstanceId?: string;
+  processInstanceIds?: readonly string[];
+  executionId?: string;
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  activityId?: string;
+  withRetriesLeft?: boolean;
+  /** Retries left and due (no due date, or due at `now`). */
+  executable?: boolean;
+  timers?: boolean;
+  messages?: boolean;
+  dueDateAfter?: Date;
+  dueDateBefore?: Date;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  withException?: boolean;
+  exceptionMessage?: string;
+  failedActivityId?: string;
+  noRetriesLeft?: boolean;
+  active?: boolean;
+  suspended?: boolean;
+  priorityLowerThanOrEquals?: number;
+  priorityHigherThanOrEquals?: number;
+  tenantIdIn?: readonly string[];
+  withoutTenantId?: boolean;
+  includeJobsWithoutTenantId?: boolean;
+  sorting?: Sorting<JobSortField>[];
+}
+
+/** Which jobs a bulk suspension or activation touches (exactly one criterion is set). */
+export interface JobSuspensionSelector {
+  jobId?: string;
+  jobDefinitionId?: string;
+  processInstanceId?: string;
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  /** With processDefinitionKey: only that tenant's definitions (null: no tenant). */
+  processDefinitionTenantId?: string | null;
 }
 
 /** Jobs, within one transaction. Updates and deletes check the revision read in this transaction. */
@@ -86,8 +155,9 @@ export class JobRepository {
   }
 
   /** Records a failed attempt: the retries left, the error kept, the lock released, the next attempt's due date. */
-  async fail(job: Job, failure: { message: string; stacktrace: string | null; retries: number; dueDate: Date | null }): Promise<void> {
+  async fail(job: Job, failure: { message: string; stacktrace: string | null; retries: number; dueDate: Date | null; failedActivityId?: string | null }): Promise<void> {
     await this.updateChecked(job.id, {
+      ...(failure.failedActivityId !== undefined ? { failed_activity_id: failure.failedActivityId } : {}),
       retries: Math.max(0, failure.retries),
       exception_message: failure.message.slice(0, 4000),
       exception_stack: failure.stacktrace,
@@ -105,6 +175,92 @@ export class JobRepository {
   /** New retries for a job (its error stays until it runs again). */
   async setRetries(job: Job, retries: number): Promise<void> {
     await this.updateChecked(job.id, { retries });
+  }
+
+  /** New retries and, when `dueDate` is given (null included), a new due date; a stale lock is released. */
+  async setRetriesAndDueDate(job: Job, retries: number, dueDate?: Date | null): Promise<void> {
+    const changes: Partial<JobTable> = { retries };
+    if (dueDate !== undefined) changes.due_date = dueDate?.getTime() ?? null;
+    await this.updateChecked(job.id, changes);
+  }
+
+  async setDueDate(job: Job, dueDate: Date | null): Promise<void> {
+    await this.updateChecked(job.id, { due_date: dueDate?.getTime() ?? null });
+  }
+
+  async setPriority(job: Job, priority: number): Promise<void> {
+    await this.updateChecked(job.id, { priority });
+  }
+
+  async setSuspended(job: Job, suspended: boolean): Promise<void> {
+    await this.updateChecked(job.id, { suspended: fromBoolean(suspended) });
+  }
+
+  /** The jobs a suspension selector matches (for the permission checks before the update). */
+  async findBySuspensionSelector(selector: JobSuspensionSelector): Promise<Job[]> {
+    let select = this.trx.selectFrom('trellis_job').selectAll();
+    if (selector.jobId !== undefined) select = select.where('id', '=', selector.jobId);
+    if (selector.jobDefinitionId !== undefined) select = select.where('job_definition_id', '=', selector.jobDefinitionId);
+    if (selector.processInstanceId !== undefined) select = select.where('process_instance_id', '=', selector.processInstanceId);
+    if (selector.processDefinitionId !== undefined) select = select.where('process_definition_id', '=', selector.processDefinitionId);
+    if (selector.processDefinitionKey !== undefined) select = select.where('process_definition_key', '=', selector.processDefinitionKey);
+    if (selector.processDefinitionTenantId !== undefined) {
+      select = selector.processDefinitionTenantId === null ? select.where('tenant_id', 'is', null) : select.where('tenant_id', '=', selector.processDefinitionTenantId);
+    }
+    const rows = await select.orderBy('id').execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  /** Camunda's job query: the matching jobs, limited to the readable ones when `readable` is given. */
+  async query(query: JobListQuery, now: Date, readable: InstanceReadFilter = null): Promise<Job[]> {
+    const select = applySorting(this.filtered(query, now, readable).selectAll(), query.sorting, JOB_SORT_COLUMNS, 'id');
+    const rows = await applyPage(select, query).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async count(query: JobListQuery, now: Date, readable: InstanceReadFilter = null): Promise<number> {
+    const row = await this.filtered(query, now, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private filtered(q: JobListQuery, now: Date, readable: InstanceReadFilter) {
+    let select = this.trx.selectFrom('trellis_job');
+    if (q.jobId !== undefined) select = select.where('id', '=', q.jobId);
+    if (q.jobIds !== undefined) select = select.where('id', 'in', nonEmpty(q.jobIds));
+    if (q.jobDefinitionId !== undefined) select = select.where('job_definition_id', '=', q.jobDefinitionId);
+    if (q.processInstanceId !== undefined) select = select.where('process_instance_id', '=', q.processInstanceId);
+    if (q.processInstanceIds !== undefined) select = select.where('process_instance_id', 'in', nonEmpty(q.processInstanceIds));
+    if (q.executionId !== undefined) select = select.where('execution_id', '=', q.executionId);
+    if (q.processDefinitionId !== undefined) select = select.where('process_definition_id', '=', q.processDefinitionId);
+    if (q.processDefinitionKey !== undefined) select = select.where('process_definition_key', '=', q.processDefinitionKey);
+    if (q.activityId !== undefined) select = select.where('activity_id', '=', q.activityId);
+    if (q.withRetriesLeft) select = select.where('retries', '>', 0);
+    if (q.noRetriesLeft) select = select.where('retries', '<=', 0);
+    if (q.executable) {
+      select = select.where('retries', '>', 0).where((eb) => eb.or([eb('due_date', 'is', null), eb('due_date', '<=', now.getTime())]));
+    }
+    if (q.timers) select = select.where('type', '=', 'timer');
+    if (q.messages) select = select.where('type', '=', 'message');
+    if (q.dueDateAfter !== undefined) select = select.where('due_date', '>', q.dueDateAfter.getTime());
+    if (q.dueDateBefore !== undefined) select = select.where('due_date', '<', q.dueDateBefore.getTime());
+    if (q.createdAfter !== undefined) select = select.where('create_time', '>', q.createdAfter.getTime());
+    if (q.createdBefore !== undefined) select = select.where('create_time', '<', q.createdBefore.getTime());
+    if (q.withException) select = select.where((eb) => eb.or([eb('exception_message', 'is not', null), eb('exception_stack', 'is not', null)]));
+    if (q.exceptionMessage !== undefined) select = select.where('exception_message', '=', q.exceptionMessage);
+    if (q.failedActivityId !== undefined) select = select.where('failed_activity_id', '=', q.failedActivityId);
+    if (q.active) select = select.where('suspended', '=', 0);
+    if (q.suspended) select = select.where('suspended', '=', 1);
+    if (q.priorityLowerThanOrEquals !== undefined) select = select.where('priority', '<=', q.priorityLowerThanOrEquals);
+    if (q.priorityHigherThanOrEquals !== undefined) select = select.where('priority', '>=', q.priorityHigherThanOrEquals);
+    if (q.tenantIdIn !== undefined) {
+      const tenants = nonEmpty(q.tenantIdIn);
+      select = q.includeJobsWithoutTenantId
+        ? select.where((eb) => eb.or([eb('tenant_id', 'in', tenants), eb('tenant_id', 'is', null)]))
+        : select.where('tenant_id', 'in', tenants);
+    }
+    if (q.withoutTenantId) select = select.where('tenant_id', 'is', null);
+    if (readable) select = select.where(readable('process_instance_id', 'process_definition_key'));
+    return select;
   }
 
   async delete(job: Job): Promise<void> {

@@ -1,21 +1,125 @@
 import { inject, injectable } from 'inversify';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
-import type { JobQuery } from '../../persistence/repositories/job-repository.js';
+import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
+import { JobExecutor } from '../../jobs/job-executor.js';
+import { FAILED_JOB_INCIDENT, openFailedJobIncident } from '../../jobs/job-failure.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import type { Incident, IncidentQuery } from '../../persistence/repositories/incident-repository.js';
 import type { EventSubscription, EventSubscriptionListQuery, EventSubscriptionQuery } from '../../persistence/repositories/event-subscription-repository.js';
 import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
 @injectable()
 export class ManagementService {
-  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(JobExecutor) private readonly jobExecutor: JobExecutor,
+  ) {}
 
   findJobs(query: JobQuery = {}): Promise<Job[]> {
     return this.commands.run('JobQuery', (ctx) => ctx.jobs.find(query));
+  }
+
+  /** Camunda's job query (REST GET /job): only jobs whose instance the caller may READ (or whose definition READ_INSTANCE). */
+  queryJobs(query: JobListQuery = {}): Promise<Job[]> {
+    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.query(query, ctx.clock.now(), await readableSubscriptions(ctx)));
+  }
+
+  countJobs(query: JobListQuery = {}): Promise<number> {
+    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.count(query, ctx.clock.now(), await readableSubscriptions(ctx)));
+  }
+
+  /** One job, or null when it does not exist or is not readable. */
+  getJob(id: string): Promise<Job | null> {
+    return this.commands.run('JobQuery', async (ctx) => (await ctx.jobs.query({ jobId: id }, ctx.clock.now(), await readableSubscriptions(ctx)))[0] ?? null);
+  }
+
+  /** The stack trace of the job's last failure, null when it has none (Camunda's GetJobExceptionStacktraceCmd). */
+  getJobExceptionStacktrace(id: string): Promise<string | null> {
+    return this.commands.run('GetJobExceptionStacktraceCmd', async (ctx) => {
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new NullValueException(`No job found with id ${id}: job is null`);
+      await checkJob(ctx, job, ['READ'], ['READ_INSTANCE'], ['READ']);
+      return job.exceptionStacktrace;
+    });
+  }
+
+  /**
+   * Camunda's SetJobRetriesCmd for one job: new retries and, when `dueDate` is given (null included),
+   * a new due date. Retries from 0 to more resolve the job's failedJob incident; to 0 open one.
+   */
+  setJobRetries(id: string, retries: number, dueDate?: Date | null): Promise<void> {
+    return this.commands.run('SetJobRetriesCmd', async (ctx) => {
+      if (!Number.isInteger(retries) || retries < 0) {
+        throw new ProcessEngineException(engineMessage('13', '054', `The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`));
+      }
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
+      await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
+      await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
+      if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+      else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
+    });
+  }
+
+  /** Camunda's SetJobDuedateCmd (null: due at once). `cascade` only matters for timer cycles, which recompute their next date anyway. */
+  setJobDuedate(id: string, dueDate: Date | null, _cascade = false): Promise<void> {
+    return this.commands.run('SetJobDuedateCmd', async (ctx) => {
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await ctx.jobs.setDueDate(job, dueDate);
+    });
+  }
+
+  /** Camunda's SetJobPriorityCmd. */
+  setJobPriority(id: string, priority: number): Promise<void> {
+    return this.commands.run('SetJobPriorityCmd', async (ctx) => {
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await ctx.jobs.setPriority(job, priority);
+    });
+  }
+
+  /** Camunda's DeleteJobCmd: a job being executed (locked) cannot be deleted; its failedJob incident goes with it. */
+  deleteJob(id: string): Promise<void> {
+    return this.commands.run('DeleteJobCmd', async (ctx) => {
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new NullValueException(`No job found with id '${id}': job is null`);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      if (job.lockOwner !== null || job.lockExpirationTime !== null) {
+        throw new ProcessEngineException('Cannot delete job when the job is being executed. Try again later.');
+      }
+      await ctx.jobs.delete(job);
+      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+    });
+  }
+
+  /**
+   * Camunda's ManagementService.executeJob: runs the job now (due or not, suspended or not). Its failure
+   * is recorded (one retry less, an incident at 0) and thrown to the caller unchanged.
+   */
+  executeJob(id: string): Promise<void> {
+    return this.jobExecutor.executeJobNow(id, (ctx, job) => checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']));
+  }
+
+  /**
+   * Camunda's SetJobStateCmd: suspends or activates the jobs one criterion selects (a job, a job
+   * definition, a process instance, a process definition by id or key). Suspended jobs are not acquired.
+   */
+  updateJobSuspensionState(selector: JobSuspensionSelector, suspended: boolean): Promise<void> {
+    return this.commands.run(suspended ? 'SuspendJobCmd' : 'ActivateJobCmd', async (ctx) => {
+      const jobs = await ctx.jobs.findBySuspensionSelector(selector);
+      for (const job of jobs) {
+        await checkJob(ctx, job, ['SUSPEND', 'UPDATE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE']);
+      }
+      for (const job of jobs) if (job.suspended !== suspended) await ctx.jobs.setSuspended(job, suspended);
+    });
   }
 
   /** Camunda's incident query: only incidents whose instance the caller may READ (or whose definition READ_INSTANCE). */
@@ -86,6 +190,24 @@ async function checkIncidentUpdate(ctx: CommandContext, incident: Incident): Pro
   if (!incident.processInstanceId) return;
   const definition = incident.processDefinitionId ? await ctx.processDefinitions.findById(incident.processDefinitionId) : null;
   await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', incident.processInstanceId, definition?.key ?? '');
+}
+
+/**
+ * A job's permission check (Camunda's checkReadJob / checkUpdateJob family): any of `onInstance` on its
+ * process instance or `onInstanceViaDefinition` on its definition key; a job without an instance (e.g. a
+ * definition's timer) any of `onDefinition` on its definition. Jobs of no definition need nothing.
+ */
+async function checkJob(ctx: CommandContext, job: Job, onInstance: string[], onInstanceViaDefinition: string[], onDefinition: string[]): Promise<void> {
+  const key = job.processDefinitionKey;
+  if (!key) return;
+  if (job.processInstanceId) {
+    await ctx.authz.check(
+      ...onInstance.map((permission) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: job.processInstanceId })),
+      ...onInstanceViaDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })),
+    );
+  } else {
+    await ctx.authz.check(...onDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })));
+  }
 }
 
 const readableSubscriptions = (ctx: CommandContext) =>

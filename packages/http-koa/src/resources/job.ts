@@ -1,0 +1,243 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  AuthorizationException,
+  NotFoundException,
+  NullValueException,
+  ProcessEngineException,
+  type JobListQuery,
+  type JobSuspensionSelector,
+} from '@trellis/core';
+import { readJsonObject, text } from '../body.js';
+import { parseRestDate } from '../dto/dates.js';
+import { toJobDto } from '../dto/job-dto.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import type { RestContext } from './context.js';
+
+const JOB_QUERY: QuerySpec = {
+  params: {
+    jobId: 'string', jobIds: 'stringList', jobDefinitionId: 'string', processInstanceId: 'string', processInstanceIds: 'stringList',
+    executionId: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', activityId: 'string', withRetriesLeft: 'boolean',
+    executable: 'boolean', timers: 'boolean', messages: 'boolean', withException: 'boolean', exceptionMessage: 'string',
+    failedActivityId: 'string', noRetriesLeft: 'boolean', active: 'boolean', suspended: 'boolean', priorityLowerThanOrEquals: 'long',
+    priorityHigherThanOrEquals: 'long', tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeJobsWithoutTenantId: 'boolean',
+  },
+  sortBy: ['jobId', 'executionId', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'jobPriority', 'jobRetries', 'jobDueDate', 'tenantId'],
+};
+
+interface Condition {
+  operator: string;
+  value: string;
+}
+
+/**
+ * The Job group: query, count, get, delete, execute, retries, due date, priority, suspension (one and
+ * many) and the stack trace. Not here: POST /job/retries (a batch) and POST /job/{id}/duedate/recalculate.
+ */
+export function jobRoutes(router: Router, rest: RestContext): void {
+  const { engine, bodyLimit } = rest;
+
+  const fromQueryString = (query: Record<string, unknown>): JobListQuery => {
+    const parsed = parseListQuery<JobListQuery>(query, JOB_QUERY);
+    return withConditions(parsed, conditionsFromText(query.dueDates), conditionsFromText(query.createTimes));
+  };
+  const fromBody = async (ctx: Context): Promise<JobListQuery> => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const parsed = parseBodyQuery<JobListQuery>(body, JOB_QUERY);
+    return { ...withConditions(parsed, conditionsFromBody(body.dueDates), conditionsFromBody(body.createTimes)), ...parsePage(ctx.query) };
+  };
+
+  router.get('/job', async (ctx) => {
+    ctx.body = (await engine.management.queryJobs(fromQueryString(ctx.query))).map(toJobDto);
+  });
+  router.post('/job', async (ctx) => {
+    ctx.body = (await engine.management.queryJobs(await fromBody(ctx))).map(toJobDto);
+  });
+  router.get('/job/count', async (ctx) => {
+    const { firstResult: _f, maxResults: _m, sorting: _s, ...query } = fromQueryString(ctx.query);
+    ctx.body = { count: await engine.management.countJobs(query) };
+  });
+  router.post('/job/count', async (ctx) => {
+    const { firstResult: _f, maxResults: _m, sorting: _s, ...query } = await fromBody(ctx);
+    ctx.body = { count: await engine.management.countJobs(query) };
+  });
+
+  router.put('/job/suspended', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const selector: JobSuspensionSelector = {};
+    for (const name of ['jobDefinitionId', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey'] as const) {
+      const value = text(body[name]);
+      if (value !== null) selector[name] = value;
+    }
+    const given = Object.keys(selector).length;
+    if (given > 1) {
+      throw new InvalidRequestException(400, 'Only one of jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    }
+    if (given === 0) {
+      throw new InvalidRequestException(400, 'Either jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    }
+    if (selector.processDefinitionKey !== undefined) {
+      if (body.processDefinitionWithoutTenantId === true) selector.processDefinitionTenantId = null;
+      else if (text(body.processDefinitionTenantId) !== null) selector.processDefinitionTenantId = text(body.processDefinitionTenantId)!;
+    }
+    await engine.management.updateJobSuspensionState(selector, suspendedOf(body));
+    ctx.status = 204;
+  });
+
+  router.get('/job/:id', async (ctx) => {
+    const job = await engine.management.getJob(ctx.params.id);
+    if (!job) throw new InvalidRequestException(404, `Job with id ${ctx.params.id} does not exist`);
+    ctx.body = toJobDto(job);
+  });
+
+  router.delete('/job/:id', async (ctx) => {
+    try {
+      await engine.management.deleteJob(ctx.params.id);
+    } catch (error) {
+      // Camunda's JobResourceImpl.deleteJob: null value → 404, another engine error → 500 RestException.
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      if (error instanceof NullValueException) throw new InvalidRequestException(404, error.message);
+      throw new InvalidRequestException(500, error.message, 'RestException');
+    }
+    ctx.status = 204;
+  });
+
+  router.post('/job/:id/execute', async (ctx) => {
+    try {
+      await engine.management.executeJob(ctx.params.id);
+    } catch (error) {
+      // Camunda's JobResourceImpl.executeJob: an engine error → 404, anything else the job threw → 500 RestException.
+      if (error instanceof AuthorizationException) throw error;
+      if (ProcessEngineException.is(error)) throw new InvalidRequestException(404, error.message);
+      throw new InvalidRequestException(500, error instanceof Error ? error.message : String(error), 'RestException');
+    }
+    ctx.status = 204;
+  });
+
+  router.put('/job/:id/retries', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const retries = body.retries;
+    let dueDate: Date | null | undefined;
+    if ('dueDate' in body) dueDate = dateField(body.dueDate, 'dueDate');
+    await engineErrorAs500(() => {
+      if (typeof retries !== 'number') throw new NullValueException('retries is null');
+      return engine.management.setJobRetries(ctx.params.id, retries, dueDate);
+    });
+    ctx.status = 204;
+  });
+
+  router.put('/job/:id/duedate', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const dueDate = dateField(body.duedate, 'duedate');
+    await engineErrorAs500(() => engine.management.setJobDuedate(ctx.params.id, dueDate, body.cascade === true));
+    ctx.status = 204;
+  });
+
+  router.put('/job/:id/priority', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const priority = body.priority;
+    if (priority === undefined || priority === null) throw new InvalidRequestException(400, `Priority for job '${ctx.params.id}' cannot be null.`, 'RestException');
+    if (typeof priority !== 'number' || !Number.isSafeInteger(priority)) throw new InvalidRequestException(400, '');
+    try {
+      await engine.management.setJobPriority(ctx.params.id, priority);
+    } catch (error) {
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
+      throw new InvalidRequestException(500, error.message, 'RestException');
+    }
+    ctx.status = 204;
+  });
+
+  router.put('/job/:id/suspended', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    await engine.management.updateJobSuspensionState({ jobId: ctx.params.id }, suspendedOf(body));
+    ctx.status = 204;
+  });
+
+  router.get('/job/:id/stacktrace', async (ctx) => {
+    let stacktrace: string | null;
+    try {
+      stacktrace = await engine.management.getJobExceptionStacktrace(ctx.params.id);
+    } catch (error) {
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(404, error.message);
+    }
+    if (stacktrace === null) {
+      // JAX-RS answers a null entity with 204.
+      ctx.status = 204;
+      return;
+    }
+    ctx.body = stacktrace;
+    ctx.set('Content-Type', 'text/plain');
+  });
+}
+
+/** Camunda's SuspensionStateDto: `suspended` is a primitive boolean, absent means false (activate). */
+function suspendedOf(body: Record<string, unknown>): boolean {
+  if (body.suspended === undefined || body.suspended === null) return false;
+  if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, '');
+  return body.suspended;
+}
+
+/** A JSON date field: null stays null; text not in the REST date format is a 400. */
+function dateField(value: unknown, name: string): Date | null {
+  if (value === undefined || value === null) return null;
+  const date = typeof value === 'string' ? parseRestDate(value) : null;
+  if (!date) throw new InvalidRequestException(400, `Cannot parse ${name} '${String(value)}'`);
+  return date;
+}
+
+/** Camunda's setJobRetries / setJobDuedate: any engine error but a denied permission → 500 InvalidRequestException. */
+async function engineErrorAs500(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+    throw new InvalidRequestException(500, error.message);
+  }
+}
+
+/** Camunda's ConditionListConverter: `gt_<date>,lt_<date>`. */
+function conditionsFromText(raw: unknown): Condition[] | undefined {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return undefined;
+  return String(value)
+    .split(',')
+    .map((expression) => {
+      const tuple = expression.split('_');
+      if (tuple.length !== 2) throw new InvalidRequestException(400, 'condition query parameter has to have format OPERATOR_VALUE.');
+      return { operator: tuple[0]!, value: tuple[1]! };
+    });
+}
+
+function conditionsFromBody(raw: unknown): Condition[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw new InvalidRequestException(400, '');
+  return raw.map((entry: { operator?: unknown; value?: unknown }) => ({ operator: String(entry?.operator), value: String(entry?.value) }));
+}
+
+/** dueDates / createTimes as JobQueryDto.applyFilters reads them: gt → strictly after, lt → strictly before. */
+function withConditions(query: JobListQuery, dueDates: Condition[] | undefined, createTimes: Condition[] | undefined): JobListQuery {
+  const result: JobListQuery = { ...query };
+  for (const { operator, value } of dueDates ?? []) {
+    const date = conditionDate(value, 'Invalid due date format');
+    if (operator === 'gt') result.dueDateAfter = date;
+    else if (operator === 'lt') result.dueDateBefore = date;
+    else throw new InvalidRequestException(400, `Invalid due date comparator specified: ${operator}`);
+  }
+  for (const { operator, value } of createTimes ?? []) {
+    const date = conditionDate(value, 'Invalid create time format');
+    if (operator === 'gt') result.createdAfter = date;
+    else if (operator === 'lt') result.createdBefore = date;
+    else throw new InvalidRequestException(400, `Invalid create time comparator specified: ${operator}`);
+  }
+  if (result.timers && result.messages) throw new ProcessEngineException('Cannot combine onlyTimers() with onlyMessages() in the same query');
+  return result;
+}
+
+function conditionDate(value: string, prefix: string): Date {
+  const date = parseRestDate(value);
+  if (!date) throw new InvalidRequestException(400, `${prefix}: Cannot convert value "${value}" to java type java.util.Date`);
+  return date;
+}
