@@ -144,3 +144,50 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await engine.management.findIncidents()).toEqual([]);
   });
 });
+
+describe('models Trellis cannot run', () => {
+  it('are refused at deployment with a ParseException naming the element', async () => {
+    const engine = await createTestEngine();
+    engines.push(engine);
+    const escalation = wrap(
+      'escalating',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'raise')}
+       <bpmn:intermediateThrowEvent id="raise"><bpmn:escalationEventDefinition escalationRef="esc" /></bpmn:intermediateThrowEvent>
+       ${flow('f2', 'raise', 'end')}<bpmn:endEvent id="end" />`,
+      '<bpmn:escalation id="esc" escalationCode="UP" />',
+    );
+
+    const refused = engine.deployment.deploy({ resources: [{ name: 'escalating.bpmn', bytes: Buffer.from(escalation) }] });
+
+    await expect(refused).rejects.toMatchObject({
+      name: 'ParseException',
+      message: expect.stringContaining("Trellis cannot execute IntermediateThrowEvent (EscalationEventDefinition) 'raise'"),
+      details: { 'escalating.bpmn': { errors: [expect.objectContaining({ mainElementId: 'raise' })] } },
+    });
+    expect(await engine.processDefinition.findProcessDefinitions()).toEqual([]);
+  });
+});
+
+describe('conditional event sub-processes', () => {
+  it('start when a variable change makes their condition true', async () => {
+    const engine = await createTestEngine();
+    engines.push(engine);
+    const model = wrap(
+      'watched',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />
+       <bpmn:subProcess id="onRisk" triggeredByEvent="true">
+         <bpmn:startEvent id="risky" isInterrupting="false"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">\${risk &gt; 5}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent>
+         ${flow('r1', 'risky', 'review')}<bpmn:userTask id="review" />${flow('r2', 'review', 'reviewed')}<bpmn:endEvent id="reviewed" />
+       </bpmn:subProcess>`,
+    );
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'w.bpmn', bytes: Buffer.from(model) }] });
+    const instance = await engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables: { risk: { type: 'integer', value: 1, valueInfo: {} } } });
+
+    const before = (await engine.task.findTasks({ processInstanceId: instance.id })).map((task) => task.taskDefinitionKey).sort();
+    await engine.runtime.modifyVariables(instance.id, { risk: { type: 'integer', value: 9, valueInfo: {} } });
+    const after = (await engine.task.findTasks({ processInstanceId: instance.id })).map((task) => task.taskDefinitionKey).sort();
+
+    expect(before).toEqual(['work']);
+    expect(after).toEqual(['review', 'work']);
+  });
+});
