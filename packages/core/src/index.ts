@@ -60,3 +60,4 @@ export type {
 } from './services/variable-instance/variable-instance.js';
 export type { JobDefinitionService, JobDefinitionSuspensionTarget, JobDefinitionSuspensionChange } from './services/job-definition/job-definition-service.js';
 export type * from './services/job-definition/job-definition.js';
+export type { Comment } from './persistence/repositories/comment-repository.js';

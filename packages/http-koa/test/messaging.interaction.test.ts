@@ -182,4 +182,28 @@ describe('query bodies and BPMN errors from user tasks', () => {
     expect(fix.taskDefinitionKey).toBe('fix');
     expect((await rest.request('GET', `/process-instance/${id}/variables`)).body.why.value).toBe('typo');
   });
+
+  it('keeps comments on a task and its process instance, also after the task ended', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(REVIEW) }] });
+    const id = (await rest.request('POST', '/process-definition/key/review/start', { json: {} })).body.id;
+    const [task] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
+
+    const created = await rest.request('POST', `/task/${task.id}/comment/create`, { json: { message: 'looks good' } });
+    const empty = await rest.request('POST', `/task/${task.id}/comment/create`, { json: {} });
+    await rest.request('POST', `/task/${task.id}/complete`, { json: {} });
+    const listed = await rest.request('GET', `/task/${task.id}/comment`);
+    const one = await rest.request('GET', `/task/${task.id}/comment/${created.body.id}`);
+    const byInstance = await rest.request('GET', `/process-instance/${id}/comment`);
+    const unknownTask = await rest.request('GET', '/task/nope/comment');
+    const unknownComment = await rest.request('GET', `/task/${task.id}/comment/nope`);
+
+    expect(created.body).toMatchObject({ taskId: task.id, processInstanceId: id, rootProcessInstanceId: id, message: 'looks good', userId: null });
+    expect(created.body.links).toEqual([{ method: 'GET', href: `${rest.url}/task/${task.id}/comment/${created.body.id}`, rel: 'self' }]);
+    expect(empty.body).toEqual({ type: 'InvalidRequestException', message: 'Not enough parameters submitted', code: null });
+    expect(listed.body.map((comment: { message: string }) => comment.message)).toEqual(['looks good']);
+    expect(one.body.id).toBe(created.body.id);
+    expect(byInstance.body.map((comment: { id: string }) => comment.id)).toEqual([created.body.id]);
+    expect(unknownTask.status).toBe(404);
+    expect(unknownComment.body.message).toBe(`Task comment with id nope does not exist for task id ${task.id}.`);
+  });
 });

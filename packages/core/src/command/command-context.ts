@@ -20,6 +20,7 @@ import { IncidentRepository } from '../persistence/repositories/incident-reposit
 import { ExecutionQueryRepository } from '../persistence/repositories/execution-query-repository.js';
 import { ExternalTaskRepository } from '../persistence/repositories/external-task-repository.js';
 import { JobDefinitionRepository } from '../persistence/repositories/job-definition-repository.js';
+import { CommentRepository } from '../persistence/repositories/comment-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
@@ -42,6 +43,7 @@ export class CommandContext {
   readonly executionQueries: ExecutionQueryRepository;
   readonly externalTasks: ExternalTaskRepository;
   readonly jobDefinitions: JobDefinitionRepository;
+  readonly comments: CommentRepository;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -74,6 +76,7 @@ export class CommandContext {
     this.executionQueries = new ExecutionQueryRepository(trx);
     this.externalTasks = new ExternalTaskRepository(trx, dialect);
     this.jobDefinitions = new JobDefinitionRepository(trx);
+    this.comments = new CommentRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 

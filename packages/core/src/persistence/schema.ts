@@ -26,6 +26,7 @@ export interface StoreSchema {
   trellis_event_subscription: EventSubscriptionTable;
   trellis_incident: IncidentTable;
   trellis_external_task: ExternalTaskTable;
+  trellis_comment: CommentTable;
 }
 
 export interface PropertyTable {
@@ -299,4 +300,17 @@ export interface ExternalTaskTable {
   priority: number;
   business_key: string | null;
   create_time: number;
+}
+
+export interface CommentTable {
+  id: string;
+  time: number;
+  user_id: string | null;
+  task_id: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  /** The message cut to 163 characters with '...', as Camunda shows it in lists; full_message holds all of it. */
+  message: string | null;
+  full_message: string | null;
+  tenant_id: string | null;
 }

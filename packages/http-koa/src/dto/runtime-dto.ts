@@ -1,4 +1,4 @@
-import type { ActivityInstanceNode, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
+import type { ActivityInstanceNode, Comment, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
 import { formatRestDate } from './dates.js';
 import type { LinkDto } from './links.js';
 
@@ -74,5 +74,20 @@ export function toTaskDto(task: Task) {
     formKey: task.formKey,
     camundaFormRef: null,
     tenantId: task.tenantId,
+  };
+}
+
+/** Camunda's CommentDto; `links` carries its self link when the caller has a base URL. */
+export function toCommentDto(comment: Comment, links: LinkDto[] = []) {
+  return {
+    links,
+    id: comment.id,
+    userId: comment.userId,
+    taskId: comment.taskId,
+    processInstanceId: comment.processInstanceId,
+    time: formatRestDate(comment.time),
+    message: comment.message,
+    removalTime: null,
+    rootProcessInstanceId: comment.rootProcessInstanceId,
   };
 }

@@ -4,7 +4,7 @@ import { AuthorizationException, ProcessEngineException, type ProcessInstanceQue
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { readJsonObject, text } from '../body.js';
-import { toActivityInstanceDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
+import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
@@ -109,6 +109,10 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
       throw new InvalidRequestException(400, error.message);
     }
     ctx.status = 204;
+  });
+
+  router.get('/process-instance/:id/comment', async (ctx) => {
+    ctx.body = (await engine.task.getProcessInstanceComments(ctx.params.id)).map((comment) => toCommentDto(comment));
   });
 
   router.delete('/process-instance/:id', async (ctx) => {

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
-import { toTaskDto } from '../dto/runtime-dto.js';
+import { toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
+import { selfLink } from '../dto/links.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
-import type { RestContext } from './context.js';
+import { baseUrlOf, type RestContext } from './context.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
 const TASK_QUERY: QuerySpec = {
@@ -133,6 +134,31 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const result = await notFoundAs404(() => engine.task.complete(ctx.params.id, variables), notFound(ctx.params.id));
     if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
+  });
+
+  router.get('/task/:id/comment', async (ctx) => {
+    const comments = await engine.task.getTaskComments(ctx.params.id);
+    if (!comments) throw new InvalidRequestException(404, `No task found for task id ${ctx.params.id}`);
+    ctx.body = comments.map((comment) => toCommentDto(comment));
+  });
+
+  router.get('/task/:id/comment/:commentId', async (ctx) => {
+    const { id, commentId } = ctx.params;
+    const comment = (await engine.task.getTaskComments(id))?.find((each) => each.id === commentId);
+    if (!comment) throw new InvalidRequestException(404, `Task comment with id ${commentId} does not exist for task id ${id}.`);
+    ctx.body = toCommentDto(comment);
+  });
+
+  router.post('/task/:id/comment/create', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    try {
+      const comment = await engine.task.createComment(ctx.params.id, text(body.message) ?? '');
+      ctx.body = toCommentDto(comment, selfLink(baseUrlOf(ctx), `/task/${ctx.params.id}/comment/${comment.id}`));
+    } catch (error) {
+      // Camunda answers every engine refusal here with 400 "Not enough parameters submitted".
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(400, 'Not enough parameters submitted');
+    }
   });
 
   router.post('/task/:id/bpmnError', async (ctx) => {

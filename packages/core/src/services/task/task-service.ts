@@ -4,6 +4,8 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { Comment } from '../../persistence/repositories/comment-repository.js';
+import { checkInstance } from '../runtime/runtime-service.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -105,6 +107,52 @@ export class TaskService {
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
       return this.completeLoaded(ctx, task, runner, variables);
+    });
+  }
+
+  /** Camunda's AddCommentCmd: a comment by the current user on a task (and its process instance), kept after the task ends. */
+  createComment(taskId: string, message: string): Promise<Comment> {
+    return this.commands.run('AddCommentCmd', async (ctx) => {
+      if (!message) throw new BadUserRequestException('message is null');
+      const task = await ctx.tasks.findById(taskId);
+      if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}`);
+      await checkTask(ctx, task, WORK);
+      let rootProcessInstanceId = task.processInstanceId;
+      for (let caller = rootProcessInstanceId ? await ctx.executions.findById(rootProcessInstanceId) : null; caller?.superProcessInstanceId; ) {
+        rootProcessInstanceId = caller.superProcessInstanceId;
+        caller = await ctx.executions.findById(rootProcessInstanceId);
+      }
+      const comment: Comment = {
+        id: ctx.ids.next(),
+        userId: ctx.authentication?.userId ?? null,
+        taskId,
+        processInstanceId: task.processInstanceId,
+        rootProcessInstanceId,
+        time: ctx.clock.now(),
+        message,
+        tenantId: task.tenantId,
+      };
+      await ctx.comments.insert(comment);
+      return comment;
+    });
+  }
+
+  /** The comments of a task, newest first; null when the task is unknown (it neither runs nor has comments). */
+  getTaskComments(taskId: string): Promise<Comment[] | null> {
+    return this.commands.run('GetTaskCommentsCmd', async (ctx) => {
+      const task = await ctx.tasks.findById(taskId);
+      if (task) await checkTask(ctx, task, READ);
+      const comments = await ctx.comments.findByTask(taskId);
+      return task || comments.length > 0 ? comments : null;
+    });
+  }
+
+  /** The comments on a process instance's tasks, newest first. */
+  getProcessInstanceComments(processInstanceId: string): Promise<Comment[]> {
+    return this.commands.run('GetProcessInstanceCommentsCmd', async (ctx) => {
+      const root = await ctx.executions.findById(processInstanceId);
+      if (root) await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, root.processDefinitionKey);
+      return ctx.comments.findByProcessInstance(processInstanceId);
     });
   }
 
