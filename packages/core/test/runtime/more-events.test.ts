@@ -125,6 +125,18 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await keys(engine, instance.id)).toEqual(['after']);
   });
 
+  it('deletes an instance without its called instances when asked, and ignores unknown ids when asked', async () => {
+    const engine = await engineWith(callee('one'), VERSIONED_CALLER.replace('calledElement="callee" camunda:calledElementBinding="version" camunda:calledElementVersion="1"', 'calledElement="failingChild"'), FAILING_CHILD);
+    const [caller] = await engine.processDefinition.findProcessDefinitions({ key: 'versionedCaller' });
+    const parent = await engine.runtime.startProcessInstanceById(caller.id);
+
+    await engine.runtime.deleteProcessInstance(parent.id, { skipSubprocesses: true });
+    await engine.runtime.deleteProcessInstance('nope', { failIfNotExists: false });
+
+    expect((await engine.runtime.findProcessInstances()).map((instance) => instance.processDefinitionKey)).toEqual(['failingChild']);
+    await expect(engine.runtime.deleteProcessInstance('nope')).rejects.toThrow('does not exist');
+  });
+
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {
     const engine = await engineWith(FAILING_CHILD, PARENT);
     const [parentDefinition] = await engine.processDefinition.findProcessDefinitions({ key: 'parent' });

@@ -116,7 +116,10 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   });
 
   router.delete('/process-instance/:id', async (ctx) => {
-    await notFoundAs404(() => engine.runtime.deleteProcessInstance(ctx.params.id));
+    const options = parseListQuery<{ skipCustomListeners?: boolean; skipIoMappings?: boolean; skipSubprocesses?: boolean; failIfNotExists?: boolean }>(ctx.query, {
+      params: { skipCustomListeners: 'boolean', skipIoMappings: 'boolean', skipSubprocesses: 'boolean', failIfNotExists: 'boolean' },
+    });
+    await notFoundAs404(() => engine.runtime.deleteProcessInstance(ctx.params.id, options));
     ctx.status = 204;
   });
 

@@ -20,6 +20,15 @@ export class ExecutionRepository {
     return row ? this.remember(row) : null;
   }
 
+  /** Called instances of an instance's executions go on as instances of their own (deletion with skipSubprocesses). */
+  async detachCalledInstances(superProcessInstanceId: string): Promise<void> {
+    await this.trx
+      .updateTable('trellis_execution')
+      .set((eb) => ({ super_execution_id: null, super_proc_inst_id: null, rev: eb('rev', '+', 1) }))
+      .where('super_proc_inst_id', '=', superProcessInstanceId)
+      .execute();
+  }
+
   /** The process instances a call activity's execution started. */
   async findCalledInstanceIds(superExecutionId: string): Promise<string[]> {
     const rows = await this.trx.selectFrom('trellis_execution').select('id').where('super_execution_id', '=', superExecutionId).execute();

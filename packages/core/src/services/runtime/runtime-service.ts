@@ -126,11 +126,18 @@ export class RuntimeService {
     });
   }
 
-  /** Cancels every path of the instance and removes it (history arrives with the history issue). */
-  deleteProcessInstance(processInstanceId: string): Promise<void> {
+  /**
+   * Cancels every path of the instance and removes it (the reason goes to history, which arrives
+   * with the history issue). Called instances are deleted with it unless `skipSubprocesses`, which
+   * leaves them running on their own; `failIfNotExists: false` makes an unknown id a no-op.
+   */
+  deleteProcessInstance(processInstanceId: string, options: { skipSubprocesses?: boolean; failIfNotExists?: boolean; reason?: string | null } = {}): Promise<void> {
     return this.commands.run('DeleteProcessInstanceCmd', async (ctx) => {
-      const runner = await this.open(ctx, processInstanceId);
+      const found = await openInstance(ctx, this.env, processInstanceId);
+      if (!found && options.failIfNotExists === false) return;
+      const runner = found ?? (await this.open(ctx, processInstanceId));
       await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
+      if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
       await runner.cancelInstance();
       await completeRun(ctx, runner);
     });
