@@ -206,4 +206,33 @@ describe('query bodies and BPMN errors from user tasks', () => {
     expect(unknownTask.status).toBe(404);
     expect(unknownComment.body.message).toBe(`Task comment with id nope does not exist for task id ${task.id}.`);
   });
+
+  it('serves and applies the form fields of a user task', async () => {
+    const FORM = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="f" targetNamespace="http://trellis.test">
+  <bpmn:process id="formed" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="approve" />
+    <bpmn:userTask id="approve"><bpmn:extensionElements><camunda:formData>
+      <camunda:formField id="amount" type="long" defaultValue="100" />
+      <camunda:formField id="approved" type="boolean" />
+    </camunda:formData></bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="approve" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'formed.bpmn', bytes: Buffer.from(FORM) }] });
+    const id = (await rest.request('POST', '/process-definition/key/formed/start', { json: { variables: { note: { value: 'hi', type: 'String' } } } })).body.id;
+    const [task] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
+
+    const variables = await rest.request('GET', `/task/${task.id}/form-variables`);
+    const submitted = await rest.request('POST', `/task/${task.id}/submit-form`, {
+      json: { variables: { amount: { value: '250', type: 'String' }, approved: { value: true, type: 'Boolean' } }, withVariablesInReturn: true },
+    });
+
+    expect(variables.body).toEqual({
+      note: { type: 'String', value: 'hi', valueInfo: {} },
+      amount: { type: 'Long', value: 100, valueInfo: {} },
+      approved: { type: 'Boolean', value: null, valueInfo: {} },
+    });
+    expect(submitted.body.amount).toEqual({ type: 'Long', value: 250, valueInfo: {} });
+  });
 });

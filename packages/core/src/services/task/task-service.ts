@@ -6,6 +6,7 @@ import { BadUserRequestException, NotFoundException, NullValueException, Process
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import { checkInstance } from '../runtime/runtime-service.js';
+import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -185,6 +186,8 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, WORK);
       const scope = await this.openScope(ctx, task);
+      // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
+      variables = submitFormVariables(formFieldsOfTask(scope, task), variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
         await ctx.tasks.update({ ...task, delegationState: 'RESOLVED', assignee: task.owner });
@@ -204,12 +207,17 @@ export class TaskService {
     });
   }
 
-  /** Camunda's getTaskFormVariables for tasks without form fields: the variables visible from the task, optionally some names only. */
+  /**
+   * Camunda's getTaskFormVariables: the variables visible from the task, and for each form field
+   * (camunda:formData) the variable of its id or else the field's default value; optionally some names only.
+   */
   getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, READ);
-      const all = visibleOf(task, await this.openScope(ctx, task));
+      const scope = await this.openScope(ctx, task);
+      const all = visibleOf(task, scope);
+      for (const field of formFieldsOfTask(scope, task)) if (!field.isBusinessKey) all[field.id] ??= formValueOf(field);
       if (!variableNames) return all;
       return Object.fromEntries(Object.entries(all).filter(([name]) => variableNames.includes(name)));
     });
@@ -419,6 +427,12 @@ export class TaskService {
     await completeRun(ctx, runner);
     return runner.variables.snapshot();
   }
+}
+
+/** The camunda:formData fields of the task's user task element. */
+function formFieldsOfTask(scope: TaskScope, task: Task) {
+  const element = task.taskDefinitionKey ? scope.runner?.model.activity(task.taskDefinitionKey) : undefined;
+  return element ? startFormDataOf(element).fields : [];
 }
 
 interface TaskScope {
