@@ -5,6 +5,7 @@ import { ProcessEngine } from './engine.js';
 import { uuidGenerator } from './id-generator.js';
 import { consoleLogger } from './logger.js';
 import { Store } from './persistence/store.js';
+import { EventRelay } from './events/event-relay.js';
 
 /**
  * Opens the store, applies pending schema migrations and returns a running engine.
@@ -23,6 +24,16 @@ export async function createEngine(config: EngineConfig = {}): Promise<ProcessEn
   }
   const container = createContainer({ config: resolved, store, clock, idGenerator: config.idGenerator ?? uuidGenerator, logger });
   const engine = new ProcessEngine(container);
+  if (resolved.store.type === 'postgres') {
+    const relay = new EventRelay(resolved.store.connectionString, resolved.store.schema ?? 'public', engine.events, (channel, payload) => store.notify(channel, payload), logger);
+    try {
+      await relay.start();
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+    engine.onClose(() => relay.close());
+  }
   if (resolved.jobExecutor.activate) engine.jobExecutor.start();
   return engine;
 }

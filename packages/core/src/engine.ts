@@ -50,6 +50,7 @@ export class ProcessEngine {
   readonly config: ResolvedEngineConfig;
   readonly clock: Clock;
   private closed = false;
+  private readonly closeHooks: Array<() => Promise<void>> = [];
 
   constructor(private readonly container: Container) {
     this.deployment = container.get(DeploymentService);
@@ -97,11 +98,17 @@ export class ProcessEngine {
     return this.container.get<Store>(STORE).dialect.name;
   }
 
+  /** Registers work to do when the engine closes (before the store is released). */
+  onClose(hook: () => Promise<void>): void {
+    this.closeHooks.push(hook);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.events.emit('engine.closing', {});
     await this.jobExecutor.stop();
+    for (const hook of this.closeHooks.splice(0)) await hook();
     this.events.clear();
     await this.container.get<Store>(STORE).close();
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectSeam } from './dialect.js';
 import { postgresSeam, sqliteSeam } from './dialect.js';
 import { openPostgres } from './dialects/pg.js';
@@ -28,6 +28,11 @@ export class Store {
   /** Brings the schema up to date; returns the versions applied now. */
   migrate(now: () => number): Promise<number[]> {
     return migrateToLatest(this.db, this.dialect, this.schema, now);
+  }
+
+  /** PostgreSQL NOTIFY on a channel (the cross-node event relay); outside any transaction. */
+  async notify(channel: string, payload: string): Promise<void> {
+    await sql`select pg_notify(${channel}, ${payload})`.execute(this.db);
   }
 
   /** Releases the pool or file handle. */
