@@ -190,6 +190,10 @@ describe('long polling', () => {
     await startInvoice();
     expect((await denied).body).toEqual([]);
 
+    // Reading is not enough: fetchAndLock needs READ and UPDATE (or READ_INSTANCE and UPDATE_INSTANCE on the definition).
+    const readOnly = await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ'] });
+    expect((await rest.request('POST', '/external-task/fetchAndLock', { json: { ...body, asyncResponseTimeout: undefined }, headers: jonny })).body).toEqual([]);
+    await rest.engine.authorization.deleteAuthorization(readOnly.id);
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ', 'UPDATE'] });
     const allowed = await rest.request('POST', '/external-task/fetchAndLock', { json: body, headers: jonny });
     expect(allowed.body).toHaveLength(1);

@@ -1,4 +1,6 @@
 import { inject, injectable } from 'inversify';
+import { sql, type SqlBool } from 'kysely';
+import type { InstanceReadFilter } from '../../persistence/repositories/process-instance-repository.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -49,10 +51,7 @@ export class ExternalTaskService {
         if (!(topic.lockDuration > 0)) throw new ProcessEngineException('lockTime is not greater than 0');
       }
       const topics = [...new Map(request.topics.map((topic) => [topic.topicName, topic])).values()];
-      const readable = await ctx.authz.readFilterEither(
-        { permission: 'READ', resource: Resources.PROCESS_INSTANCE },
-        { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION },
-      );
+      const readable = await lockableTasks(ctx);
       const now = ctx.clock.now();
       const createTime = request.sorting?.find((sorting) => sorting.sortBy === 'createTime')?.sortOrder;
       const locked: LockedExternalTask[] = [];
@@ -325,6 +324,19 @@ function errorEventDefinitionHolding(runner: ProcessRunner, execution: Execution
     if (holds) return runner.model.errorCodes.get(definition.errorRef ?? '') ?? definition.errorRef ?? '';
   }
   return null;
+}
+
+/** Camunda's fetchAndLock check: READ and UPDATE on the instance, or READ_INSTANCE and UPDATE_INSTANCE on its definition. */
+async function lockableTasks(ctx: CommandContext): Promise<InstanceReadFilter> {
+  const [read, update, readInstance, updateInstance] = await Promise.all([
+    ctx.authz.readFilter('READ', Resources.PROCESS_INSTANCE),
+    ctx.authz.readFilter('UPDATE', Resources.PROCESS_INSTANCE),
+    ctx.authz.readFilter('READ_INSTANCE', Resources.PROCESS_DEFINITION),
+    ctx.authz.readFilter('UPDATE_INSTANCE', Resources.PROCESS_DEFINITION),
+  ]);
+  if (!read || !update || !readInstance || !updateInstance) return null;
+  return (instanceColumn, definitionKeyColumn) =>
+    sql<SqlBool>`((${read(instanceColumn)} and ${update(instanceColumn)}) or (${readInstance(definitionKeyColumn)} and ${updateInstance(definitionKeyColumn)}))`;
 }
 
 const readableTasks = (ctx: CommandContext) =>
