@@ -280,6 +280,27 @@ describe('the Job group', () => {
     expect(charges).toBe(2);
   });
 
+  it('recalculates a timer job\'s due date from now or from its creation; other jobs are refused', async () => {
+    const instance = await start();
+    await rest.engine.jobExecutor.runDueJobs(); // the charge runs; the boundary timer 'late' (PT1H) waits
+    const timer = await jobOf(instance, 'late');
+    const created = timer.createTime.getTime();
+    rest.engine.clock.advance(30 * 60_000);
+
+    const fromNow = await rest.request('POST', `/job/${timer.id}/duedate/recalculate`);
+    const afterNow = await rest.request('GET', `/job/${timer.id}`);
+    const fromCreation = await rest.request('POST', `/job/${timer.id}/duedate/recalculate`, { query: { creationDateBased: true } });
+    const afterCreation = await rest.request('GET', `/job/${timer.id}`);
+    const other = await start();
+    const notATimer = await rest.request('POST', `/job/${(await jobOf(other)).id}/duedate/recalculate`);
+
+    expect(fromNow.status).toBe(204);
+    expect(afterNow.body.dueDate).toBe(formatRestDate(new Date(rest.engine.clock.now().getTime() + 3600_000)));
+    expect(fromCreation.status).toBe(204);
+    expect(afterCreation.body.dueDate).toBe(formatRestDate(new Date(created + 3600_000)));
+    expect(notATimer.status).toBe(500);
+  });
+
   it('deletes a job', async () => {
     const job = await jobOf(await start());
     const deleted = await rest.request('DELETE', `/job/${job.id}`);

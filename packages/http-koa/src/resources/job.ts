@@ -134,6 +134,12 @@ export function jobRoutes(router: Router, rest: RestContext): void {
     ctx.status = 204;
   });
 
+  router.post('/job/:id/duedate/recalculate', async (ctx) => {
+    const { creationDateBased } = parseListQuery<{ creationDateBased?: boolean }>(ctx.query, { params: { creationDateBased: 'boolean' } });
+    await engineErrorAs500(() => engine.management.recalculateJobDuedate(ctx.params.id, creationDateBased ?? false));
+    ctx.status = 204;
+  });
+
   router.put('/job/:id/priority', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
     const priority = body.priority;

@@ -1,4 +1,8 @@
 import { inject, injectable } from 'inversify';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { openInstance } from '../../runtime/open-instance.js';
+import { parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
+import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
@@ -18,6 +22,7 @@ export class ManagementService {
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
     @inject(JobExecutor) private readonly jobExecutor: JobExecutor,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
   findJobs(query: JobQuery = {}): Promise<Job[]> {
@@ -73,6 +78,29 @@ export class ManagementService {
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
       await ctx.jobs.setDueDate(job, dueDate);
+    });
+  }
+
+  /**
+   * Camunda's RecalculateJobDuedateCmd: a timer job's due date computed again from its timer
+   * definition (expressions evaluated now), from now or, with `creationDateBased`, from its creation.
+   */
+  recalculateJobDuedate(id: string, creationDateBased = false): Promise<void> {
+    return this.commands.run('RecalculateJobDuedateCmd', async (ctx) => {
+      const job = await ctx.jobs.findById(id);
+      if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
+      const element = definition && job.activityId ? (await this.env.models.get(ctx, definition)).activity(job.activityId) : undefined;
+      const timer = element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
+      if (job.type !== 'timer' || !element || !timer) throw new BadUserRequestException(`Only timer jobs can be recalculated, but job '${id}' is no timer of a process`);
+      const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
+      const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
+      const text =
+        job.repeat ??
+        resolveTimerText(timer, (expression) => (runner && execution ? runner.evaluate(execution, expression, element.id) : evaluateExpression(expression, { has: () => false, resolve: () => undefined })));
+      const base = creationDateBased ? job.createTime : ctx.clock.now();
+      await ctx.jobs.setDueDate(job, parseTimerOrFail(job.repeat ? { ...timer, kind: 'cycle' } : timer, text, element.id).firstDueDate(base));
     });
   }
 
