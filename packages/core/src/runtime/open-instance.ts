@@ -22,7 +22,7 @@ export async function openInstance(ctx: CommandContext, env: RuntimeEnvironment,
   const tree = await ExecutionTree.load(ctx, processInstanceId);
   const root = tree.root;
   if (!root) return null;
-  const definition = await ctx.processDefinitions.findById(root.processDefinitionId);
+  const definition = await env.definition(ctx, root.processDefinitionId);
   if (!definition) throw new ProcessEngineException(`Process definition '${root.processDefinitionId}' of instance '${processInstanceId}' is gone`);
   const runner = new ProcessRunner(ctx, env, tree, await env.models.get(ctx, definition), definition, await InstanceVariables.load(ctx, processInstanceId));
   openInstances(ctx).set(processInstanceId, runner);

@@ -29,6 +29,15 @@ export class ExecutionRepository {
       .execute();
   }
 
+  /** An execution and its ancestors up to the process instance, nearest first. */
+  async ancestry(processInstanceId: string, executionId: string): Promise<string[]> {
+    const rows = await this.trx.selectFrom('trellis_execution').select(['id', 'parent_id']).where('proc_inst_id', '=', processInstanceId).execute();
+    const parents = new Map(rows.map((each) => [each.id, each.parent_id]));
+    const chain: string[] = [];
+    for (let id: string | null | undefined = executionId; id; id = parents.get(id)) chain.push(id);
+    return chain;
+  }
+
   /** The process instances a call activity's execution started. */
   async findCalledInstanceIds(superExecutionId: string): Promise<string[]> {
     const rows = await this.trx.selectFrom('trellis_execution').select('id').where('super_execution_id', '=', superExecutionId).execute();

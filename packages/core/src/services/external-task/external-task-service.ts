@@ -11,7 +11,7 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
-import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { fromStorage, toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
 
@@ -285,17 +285,27 @@ export class ExternalTaskService {
   }
 
   /** The variables (all, the named ones, or only local ones) and extension properties a topic asked for. */
+  /**
+   * The variables (all visible, the named ones, or only local ones) and extension properties a topic
+   * asked for, read without loading the whole instance (a fetch is the hot path of every worker).
+   */
   private async payload(ctx: CommandContext, task: ExternalTask, topic: FetchTopic): Promise<Pick<LockedExternalTask, 'variables' | 'extensionProperties'>> {
-    const runner = await openInstance(ctx, this.env, task.processInstanceId);
-    const execution = runner?.tree.executions.get(task.executionId);
     let variables: Record<string, TypedValue> = {};
-    if (runner && execution && !(Array.isArray(topic.variables) && topic.variables.length === 0)) {
-      const all = topic.localVariables ? runner.variables.snapshot(execution.id) : runner.variables.visible(execution.id);
-      variables = Array.isArray(topic.variables) ? Object.fromEntries(Object.entries(all).filter(([name]) => topic.variables!.includes(name))) : all;
+    if (!(Array.isArray(topic.variables) && topic.variables.length === 0)) {
+      const rows = (await ctx.variables.findByProcessInstance(task.processInstanceId)).filter((row) => row.task_id === null);
+      const chain = topic.localVariables ? [task.executionId] : await ctx.executions.ancestry(task.processInstanceId, task.executionId);
+      // Nearer scopes hide farther ones: apply the root first, the task's execution last.
+      for (const executionId of [...chain].reverse()) {
+        for (const row of rows) if (row.execution_id === executionId) variables[row.name] = fromStorage(row);
+      }
+      if (Array.isArray(topic.variables)) variables = Object.fromEntries(Object.entries(variables).filter(([name]) => topic.variables!.includes(name)));
     }
-    const element = runner?.model.activity(task.activityId);
-    const extensionProperties =
-      topic.includeExtensionProperties && element ? Object.fromEntries(element.properties.map((property) => [property.name, property.value ?? ''])) : {};
+    let extensionProperties: Record<string, string> = {};
+    if (topic.includeExtensionProperties) {
+      const definition = await this.env.definition(ctx, task.processDefinitionId);
+      const element = definition ? (await this.env.models.get(ctx, definition)).activity(task.activityId) : undefined;
+      extensionProperties = Object.fromEntries((element?.properties ?? []).map((property) => [property.name, property.value ?? '']));
+    }
     return { variables, extensionProperties };
   }
 }
