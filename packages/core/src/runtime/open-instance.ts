@@ -1,5 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
+import { deleteInstanceRows } from '../persistence/repositories/instance-cleanup.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { ExecutionTree } from './execution-tree.js';
 import { InstanceVariables } from './instance-variables.js';
@@ -49,12 +50,7 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
     openInstances(ctx).delete(id);
     // An instance that started and ended in this command without writing anything leaves nothing to remove.
     if (runner.isNew && !runner.wroteRows && !runner.tree.wroteRows) return;
-    await ctx.tasks.deleteByProcessInstance(id);
-    await ctx.variables.deleteByProcessInstance(id);
-    await ctx.jobs.deleteByProcessInstance(id);
-    await ctx.eventSubscriptions.deleteByProcessInstance(id);
-    await ctx.incidents.deleteByProcessInstance(id);
-    await ctx.externalTasks.deleteByProcessInstance(id);
+    await deleteInstanceRows(ctx.trx, ctx.dialect, id);
     return;
   }
   await runner.variables.flush(ctx);

@@ -148,10 +148,6 @@ export class EventSubscriptionRepository {
     await this.trx.deleteFrom('trellis_event_subscription').where('execution_id', 'in', executionIds).execute();
   }
 
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_event_subscription').where('proc_inst_id', '=', processInstanceId).execute();
-  }
-
   /** The start-event subscriptions of a definition (replaced when a newer version is deployed). */
   async deleteStartEventSubscriptions(processDefinitionId: string): Promise<void> {
     await this.trx

@@ -60,10 +60,6 @@ export class ExternalTaskRepository {
     await this.trx.deleteFrom('trellis_external_task').where('execution_id', 'in', executionIds).execute();
   }
 
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_external_task').where('proc_inst_id', '=', processInstanceId).execute();
-  }
-
   /**
    * Tasks a worker may lock now for one topic: unlocked or expired, active, with retries left,
    * matching the topic's filters. On PostgreSQL rows another node is locking are skipped.

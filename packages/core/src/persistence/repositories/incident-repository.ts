@@ -150,10 +150,6 @@ export class IncidentRepository {
     if (executionIds.length === 0) return;
     await this.trx.deleteFrom('trellis_incident').where('execution_id', 'in', executionIds).execute();
   }
-
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_incident').where('proc_inst_id', '=', processInstanceId).execute();
-  }
 }
 
 function toRow(incident: Incident): Omit<IncidentTable, 'rev'> {

@@ -314,10 +314,6 @@ export class JobRepository {
     await this.trx.deleteFrom('trellis_job').where('execution_id', 'in', executionIds).execute();
   }
 
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_job').where('process_instance_id', '=', processInstanceId).execute();
-  }
-
   /** Timer start events of a definition (replaced when a newer version is deployed). */
   async deleteTimerStartJobs(processDefinitionId: string): Promise<void> {
     await this.trx

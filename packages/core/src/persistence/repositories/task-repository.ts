@@ -88,13 +88,6 @@ export class TaskRepository {
     this.revisions.ensureChanged(task.id, result.numDeletedRows);
   }
 
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    const ids = this.trx.selectFrom('trellis_task').select('id').where('proc_inst_id', '=', processInstanceId);
-    await this.trx.deleteFrom('trellis_variable').where('task_id', 'in', ids).execute();
-    await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
-    await this.trx.deleteFrom('trellis_task').where('proc_inst_id', '=', processInstanceId).execute();
-  }
-
   /** Hands an execution's tasks to another one (the execution tree expanded). */
   async moveExecution(fromExecutionId: string, toExecutionId: string): Promise<void> {
     const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', '=', fromExecutionId);

@@ -34,10 +34,6 @@ export class VariableRepository {
     this.revisions.forget(id);
   }
 
-  async deleteByProcessInstance(processInstanceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_variable').where('proc_inst_id', '=', processInstanceId).execute();
-  }
-
   private remember(row: Selectable<VariableTable>): VariableRow {
     this.revisions.remember(row.id, row.rev);
     const { rev: _rev, ...rest } = row;

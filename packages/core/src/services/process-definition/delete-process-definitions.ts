@@ -2,6 +2,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinition } from './process-definition.js';
+import { deleteInstanceRows } from '../../persistence/repositories/instance-cleanup.js';
 
 export interface DeleteDefinitionOptions {
   cascade: boolean;
@@ -31,11 +32,6 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
 
 /** Removes every runtime row of a process instance (no listeners run: a cascading delete). */
 export async function removeProcessInstance(ctx: CommandContext, processInstanceId: string): Promise<void> {
-  await ctx.tasks.deleteByProcessInstance(processInstanceId);
-  await ctx.variables.deleteByProcessInstance(processInstanceId);
-  await ctx.jobs.deleteByProcessInstance(processInstanceId);
-  await ctx.eventSubscriptions.deleteByProcessInstance(processInstanceId);
-  await ctx.incidents.deleteByProcessInstance(processInstanceId);
-  await ctx.externalTasks.deleteByProcessInstance(processInstanceId);
+  await deleteInstanceRows(ctx.trx, ctx.dialect, processInstanceId);
   await ctx.executions.deleteProcessInstance(processInstanceId);
 }

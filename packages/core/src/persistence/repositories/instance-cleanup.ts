@@ -1,0 +1,30 @@
+import { sql, type Transaction } from 'kysely';
+import type { DialectSeam } from '../dialect.js';
+import type { StoreSchema } from '../schema.js';
+
+/**
+ * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
+ * their candidates, variables (task-local ones included), jobs, event subscriptions, incidents and
+ * external tasks. On PostgreSQL it is one statement (data-modifying CTEs; candidates go by their
+ * foreign key's cascade), a round trip instead of seven; SQLite runs in process, one per table.
+ */
+export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect: DialectSeam, processInstanceId: string): Promise<void> {
+  if (dialect.name === 'postgres') {
+    await sql`with variables as (delete from trellis_variable where proc_inst_id = ${processInstanceId}),
+      tasks as (delete from trellis_task where proc_inst_id = ${processInstanceId}),
+      jobs as (delete from trellis_job where process_instance_id = ${processInstanceId}),
+      subscriptions as (delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}),
+      incidents as (delete from trellis_incident where proc_inst_id = ${processInstanceId})
+      delete from trellis_external_task where proc_inst_id = ${processInstanceId}`.execute(trx);
+    return;
+  }
+  const tasks = trx.selectFrom('trellis_task').select('id').where('proc_inst_id', '=', processInstanceId);
+  await trx.deleteFrom('trellis_variable').where('proc_inst_id', '=', processInstanceId).execute();
+  await trx.deleteFrom('trellis_variable').where('task_id', 'in', tasks).execute();
+  await trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', tasks).execute();
+  await trx.deleteFrom('trellis_task').where('proc_inst_id', '=', processInstanceId).execute();
+  await trx.deleteFrom('trellis_job').where('process_instance_id', '=', processInstanceId).execute();
+  await trx.deleteFrom('trellis_event_subscription').where('proc_inst_id', '=', processInstanceId).execute();
+  await trx.deleteFrom('trellis_incident').where('proc_inst_id', '=', processInstanceId).execute();
+  await trx.deleteFrom('trellis_external_task').where('proc_inst_id', '=', processInstanceId).execute();
+}
