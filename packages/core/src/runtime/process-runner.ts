@@ -216,6 +216,18 @@ export class ProcessRunner {
     return siblings.filter((other) => other.activityId === activityId && !other.isActive);
   }
 
+  /** A joining gateway fires: the other arrived paths end there, this one goes on. */
+  join(execution: Execution, arrived: readonly Execution[]): void {
+    for (const other of arrived) {
+      if (other.id === execution.id) continue;
+      this.endActivityInstance(other);
+      this.variables.removeScope(other.id);
+      this.tree.remove(other);
+    }
+    execution.isActive = true;
+    this.tree.touch(execution);
+  }
+
   endActivityInstance(execution: Execution): void {
     if (execution.activityInstanceId && execution.activityInstanceId !== execution.processInstanceId) {
       this.tree.removeActivityInstance(execution.activityInstanceId);

@@ -19,13 +19,7 @@ export const inclusiveGateway: ActivityBehavior = {
       return at !== null && at !== element.id && canReach(runner.model, at, element.id);
     });
     if (stillComing) return;
-    for (const other of arrived) {
-      if (other.id === execution.id) continue;
-      runner.endActivityInstance(other);
-      runner.tree.remove(other);
-    }
-    execution.isActive = true;
-    runner.tree.touch(execution);
+    runner.join(execution, arrived);
     const flows = runner.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
     const taken = flows.filter((flow) => !flow.condition || runner.conditionHolds(execution, flow.condition, element.id)).map((flow) => flow.id);
     if (taken.length === 0 && element.defaultFlow) taken.push(element.defaultFlow);

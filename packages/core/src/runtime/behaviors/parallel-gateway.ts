@@ -11,13 +11,7 @@ export const parallelGateway: ActivityBehavior = {
     runner.tree.touch(execution);
     const arrived = runner.waitingAt(execution, element.id);
     if (arrived.length < Math.max(1, incoming)) return;
-    for (const other of arrived) {
-      if (other.id === execution.id) continue;
-      runner.endActivityInstance(other);
-      runner.tree.remove(other);
-    }
-    execution.isActive = true;
-    runner.tree.touch(execution);
+    runner.join(execution, arrived);
     runner.leaveVia(execution, runner.model.flowsFrom(element.id).map((flow) => flow.id), { evaluateConditions: false });
   },
 };
