@@ -126,10 +126,42 @@ export class ProcessRunner {
         if (!step) break;
         if (this.tree.executions.has(step.execution.id)) await step.run();
       }
+      await this.prune();
     } finally {
       this.running = false;
     }
     await this.tree.flush(this.ctx);
+  }
+
+  /**
+   * Camunda's pruning, once the agenda is done: a scope left with a single concurrent path takes
+   * that path over (its activity, activity instance, scope child, tasks, jobs, subscriptions and
+   * variables), so that after a join the instance runs on its scope execution again.
+   * Multi-instance bodies keep their concurrent instances.
+   */
+  private async prune(): Promise<void> {
+    for (const scope of [...this.tree.executions.values()]) {
+      if (!this.tree.executions.has(scope.id) || scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX)) continue;
+      const children = this.tree.childrenOf(scope.id);
+      if (children.length !== 1 || !children[0].isConcurrent) continue;
+      const [path] = children;
+      scope.activityId = path.activityId;
+      scope.activityInstanceId = path.activityInstanceId;
+      scope.isActive = path.isActive;
+      this.tree.touch(scope);
+      for (const child of this.tree.childrenOf(path.id)) {
+        child.parentId = scope.id;
+        this.tree.touch(child);
+      }
+      for (const instance of this.tree.activityInstances.values()) if (instance.executionId === path.id) this.tree.moveActivityInstance(instance.id, scope.id);
+      for (const name of this.variables.localNames(path.id)) this.variables.setLocal(scope.id, name, this.variables.getLocal(path.id, name)!);
+      this.variables.removeScope(path.id);
+      await this.ctx.tasks.moveExecution(path.id, scope.id);
+      await this.ctx.jobs.moveExecution(path.id, scope.id, []);
+      await this.ctx.eventSubscriptions.moveExecution(path.id, scope.id, []);
+      await this.ctx.externalTasks.moveExecution(path.id, scope.id);
+      this.tree.remove(path);
+    }
   }
 
   /** Whether the instance has conditional subscriptions (asked once per command; a new one sets it). */

@@ -203,3 +203,30 @@ describe('conditional event sub-processes', () => {
     expect(after).toEqual(['review', 'work']);
   });
 });
+
+describe('pruning', () => {
+  const FORK = wrap(
+    'forkJoinPrune',
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}
+     <bpmn:parallelGateway id="fork" />${flow('f2', 'fork', 'a')}${flow('f3', 'fork', 'b')}
+     <bpmn:userTask id="a" />${flow('f4', 'a', 'join')}<bpmn:userTask id="b" />${flow('f5', 'b', 'join')}
+     <bpmn:parallelGateway id="join" />${flow('f6', 'join', 'after')}<bpmn:userTask id="after" />${flow('f7', 'after', 'end')}<bpmn:endEvent id="end" />`,
+  );
+
+  it('runs on the process instance execution again after a join, as Camunda does', async () => {
+    const engine = await createTestEngine();
+    engines.push(engine);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'f.bpmn', bytes: Buffer.from(FORK) }] });
+    const instance = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+
+    const forked = await engine.task.findTasks({ processInstanceId: instance.id });
+    for (const task of forked) await engine.task.complete(task.id);
+    const [after] = await engine.task.findTasks({ processInstanceId: instance.id });
+    const tree = await engine.runtime.getActivityInstanceTree(instance.id);
+
+    expect(forked.every((task) => task.executionId !== instance.id)).toBe(true);
+    expect(after.executionId).toBe(instance.id);
+    expect(await engine.execution.countExecutions({ processInstanceId: instance.id })).toBe(1);
+    expect(tree!.childActivityInstances.map((child) => [child.activityId, child.executionIds])).toEqual([['after', [instance.id]]]);
+  });
+});

@@ -55,6 +55,15 @@ export class ExternalTaskRepository {
     this.revisions.forget(task.id);
   }
 
+  /** Hands an execution's external tasks to another one (a concurrent path merged into its parent). */
+  async moveExecution(fromExecutionId: string, toExecutionId: string): Promise<void> {
+    await this.trx
+      .updateTable('trellis_external_task')
+      .set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) }))
+      .where('execution_id', '=', fromExecutionId)
+      .execute();
+  }
+
   async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
     if (executionIds.length === 0) return;
     await this.trx.deleteFrom('trellis_external_task').where('execution_id', 'in', executionIds).execute();
