@@ -15,6 +15,8 @@ import { TaskService } from './services/task/task-service.js';
 import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
+import { EngineMetrics } from './services/telemetry/engine-metrics.js';
+import { TelemetryService } from './services/telemetry/telemetry-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { ActivateJobDefinitionHandler, JobDefinitionService, SuspendJobDefinitionHandler } from './services/job-definition/job-definition-service.js';
@@ -24,6 +26,7 @@ import { ProcessModelCache } from './services/process-definition/process-model-c
 import { StartFormService } from './services/process-definition/start-form-service.js';
 import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { JobExecutor } from './jobs/job-executor.js';
+import { MigrationService } from './services/migration/migration-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -56,6 +59,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(ID_GENERATOR).toConstantValue(ports.idGenerator);
   container.bind(LOGGER).toConstantValue(ports.logger);
   container.bind(EventBus).toSelf();
+  container.bind(EngineMetrics).toSelf();
+  container.bind(TelemetryService).toSelf();
   container.bind(AuthenticationContext).toSelf();
   container.bind(CommandExecutor).toSelf();
   container.bind(ProcessModelCache).toSelf();
@@ -74,6 +79,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(VariableInstanceService).toSelf();
   container.bind(ExternalTaskService).toSelf();
   container.bind(JobDefinitionService).toSelf();
+  container.bind(MigrationService).toSelf();
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

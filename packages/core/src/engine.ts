@@ -14,6 +14,7 @@ import { ExecutionService } from './services/runtime/execution-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { JobDefinitionService } from './services/job-definition/job-definition-service.js';
+import { TelemetryService } from './services/telemetry/telemetry-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
@@ -22,6 +23,7 @@ import { DeploymentService } from './services/deployment/deployment-service.js';
 import { ProcessDefinitionService } from './services/process-definition/process-definition-service.js';
 import { StartFormService } from './services/process-definition/start-form-service.js';
 import { StatisticsService } from './services/process-definition/statistics-service.js';
+import { MigrationService } from './services/migration/migration-service.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
@@ -44,6 +46,9 @@ export class ProcessEngine {
   readonly variableInstance: VariableInstanceService;
   readonly externalTask: ExternalTaskService;
   readonly jobDefinition: JobDefinitionService;
+  readonly telemetry: TelemetryService;
+  /** Process instance migration: generate, validate and execute migration plans. */
+  readonly migration: MigrationService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -69,6 +74,8 @@ export class ProcessEngine {
     this.variableInstance = container.get(VariableInstanceService);
     this.externalTask = container.get(ExternalTaskService);
     this.jobDefinition = container.get(JobDefinitionService);
+    this.telemetry = container.get(TelemetryService);
+    this.migration = container.get(MigrationService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

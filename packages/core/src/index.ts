@@ -60,4 +60,8 @@ export type {
 } from './services/variable-instance/variable-instance.js';
 export type { JobDefinitionService, JobDefinitionSuspensionTarget, JobDefinitionSuspensionChange } from './services/job-definition/job-definition-service.js';
 export type * from './services/job-definition/job-definition.js';
+export type { MigrationService, GenerateMigrationPlanRequest } from './services/migration/migration-service.js';
+export { MigrationPlanValidationException, MigratingProcessInstanceValidationException } from './services/migration/migration-plan.js';
+export type * from './services/migration/migration-plan.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';
+export type { TelemetryService, TelemetryData } from './services/telemetry/telemetry-service.js';

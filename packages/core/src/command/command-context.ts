@@ -21,6 +21,7 @@ import { ExecutionQueryRepository } from '../persistence/repositories/execution-
 import { ExternalTaskRepository } from '../persistence/repositories/external-task-repository.js';
 import { JobDefinitionRepository } from '../persistence/repositories/job-definition-repository.js';
 import { CommentRepository } from '../persistence/repositories/comment-repository.js';
+import { PropertyRepository } from '../persistence/repositories/property-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
@@ -44,6 +45,7 @@ export class CommandContext {
   readonly externalTasks: ExternalTaskRepository;
   readonly jobDefinitions: JobDefinitionRepository;
   readonly comments: CommentRepository;
+  readonly properties: PropertyRepository;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -77,6 +79,7 @@ export class CommandContext {
     this.externalTasks = new ExternalTaskRepository(trx, dialect);
     this.jobDefinitions = new JobDefinitionRepository(trx);
     this.comments = new CommentRepository(trx);
+    this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }
 

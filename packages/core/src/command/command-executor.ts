@@ -10,6 +10,7 @@ import type { Store } from '../persistence/store.js';
 import { CLOCK, ENGINE_CONFIG, ID_GENERATOR, LOGGER, STORE } from '../tokens.js';
 import type { Command } from './command.js';
 import { CommandContext } from './command-context.js';
+import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { translateDatabaseError } from './database-errors.js';
 
 /**
@@ -29,6 +30,7 @@ export class CommandExecutor {
     @inject(EventBus) private readonly events: EventBus,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(AuthenticationContext) private readonly authentication: AuthenticationContext,
+    @inject(EngineMetrics) private readonly metrics: EngineMetrics,
   ) {}
 
   async execute<T>(command: Command<T>): Promise<T> {
@@ -44,6 +46,7 @@ export class CommandExecutor {
     } catch (error) {
       throw translateDatabaseError(error);
     }
+    this.metrics.commandCommitted(command.name);
     context?.runAfterCommitHooks((error) => this.logger.error(`after-commit hook of ${command.name} failed`, error));
     return result;
   }

@@ -45,6 +45,7 @@ export async function newInstance(ctx: CommandContext, env: RuntimeEnvironment, 
 export async function completeRun(ctx: CommandContext, runner: ProcessRunner): Promise<void> {
   if (runner.running) return;
   await runner.run();
+  countMetrics(ctx, runner);
   const id = runner.tree.processInstanceId;
   if (runner.ended) {
     openInstances(ctx).delete(id);
@@ -54,4 +55,16 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
     return;
   }
   await runner.variables.flush(ctx);
+}
+
+/** Engine metrics count committed work only: what this run started is added after commit. */
+function countMetrics(ctx: CommandContext, runner: ProcessRunner): void {
+  const { flowNodesStarted, startedRootInstance } = runner;
+  runner.flowNodesStarted = 0;
+  runner.startedRootInstance = false;
+  if (flowNodesStarted === 0 && !startedRootInstance) return;
+  ctx.afterCommit(() => {
+    runner.env.metrics.add('flow-node-instances', flowNodesStarted);
+    if (startedRootInstance) runner.env.metrics.add('process-instances', 1);
+  });
 }

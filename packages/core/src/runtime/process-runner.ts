@@ -63,6 +63,9 @@ export class ProcessRunner {
   running = false;
   /** The instance was created in this command (nothing of it is stored before the first write). */
   isNew = false;
+  /** Activity instances this command started, and whether it started a root instance (engine metrics). */
+  flowNodesStarted = 0;
+  startedRootInstance = false;
   /** Rows other than the tree were written for the instance (tasks, jobs, subscriptions, external tasks). */
   wroteRows = false;
 
@@ -506,6 +509,7 @@ export class ProcessRunner {
       return;
     }
     const instanceId = activityInstanceId(activityId, this.ctx.ids.next());
+    this.flowNodesStarted++;
     execution.activityId = activityId;
     execution.activityInstanceId = instanceId;
     execution.isActive = true;

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import { ENGINE_CONFIG, LOGGER } from '../tokens.js';
 import { DelegateRegistry } from './delegates/delegate-registry.js';
+import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import type { CommandContext } from '../command/command-context.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 
@@ -30,5 +31,6 @@ export class RuntimeEnvironment {
     @inject(ProcessModelCache) readonly models: ProcessModelCache,
     @inject(ENGINE_CONFIG) readonly config: ResolvedEngineConfig,
     @inject(LOGGER) readonly logger: Logger,
+    @inject(EngineMetrics) readonly metrics: EngineMetrics,
   ) {}
 }

@@ -46,6 +46,7 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
     superExecutionId: start.superExecution?.id ?? null,
     superProcessInstanceId: start.superExecution?.processInstanceId ?? null,
   });
+  runner.startedRootInstance = !start.superExecution;
   runner.tree.addActivityInstance({
     id,
     processInstanceId: id,

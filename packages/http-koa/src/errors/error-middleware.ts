@@ -1,6 +1,8 @@
 import {
   AuthorizationException,
   BadUserRequestException,
+  MigratingProcessInstanceValidationException,
+  MigrationPlanValidationException,
   ParseException,
   ProcessEngineException,
   type Logger,
@@ -8,6 +10,7 @@ import {
 } from '@trellis/core';
 import type { Context, Middleware } from 'koa';
 import { InvalidRequestException } from './rest-exception.js';
+import { toMigratingProcessInstanceReportDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
 
 /**
  * The one place where an error becomes an HTTP status and a Camunda error body
@@ -38,6 +41,12 @@ export function toErrorResponse(error: unknown): { status: number; body: Record<
   if (error instanceof AuthorizationException) return { status: 403, body: authorizationBody(error) };
   if (error instanceof ParseException) {
     return { status: 400, body: { ...engineBody(error), details: parseDetails(error.details) } };
+  }
+  if (error instanceof MigrationPlanValidationException) {
+    return { status: 400, body: { ...engineBody(error), validationReport: toMigrationPlanReportDto(error.validationReport) } };
+  }
+  if (error instanceof MigratingProcessInstanceValidationException) {
+    return { status: 400, body: { ...engineBody(error), validationReport: toMigratingProcessInstanceReportDto(error.validationReport) } };
   }
   if (error instanceof BadUserRequestException) return { status: 400, body: engineBody(error) };
   if (ProcessEngineException.is(error)) return { status: 500, body: engineBody(error) };

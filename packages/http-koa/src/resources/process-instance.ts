@@ -11,7 +11,7 @@ import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
-const INSTANCE_QUERY: QuerySpec = {
+export const INSTANCE_QUERY: QuerySpec = {
   params: {
     processInstanceIds: 'stringList', businessKey: 'string', businessKeyLike: 'string', processDefinitionId: 'string',
     processDefinitionKey: 'string', processDefinitionKeyIn: 'stringList', deploymentId: 'string', active: 'boolean',

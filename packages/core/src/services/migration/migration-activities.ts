@@ -1,0 +1,208 @@
+import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import { isScopeActivity } from '../../runtime/process-runner.js';
+
+export const MI_BODY_SUFFIX = '#multiInstanceBody';
+
+/**
+ * An activity of Camunda's activity tree as migration sees it: a flow node, or the multi-instance
+ * body (`<id>#multiInstanceBody`) that Camunda puts around a multi-instance activity.
+ */
+export interface MigrationActivity {
+  readonly id: string;
+  readonly element: FlowElementModel;
+  /** True for the multi-instance body of `element`. */
+  readonly body: boolean;
+}
+
+/** The activity with this id (a flow node or an MI body), or null. */
+export function resolveActivity(model: ProcessModel, id: string): MigrationActivity | null {
+  if (id.endsWith(MI_BODY_SUFFIX)) {
+    const inner = model.activity(id.slice(0, -MI_BODY_SUFFIX.length));
+    return inner?.multiInstance ? { id, element: inner, body: true } : null;
+  }
+  const element = model.activity(id);
+  return element ? { id, element, body: false } : null;
+}
+
+const node = (element: FlowElementModel): MigrationActivity =>
+  element.multiInstance ? { id: element.id + MI_BODY_SUFFIX, element, body: true } : { id: element.id, element, body: false };
+
+/** The flow scope of an activity; null is the process itself. */
+export function flowScopeOf(model: ProcessModel, activity: MigrationActivity): MigrationActivity | null {
+  if (!activity.body && activity.element.multiInstance) return { id: activity.element.id + MI_BODY_SUFFIX, element: activity.element, body: true };
+  const scopeId = activity.element.scopeId;
+  if (scopeId === model.key) return null;
+  const scope = model.activity(scopeId);
+  return scope ? { id: scope.id, element: scope, body: false } : null;
+}
+
+/** The activities whose flow scope is the given one (null: the process). */
+export function childrenOf(model: ProcessModel, scope: MigrationActivity | null): MigrationActivity[] {
+  if (scope?.body) return [{ id: scope.element.id, element: scope.element, body: false }];
+  return model.childrenOf(scope ? scope.element.id : model.key).map(node);
+}
+
+export const isBoundaryEvent = (activity: MigrationActivity) => !activity.body && activity.element.type === 'bpmn:BoundaryEvent';
+
+/** A start event of an event sub-process. */
+export function isEventSubProcessStart(model: ProcessModel, activity: MigrationActivity): boolean {
+  if (activity.body || activity.element.type !== 'bpmn:StartEvent') return false;
+  return model.activity(activity.element.scopeId)?.triggeredByEvent === true;
+}
+
+/**
+ * The event scope of boundary events (the activity they are attached to, its MI body for a
+ * multi-instance activity) and event sub-process start events (the scope around the event
+ * sub-process); undefined for activities without an event scope. null is the process.
+ */
+export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): MigrationActivity | null | undefined {
+  if (isBoundaryEvent(activity)) {
+    const host = model.activity(activity.element.attachedTo ?? '');
+    return host ? node(host) : null;
+  }
+  if (isEventSubProcessStart(model, activity)) {
+    const subProcess = model.activity(activity.element.scopeId)!;
+    return flowScopeOf(model, { id: subProcess.id, element: subProcess, body: false });
+  }
+  return undefined;
+}
+
+/** Whether the activity is a scope in Trellis' execution tree (MI bodies always are). */
+export const isScope = (activity: MigrationActivity) => activity.body || isScopeActivity(activity.element);
+
+const isExternal = (element: FlowElementModel) => element.camunda['type'] === 'external';
+const hasDefinition = (element: FlowElementModel, type: string) => element.eventDefinitions.some((each) => each.type === type);
+const isConditional = (element: FlowElementModel) => hasDefinition(element, 'bpmn:ConditionalEventDefinition');
+
+/** Camunda's behavior class (simple name) of an activity, as SameBehaviorInstructionValidator compares them. */
+export function behaviorOf(model: ProcessModel, activity: MigrationActivity): string {
+  const element = activity.element;
+  if (activity.body) return element.multiInstance!.isSequential ? 'SequentialMultiInstanceActivityBehavior' : 'ParallelMultiInstanceActivityBehavior';
+  switch (element.type) {
+    case 'bpmn:SubProcess':
+      return element.triggeredByEvent ? 'EventSubProcessActivityBehavior' : 'SubProcessActivityBehavior';
+    case 'bpmn:Transaction':
+      return 'SubProcessActivityBehavior';
+    case 'bpmn:UserTask':
+      return 'UserTaskActivityBehavior';
+    case 'bpmn:ReceiveTask':
+      return 'ReceiveTaskActivityBehavior';
+    case 'bpmn:CallActivity':
+      return element.camunda['caseRef'] ? 'CaseCallActivityBehavior' : 'CallActivityBehavior';
+    case 'bpmn:ServiceTask':
+    case 'bpmn:SendTask':
+    case 'bpmn:BusinessRuleTask':
+      if (isExternal(element)) return 'ExternalTaskActivityBehavior';
+      if (element.camunda['class']) return 'ClassDelegateActivityBehavior';
+      if (element.camunda['delegateExpression']) return 'ServiceTaskDelegateExpressionActivityBehavior';
+      if (element.camunda['expression']) return 'ServiceTaskExpressionActivityBehavior';
+      if (element.type === 'bpmn:BusinessRuleTask' && element.camunda['decisionRef']) return 'DmnBusinessRuleTaskActivityBehavior';
+      return 'TaskActivityBehavior';
+    case 'bpmn:ScriptTask':
+      return 'ScriptTaskActivityBehavior';
+    case 'bpmn:ManualTask':
+      return 'ManualTaskActivityBehavior';
+    case 'bpmn:Task':
+      return 'TaskActivityBehavior';
+    case 'bpmn:BoundaryEvent':
+      return isConditional(element) ? 'BoundaryConditionalEventActivityBehavior' : 'BoundaryEventActivityBehavior';
+    case 'bpmn:IntermediateCatchEvent':
+      if (isConditional(element)) return 'IntermediateConditionalEventBehavior';
+      if (hasDefinition(element, 'bpmn:LinkEventDefinition')) return 'IntermediateCatchLinkEventActivityBehavior';
+      return 'IntermediateCatchEventActivityBehavior';
+    case 'bpmn:IntermediateThrowEvent':
+      return 'IntermediateThrowNoneEventActivityBehavior';
+    case 'bpmn:StartEvent':
+      if (isEventSubProcessStart(model, activity)) {
+        return isConditional(element) ? 'EventSubProcessStartConditionalEventActivityBehavior' : 'EventSubProcessStartEventActivityBehavior';
+      }
+      return 'NoneStartEventActivityBehavior';
+    case 'bpmn:EndEvent':
+      return 'NoneEndEventActivityBehavior';
+    case 'bpmn:ExclusiveGateway':
+      return 'ExclusiveGatewayActivityBehavior';
+    case 'bpmn:ParallelGateway':
+      return 'ParallelGatewayActivityBehavior';
+    case 'bpmn:InclusiveGateway':
+      return 'InclusiveGatewayActivityBehavior';
+    case 'bpmn:EventBasedGateway':
+      return 'EventBasedGatewayActivityBehavior';
+    case 'bpmn:ComplexGateway':
+      return 'ComplexGatewayActivityBehavior';
+    default:
+      return 'FlowNodeActivityBehavior';
+  }
+}
+
+const SUPPORTED_BEHAVIORS = new Set([
+  'SubProcessActivityBehavior',
+  'UserTaskActivityBehavior',
+  'BoundaryEventActivityBehavior',
+  'ParallelMultiInstanceActivityBehavior',
+  'SequentialMultiInstanceActivityBehavior',
+  'ReceiveTaskActivityBehavior',
+  'CallActivityBehavior',
+  'CaseCallActivityBehavior',
+  'IntermediateCatchEventActivityBehavior',
+  'EventBasedGatewayActivityBehavior',
+  'EventSubProcessActivityBehavior',
+  'EventSubProcessStartEventActivityBehavior',
+  'ExternalTaskActivityBehavior',
+  'ParallelGatewayActivityBehavior',
+  'InclusiveGatewayActivityBehavior',
+  'IntermediateConditionalEventBehavior',
+  'BoundaryConditionalEventActivityBehavior',
+  'EventSubProcessStartConditionalEventActivityBehavior',
+]);
+
+export const isSupportedBehavior = (behavior: string) => SUPPORTED_BEHAVIORS.has(behavior);
+
+const EQUIVALENT: Record<string, string> = {
+  CallActivityBehavior: 'CaseCallActivityBehavior',
+  CaseCallActivityBehavior: 'CallActivityBehavior',
+  SubProcessActivityBehavior: 'EventSubProcessActivityBehavior',
+  EventSubProcessActivityBehavior: 'SubProcessActivityBehavior',
+};
+
+export const sameBehavior = (source: string, target: string) => source === target || EQUIVALENT[source] === target;
+
+export const isAsync = (activity: MigrationActivity) =>
+  !activity.body && (activity.element.camunda['asyncBefore'] === true || activity.element.camunda['asyncAfter'] === true || activity.element.camunda['async'] === true);
+
+export const isConditionalEvent = (activity: MigrationActivity) => !activity.body && isConditional(activity.element);
+
+/** BPMN types of passive event triggers that generation may map (boundary and event sub-process start events). */
+const PASSIVE_TRIGGER_TYPES = new Set([
+  'boundaryMessage',
+  'boundarySignal',
+  'boundaryTimer',
+  'compensationBoundaryCatch',
+  'boundaryConditional',
+  'messageStartEvent',
+  'signalStartEvent',
+  'startTimerEvent',
+  'compensationStartEvent',
+  'conditionalStartEvent',
+]);
+
+/** The activity validators generation applies to both sides of a proposed instruction. */
+export function eligibleForGeneration(model: ProcessModel, activity: MigrationActivity): boolean {
+  if (!isSupportedBehavior(behaviorOf(model, activity)) && !isAsync(activity)) return false;
+  if ((isBoundaryEvent(activity) || isEventSubProcessStart(model, activity)) && !PASSIVE_TRIGGER_TYPES.has(activity.element.activityType)) return false;
+  return !(!activity.body && activity.element.isForCompensation);
+}
+
+/** Whether the activity declares a timer, a message/signal/conditional subscription or a task timeout-listener timer. */
+export function definesPersistentEventTrigger(model: ProcessModel, activity: MigrationActivity): boolean {
+  if (activity.body) return false;
+  const element = activity.element;
+  if (element.type === 'bpmn:UserTask' && element.taskListeners.some((listener) => listener.event === 'timeout')) return true;
+  const isEvent = isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent';
+  if (!isEvent) return false;
+  return element.eventDefinitions.some((each) =>
+    ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(each.type),
+  );
+}
+
+export const isWaitStateGateway = (activity: MigrationActivity) =>
+  !activity.body && (activity.element.type === 'bpmn:ParallelGateway' || activity.element.type === 'bpmn:InclusiveGateway');

@@ -1,0 +1,477 @@
+import { inject, injectable } from 'inversify';
+import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { subscribe } from '../../runtime/events/subscriptions.js';
+import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
+import { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import { behaviorOf, flowScopeOf, isScope, isSupportedBehavior, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
+import {
+  MigratingProcessInstanceValidationException,
+  MigrationPlanValidationException,
+  type MigratingProcessInstanceReport,
+  type MigrationExecution,
+  type MigrationInstruction,
+  type MigrationPlan,
+  type MigrationPlanInput,
+  type MigrationPlanReport,
+} from './migration-plan.js';
+import { MigrationRepository, type InstanceRows } from './migration-repository.js';
+import { generateInstructions, hasFailures, validatePlan, type PlanSides } from './plan-builder.js';
+
+export interface GenerateMigrationPlanRequest {
+  sourceProcessDefinitionId?: string | null;
+  targetProcessDefinitionId?: string | null;
+  updateEventTriggers?: boolean;
+  variables?: Record<string, TypedValue> | null;
+}
+
+interface ResolvedPlan {
+  plan: MigrationPlan;
+  sides: PlanSides;
+  source: ProcessDefinition;
+  target: ProcessDefinition;
+}
+
+const TIMER_HANDLERS = new Set<string>([JobHandlerTypes.boundaryTimer, JobHandlerTypes.intermediateTimer, JobHandlerTypes.eventSubProcessTimer]);
+const NO_INSTRUCTION = "There is no migration instruction for this instance's activity";
+
+/** Process instance migration (Camunda's MigrationPlanBuilder, MigrationPlanExecutionBuilder): plans and synchronous execution. */
+@injectable()
+export class MigrationService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
+  ) {}
+
+  /** Maps the activities that are equal in both definitions (same id, type and parent scope); throws when the plan's variables are invalid. */
+  generate(request: GenerateMigrationPlanRequest): Promise<MigrationPlan> {
+    return this.commands.run('CreateMigrationPlanCmd', async (ctx) => {
+      const { source, target } = await this.definitions(ctx, request.sourceProcessDefinitionId, request.targetProcessDefinitionId);
+      const sides = await this.sides(ctx, source, target);
+      const instructions = generateInstructions(sides, request.updateEventTriggers ?? false);
+      const plan: MigrationPlan = { sourceProcessDefinitionId: source.id, targetProcessDefinitionId: target.id, instructions, variables: request.variables ?? null };
+      const report = validatePlan(sides, instructions, plan.variables);
+      if (hasFailures(report)) throw new MigrationPlanValidationException(source.id, target.id, report);
+      return plan;
+    });
+  }
+
+  /** Creates the plan, throwing MigrationPlanValidationException when it is invalid. */
+  createPlan(input: MigrationPlanInput): Promise<MigrationPlan> {
+    return this.commands.run('CreateMigrationPlanCmd', async (ctx) => (await this.resolvePlan(ctx, input)).plan);
+  }
+
+  /** The plan's validation report (empty lists when it is valid). */
+  validate(input: MigrationPlanInput): Promise<MigrationPlanReport> {
+    return this.commands.run('CreateMigrationPlanCmd', async (ctx) => {
+      try {
+        await this.resolvePlan(ctx, input);
+        return { instructionReports: [], variableReports: {} };
+      } catch (error) {
+        if (error instanceof MigrationPlanValidationException) return error.validationReport;
+        throw error;
+      }
+    });
+  }
+
+  /** Migrates the selected instances synchronously, all in one transaction: the first failure migrates none. */
+  execute(input: MigrationPlanInput | null | undefined, selection: MigrationExecution): Promise<void> {
+    return this.commands.run('MigrateProcessInstanceCmd', async (ctx) => {
+      if (!input) throw new BadUserRequestException('Migration plan cannot be null: migration plan is null');
+      const resolved = await this.resolvePlan(ctx, input);
+      const ids = new Set<string | null>(selection.processInstanceIds ?? []);
+      if (selection.processInstanceQuery) {
+        for (const instance of await ctx.processInstances.find(selection.processInstanceQuery, await readableInstances(ctx))) ids.add(instance.id);
+      }
+      if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot empty: process instance ids is empty');
+      if (ids.has(null) || ids.has(undefined as never)) {
+        throw new BadUserRequestException('Process instance ids cannot be null: process instance ids contains null value');
+      }
+      for (const key of new Set([resolved.source.key, resolved.target.key])) {
+        await ctx.authz.check({ permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key });
+      }
+      for (const id of ids) await this.migrateInstance(ctx, resolved, id!);
+    });
+  }
+
+  private async definitions(ctx: CommandContext, sourceId: string | null | undefined, targetId: string | null | undefined) {
+    if (sourceId == null) throw new BadUserRequestException('Source process definition id is null');
+    if (targetId == null) throw new BadUserRequestException('Target process definition id is null');
+    const source = await ctx.processDefinitions.findById(sourceId);
+    if (!source) throw new BadUserRequestException(`ENGINE-23008 Source process definition with id '${sourceId}' does not exist`);
+    const target = await ctx.processDefinitions.findById(targetId);
+    if (!target) throw new BadUserRequestException(`ENGINE-23008 Target process definition with id '${targetId}' does not exist`);
+    await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: source.key });
+    await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: target.key });
+    return { source, target };
+  }
+
+  private async sides(ctx: CommandContext, source: ProcessDefinition, target: ProcessDefinition): Promise<PlanSides> {
+    return { sourceId: source.id, targetId: target.id, source: await this.models.get(ctx, source), target: await this.models.get(ctx, target) };
+  }
+
+  private async resolvePlan(ctx: CommandContext, input: MigrationPlanInput): Promise<ResolvedPlan> {
+    const { source, target } = await this.definitions(ctx, input.sourceProcessDefinitionId, input.targetProcessDefinitionId);
+    const sides = await this.sides(ctx, source, target);
+    const instructions: MigrationInstruction[] = (input.instructions ?? []).map((each) => ({
+      sourceActivityId: each.sourceActivityId ?? null,
+      targetActivityId: each.targetActivityId ?? null,
+      updateEventTrigger: each.updateEventTrigger ?? false,
+    }));
+    const plan: MigrationPlan = { sourceProcessDefinitionId: source.id, targetProcessDefinitionId: target.id, instructions, variables: input.variables ?? null };
+    const report = validatePlan(sides, instructions, plan.variables);
+    if (hasFailures(report)) throw new MigrationPlanValidationException(source.id, target.id, report);
+    return { plan, sides, source, target };
+  }
+
+  private async migrateInstance(ctx: CommandContext, resolved: ResolvedPlan, processInstanceId: string): Promise<void> {
+    const { plan, sides } = resolved;
+    const repository = new MigrationRepository(ctx.trx);
+    const rows = await repository.load(processInstanceId);
+    const root = rows.executions.find((each) => each.id === processInstanceId);
+    if (!root) throw new ProcessEngineException(`ENGINE-23003 Process instance '${processInstanceId}' cannot be migrated. The process instance does not exist`);
+    if (root.proc_def_id !== plan.sourceProcessDefinitionId) {
+      throw new ProcessEngineException(
+        `ENGINE-23002 Process instance '${processInstanceId}' cannot be migrated. Its process definition '${root.proc_def_id}' does not match the source process definition of the migration plan '${plan.sourceProcessDefinitionId}'`,
+      );
+    }
+    const instructionOf = new Map<string, MigrationInstruction>();
+    for (const each of plan.instructions) if (!instructionOf.has(each.sourceActivityId!)) instructionOf.set(each.sourceActivityId!, each);
+    validateInstance(sides, rows, processInstanceId, instructionOf);
+    checkSupportedShape(sides, rows, processInstanceId, instructionOf);
+    const scopeExecutionOf = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
+    await armNewBoundaryEvents(ctx, this.env, sides, rows, instructionOf, scopeExecutionOf, plan);
+    if (plan.variables && Object.keys(plan.variables).length > 0) {
+      const runner = await openInstance(ctx, this.env, processInstanceId);
+      if (runner) {
+        for (const [name, value] of Object.entries(plan.variables)) runner.variables.set(name, value);
+        await completeRun(ctx, runner);
+      }
+    }
+  }
+}
+
+const readableInstances = (ctx: CommandContext) =>
+  ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });
+
+/** The target activity id an execution or entity at `activityId` moves to, or undefined when nothing maps it. */
+function mapActivityId(instructionOf: Map<string, MigrationInstruction>, activityId: string): string | undefined {
+  const direct = instructionOf.get(activityId)?.targetActivityId;
+  if (direct) return direct;
+  // An execution at a multi-instance activity whose body is mapped (the body's outer execution).
+  const body = instructionOf.get(activityId + MI_BODY_SUFFIX)?.targetActivityId;
+  return body?.endsWith(MI_BODY_SUFFIX) ? body.slice(0, -MI_BODY_SUFFIX.length) : undefined;
+}
+
+/** Camunda's instance validators (§ activity-instance, transition-instance and unclaimed entities). */
+function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceId: string, instructionOf: Map<string, MigrationInstruction>): void {
+  const report: MigratingProcessInstanceReport = {
+    processInstanceId,
+    failures: [],
+    activityInstanceValidationReports: [],
+    transitionInstanceValidationReports: [],
+  };
+  for (const instance of rows.activityInstances) {
+    if (instance.id === processInstanceId) continue;
+    const failures: string[] = [];
+    const instruction = instructionOf.get(instance.activity_id) ?? null;
+    const hasChildren = rows.activityInstances.some((each) => each.parent_id === instance.id);
+    if (!instruction && !hasChildren) failures.push(NO_INSTRUCTION);
+    const activity = resolveActivity(sides.source, instance.activity_id);
+    const target = instruction ? resolveActivity(sides.target, instruction.targetActivityId!) : null;
+    if (activity && target && isScope(activity) && !isScope(target)) {
+      // VariableConflictActivityInstanceValidator: a scope's variables would land in a concurrent parent holding the same names.
+      const scopeExecution = rows.executions.find((each) => each.id === instance.execution_id);
+      const parent = scopeExecution?.parent_id ? rows.executions.find((each) => each.id === scopeExecution.parent_id) : undefined;
+      if (scopeExecution && parent?.is_concurrent) {
+        const parentNames = new Set(rows.variables.filter((each) => each.execution_id === parent.id).map((each) => each.name));
+        for (const name of new Set(rows.variables.filter((each) => each.execution_id === scopeExecution.id).map((each) => each.name))) {
+          if (parentNames.has(name)) {
+            failures.push(`The variable '${name}' exists in both, this scope and concurrent local in the parent scope. Migrating to a non-scope activity would overwrite one of them.`);
+          }
+        }
+      }
+    }
+    if (activity && !isSupportedBehavior(behaviorOf(sides.source, activity))) failures.push('The type of the source activity is not supported for activity instance migration');
+    if (failures.length > 0) {
+      report.activityInstanceValidationReports.push({ migrationInstruction: instruction, activityInstanceId: instance.id, sourceScopeId: instance.activity_id, failures });
+    }
+  }
+  // Transition instances: executions waiting for an async continuation.
+  for (const execution of rows.executions) {
+    if (execution.activity_id === null || execution.activity_instance_id !== null) continue;
+    const failures: string[] = [];
+    const instruction = instructionOf.get(execution.activity_id) ?? null;
+    const job = rows.jobs.find((each) => each.execution_id === execution.id && each.handler_type === JobHandlerTypes.asyncContinuation);
+    if (!instruction) failures.push(NO_INSTRUCTION);
+    else {
+      const targetActivity = resolveActivity(sides.target, instruction.targetActivityId!);
+      const configuration = job?.handler_configuration ?? 'async-before';
+      const asyncAfter = configuration.startsWith('async-after');
+      if (asyncAfter && targetActivity && sides.target.flowsFrom(targetActivity.element.id).length > 1) {
+        const flows = configuration.startsWith('async-after:') ? configuration.slice('async-after:'.length).split(',') : [];
+        if (flows.length === 0) failures.push('Transition instance is assigned to no sequence flow and target activity has more than one outgoing sequence flow');
+        else if (!flows.every((flow) => sides.target.flowsFrom(targetActivity.element.id).some((each) => each.id === flow))) {
+          failures.push('Transition instance is assigned to a sequence flow that cannot be matched in the target activity');
+        }
+      }
+      const camunda = targetActivity?.element.camunda ?? {};
+      if (asyncAfter && camunda['asyncAfter'] !== true) failures.push('Target activity is not asyncAfter');
+      if (!asyncAfter && camunda['asyncBefore'] !== true && camunda['async'] !== true) failures.push('Target activity is not asyncBefore');
+    }
+    if (failures.length > 0) {
+      report.transitionInstanceValidationReports.push({ migrationInstruction: instruction, transitionInstanceId: execution.id, sourceScopeId: execution.activity_id, failures });
+    }
+  }
+  const unclaimedJobs = rows.jobs.filter((job) => job.handler_type !== JobHandlerTypes.asyncContinuation && !TIMER_HANDLERS.has(job.handler_type));
+  if (unclaimedJobs.length > 0) report.failures.push(`Process instance contains not migrated jobs: [${unclaimedJobs.map((each) => each.id).join(', ')}]`);
+  if (report.failures.length + report.activityInstanceValidationReports.length + report.transitionInstanceValidationReports.length > 0) {
+    throw new MigratingProcessInstanceValidationException(report);
+  }
+}
+
+/**
+ * What Trellis cannot migrate yet (Camunda can): instances whose scope hierarchy changes, i.e.
+ * unmapped scopes that would be cancelled, new target scopes that would be created, or an
+ * activity that is a scope on one side only.
+ */
+function checkSupportedShape(sides: PlanSides, rows: InstanceRows, processInstanceId: string, instructionOf: Map<string, MigrationInstruction>): void {
+  const byId = new Map(rows.activityInstances.map((each) => [each.id, each]));
+  const unsupported = (why: string) =>
+    new ProcessEngineException(`Cannot migrate process instance '${processInstanceId}': ${why} (Trellis migrates only instances whose scope hierarchy is kept)`);
+  for (const instance of rows.activityInstances) {
+    if (instance.id === processInstanceId) continue;
+    const instruction = instructionOf.get(instance.activity_id);
+    if (!instruction) throw unsupported(`activity instance '${instance.id}' is not mapped and would have to be cancelled`);
+    const source = resolveActivity(sides.source, instance.activity_id)!;
+    const target = resolveActivity(sides.target, instruction.targetActivityId!)!;
+    const hasChildren = rows.activityInstances.some((each) => each.parent_id === instance.id);
+    if (source && target && hasChildren && isScope(source) !== isScope(target)) throw unsupported(`activity '${source.id}' and '${target.id}' differ in being a scope`);
+    const parent = instance.parent_id ? byId.get(instance.parent_id) : undefined;
+    const expectedScope = !parent || parent.id === processInstanceId ? null : (instructionOf.get(parent.activity_id)?.targetActivityId ?? null);
+    const actualScope = target ? (flowScopeOf(sides.target, target)?.id ?? null) : null;
+    if (expectedScope !== actualScope) throw unsupported(`activity instance '${instance.id}' would move from scope '${expectedScope ?? sides.targetId}' to '${actualScope ?? sides.targetId}'`);
+  }
+}
+
+async function applyMigration(
+  ctx: CommandContext,
+  repository: MigrationRepository,
+  sides: PlanSides,
+  rows: InstanceRows,
+  resolved: ResolvedPlan,
+  instructionOf: Map<string, MigrationInstruction>,
+): Promise<Map<string, string>> {
+  const { target: targetDefinition } = resolved;
+  const map = (activityId: string | null) => (activityId === null ? null : (mapActivityId(instructionOf, activityId) ?? activityId));
+  const targetModel: ProcessModel = sides.target;
+  const processInstanceId = rows.executions[0]?.proc_inst_id;
+
+  for (const instance of rows.activityInstances) {
+    if (instance.id === processInstanceId) {
+      await repository.updateActivityInstance(instance.id, { activity_id: targetDefinition.id, activity_name: targetDefinition.name });
+      continue;
+    }
+    const target = resolveActivity(targetModel, map(instance.activity_id)!);
+    if (!target) continue;
+    await repository.updateActivityInstance(instance.id, {
+      activity_id: target.id,
+      activity_type: target.body ? 'multiInstanceBody' : target.element.activityType,
+      activity_name: target.element.name,
+    });
+  }
+  for (const execution of rows.executions) {
+    await repository.updateExecution(execution.id, {
+      proc_def_id: targetDefinition.id,
+      proc_def_key: targetDefinition.key,
+      activity_id: map(execution.activity_id),
+      scope_activity_id: map(execution.scope_activity_id),
+    });
+  }
+  for (const task of rows.tasks) await repository.updateTask(task.id, { proc_def_id: targetDefinition.id, task_def_key: map(task.task_def_key) });
+  for (const task of rows.externalTasks) {
+    await repository.updateExternalTask(task.id, { proc_def_id: targetDefinition.id, proc_def_key: targetDefinition.key, activity_id: map(task.activity_id)! });
+  }
+
+  // Jobs: mapped timers and async continuations follow their activity; timers of unmapped events are deleted.
+  const targetJobDefinitions = await repository.jobDefinitionsOf(targetDefinition.id);
+  const newJobDefinition = new Map<string, string | null>();
+  for (const job of rows.jobs) {
+    const isTimer = TIMER_HANDLERS.has(job.handler_type);
+    const mapped = job.activity_id === null ? undefined : mapActivityId(instructionOf, job.activity_id);
+    if (isTimer && mapped === undefined) {
+      await repository.deleteJob(job.id);
+      continue;
+    }
+    const activityId = mapped ?? job.activity_id;
+    const oldDefinition = job.job_definition_id ? await repository.jobDefinition(job.job_definition_id) : undefined;
+    const jobDefinition = targetJobDefinitions.find(
+      (each) => each.activity_id === activityId && (oldDefinition === undefined || each.job_type === oldDefinition.job_type),
+    );
+    newJobDefinition.set(job.id, jobDefinition?.id ?? null);
+    const changes: Parameters<MigrationRepository['updateJob']>[1] = {
+      activity_id: activityId,
+      job_definition_id: jobDefinition?.id ?? null,
+      process_definition_id: targetDefinition.id,
+      process_definition_key: targetDefinition.key,
+      deployment_id: targetDefinition.deploymentId,
+    };
+    if (job.failed_activity_id !== null) changes.failed_activity_id = map(job.failed_activity_id);
+    if (isTimer && job.handler_configuration === job.activity_id) changes.handler_configuration = activityId;
+    const instruction = job.activity_id ? instructionOf.get(job.activity_id) : undefined;
+    const timer = activityId ? targetModel.activity(activityId)?.eventDefinitions.find((each) => each.timer)?.timer : undefined;
+    if (isTimer && instruction?.updateEventTrigger && timer && !/[$#]\{/.test(timer.expression)) {
+      // The target declaration decides anew: time already elapsed is ignored.
+      const schedule = parseTimerOrFail(timer, timer.expression, activityId!);
+      changes.due_date = schedule.firstDueDate(ctx.clock.now()).getTime();
+      changes.repeat_text = timer.kind === 'cycle' ? timer.expression : null;
+    }
+    await repository.updateJob(job.id, changes);
+  }
+
+  // Event subscriptions: mapped events keep theirs (renamed only with updateEventTrigger); unmapped ones lose them.
+  for (const subscription of rows.subscriptions) {
+    if (subscription.activity_id === null) {
+      await repository.updateSubscription(subscription.id, { proc_def_id: targetDefinition.id });
+      continue;
+    }
+    const mapped = mapActivityId(instructionOf, subscription.activity_id);
+    if (mapped === undefined) {
+      await repository.deleteSubscription(subscription.id);
+      continue;
+    }
+    const changes: Parameters<MigrationRepository['updateSubscription']>[1] = { proc_def_id: targetDefinition.id, activity_id: mapped };
+    if (instructionOf.get(subscription.activity_id)?.updateEventTrigger) {
+      const definition = targetModel.activity(mapped)?.eventDefinitions.find((each) => each.messageName !== null || each.signalName !== null);
+      if (definition) changes.event_name = definition.messageName ?? definition.signalName;
+    }
+    await repository.updateSubscription(subscription.id, changes);
+  }
+
+  for (const incident of rows.incidents) {
+    if (incident.incident_type === 'failedJob' && incident.configuration && !rows.jobs.some((job) => job.id === incident.configuration)) continue;
+    const deleted = incident.incident_type === 'failedJob' && incident.configuration !== null && !newJobDefinition.has(incident.configuration);
+    if (deleted) continue;
+    await repository.updateIncident(incident.id, {
+      proc_def_id: targetDefinition.id,
+      activity_id: map(incident.activity_id),
+      failed_activity_id: map(incident.failed_activity_id),
+      job_def_id: incident.incident_type === 'failedJob' && incident.configuration ? (newJobDefinition.get(incident.configuration) ?? null) : incident.job_def_id,
+    });
+  }
+  return restructureScopes(ctx, repository, sides, rows, resolved, instructionOf);
+}
+
+/**
+ * Leaf activities that are a scope on one side only (boundary events or I/O mappings added or
+ * removed): a removed scope's execution hands what it owns to its parent; a new scope gets its own
+ * child execution. Returns the scope execution of each migrated activity instance.
+ */
+async function restructureScopes(
+  ctx: CommandContext,
+  repository: MigrationRepository,
+  sides: PlanSides,
+  rows: InstanceRows,
+  resolved: ResolvedPlan,
+  instructionOf: Map<string, MigrationInstruction>,
+): Promise<Map<string, string>> {
+  const scopeExecutionOf = new Map<string, string>();
+  const processInstanceId = rows.executions[0]?.proc_inst_id;
+  for (const instance of rows.activityInstances) {
+    if (instance.id === processInstanceId) continue;
+    const instruction = instructionOf.get(instance.activity_id);
+    const source = resolveActivity(sides.source, instance.activity_id);
+    const target = instruction ? resolveActivity(sides.target, instruction.targetActivityId!) : null;
+    const execution = rows.executions.find((each) => each.id === instance.execution_id);
+    if (!source || !target || !execution) continue;
+    if (isScope(source) === isScope(target)) {
+      scopeExecutionOf.set(instance.id, execution.id);
+      continue;
+    }
+    if (isScope(source)) {
+      const parentId = execution.parent_id!;
+      const parentNames = rows.variables.filter((each) => each.execution_id === parentId);
+      const ownNames = new Set(rows.variables.filter((each) => each.execution_id === execution.id).map((each) => each.name));
+      for (const variable of parentNames) if (ownNames.has(variable.name)) await repository.deleteVariable(variable.id);
+      await repository.moveOwnedRows(execution.id, parentId);
+      await repository.setExecutionState(parentId, { is_active: 1, activity_id: target.id, activity_instance_id: instance.id });
+      await repository.deleteExecution(execution.id);
+      scopeExecutionOf.set(instance.id, parentId);
+    } else {
+      const id = ctx.ids.next();
+      await repository.insertExecution({
+        ...execution,
+        id,
+        rev: 1,
+        parent_id: execution.id,
+        proc_def_id: resolved.target.id,
+        proc_def_key: resolved.target.key,
+        activity_id: target.id,
+        activity_instance_id: instance.id,
+        is_active: 1,
+        is_concurrent: 0,
+        is_scope: 1,
+        start_time: ctx.clock.now().getTime(),
+        scope_activity_id: target.id,
+        scope_instance_id: instance.id,
+        super_execution_id: null,
+        super_proc_inst_id: null,
+      });
+      await repository.moveActivityRows(execution.id, id, instance.id);
+      await repository.setExecutionState(execution.id, { is_active: 0 });
+      scopeExecutionOf.set(instance.id, id);
+    }
+  }
+  return scopeExecutionOf;
+}
+
+/** Boundary events of migrated activities that no instruction maps onto get their triggers, as on entering the activity. */
+async function armNewBoundaryEvents(
+  ctx: CommandContext,
+  env: RuntimeEnvironment,
+  sides: PlanSides,
+  rows: InstanceRows,
+  instructionOf: Map<string, MigrationInstruction>,
+  scopeExecutionOf: Map<string, string>,
+  plan: MigrationPlan,
+): Promise<boolean> {
+  const targeted = new Set(plan.instructions.map((each) => each.targetActivityId));
+  const work: Array<{ executionId: string; boundaries: FlowElementModel[] }> = [];
+  for (const instance of rows.activityInstances) {
+    const target = resolveActivity(sides.target, instructionOf.get(instance.activity_id)?.targetActivityId ?? '');
+    const executionId = scopeExecutionOf.get(instance.id);
+    if (!target || !executionId) continue;
+    // Boundary events of a multi-instance activity belong to its body.
+    if (target.element.multiInstance && !target.body) continue;
+    const boundaries = target.element.boundaryEvents
+      .filter((id) => !targeted.has(id))
+      .map((id) => sides.target.activity(id))
+      .filter((each): each is FlowElementModel => each !== undefined && each.eventDefinitions.length > 0);
+    if (boundaries.length > 0) work.push({ executionId, boundaries });
+  }
+  if (work.length === 0) return false;
+  const runner = await openInstance(ctx, env, rows.executions[0]!.proc_inst_id);
+  if (!runner) return false;
+  for (const { executionId, boundaries } of work) {
+    const execution = runner.tree.executions.get(executionId);
+    if (!execution) continue;
+    for (const boundary of boundaries) {
+      const definition = boundary.eventDefinitions[0]!;
+      if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
+        await createTimerJob(runner, execution, boundary, JobHandlerTypes.boundaryTimer, definition.timer);
+      } else {
+        await subscribe(runner, execution, boundary, definition);
+      }
+    }
+  }
+  await completeRun(ctx, runner);
+  return true;
+}

@@ -1,0 +1,106 @@
+import { inject, injectable } from 'inversify';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { engineMessage } from '../../errors/engine-message.js';
+import { AuthorizationException } from '../../errors/exceptions.js';
+import { EngineMetrics, type TelemetryMetric } from './engine-metrics.js';
+
+const ENABLED = 'camunda.telemetry.enabled';
+const INSTALLATION = 'camunda.installation.id';
+/** Trellis' own version, as telemetry reports the product. */
+export const TRELLIS_VERSION = '0.1.0';
+
+export interface TelemetryData {
+  installation: string;
+  product: {
+    name: string;
+    version: string;
+    edition: string;
+    internals: {
+      database: { vendor: string; version: string };
+      applicationServer: { vendor: string; version: string };
+      commands: Record<string, number>;
+      metrics: Record<TelemetryMetric, number>;
+      jdk: { vendor: string; version: string };
+      dataCollectionStartDate: Date;
+    };
+  };
+}
+
+/**
+ * The Telemetry group. Trellis never sends telemetry anywhere: the configuration is only stored
+ * (Camunda 7.22 keeps the endpoint), and the data is what an operator may read locally.
+ */
+@injectable()
+export class TelemetryService {
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(EngineMetrics) private readonly metrics: EngineMetrics,
+  ) {}
+
+  configure(enabled: boolean): Promise<void> {
+    return this.commands.run('TelemetryConfigureCmd', async (ctx) => {
+      await requireSystemPermission(ctx, 'SET');
+      await ctx.properties.set(ENABLED, String(enabled));
+    });
+  }
+
+  /** What was configured; false until set. */
+  isTelemetryEnabled(): Promise<boolean> {
+    return this.commands.run('IsTelemetryEnabledCmd', async (ctx) => (await ctx.properties.get(ENABLED)) === 'true');
+  }
+
+  /** Camunda's diagnostics snapshot with Trellis' truths (the database, Node.js); camunda-admin or READ on System. */
+  getTelemetryData(): Promise<TelemetryData> {
+    return this.commands.run('GetTelemetryDataCmd', async (ctx) => {
+      await requireSystemPermission(ctx, 'READ');
+      let installation = await ctx.properties.get(INSTALLATION);
+      if (!installation) {
+        installation = randomUUID();
+        await ctx.properties.set(INSTALLATION, installation);
+      }
+      const node = { vendor: 'Node.js', version: process.versions.node };
+      return {
+        installation,
+        product: {
+          name: 'Trellis',
+          version: TRELLIS_VERSION,
+          edition: 'community',
+          internals: {
+            database: await databaseOf(ctx),
+            applicationServer: node,
+            commands: this.metrics.commandCounts(),
+            metrics: this.metrics.metricCounts(),
+            jdk: node,
+            dataCollectionStartDate: this.metrics.since,
+          },
+        },
+      };
+    });
+  }
+}
+
+async function databaseOf(ctx: CommandContext): Promise<{ vendor: string; version: string }> {
+  if (ctx.dialect.name === 'postgres') {
+    const result = await sql<{ server_version: string }>`show server_version`.execute(ctx.trx);
+    return { vendor: 'PostgreSQL', version: result.rows[0]?.server_version ?? '' };
+  }
+  const result = await sql<{ version: string }>`select sqlite_version() as version`.execute(ctx.trx);
+  return { vendor: 'SQLite', version: result.rows[0]?.version ?? '' };
+}
+
+/** Camunda's admin-or-System check (ENGINE-03110 names the permissions that would have passed). */
+async function requireSystemPermission(ctx: CommandContext, ...permissions: string[]): Promise<void> {
+  if (!ctx.authz.isActive) return;
+  for (const permission of permissions) {
+    if (await ctx.authz.isAuthorized({ permission, resource: Resources.SYSTEM })) return;
+  }
+  const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(', ');
+  throw new AuthorizationException(
+    engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`),
+    ctx.authentication?.userId ?? null,
+  );
+}

@@ -1,0 +1,64 @@
+import Router from '@koa/router';
+import { BadUserRequestException, MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
+import { objectOf, readJsonObject } from '../body.js';
+import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
+import { variablesFromDto } from '../dto/variables-map.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseBodyQuery } from '../query/parse-query.js';
+import { type RestContext } from './context.js';
+import { INSTANCE_QUERY } from './process-instance.js';
+
+/** Camunda's MigrationRestServiceImpl answers plan-building problems as 400 InvalidRequestException with the engine's message. */
+async function asInvalidRequest<T>(call: () => Promise<T>, keepValidationErrors: boolean): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (keepValidationErrors && error instanceof MigrationPlanValidationException) throw error;
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+    throw error;
+  }
+}
+
+/** The Migration group: generate and validate plans, migrate instances synchronously. */
+export function migrationRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  router.post('/migration/generate', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const variables = body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables, 'Cannot generate migration plan');
+    const plan = await asInvalidRequest(
+      () =>
+        engine.migration.generate({
+          sourceProcessDefinitionId: typeof body.sourceProcessDefinitionId === 'string' ? body.sourceProcessDefinitionId : null,
+          targetProcessDefinitionId: typeof body.targetProcessDefinitionId === 'string' ? body.targetProcessDefinitionId : null,
+          updateEventTriggers: body.updateEventTriggers === true,
+          variables,
+        }),
+      false,
+    );
+    ctx.body = toMigrationPlanDto(plan);
+  });
+
+  router.post('/migration/validate', async (ctx) => {
+    const input = fromMigrationPlanDto(await readJsonObject(ctx, rest.bodyLimit));
+    ctx.body = toMigrationPlanReportDto(await asInvalidRequest(() => engine.migration.validate(input), false));
+  });
+
+  router.post('/migration/execute', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const input = body.migrationPlan === undefined || body.migrationPlan === null ? null : fromMigrationPlanDto(objectOf(body.migrationPlan));
+    if (input) await asInvalidRequest(() => engine.migration.createPlan(input), true);
+    if (body.processInstanceIds !== undefined && body.processInstanceIds !== null && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, '');
+    const processInstanceQuery =
+      body.processInstanceQuery === undefined || body.processInstanceQuery === null
+        ? null
+        : parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY);
+    await engine.migration.execute(input, {
+      processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
+      processInstanceQuery,
+      skipCustomListeners: body.skipCustomListeners === true,
+      skipIoMappings: body.skipIoMappings === true,
+    });
+    ctx.status = 204;
+  });
+}

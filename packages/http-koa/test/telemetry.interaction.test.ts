@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+import { basic } from './support/basic-auth.js';
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="tick" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
+    <bpmn:task id="work" /><bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+let rest: RestHarness;
+afterEach(async () => rest.close());
+
+describe('the Telemetry group', () => {
+  it('stores the configuration (never sending anything) and reports what the engine did', async () => {
+    rest = await startRestHarness();
+    await rest.engine.deployment.deploy({ resources: [{ name: 'tick.bpmn', bytes: Buffer.from(MODEL) }] });
+    const before = await rest.request('GET', '/telemetry/configuration');
+    const configured = await rest.request('POST', '/telemetry/configuration', { json: { enableTelemetry: true } });
+    const after = await rest.request('GET', '/telemetry/configuration');
+    for (let i = 0; i < 3; i++) await rest.request('POST', '/process-definition/key/tick/start', { json: {} });
+
+    const data = await rest.request('GET', '/telemetry/data');
+    const again = await rest.request('GET', '/telemetry/data');
+
+    expect(before.body).toEqual({ enableTelemetry: false });
+    expect(configured.status).toBe(204);
+    expect(after.body).toEqual({ enableTelemetry: true });
+    expect(data.body.product).toMatchObject({ name: 'Trellis', edition: 'community' });
+    expect(data.body.product.internals.database).toMatchObject({ vendor: 'SQLite' });
+    expect(data.body.product.internals.jdk).toEqual({ vendor: 'Node.js', version: process.versions.node });
+    expect(data.body.product.internals.metrics).toEqual({
+      'process-instances': { count: 3 },
+      'flow-node-instances': { count: 9 },
+      'decision-instances': { count: 0 },
+      'executed-decision-elements': { count: 0 },
+    });
+    expect(data.body.product.internals.commands.StartProcessInstanceCmd).toEqual({ count: 3 });
+    expect(again.body.installation).toBe(data.body.installation);
+  });
+
+  it('shows the data only to administrators and users with READ on System', async () => {
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.engine.identity.createUser({ id: 'ops', firstName: 'O', lastName: 'Ps', email: null }, 'ops-secret');
+
+    const denied = await rest.request('GET', '/telemetry/data', { headers: basic('ops', 'ops-secret') });
+    await rest.engine.runAs({ userId: 'admin', groupIds: ['camunda-admin'], tenantIds: [] }, () =>
+      rest.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 21, resourceId: '*', permissions: ['READ'] }),
+    );
+    const allowed = await rest.request('GET', '/telemetry/data', { headers: basic('ops', 'ops-secret') });
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe(
+      "ENGINE-03110 Required admin authenticated group or user or any of the following permissions: 'READ' permission on resource 'System'.",
+    );
+    expect(allowed.status).toBe(200);
+  });
+});
