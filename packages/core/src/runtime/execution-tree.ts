@@ -83,11 +83,12 @@ export class ExecutionTree {
   async flush(ctx: CommandContext): Promise<void> {
     this.wroteRows ||=
       this.created.size + this.dirty.size + this.removed.size + this.createdInstances.size + this.movedInstances.size + this.removedInstances.size > 0;
-    for (const id of this.created) await ctx.executions.insert(this.executions.get(id)!);
+    // Parents before children (a map keeps insertion order, and a child is always added after its parent).
+    await ctx.executions.insertAll([...this.created].map((id) => this.executions.get(id)!));
     for (const id of this.dirty) await ctx.executions.update(this.executions.get(id)!);
-    for (const id of this.createdInstances) await ctx.executions.insertActivityInstance(this.activityInstances.get(id)!);
+    await ctx.executions.insertActivityInstances([...this.createdInstances].map((id) => this.activityInstances.get(id)!));
     for (const id of this.movedInstances) await ctx.executions.updateActivityInstanceExecution(id, this.activityInstances.get(id)!.executionId);
-    for (const id of this.removedInstances) await ctx.executions.deleteActivityInstance(id);
+    await ctx.executions.deleteActivityInstances([...this.removedInstances]);
     // Children before their parent: the root (no parent) goes last.
     for (const execution of [...this.removed.values()].sort((a, b) => Number(a.parentId === null) - Number(b.parentId === null))) {
       await ctx.executions.delete(execution);

@@ -49,9 +49,12 @@ export class ExecutionRepository {
     return rows.map(toActivityInstance);
   }
 
-  async insert(execution: Execution): Promise<void> {
-    await this.trx.insertInto('trellis_execution').values({ ...toRow(execution), rev: 1 }).execute();
-    this.revisions.remember(execution.id, 1);
+  /** New executions in one statement. */
+  async insertAll(executions: readonly Execution[]): Promise<void> {
+    for (const chunk of chunks(executions)) {
+      await this.trx.insertInto('trellis_execution').values(chunk.map((execution) => ({ ...toRow(execution), rev: 1 }))).execute();
+    }
+    for (const execution of executions) this.revisions.remember(execution.id, 1);
   }
 
   async update(execution: Execution): Promise<void> {
@@ -106,10 +109,10 @@ export class ExecutionRepository {
     await this.trx.updateTable('trellis_external_task').set((eb) => ({ suspended: value, rev: eb('rev', '+', 1) })).where('proc_inst_id', '=', processInstanceId).execute();
   }
 
-  async insertActivityInstance(instance: ActivityInstance): Promise<void> {
-    await this.trx
-      .insertInto('trellis_activity_instance')
-      .values({
+  /** New activity instances in one statement. */
+  async insertActivityInstances(instances: readonly ActivityInstance[]): Promise<void> {
+    for (const chunk of chunks(instances)) {
+      const rows = chunk.map((instance) => ({
         id: instance.id,
         proc_inst_id: instance.processInstanceId,
         parent_id: instance.parentId,
@@ -118,16 +121,17 @@ export class ExecutionRepository {
         activity_name: instance.activityName,
         execution_id: instance.executionId,
         start_time: instance.startTime.getTime(),
-      })
-      .execute();
+      }));
+      await this.trx.insertInto('trellis_activity_instance').values(rows).execute();
+    }
   }
 
   async updateActivityInstanceExecution(id: string, executionId: string): Promise<void> {
     await this.trx.updateTable('trellis_activity_instance').set({ execution_id: executionId }).where('id', '=', id).execute();
   }
 
-  async deleteActivityInstance(id: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_activity_instance').where('id', '=', id).execute();
+  async deleteActivityInstances(ids: readonly string[]): Promise<void> {
+    for (const chunk of chunks(ids)) await this.trx.deleteFrom('trellis_activity_instance').where('id', 'in', chunk).execute();
   }
 
   private remember(row: Selectable<ExecutionTable>): Execution {
@@ -153,6 +157,13 @@ export class ExecutionRepository {
       superProcessInstanceId: row.super_proc_inst_id,
     };
   }
+}
+
+/** Multi-row statements in slices that stay far below SQLite's bound-parameter limit. */
+function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
 }
 
 function toRow(execution: Execution): Omit<ExecutionTable, 'rev'> {
