@@ -9,6 +9,8 @@ export interface ServerConfig {
   bodyLimit: number;
   /** Long-polling fetchAndLock requests that may wait at once. */
   fetchAndLockQueueCapacity: number;
+  /** Prometheus on a port of its own; null: GET /prometheus on the main port. */
+  metricsPort: number | null;
   logLevel: LogLevel;
   /** HTTP Basic authentication on the REST API. */
   basicAuth: boolean;
@@ -35,6 +37,10 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
+  const metricsPort = env.TRELLIS_METRICS_PORT === undefined || env.TRELLIS_METRICS_PORT === '' ? null : Number(env.TRELLIS_METRICS_PORT);
+  if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
+    throw new Error(`TRELLIS_METRICS_PORT must be a port number, got '${env.TRELLIS_METRICS_PORT}'`);
+  }
   const admin = env.TRELLIS_ADMIN_USER && env.TRELLIS_ADMIN_PASSWORD ? { userId: env.TRELLIS_ADMIN_USER, password: env.TRELLIS_ADMIN_PASSWORD } : null;
   return {
     port,
@@ -44,6 +50,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     basePath: env.TRELLIS_BASE_PATH ?? '/engine-rest',
     bodyLimit,
     fetchAndLockQueueCapacity,
+    metricsPort,
     logLevel,
     engine: { store, logLevel, authorization: { enabled: authorization }, scripting: { enabled: scripting } },
   };

@@ -3,6 +3,7 @@ import { createRestApp } from '@trellis/http-koa';
 import { attachEventStream } from '@trellis/ws-adapter';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { prometheusRegistry, startMetricsServer } from './prometheus.js';
 import type { ServerConfig } from './server-config.js';
 
 export interface RunningServer {
@@ -27,6 +28,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     fetchAndLockQueueCapacity: config.fetchAndLockQueueCapacity,
     authentication: config.basicAuth ? 'basic' : undefined,
   });
+  const registry = prometheusRegistry(engine);
+  const metricsServer = config.metricsPort === null ? null : startMetricsServer(registry, config.metricsPort, config.host);
+  if (metricsServer === null) {
+    app.use(async (ctx, next) => {
+      if (ctx.method !== 'GET' || ctx.path !== '/prometheus') return next();
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  }
   const server = app.listen(config.port, config.host);
   const events = attachEventStream(server, engine, { path: `${config.basePath}/events` });
   await new Promise<void>((resolve, reject) => {
@@ -41,6 +51,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     url,
     async close() {
       await events.close();
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await engine.close();
     },

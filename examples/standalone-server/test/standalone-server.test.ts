@@ -83,6 +83,23 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_SCRIPTING: 'yes' })).toThrow(/TRELLIS_SCRIPTING/);
   });
 
+  it('exposes Prometheus metrics at /prometheus, counting what the engine did', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const running = await start(dataDir);
+    await fetch(`${running.url}/deployment/create`, { method: 'POST', body: deployForm() });
+    await fetch(`${running.url}/process-definition/key/smoke/start`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+
+    const response = await fetch(running.url.replace('/engine-rest', '/prometheus'));
+    const text = await response.text();
+
+    expect(response.status).toBe(200);
+    expect(text).toContain('trellis_process_instances_started_total 1');
+    expect(text).toContain('trellis_flow_node_instances_started_total 2');
+    expect(text).toMatch(/trellis_commands_total\{command="StartProcessInstanceCmd"\} 1/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
   it('runs model scripts only when TRELLIS_SCRIPTING is true', () => {
     expect(serverConfigFromEnv({}).engine.scripting).toEqual({ enabled: false });
     expect(serverConfigFromEnv({ TRELLIS_SCRIPTING: 'true' }).engine.scripting).toEqual({ enabled: true });

@@ -27,6 +27,7 @@ import { StartFormService } from './services/process-definition/start-form-servi
 import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { JobExecutor } from './jobs/job-executor.js';
 import { MigrationService } from './services/migration/migration-service.js';
+import { BatchMonitorJobHandler, BatchSeedJobHandler, BatchService, MigrationBatchJobHandler } from './services/batch/batch-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -80,6 +81,10 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(ExternalTaskService).toSelf();
   container.bind(JobDefinitionService).toSelf();
   container.bind(MigrationService).toSelf();
+  container.bind(BatchService).toSelf();
+  container.bind(JOB_HANDLER).to(BatchSeedJobHandler);
+  container.bind(JOB_HANDLER).to(BatchMonitorJobHandler);
+  container.bind(JOB_HANDLER).to(MigrationBatchJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

@@ -15,6 +15,7 @@ import { VariableInstanceService } from './services/variable-instance/variable-i
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { JobDefinitionService } from './services/job-definition/job-definition-service.js';
 import { TelemetryService } from './services/telemetry/telemetry-service.js';
+import { EngineMetrics } from './services/telemetry/engine-metrics.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
@@ -24,6 +25,7 @@ import { ProcessDefinitionService } from './services/process-definition/process-
 import { StartFormService } from './services/process-definition/start-form-service.js';
 import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { MigrationService } from './services/migration/migration-service.js';
+import { BatchService } from './services/batch/batch-service.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
@@ -47,8 +49,12 @@ export class ProcessEngine {
   readonly externalTask: ExternalTaskService;
   readonly jobDefinition: JobDefinitionService;
   readonly telemetry: TelemetryService;
+  /** What this engine did since it started (committed commands, started instances and flow nodes). */
+  readonly metrics: EngineMetrics;
   /** Process instance migration: generate, validate and execute migration plans. */
   readonly migration: MigrationService;
+  /** Batches: asynchronous operations run by seed, execution and monitor jobs. */
+  readonly batch: BatchService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -75,7 +81,9 @@ export class ProcessEngine {
     this.externalTask = container.get(ExternalTaskService);
     this.jobDefinition = container.get(JobDefinitionService);
     this.telemetry = container.get(TelemetryService);
+    this.metrics = container.get(EngineMetrics);
     this.migration = container.get(MigrationService);
+    this.batch = container.get(BatchService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

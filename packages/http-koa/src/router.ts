@@ -16,6 +16,7 @@ import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { telemetryRoutes } from './resources/telemetry.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
+import { batchRoutes } from './resources/batch.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -57,6 +58,7 @@ function mountResources(router: Router, rest: RestContext): void {
   telemetryRoutes(router, rest);
   jobRoutes(router, rest);
   migrationRoutes(router, rest);
+  batchRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);

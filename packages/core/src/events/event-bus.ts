@@ -8,6 +8,8 @@ export interface EngineEvents {
   'job.created': { jobId: string; dueDate: Date | null };
   /** An external task was created or unlocked: long-polling fetches may find it now. */
   'externalTask.available': { topicName: string };
+  /** A batch was created, progressed (jobs created, execution started), was suspended/activated, completed or deleted. */
+  'batch.changed': { batchId: string };
   /** The engine is closing (published at the start of close()): answer what waits on it, e.g. long polls. */
   'engine.closing': Record<string, never>;
 }

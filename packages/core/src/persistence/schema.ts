@@ -27,6 +27,7 @@ export interface StoreSchema {
   trellis_incident: IncidentTable;
   trellis_external_task: ExternalTaskTable;
   trellis_comment: CommentTable;
+  trellis_batch: BatchTable;
 }
 
 export interface PropertyTable {
@@ -313,4 +314,24 @@ export interface CommentTable {
   message: string | null;
   full_message: string | null;
   tenant_id: string | null;
+}
+
+export interface BatchTable {
+  id: string;
+  rev: number;
+  type: string;
+  total_jobs: number;
+  jobs_created: number;
+  batch_jobs_per_seed: number;
+  invocations_per_batch_job: number;
+  seed_job_def_id: string | null;
+  monitor_job_def_id: string | null;
+  batch_job_def_id: string | null;
+  /** JSON: the items (ids) and the type's settings. */
+  configuration: string | null;
+  tenant_id: string | null;
+  create_user_id: string | null;
+  suspended: number;
+  start_time: number;
+  execution_start_time: number | null;
 }

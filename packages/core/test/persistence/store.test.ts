@@ -39,7 +39,7 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
 
     expect(await second.migrate(() => Date.now())).toEqual([]);
     const rows = await first.db.selectFrom('trellis_schema_migration').select('version').execute();
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('matches LIKE case-sensitively', async () => {

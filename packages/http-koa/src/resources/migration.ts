@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { BadUserRequestException, MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
 import { objectOf, readJsonObject } from '../body.js';
 import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
@@ -7,6 +8,7 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { INSTANCE_QUERY } from './process-instance.js';
+import { toBatchDto } from './batch.js';
 
 /** Camunda's MigrationRestServiceImpl answers plan-building problems as 400 InvalidRequestException with the engine's message. */
 async function asInvalidRequest<T>(call: () => Promise<T>, keepValidationErrors: boolean): Promise<T> {
@@ -22,6 +24,25 @@ async function asInvalidRequest<T>(call: () => Promise<T>, keepValidationErrors:
 /** The Migration group: generate and validate plans, migrate instances synchronously. */
 export function migrationRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
+
+  /** A MigrationExecutionDto → the plan (checked: a bad plan is a 400 InvalidRequestException) and the selection. */
+  const executionFromBody = async (ctx: Context) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const input = body.migrationPlan === undefined || body.migrationPlan === null ? null : fromMigrationPlanDto(objectOf(body.migrationPlan));
+    if (input) await asInvalidRequest(() => engine.migration.createPlan(input), true);
+    if (body.processInstanceIds !== undefined && body.processInstanceIds !== null && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, '');
+    const processInstanceQuery =
+      body.processInstanceQuery === undefined || body.processInstanceQuery === null
+        ? null
+        : parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY);
+    const selection = {
+      processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
+      processInstanceQuery,
+      skipCustomListeners: body.skipCustomListeners === true,
+      skipIoMappings: body.skipIoMappings === true,
+    };
+    return { input, selection };
+  };
 
   router.post('/migration/generate', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
@@ -44,21 +65,14 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
     ctx.body = toMigrationPlanReportDto(await asInvalidRequest(() => engine.migration.validate(input), false));
   });
 
+  router.post('/migration/executeAsync', async (ctx) => {
+    const { input, selection } = await executionFromBody(ctx);
+    ctx.body = toBatchDto(await engine.batch.migrateAsync(input, selection));
+  });
+
   router.post('/migration/execute', async (ctx) => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    const input = body.migrationPlan === undefined || body.migrationPlan === null ? null : fromMigrationPlanDto(objectOf(body.migrationPlan));
-    if (input) await asInvalidRequest(() => engine.migration.createPlan(input), true);
-    if (body.processInstanceIds !== undefined && body.processInstanceIds !== null && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, '');
-    const processInstanceQuery =
-      body.processInstanceQuery === undefined || body.processInstanceQuery === null
-        ? null
-        : parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY);
-    await engine.migration.execute(input, {
-      processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
-      processInstanceQuery,
-      skipCustomListeners: body.skipCustomListeners === true,
-      skipIoMappings: body.skipIoMappings === true,
-    });
+    const { input, selection } = await executionFromBody(ctx);
+    await engine.migration.execute(input, selection);
     ctx.status = 204;
   });
 }

@@ -5,8 +5,9 @@ import { scopesJobsEvents } from './0004-scopes-jobs-events.js';
 import { externalTasks } from './0005-external-tasks.js';
 import { taskDelegation } from './0006-task-delegation.js';
 import { comments } from './0007-comments.js';
+import { batches } from './0008-batches.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
-export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime, scopesJobsEvents, externalTasks, taskDelegation, comments];
+export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime, scopesJobsEvents, externalTasks, taskDelegation, comments, batches];
 export type { Migration } from './migration.js';

@@ -85,21 +85,45 @@ export class MigrationService {
   /** Migrates the selected instances synchronously, all in one transaction: the first failure migrates none. */
   execute(input: MigrationPlanInput | null | undefined, selection: MigrationExecution): Promise<void> {
     return this.commands.run('MigrateProcessInstanceCmd', async (ctx) => {
-      if (!input) throw new BadUserRequestException('Migration plan cannot be null: migration plan is null');
-      const resolved = await this.resolvePlan(ctx, input);
-      const ids = new Set<string | null>(selection.processInstanceIds ?? []);
-      if (selection.processInstanceQuery) {
-        for (const instance of await ctx.processInstances.find(selection.processInstanceQuery, await readableInstances(ctx))) ids.add(instance.id);
-      }
-      if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot empty: process instance ids is empty');
-      if (ids.has(null) || ids.has(undefined as never)) {
-        throw new BadUserRequestException('Process instance ids cannot be null: process instance ids contains null value');
-      }
-      for (const key of new Set([resolved.source.key, resolved.target.key])) {
-        await ctx.authz.check({ permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key });
-      }
-      for (const id of ids) await this.migrateInstance(ctx, resolved, id!);
+      const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
+      for (const id of processInstanceIds) await this.migrateInstance(ctx, resolved, id);
     });
+  }
+
+  /**
+   * For an instance-migration batch (executeAsync), inside the caller's command: builds and validates the
+   * plan, collects the selection (the same checks as execute) and checks MIGRATE_INSTANCE; migrates nothing.
+   */
+  async prepareBatch(
+    ctx: CommandContext,
+    input: MigrationPlanInput | null | undefined,
+    selection: MigrationExecution,
+  ): Promise<{ plan: MigrationPlan; processInstanceIds: string[]; sourceDeploymentId: string; tenantId: string | null }> {
+    const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
+    return { plan: resolved.plan, processInstanceIds, sourceDeploymentId: resolved.source.deploymentId, tenantId: resolved.source.tenantId };
+  }
+
+  /** The plan resolved and the instances selected (ids ∪ query), with Camunda's checks and MIGRATE_INSTANCE on both keys. */
+  private async select(ctx: CommandContext, input: MigrationPlanInput | null | undefined, selection: MigrationExecution) {
+    if (!input) throw new BadUserRequestException('Migration plan cannot be null: migration plan is null');
+    const resolved = await this.resolvePlan(ctx, input);
+    const ids = new Set<string | null>(selection.processInstanceIds ?? []);
+    if (selection.processInstanceQuery) {
+      for (const instance of await ctx.processInstances.find(selection.processInstanceQuery, await readableInstances(ctx))) ids.add(instance.id);
+    }
+    if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot empty: process instance ids is empty');
+    if (ids.has(null) || ids.has(undefined as never)) {
+      throw new BadUserRequestException('Process instance ids cannot be null: process instance ids contains null value');
+    }
+    for (const key of new Set([resolved.source.key, resolved.target.key])) {
+      await ctx.authz.check({ permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key });
+    }
+    return { resolved, processInstanceIds: [...ids] as string[] };
+  }
+
+  /** Migrates one instance by a stored plan, inside the caller's command (the batch's execution job). */
+  async migrateByPlan(ctx: CommandContext, plan: MigrationPlan, processInstanceId: string): Promise<void> {
+    await this.migrateInstance(ctx, await this.resolvePlan(ctx, plan), processInstanceId);
   }
 
   private async definitions(ctx: CommandContext, sourceId: string | null | undefined, targetId: string | null | undefined) {

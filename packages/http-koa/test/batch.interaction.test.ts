@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+const model = (taskName: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="order" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="approve" />
+    <bpmn:userTask id="approve" name="${taskName}" />
+    <bpmn:sequenceFlow id="f2" sourceRef="approve" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+let rest: RestHarness;
+let v1: string;
+let v2: string;
+let ids: string[];
+beforeEach(async () => {
+  rest = await startRestHarness();
+  const deploy = async (xml: string) => (await rest.engine.deployment.deploy({ resources: [{ name: 'order.bpmn', bytes: Buffer.from(xml) }] })).processDefinitions![0].id;
+  v1 = await deploy(model('Approve'));
+  v2 = await deploy(model('Approve order'));
+  ids = [];
+  for (let i = 0; i < 5; i++) ids.push((await rest.engine.runtime.startProcessInstanceById(v1)).id);
+});
+afterEach(async () => rest.close());
+
+const plan = () => ({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [{ sourceActivityIds: ['approve'], targetActivityIds: ['approve'] }] });
+
+describe('the Batch group with asynchronous migration', () => {
+  it('creates a migration batch, reports it and its statistics, and removes it once done', async () => {
+    const created = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: ids } });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ type: 'instance-migration', totalJobs: 5, jobsCreated: 0, batchJobsPerSeed: 100, invocationsPerBatchJob: 1, suspended: false, createUserId: null, executionStartTime: null });
+    const batchId = created.body.id as string;
+
+    expect((await rest.request('GET', '/batch')).body.map((each: { id: string }) => each.id)).toEqual([batchId]);
+    expect((await rest.request('GET', '/batch/count', { query: { type: 'instance-migration' } })).body).toEqual({ count: 1 });
+    expect((await rest.request('GET', '/batch/count', { query: { type: 'instance-deletion' } })).body).toEqual({ count: 0 });
+    expect((await rest.request('GET', `/batch/${batchId}`)).body).toEqual(created.body);
+    const statistics = await rest.request('GET', '/batch/statistics');
+    expect(statistics.body).toEqual([{ ...created.body, remainingJobs: 5, completedJobs: 0, failedJobs: 0 }]);
+    expect((await rest.request('GET', '/batch/statistics/count', { query: { withFailures: 'true' } })).body).toEqual({ count: 0 });
+
+    const jobsOf = async (jobDefinitionId: string) => (await rest.request('GET', '/job', { query: { jobDefinitionId } })).body as Array<{ id: string }>;
+    const [seed] = await jobsOf(created.body.seedJobDefinitionId);
+    expect((await rest.request('POST', `/job/${seed!.id}/execute`)).status).toBe(204);
+    const executionJobs = await jobsOf(created.body.batchJobDefinitionId);
+    expect(executionJobs).toHaveLength(5);
+    for (const job of executionJobs) expect((await rest.request('POST', `/job/${job.id}/execute`)).status).toBe(204);
+    const done = await rest.request('GET', '/batch/statistics');
+    expect(done.body[0]).toMatchObject({ jobsCreated: 5, remainingJobs: 0, completedJobs: 5, failedJobs: 0 });
+    expect(done.body[0].executionStartTime).not.toBeNull();
+    for (const id of ids) expect((await rest.engine.runtime.getProcessInstance(id))!.processDefinitionId).toBe(v2);
+
+    // The monitor job (due at once) sees no execution job left and removes the batch.
+    expect(await jobsOf(created.body.monitorJobDefinitionId)).toHaveLength(1);
+    await rest.engine.jobExecutor.runDueJobs();
+    expect((await rest.request('GET', '/batch/count')).body).toEqual({ count: 0 });
+    const gone = await rest.request('GET', `/batch/${batchId}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ type: 'InvalidRequestException', message: `Batch with id '${batchId}' does not exist` });
+  });
+
+  it('suspends, activates and deletes a batch; unknown ids give Camunda 400s', async () => {
+    const { body: batch } = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: ids } });
+    expect((await rest.request('PUT', `/batch/${batch.id}/suspended`, { json: { suspended: true } })).status).toBe(204);
+    expect((await rest.request('GET', '/batch', { query: { suspended: 'true' } })).body).toHaveLength(1);
+    expect(await rest.engine.jobExecutor.runDueJobs()).toBe(0);
+    expect((await rest.request('PUT', `/batch/${batch.id}/suspended`, { json: { suspended: false } })).status).toBe(204);
+    expect((await rest.request('GET', '/batch', { query: { suspended: 'true' } })).body).toHaveLength(0);
+
+    expect((await rest.request('DELETE', `/batch/${batch.id}`, { query: { cascade: 'true' } })).status).toBe(204);
+    expect((await rest.request('GET', '/batch/count')).body).toEqual({ count: 0 });
+    expect(await rest.engine.jobExecutor.runDueJobs()).toBe(0);
+
+    const suspend = await rest.request('PUT', '/batch/nope/suspended', { json: { suspended: true } });
+    expect(suspend.status).toBe(400);
+    expect(suspend.body).toMatchObject({ type: 'InvalidRequestException', message: "Unable to suspend batch with id 'nope'" });
+    const activate = await rest.request('PUT', '/batch/nope/suspended', { json: { suspended: false } });
+    expect(activate.body.message).toBe("Unable to activate batch with id 'nope'");
+    const deleted = await rest.request('DELETE', '/batch/nope');
+    expect(deleted.status).toBe(400);
+    expect(deleted.body.message).toBe("Unable to delete batch with id 'nope'");
+  });
+
+  it('rejects an empty selection and a missing plan as Camunda does', async () => {
+    const empty = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: [] } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Process instance ids cannot empty: process instance ids is empty');
+    const noPlan = await rest.request('POST', '/migration/executeAsync', { json: { processInstanceIds: ids } });
+    expect(noPlan.status).toBe(400);
+    expect(noPlan.body.message).toBe('Migration plan cannot be null: migration plan is null');
+  });
+});
