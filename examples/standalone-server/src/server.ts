@@ -1,6 +1,6 @@
 import { createEngine, consoleLogger, type ProcessEngine } from '@trellis/core';
-import { createRestApp } from '@trellis/http-koa';
-import { attachEventStream } from '@trellis/ws-adapter';
+import { basicAuthenticator, createRestApp } from '@trellis/http-koa';
+import { attachBatchProgress, attachEventStream } from '@trellis/ws-adapter';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { prometheusRegistry, startMetricsServer } from './prometheus.js';
@@ -39,6 +39,16 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }
   const server = app.listen(config.port, config.host);
   const events = attachEventStream(server, engine, { path: `${config.basePath}/events` });
+  const batchProgress = attachBatchProgress(server, engine, {
+    path: `${config.basePath}/batch-progress`,
+    authenticate: config.basicAuth
+      ? async (request) => {
+          const authentication = await basicAuthenticator({ method: 'GET', path: '/batch-progress', headers: request.headers }, engine);
+          if (!authentication) throw new Error('unauthorized');
+          return authentication;
+        }
+      : undefined,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -51,6 +61,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     url,
     async close() {
       await events.close();
+      await batchProgress.close();
       if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await engine.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleProcessXml } from '@trellis/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { serverConfigFromEnv } from '../src/server-config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
@@ -58,7 +59,20 @@ describe('standalone server', () => {
     const asAdmin = await fetch(`${running.url}/deployment/create`, { method: 'POST', body: deployForm(), headers: admin });
     const groups = await fetch(`${running.url}/identity/groups?userId=admin`, { headers: admin });
 
+    const refused = await new Promise<number>((resolve) => {
+      new WebSocket(`${running.url.replace('http', 'ws')}/batch-progress`).on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    });
+    const hello = await new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${running.url.replace('http', 'ws')}/batch-progress`, { headers: admin });
+      socket.on('message', (data) => {
+        resolve(String(data));
+        socket.close();
+      });
+    });
+
     expect(anonymous.status).toBe(401);
+    expect(refused).toBe(401);
+    expect(JSON.parse(hello)).toEqual({ type: 'hello', protocol: 1 });
     expect(asAdmin.status).toBe(200);
     expect(((await groups.json()) as { groups: Array<{ id: string }> }).groups.map((g) => g.id)).toEqual(['camunda-admin']);
   });

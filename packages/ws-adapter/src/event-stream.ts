@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ProcessEngine } from '@trellis/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { parseClientMessage, PROTOCOL_VERSION, STREAMED_EVENTS, type ServerMessage, type StreamedEvent } from './protocol.js';
@@ -18,7 +19,14 @@ export interface EventStream {
  * Each client says which events it wants; the stream only reads engine events, never the store.
  */
 export function attachEventStream(server: Server, engine: ProcessEngine, options: EventStreamOptions = {}): EventStream {
-  const wss = new WebSocketServer({ server, path: options.path ?? '/engine-rest/events' });
+  // noServer: several streams (events, batch progress) share one HTTP server, each taking its own path.
+  const wss = new WebSocketServer({ noServer: true });
+  const path = options.path ?? '/engine-rest/events';
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  server.on('upgrade', onUpgrade);
   const subscriptions = new Map<WebSocket, Set<StreamedEvent>>();
 
   wss.on('connection', (socket) => {
@@ -40,6 +48,7 @@ export function attachEventStream(server: Server, engine: ProcessEngine, options
 
   return {
     async close() {
+      server.off('upgrade', onUpgrade);
       unsubscribers.forEach((unsubscribe) => unsubscribe());
       for (const socket of wss.clients) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

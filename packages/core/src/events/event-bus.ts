@@ -9,7 +9,7 @@ export interface EngineEvents {
   /** An external task was created or unlocked: long-polling fetches may find it now. */
   'externalTask.available': { topicName: string };
   /** A batch was created, progressed (jobs created, execution started), was suspended/activated, completed or deleted. */
-  'batch.changed': { batchId: string };
+  'batch.changed': { batchId: string; ended?: 'completed' | 'deleted' };
   /** The engine is closing (published at the start of close()): answer what waits on it, e.g. long polls. */
   'engine.closing': Record<string, never>;
 }

@@ -3,8 +3,8 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { EngineEvents, EventBus } from './event-bus.js';
 
-/** The events other nodes must hear about: work they may pick up (a long poll, a job executor). */
-const RELAYED = ['externalTask.available', 'job.created'] as const satisfies ReadonlyArray<keyof EngineEvents>;
+/** The events other nodes must hear about: work they may pick up (a long poll, a job executor), batch progress for watchers. */
+const RELAYED = ['externalTask.available', 'job.created', 'batch.changed'] as const satisfies ReadonlyArray<keyof EngineEvents>;
 type Relayed = (typeof RELAYED)[number];
 
 interface Notification {

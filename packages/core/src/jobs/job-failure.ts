@@ -28,7 +28,17 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
   const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
   // Camunda's failedActivityId: where the job failed, here the job's activity.
   await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
-  if (retries === 0) await openFailedJobIncident(ctx, job, message);
+  if (retries === 0) {
+    await openFailedJobIncident(ctx, job, message);
+    await announceBatchJobChange(ctx, job);
+  }
+}
+
+/** A batch execution job ran out of retries or got new ones: the batch's failedJobs changed, tell its watchers. */
+export async function announceBatchJobChange(ctx: CommandContext, job: Job): Promise<void> {
+  if (job.processInstanceId !== null || !job.jobDefinitionId) return;
+  const batch = await ctx.trx.selectFrom('trellis_batch').select('id').where('batch_job_def_id', '=', job.jobDefinitionId).executeTakeFirst();
+  if (batch) ctx.emitAfterCommit('batch.changed', { batchId: batch.id });
 }
 
 /** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */

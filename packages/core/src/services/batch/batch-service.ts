@@ -123,7 +123,7 @@ export class BatchService {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.BATCH, resourceId: id });
-      await deleteBatch(ctx, batch, { deleteJobs: true });
+      await deleteBatch(ctx, batch, { deleteJobs: true, ended: 'deleted' });
     });
   }
 }
@@ -197,7 +197,7 @@ async function createBatchJob(ctx: CommandContext, batch: Batch, handlerType: st
 }
 
 /** Camunda's BatchEntity#delete: jobs (execution jobs only with deleteJobs), their incidents, job definitions, the batch. */
-async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJobs: boolean; exceptJobId?: string }): Promise<void> {
+async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJobs: boolean; exceptJobId?: string; ended: 'completed' | 'deleted' }): Promise<void> {
   const definitions = [batch.seedJobDefinitionId, batch.monitorJobDefinitionId, ...(options.deleteJobs ? [batch.batchJobDefinitionId] : [])].filter(
     (each): each is string => each !== null,
   );
@@ -212,7 +212,7 @@ async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJ
     await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
   }
   await repository(ctx).delete(batch.id);
-  ctx.emitAfterCommit('batch.changed', { batchId: batch.id });
+  ctx.emitAfterCommit('batch.changed', { batchId: batch.id, ended: options.ended });
 }
 
 /** batch-seed-job: creates the next chunk of execution jobs, then another seed job or the monitor job. */
@@ -255,7 +255,7 @@ export class BatchMonitorJobHandler implements JobHandler {
       .where('job_definition_id', '=', batch.batchJobDefinitionId)
       .executeTakeFirstOrThrow();
     if (Number(left.count) === 0 && batch.jobsCreated >= batch.totalJobs) {
-      await deleteBatch(ctx, batch, { deleteJobs: false, exceptJobId: job.id });
+      await deleteBatch(ctx, batch, { deleteJobs: false, exceptJobId: job.id, ended: 'completed' });
       return;
     }
     const due = new Date(ctx.clock.now().getTime() + BATCH_DEFAULTS.batchPollTimeMs);

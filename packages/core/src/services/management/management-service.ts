@@ -7,7 +7,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
 import { JobExecutor } from '../../jobs/job-executor.js';
-import { FAILED_JOB_INCIDENT, openFailedJobIncident } from '../../jobs/job-failure.js';
+import { announceBatchJobChange, FAILED_JOB_INCIDENT, openFailedJobIncident } from '../../jobs/job-failure.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { Incident, IncidentQuery } from '../../persistence/repositories/incident-repository.js';
 import type { EventSubscription, EventSubscriptionListQuery, EventSubscriptionQuery } from '../../persistence/repositories/event-subscription-repository.js';
@@ -68,6 +68,7 @@ export class ManagementService {
       await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
       if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
       else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
+      if ((retries === 0) !== (job.retries === 0)) await announceBatchJobChange(ctx, job);
     });
   }
 
