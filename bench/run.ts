@@ -9,6 +9,7 @@ import { simpleProcessXml } from '@trellis/core/testing';
 import { createRestApp } from '@trellis/http-koa';
 import { authorizationFilterBench } from './authorization-filter.js';
 import { main as engineBench } from './engine.js';
+import { main as migrationBench } from './migration.js';
 import { main as workerBench } from './workers.js';
 
 const DEPLOYMENTS = 300;
@@ -81,5 +82,6 @@ await engineBench();
 await restLatency();
 await authorizationFilterBench();
 await workerBench();
+await migrationBench();
 const { rss, heapUsed } = process.memoryUsage();
 console.log(`memory after the run: rss ${(rss / 2 ** 20).toFixed(0)} MiB, heap ${(heapUsed / 2 ** 20).toFixed(0)} MiB`);

@@ -28,6 +28,10 @@ import { StatisticsService } from './services/process-definition/statistics-serv
 import { JobExecutor } from './jobs/job-executor.js';
 import { MigrationService } from './services/migration/migration-service.js';
 import { BatchMonitorJobHandler, BatchSeedJobHandler, BatchService, MigrationBatchJobHandler } from './services/batch/batch-service.js';
+import { RetriesAndSuspensionBatches } from './services/batch/async-operations.js';
+import { SetExternalTaskRetriesJobHandler } from './services/batch/types/set-external-task-retries.js';
+import { SetJobRetriesJobHandler } from './services/batch/types/set-job-retries.js';
+import { InstanceSuspensionJobHandler } from './services/batch/types/instance-update-suspension-state.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -85,6 +89,10 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(BatchSeedJobHandler);
   container.bind(JOB_HANDLER).to(BatchMonitorJobHandler);
   container.bind(JOB_HANDLER).to(MigrationBatchJobHandler);
+  container.bind(RetriesAndSuspensionBatches).toSelf();
+  container.bind(JOB_HANDLER).to(SetExternalTaskRetriesJobHandler);
+  container.bind(JOB_HANDLER).to(SetJobRetriesJobHandler);
+  container.bind(JOB_HANDLER).to(InstanceSuspensionJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

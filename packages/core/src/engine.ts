@@ -26,6 +26,7 @@ import { StartFormService } from './services/process-definition/start-form-servi
 import { StatisticsService } from './services/process-definition/statistics-service.js';
 import { MigrationService } from './services/migration/migration-service.js';
 import { BatchService } from './services/batch/batch-service.js';
+import { RetriesAndSuspensionBatches } from './services/batch/async-operations.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
@@ -55,6 +56,8 @@ export class ProcessEngine {
   readonly migration: MigrationService;
   /** Batches: asynchronous operations run by seed, execution and monitor jobs. */
   readonly batch: BatchService;
+  /** Batches setting external-task or job retries, or suspending/activating process instances. */
+  readonly asyncRetries: RetriesAndSuspensionBatches;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -84,6 +87,7 @@ export class ProcessEngine {
     this.metrics = container.get(EngineMetrics);
     this.migration = container.get(MigrationService);
     this.batch = container.get(BatchService);
+    this.asyncRetries = container.get(RetriesAndSuspensionBatches);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

@@ -64,6 +64,8 @@ export type { MigrationService, GenerateMigrationPlanRequest } from './services/
 export { MigrationPlanValidationException, MigratingProcessInstanceValidationException } from './services/migration/migration-plan.js';
 export type * from './services/migration/migration-plan.js';
 export type { BatchService, CreateBatchOptions } from './services/batch/batch-service.js';
+export type { RetriesAndSuspensionBatches, JobRetriesSelection, InstanceSelection } from './services/batch/async-operations.js';
+export type { ExternalTaskSelection } from './services/external-task/external-task-selection.js';
 export { BatchTypes, BATCH_DEFAULTS, BATCH_SEED_JOB, BATCH_MONITOR_JOB } from './services/batch/batch.js';
 export type { Batch, BatchStatistics, BatchQuery, BatchStatisticsQuery, BatchSortField } from './services/batch/batch.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';

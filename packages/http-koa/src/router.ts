@@ -17,6 +17,7 @@ import { telemetryRoutes } from './resources/telemetry.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
 import { batchRoutes } from './resources/batch.js';
+import { retriesAndSuspensionBatchRoutes } from './resources/batch-retries-suspension.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -59,6 +60,7 @@ function mountResources(router: Router, rest: RestContext): void {
   jobRoutes(router, rest);
   migrationRoutes(router, rest);
   batchRoutes(router, rest);
+  retriesAndSuspensionBatchRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);

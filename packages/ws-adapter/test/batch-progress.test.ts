@@ -41,7 +41,7 @@ async function connect(url: string) {
 }
 
 describe('attachBatchProgress', () => {
-  it('sends a snapshot, then coalesced progress with growing completedJobs, ending in completed', async () => {
+  it('sends a snapshot, then coalesced progress with growing completedJobs while 1,000 instances migrate, ending in completed', async () => {
     const engine = await createTestEngine();
     const server: Server = createServer();
     const progress = attachBatchProgress(server, engine, { path: '/batch-progress', coalesceMs: 10 });
@@ -51,7 +51,7 @@ describe('attachBatchProgress', () => {
     const port = (server.address() as AddressInfo).port;
     const [v1] = (await engine.deployment.deploy({ resources: [{ name: 'v1.bpmn', bytes: Buffer.from(model('1')) }] })).processDefinitions!;
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await engine.runtime.startProcessInstanceById(v1.id)).id);
+    for (let i = 0; i < 1_000; i++) ids.push((await engine.runtime.startProcessInstanceById(v1.id)).id);
     const [v2] = (await engine.deployment.deploy({ resources: [{ name: 'v2.bpmn', bytes: Buffer.from(model('2')) }] })).processDefinitions!;
 
     const client = await connect(`ws://127.0.0.1:${port}/batch-progress`);
@@ -61,7 +61,7 @@ describe('attachBatchProgress', () => {
     const plan = await engine.migration.generate({ sourceProcessDefinitionId: v1.id, targetProcessDefinitionId: v2.id });
     const batch = await engine.batch.migrateAsync(plan, { processInstanceIds: ids });
     await client.until(() => client.messages.some((message) => message.event === 'created'));
-    for (let round = 0; round < 10 && (await engine.batch.count()) > 0; round++) {
+    for (let round = 0; round < 100 && (await engine.batch.count()) > 0; round++) {
       await engine.jobExecutor.runDueJobs();
       await new Promise((resolve) => setTimeout(resolve, 30));
       engine.clock.advance(30_000);
@@ -72,11 +72,13 @@ describe('attachBatchProgress', () => {
     const completed = batchMessages.map((message) => message.batch!.completedJobs);
     expect(client.messages[0]).toEqual({ type: 'hello', protocol: 1 });
     expect(client.messages[1]).toEqual({ type: 'snapshot', batches: [] });
-    expect(batchMessages[0]).toMatchObject({ event: 'created', batch: { id: batch.id, totalJobs: 4 } });
+    expect(batchMessages[0]).toMatchObject({ event: 'created', batch: { id: batch.id, totalJobs: 1_000 } });
+    expect(batchMessages.filter((message) => message.event === 'progress').length).toBeGreaterThan(1);
     expect(batchMessages.at(-1)!.event).toBe('completed');
     expect(completed).toEqual([...completed].sort((a, b) => a - b));
     expect(eventClient.messages[0]).toMatchObject({ type: 'hello' });
-    expect((await engine.runtime.findProcessInstances({ processDefinitionId: v2.id })).length).toBe(4);
+    expect((await engine.runtime.findProcessInstances({ processDefinitionId: v2.id })).length).toBe(1_000);
+    expect(await engine.runtime.findProcessInstances({ processDefinitionId: v1.id })).toEqual([]);
   });
 
   const postgres = testStoreConfigs().find((store) => store.name === 'postgres');

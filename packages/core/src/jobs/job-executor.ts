@@ -74,6 +74,8 @@ export class JobExecutor {
       if (jobs.length === 0) return executed;
       for (const job of jobs) await this.executeJob(job);
       executed += jobs.length;
+      // SQLite answers synchronously: let timers and requests in between acquisitions
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -3,6 +3,8 @@ import {
   BadUserRequestException,
   NotFoundException,
   type ExternalTaskQuery,
+  type ExternalTaskSelection,
+  type ProcessInstanceQuery,
   type FetchAndLockRequest,
   type FetchTopic,
   type TypedValue,
@@ -15,6 +17,8 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
 import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
+import { toBatchDto } from './batch.js';
+import { INSTANCE_QUERY } from './process-instance.js';
 
 const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
 
@@ -89,30 +93,14 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
   });
 
   router.put('/external-task/retries', async (ctx) => {
-    const body = await readJsonObject(ctx, bodyLimit);
-    for (const name of ['processInstanceQuery', 'historicProcessInstanceQuery']) {
-      if (body[name] !== undefined && body[name] !== null) {
-        throw new InvalidRequestException(400, `Selecting external tasks by '${name}' is not supported by Trellis yet`);
-      }
-    }
-    if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
-    const ids = new Set<string>(stringList(body.externalTaskIds, 'externalTaskIds'));
-    const processInstanceIds = stringList(body.processInstanceIds, 'processInstanceIds');
-    if (processInstanceIds.length > 0) {
-      for (const task of await engine.externalTask.findExternalTasks({ processInstanceIdIn: processInstanceIds })) ids.add(task.id);
-    }
-    if (body.externalTaskQuery !== undefined && body.externalTaskQuery !== null) {
-      for (const task of await engine.externalTask.findExternalTasks(queryFromBody(objectOf(body.externalTaskQuery)))) ids.add(task.id);
-    }
-    const retries = body.retries;
-    await engineCall(() => engine.externalTask.setRetriesFor([...ids], retries), 'InvalidRequestException');
+    const { selection, retries } = retriesFromBody(await readJsonObject(ctx, bodyLimit));
+    await engineCall(() => engine.externalTask.setRetriesFor(selection, retries), 'InvalidRequestException');
     ctx.status = 204;
   });
 
-  // POST /external-task/retries-async needs batches, which Trellis does not have yet: a plain 404
-  // (rather than the 405 the `/external-task/:id` routes would otherwise give).
-  router.post('/external-task/retries-async', (ctx) => {
-    ctx.status = 404;
+  router.post('/external-task/retries-async', async (ctx) => {
+    const { selection, retries } = retriesFromBody(await readJsonObject(ctx, bodyLimit));
+    ctx.body = toBatchDto(await engineCall(() => engine.asyncRetries.setExternalTaskRetriesAsync(selection, retries), 'InvalidRequestException'));
   });
 
   router.get('/external-task/:id', async (ctx) => {
@@ -237,6 +225,25 @@ function stringList(value: unknown, name: string): string[] {
 
 /** A POST /external-task body (also `externalTaskQuery` of PUT /external-task/retries) → the engine query. */
 const queryFromBody = (body: Record<string, unknown>) => parseBodyQuery<ExternalTaskQuery>(body, EXTERNAL_TASK_QUERY);
+
+/**
+ * A SetRetriesForExternalTasksDto (PUT /external-task/retries and POST /external-task/retries-async) → the
+ * engine's selection and retries. Trellis keeps no history yet, so a historicProcessInstanceQuery is refused.
+ */
+function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTaskSelection; retries: number } {
+  if (body.historicProcessInstanceQuery !== undefined && body.historicProcessInstanceQuery !== null) {
+    throw new InvalidRequestException(400, "Selecting external tasks by 'historicProcessInstanceQuery' is not supported by Trellis yet");
+  }
+  const present = (value: unknown) => value !== undefined && value !== null;
+  const selection: ExternalTaskSelection = {
+    externalTaskIds: stringList(body.externalTaskIds, 'externalTaskIds'),
+    processInstanceIds: stringList(body.processInstanceIds, 'processInstanceIds'),
+    externalTaskQuery: present(body.externalTaskQuery) ? queryFromBody(objectOf(body.externalTaskQuery)) : null,
+    processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
+  };
+  if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
+  return { selection, retries: body.retries };
+}
 
 /** The fetchAndLock body → the engine request, plus what the answer needs per topic. */
 function fetchRequestFromBody(body: Record<string, unknown>) {

@@ -33,7 +33,7 @@ interface Condition {
 
 /**
  * The Job group: query, count, get, delete, execute, retries, due date, priority, suspension (one and
- * many) and the stack trace. Not here: POST /job/retries (a batch) and POST /job/{id}/duedate/recalculate.
+ * many) and the stack trace. POST /job/retries (a batch) is in batch-retries-suspension.ts.
  */
 export function jobRoutes(router: Router, rest: RestContext): void {
   const { engine, bodyLimit } = rest;
@@ -43,9 +43,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
     return withConditions(parsed, conditionsFromText(query.dueDates), conditionsFromText(query.createTimes));
   };
   const fromBody = async (ctx: Context): Promise<JobListQuery> => {
-    const body = await readJsonObject(ctx, bodyLimit);
-    const parsed = parseBodyQuery<JobListQuery>(body, JOB_QUERY);
-    return { ...withConditions(parsed, conditionsFromBody(body.dueDates), conditionsFromBody(body.createTimes)), ...parsePage(ctx.query) };
+    return { ...jobQueryFromObject(await readJsonObject(ctx, bodyLimit)), ...parsePage(ctx.query) };
   };
 
   router.get('/job', async (ctx) => {
@@ -187,7 +185,7 @@ function suspendedOf(body: Record<string, unknown>): boolean {
 }
 
 /** A JSON date field: null stays null; text not in the REST date format is a 400. */
-function dateField(value: unknown, name: string): Date | null {
+export function dateField(value: unknown, name: string): Date | null {
   if (value === undefined || value === null) return null;
   const date = typeof value === 'string' ? parseRestDate(value) : null;
   if (!date) throw new InvalidRequestException(400, `Cannot parse ${name} '${String(value)}'`);
@@ -202,6 +200,11 @@ async function engineErrorAs500(call: () => Promise<void>): Promise<void> {
     if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
     throw new InvalidRequestException(500, error.message);
   }
+}
+
+/** A JobQueryDto given as JSON (POST /job, and `jobQuery` of POST /job/retries) → the engine query. */
+export function jobQueryFromObject(body: Record<string, unknown>): JobListQuery {
+  return withConditions(parseBodyQuery<JobListQuery>(body, JOB_QUERY), conditionsFromBody(body.dueDates), conditionsFromBody(body.createTimes));
 }
 
 /** Camunda's ConditionListConverter: `gt_<date>,lt_<date>`. */

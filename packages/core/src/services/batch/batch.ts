@@ -1,7 +1,12 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 
-/** Camunda's batch type strings (Batch.TYPE_*); only instance migration runs here yet. */
-export const BatchTypes = { instanceMigration: 'instance-migration' } as const;
+/** Camunda's batch type strings (Batch.TYPE_*) of the batches that run here. */
+export const BatchTypes = {
+  instanceMigration: 'instance-migration',
+  setExternalTaskRetries: 'set-external-task-retries',
+  setJobRetries: 'set-job-retries',
+  instanceUpdateSuspensionState: 'instance-update-suspension-state',
+} as const;
 export const BATCH_SEED_JOB = 'batch-seed-job';
 export const BATCH_MONITOR_JOB = 'batch-monitor-job';
 

@@ -14,6 +14,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { fromStorage, toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
+import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
 
 /** Camunda's incident type for an external task whose retries ran out. */
 export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
@@ -175,18 +176,23 @@ export class ExternalTaskService {
     });
   }
 
-  /** Sets retries on many tasks at once (PUT /external-task/retries). */
-  setRetriesFor(ids: readonly string[], retries: number): Promise<void> {
+  /** Sets retries on many tasks at once (PUT /external-task/retries): given ids, or a selection. */
+  setRetriesFor(selection: readonly string[] | ExternalTaskSelection, retries: number): Promise<void> {
     return this.commands.run('SetExternalTasksRetriesCmd', async (ctx) => {
       if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
+      const ids = isIdList(selection) ? selection : await collectExternalTaskIds(ctx, selection);
       if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
-      for (const id of ids) {
-        const task = await ctx.externalTasks.findById(id);
-        if (!task) throw new NotFoundException(`Cannot find external task with id ${id}: externalTask is null`);
-        await this.checkUpdate(ctx, task);
-        await this.applyRetries(ctx, task, retries);
-      }
+      for (const id of ids) await this.setRetriesIn(ctx, id, retries);
     });
+  }
+
+  /** One task's retries inside the caller's command (also the set-external-task-retries batch job). */
+  async setRetriesIn(ctx: CommandContext, id: string, retries: number): Promise<void> {
+    if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
+    const task = await ctx.externalTasks.findById(id);
+    if (!task) throw new NotFoundException(`Cannot find external task with id ${id}: externalTask is null`);
+    await this.checkUpdate(ctx, task);
+    await this.applyRetries(ctx, task, retries);
   }
 
   setPriority(id: string, priority: number): Promise<void> {

@@ -58,18 +58,7 @@ export class ManagementService {
    * a new due date. Retries from 0 to more resolve the job's failedJob incident; to 0 open one.
    */
   setJobRetries(id: string, retries: number, dueDate?: Date | null): Promise<void> {
-    return this.commands.run('SetJobRetriesCmd', async (ctx) => {
-      if (!Number.isInteger(retries) || retries < 0) {
-        throw new ProcessEngineException(engineMessage('13', '054', `The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`));
-      }
-      const job = await ctx.jobs.findById(id);
-      if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
-      await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
-      await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
-      if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-      else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
-      if ((retries === 0) !== (job.retries === 0)) await announceBatchJobChange(ctx, job);
-    });
+    return this.commands.run('SetJobRetriesCmd', (ctx) => setJobRetriesIn(ctx, id, retries, dueDate));
   }
 
   /** Camunda's SetJobDuedateCmd (null: due at once). `cascade` only matters for timer cycles, which recompute their next date anyway. */
@@ -219,6 +208,20 @@ async function checkIncidentUpdate(ctx: CommandContext, incident: Incident): Pro
   if (!incident.processInstanceId) return;
   const definition = incident.processDefinitionId ? await ctx.processDefinitions.findById(incident.processDefinitionId) : null;
   await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', incident.processInstanceId, definition?.key ?? '');
+}
+
+/** ManagementService#setJobRetries inside the caller's command (also the set-job-retries batch job). */
+export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: number, dueDate?: Date | null): Promise<void> {
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new ProcessEngineException(engineMessage('13', '054', `The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`));
+  }
+  const job = await ctx.jobs.findById(id);
+  if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
+  await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
+  await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
+  if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+  else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
+  if ((retries === 0) !== (job.retries === 0)) await announceBatchJobChange(ctx, job);
 }
 
 /**

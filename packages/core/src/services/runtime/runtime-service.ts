@@ -97,18 +97,21 @@ export class RuntimeService {
           for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) instanceIds.push(instance.id);
         }
       }
-      for (const id of instanceIds) {
-        const root = await ctx.executions.findById(id);
-        if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
-        await ctx.authz.check(
-          { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
-          { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
-          { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
-          { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
-        );
-        await ctx.executions.setSuspendedByProcessInstance(id, suspended);
-      }
+      for (const id of instanceIds) await this.setInstanceSuspended(ctx, id, suspended);
     });
+  }
+
+  /** One instance's suspension inside the caller's command (also the instance-update-suspension-state batch job). */
+  async setInstanceSuspended(ctx: CommandContext, id: string, suspended: boolean): Promise<void> {
+    const root = await ctx.executions.findById(id);
+    if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
+    await ctx.authz.check(
+      { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
+      { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
+      { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
+      { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
+    );
+    await ctx.executions.setSuspendedByProcessInstance(id, suspended);
   }
 
   /**
@@ -166,5 +169,5 @@ export function checkInstance(ctx: CommandContext, onInstance: string, onDefinit
   );
 }
 
-const readableInstances = (ctx: CommandContext) =>
+export const readableInstances = (ctx: CommandContext) =>
   ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });

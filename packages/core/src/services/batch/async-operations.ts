@@ -1,0 +1,100 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import type { JobListQuery } from '../../persistence/repositories/job-repository.js';
+import { collectExternalTaskIds, unpaged, type ExternalTaskSelection } from '../external-task/external-task-selection.js';
+import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
+import { readableInstances } from '../runtime/runtime-service.js';
+import { BatchTypes, type Batch } from './batch.js';
+import { createBatch, type CreateBatchOptions } from './batch-service.js';
+import type { SetJobRetriesSettings } from './types/set-job-retries.js';
+
+/** Which jobs a job-retries batch touches: the union of ids, a job query, and the jobs of the given or queried instances. */
+export interface JobRetriesSelection {
+  jobIds?: readonly string[] | null;
+  jobQuery?: JobListQuery | null;
+  processInstanceIds?: readonly string[] | null;
+  processInstanceQuery?: ProcessInstanceQuery | null;
+}
+
+/** Which process instances a suspension batch touches: the union of ids and a query. */
+export interface InstanceSelection {
+  processInstanceIds?: ReadonlyArray<string | null> | null;
+  processInstanceQuery?: ProcessInstanceQuery | null;
+}
+
+type Sizing = Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'>;
+
+/**
+ * Batches that set external-task retries, set job retries, or suspend and activate process instances
+ * (Camunda's SetExternalTasksRetriesBatchCmd, SetJobsRetriesBatchCmd / SetJobsRetriesByProcessBatchCmd and
+ * UpdateProcessInstancesSuspendStateBatchCmd). Creation checks the selection and BATCH CREATE (or the
+ * type's CREATE_BATCH_* permission); the execution jobs check each item as the synchronous call does.
+ */
+@injectable()
+export class RetriesAndSuspensionBatches {
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+
+  /** POST /external-task/retries-async. Negative retries fail in the execution jobs, as in Camunda. */
+  setExternalTaskRetriesAsync(selection: ExternalTaskSelection, retries: number, sizing: Sizing = {}): Promise<Batch> {
+    return this.commands.run('SetExternalTasksRetriesBatchCmd', async (ctx) => {
+      const ids = await collectExternalTaskIds(ctx, selection);
+      if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
+      await checkCreateBatch(ctx, 'CREATE_BATCH_SET_EXTERNAL_TASK_RETRIES');
+      return createBatch(ctx, BatchTypes.setExternalTaskRetries, ids, { retries }, sizing);
+    });
+  }
+
+  /**
+   * POST /job/retries and POST /process-instance/job-retries. `dueDate` undefined keeps each job's due
+   * date; null or a date sets it (Camunda's isDueDateSet).
+   */
+  setJobRetriesAsync(selection: JobRetriesSelection, retries: number, dueDate?: Date | null, sizing: Sizing = {}): Promise<Batch> {
+    return this.commands.run('SetJobsRetriesBatchCmd', async (ctx) => {
+      const ids = await collectJobIds(ctx, selection);
+      if (ids.length === 0) throw new BadUserRequestException('jobIds is empty');
+      if (!(retries >= 0)) throw new ProcessEngineException('Retries count is not greater than or equal to 0');
+      await checkCreateBatch(ctx, 'CREATE_BATCH_SET_JOB_RETRIES');
+      const settings: SetJobRetriesSettings = dueDate === undefined ? { retries } : { retries, dueDate: dueDate?.toISOString() ?? null };
+      return createBatch(ctx, BatchTypes.setJobRetries, ids, settings, sizing);
+    });
+  }
+
+  /** POST /process-instance/suspended-async. */
+  updateSuspensionStateAsync(selection: InstanceSelection, suspended: boolean, sizing: Sizing = {}): Promise<Batch> {
+    return this.commands.run(suspended ? 'SuspendProcessInstancesBatchCmd' : 'ActivateProcessInstancesBatchCmd', async (ctx) => {
+      const ids = new Set<string | null>(selection.processInstanceIds ?? []);
+      if (selection.processInstanceQuery) {
+        for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
+      }
+      if (ids.size === 0) throw new BadUserRequestException('No process instance ids given: process Instance Ids is empty');
+      if (ids.has(null) || ids.has(undefined as never)) throw new BadUserRequestException('Cannot be null.: Process Instance ids contains null value');
+      await checkCreateBatch(ctx, 'CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND');
+      return createBatch(ctx, BatchTypes.instanceUpdateSuspensionState, [...ids] as string[], { suspended }, sizing);
+    });
+  }
+}
+
+/** Camunda's checkCreateBatch: CREATE on BATCH, or the batch type's own CREATE_BATCH_* permission. */
+function checkCreateBatch(ctx: CommandContext, typePermission: string): Promise<void> {
+  return ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: typePermission, resource: Resources.BATCH });
+}
+
+/** Queries see only what the caller may read; the jobs of the selected instances are found without that check, as in Camunda. */
+async function collectJobIds(ctx: CommandContext, selection: JobRetriesSelection): Promise<string[]> {
+  const ids = new Set<string>(selection.jobIds ?? []);
+  const now = ctx.clock.now();
+  if (selection.jobQuery) {
+    for (const job of await ctx.jobs.query(unpaged(selection.jobQuery), now, await readableInstances(ctx))) ids.add(job.id);
+  }
+  const instanceIds = new Set<string>(selection.processInstanceIds ?? []);
+  if (selection.processInstanceQuery) {
+    for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) instanceIds.add(instance.id);
+  }
+  if (instanceIds.size > 0) {
+    for (const job of await ctx.jobs.query({ processInstanceIds: [...instanceIds] }, now)) ids.add(job.id);
+  }
+  return [...ids];
+}

@@ -1,0 +1,77 @@
+import Router from '@koa/router';
+import { BadUserRequestException, type ProcessInstanceQuery } from '@trellis/core';
+import { objectOf, readJsonObject } from '../body.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseBodyQuery } from '../query/parse-query.js';
+import { toBatchDto } from './batch.js';
+import { type RestContext } from './context.js';
+import { dateField, jobQueryFromObject } from './job.js';
+import { INSTANCE_QUERY } from './process-instance.js';
+
+/**
+ * Batches for retries and suspension: POST /job/retries, POST /process-instance/job-retries and
+ * POST /process-instance/suspended-async (POST /external-task/retries-async lives with its group).
+ */
+export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContext): void {
+  const { engine, bodyLimit } = rest;
+
+  router.post('/job/retries', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const retries = retriesOf(body);
+    const selection = { jobIds: stringList(body.jobIds, 'jobIds'), jobQuery: present(body.jobQuery) ? jobQueryFromObject(objectOf(body.jobQuery)) : null };
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.setJobRetriesAsync(selection, retries, dueDateOf(body))));
+  });
+
+  // Camunda reads only processInstances and processInstanceQuery here: a historicProcessInstanceQuery
+  // belongs to /process-instance/job-retries-historic-query-based and is ignored, as Camunda does.
+  router.post('/process-instance/job-retries', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const retries = retriesOf(body);
+    const selection = { processInstanceIds: stringList(body.processInstances, 'processInstances'), processInstanceQuery: instanceQueryOf(body) };
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.setJobRetriesAsync(selection, retries, dueDateOf(body))));
+  });
+
+  router.post('/process-instance/suspended-async', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    // Trellis keeps no history yet: refused rather than silently matching nothing.
+    if (present(body.historicProcessInstanceQuery)) {
+      throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
+    }
+    if (present(body.processInstanceIds) && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
+    const selection = { processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null, processInstanceQuery: instanceQueryOf(body) };
+    // SuspensionStateDto: `suspended` is a primitive boolean, absent means activate.
+    if (present(body.suspended) && typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, "Cannot set 'suspended': not a boolean");
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.updateSuspensionStateAsync(selection, body.suspended === true)));
+  });
+}
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+/** Camunda checks `retries` before anything else: EnsureUtil's NullValueException, answered as a 400. */
+function retriesOf(body: Record<string, unknown>): number {
+  if (!present(body.retries)) throw new InvalidRequestException(400, 'retries is null');
+  if (typeof body.retries !== 'number' || !Number.isInteger(body.retries)) throw new InvalidRequestException(400, "Cannot set 'retries': not an integer");
+  return body.retries;
+}
+
+/** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */
+const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateField(body.dueDate, 'dueDate') : undefined);
+
+const instanceQueryOf = (body: Record<string, unknown>) =>
+  present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null;
+
+function stringList(value: unknown, name: string): string[] {
+  if (!present(value)) return [];
+  if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw new InvalidRequestException(400, `Cannot set '${name}': not a list of strings`);
+  return value as string[];
+}
+
+/** Camunda's batch endpoints answer an engine BadUserRequestException as a 400 InvalidRequestException. */
+async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+    throw error;
+  }
+}
