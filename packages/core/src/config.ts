@@ -1,4 +1,7 @@
+import { hostname } from 'node:os';
 import type { Clock } from './clock.js';
+import { resolveHistoryLevel, type HistoryLevel } from './history/history-level.js';
+import { parseBatchTimeToLive, parseBatchTimeToLiveMap, type BatchTimeToLiveSetting } from './history/batch-history-time-to-live.js';
 import type { IdGenerator } from './id-generator.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
@@ -16,6 +19,12 @@ export interface EngineConfig {
   historyTimeToLive?: number | null;
   /** Reject definitions without a history time to live (Camunda's default since 7.20). */
   enforceHistoryTimeToLive?: boolean;
+  /** Days (or `P<n>D`) historic batches of every type are kept after they end; default null (kept for ever). */
+  batchOperationHistoryTimeToLive?: BatchTimeToLiveSetting | null;
+  /** Per batch type (e.g. `instance-migration`), overriding batchOperationHistoryTimeToLive. */
+  batchOperationsForHistoryCleanup?: Record<string, BatchTimeToLiveSetting>;
+  /** What the engine writes to history: none, activity, audit or full (default full, as Camunda Run ships). */
+  historyLevel?: HistoryLevel;
   /** Authorization checks on every command (off by default, as in Camunda). */
   authorization?: Partial<ResolvedAuthorizationConfig>;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
@@ -25,6 +34,13 @@ export interface EngineConfig {
    * node:vm context, which isolates globals but is no security boundary against hostile authors.
    */
   scripting?: Partial<ScriptingConfig>;
+  /**
+   * Seconds between two reports of the engine metrics to the meter log (Camunda's 900 by default);
+   * 0 reports only on close and on engine.metrics.flush().
+   */
+  metricsReportingInterval?: number;
+  /** This engine's name among the nodes sharing a database: the reporter of its metrics. Default: the host name. */
+  hostname?: string;
   clock?: Clock;
   idGenerator?: IdGenerator;
   logger?: Logger;
@@ -66,6 +82,13 @@ export interface ResolvedEngineConfig {
   engineName: string;
   historyTimeToLive: number | null;
   enforceHistoryTimeToLive: boolean;
+  /** Days, or null. */
+  batchOperationHistoryTimeToLive: number | null;
+  /** Days per batch type. */
+  batchOperationsForHistoryCleanup: Record<string, number>;
+  historyLevel: HistoryLevel;
+  metricsReportingInterval: number;
+  hostname: string;
 }
 
 /** Fills the defaults and validates what the host gave. */
@@ -73,6 +96,10 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
   const historyTimeToLive = config.historyTimeToLive === undefined ? 180 : config.historyTimeToLive;
   if (historyTimeToLive !== null && (!Number.isInteger(historyTimeToLive) || historyTimeToLive < 0)) {
     throw new Error(`historyTimeToLive must be a whole number of days >= 0, got ${historyTimeToLive}`);
+  }
+  const metricsReportingInterval = config.metricsReportingInterval ?? 900;
+  if (!Number.isInteger(metricsReportingInterval) || metricsReportingInterval < 0) {
+    throw new Error(`metricsReportingInterval must be a whole number of seconds >= 0, got ${metricsReportingInterval}`);
   }
   return {
     store: config.store ?? { type: 'sqlite', filename: ':memory:' },
@@ -92,5 +119,10 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     engineName: config.engineName ?? 'default',
     historyTimeToLive,
     enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,
+    batchOperationHistoryTimeToLive: parseBatchTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
+    batchOperationsForHistoryCleanup: parseBatchTimeToLiveMap(config.batchOperationsForHistoryCleanup),
+    historyLevel: resolveHistoryLevel(config.historyLevel),
+    metricsReportingInterval,
+    hostname: config.hostname ?? hostname(),
   };
 }

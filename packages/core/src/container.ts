@@ -17,7 +17,10 @@ import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
 import { EngineMetrics } from './services/telemetry/engine-metrics.js';
 import { TelemetryService } from './services/telemetry/telemetry-service.js';
+import { MetricsReporter } from './services/metrics/metrics-reporter.js';
+import { MetricsService } from './services/metrics/metrics-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+import { HistoryService } from './services/history/history-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { ActivateJobDefinitionHandler, JobDefinitionService, SuspendJobDefinitionHandler } from './services/job-definition/job-definition-service.js';
 import { DeploymentService } from './services/deployment/deployment-service.js';
@@ -32,6 +35,14 @@ import { RetriesAndSuspensionBatches } from './services/batch/async-operations.j
 import { SetExternalTaskRetriesJobHandler } from './services/batch/types/set-external-task-retries.js';
 import { SetJobRetriesJobHandler } from './services/batch/types/set-job-retries.js';
 import { InstanceSuspensionJobHandler } from './services/batch/types/instance-update-suspension-state.js';
+import { InstanceBatchService } from './services/batch/instance-batches.js';
+import { InstanceDeletionJobHandler } from './services/batch/types/instance-deletion.js';
+import { SetVariablesJobHandler } from './services/batch/types/set-variables.js';
+import { CorrelateMessageJobHandler } from './services/batch/types/correlate-message.js';
+import { ModificationBatches } from './services/batch/modification-batches.js';
+import { InstanceModificationJobHandler } from './services/batch/types/instance-modification.js';
+import { HistoricBatchService } from './services/batch/historic-batches.js';
+import { BatchSetRemovalTimeJobHandler } from './services/batch/types/batch-set-removal-time.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -66,6 +77,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(EventBus).toSelf();
   container.bind(EngineMetrics).toSelf();
   container.bind(TelemetryService).toSelf();
+  container.bind(MetricsReporter).toSelf();
+  container.bind(MetricsService).toSelf();
   container.bind(AuthenticationContext).toSelf();
   container.bind(CommandExecutor).toSelf();
   container.bind(ProcessModelCache).toSelf();
@@ -82,6 +95,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(ManagementService).toSelf();
   container.bind(ExecutionService).toSelf();
   container.bind(VariableInstanceService).toSelf();
+  container.bind(HistoryService).toSelf();
   container.bind(ExternalTaskService).toSelf();
   container.bind(JobDefinitionService).toSelf();
   container.bind(MigrationService).toSelf();
@@ -93,6 +107,14 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(SetExternalTaskRetriesJobHandler);
   container.bind(JOB_HANDLER).to(SetJobRetriesJobHandler);
   container.bind(JOB_HANDLER).to(InstanceSuspensionJobHandler);
+  container.bind(InstanceBatchService).toSelf();
+  container.bind(JOB_HANDLER).to(InstanceDeletionJobHandler);
+  container.bind(JOB_HANDLER).to(SetVariablesJobHandler);
+  container.bind(JOB_HANDLER).to(CorrelateMessageJobHandler);
+  container.bind(ModificationBatches).toSelf();
+  container.bind(JOB_HANDLER).to(InstanceModificationJobHandler);
+  container.bind(HistoricBatchService).toSelf();
+  container.bind(JOB_HANDLER).to(BatchSetRemovalTimeJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

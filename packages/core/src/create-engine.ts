@@ -6,6 +6,7 @@ import { uuidGenerator } from './id-generator.js';
 import { consoleLogger } from './logger.js';
 import { Store } from './persistence/store.js';
 import { EventRelay } from './events/event-relay.js';
+import { MetricsReporter } from './services/metrics/metrics-reporter.js';
 
 /**
  * Opens the store, applies pending schema migrations and returns a running engine.
@@ -34,6 +35,9 @@ export async function createEngine(config: EngineConfig = {}): Promise<ProcessEn
     }
     engine.onClose(() => relay.close());
   }
+  const metricsReporter = container.get(MetricsReporter);
+  metricsReporter.start();
+  engine.onClose(() => metricsReporter.stop());
   if (resolved.jobExecutor.activate) engine.jobExecutor.start();
   return engine;
 }

@@ -12,10 +12,11 @@ import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
 import { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+import { HistoryService } from './services/history/history-service.js';
 import { ExternalTaskService } from './services/external-task/external-task-service.js';
 import { JobDefinitionService } from './services/job-definition/job-definition-service.js';
 import { TelemetryService } from './services/telemetry/telemetry-service.js';
-import { EngineMetrics } from './services/telemetry/engine-metrics.js';
+import { MetricsService } from './services/metrics/metrics-service.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import type { DelegateRegistry } from './runtime/delegates/delegate-registry.js';
 import { IdentityService } from './services/identity/identity-service.js';
@@ -27,6 +28,9 @@ import { StatisticsService } from './services/process-definition/statistics-serv
 import { MigrationService } from './services/migration/migration-service.js';
 import { BatchService } from './services/batch/batch-service.js';
 import { RetriesAndSuspensionBatches } from './services/batch/async-operations.js';
+import { InstanceBatchService } from './services/batch/instance-batches.js';
+import { ModificationBatches } from './services/batch/modification-batches.js';
+import { HistoricBatchService } from './services/batch/historic-batches.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
@@ -47,17 +51,28 @@ export class ProcessEngine {
   readonly management: ManagementService;
   readonly execution: ExecutionService;
   readonly variableInstance: VariableInstanceService;
+  /** History: historic process and activity instances (what the history level wrote). */
+  readonly history: HistoryService;
   readonly externalTask: ExternalTaskService;
   readonly jobDefinition: JobDefinitionService;
   readonly telemetry: TelemetryService;
-  /** What this engine did since it started (committed commands, started instances and flow nodes). */
-  readonly metrics: EngineMetrics;
+  /**
+   * Engine metrics: the meter log (interval sums, sums, unique task workers) and what this engine
+   * did since it started (committed commands, telemetry metrics).
+   */
+  readonly metrics: MetricsService;
   /** Process instance migration: generate, validate and execute migration plans. */
   readonly migration: MigrationService;
   /** Batches: asynchronous operations run by seed, execution and monitor jobs. */
   readonly batch: BatchService;
   /** Batches setting external-task or job retries, or suspending/activating process instances. */
   readonly asyncRetries: RetriesAndSuspensionBatches;
+  /** Batches deleting process instances, setting their variables or correlating a message to them. */
+  readonly instanceBatches: InstanceBatchService;
+  /** Process instance modification of many instances of a definition, at once or as a batch. */
+  readonly modification: ModificationBatches;
+  /** Historic batches: query, delete, the cleanable report and removal times. */
+  readonly historicBatches: HistoricBatchService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -81,13 +96,17 @@ export class ProcessEngine {
     this.management = container.get(ManagementService);
     this.execution = container.get(ExecutionService);
     this.variableInstance = container.get(VariableInstanceService);
+    this.history = container.get(HistoryService);
     this.externalTask = container.get(ExternalTaskService);
     this.jobDefinition = container.get(JobDefinitionService);
     this.telemetry = container.get(TelemetryService);
-    this.metrics = container.get(EngineMetrics);
+    this.metrics = container.get(MetricsService);
     this.migration = container.get(MigrationService);
     this.batch = container.get(BatchService);
     this.asyncRetries = container.get(RetriesAndSuspensionBatches);
+    this.instanceBatches = container.get(InstanceBatchService);
+    this.modification = container.get(ModificationBatches);
+    this.historicBatches = container.get(HistoricBatchService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

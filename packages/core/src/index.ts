@@ -55,6 +55,9 @@ export type { EventSubscriptionListQuery, EventSubscriptionSortField } from './p
 export type { ExternalTaskService, ExternalTaskFailure } from './services/external-task/external-task-service.js';
 export type * from './services/external-task/external-task.js';
 export type { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
+export type { HistoryService } from './services/history/history-service.js';
+export type * from './services/history/historic-instances.js';
+export { HISTORY_LEVELS, isHistoryEventProduced, type HistoryLevel, type HistoryEventType } from './history/history-level.js';
 export type {
   VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,
 } from './services/variable-instance/variable-instance.js';
@@ -65,9 +68,24 @@ export { MigrationPlanValidationException, MigratingProcessInstanceValidationExc
 export type * from './services/migration/migration-plan.js';
 export type { BatchService, CreateBatchOptions } from './services/batch/batch-service.js';
 export type { RetriesAndSuspensionBatches, JobRetriesSelection, InstanceSelection } from './services/batch/async-operations.js';
+export type { InstanceBatchService, ProcessInstanceSelection, DeleteProcessInstancesOptions } from './services/batch/instance-batches.js';
+export type { ModificationBatches, InstanceModification, BatchModificationInstruction } from './services/batch/modification-batches.js';
 export type { ExternalTaskSelection } from './services/external-task/external-task-selection.js';
 export { BatchTypes, BATCH_DEFAULTS, BATCH_SEED_JOB, BATCH_MONITOR_JOB } from './services/batch/batch.js';
 export type { Batch, BatchStatistics, BatchQuery, BatchStatisticsQuery, BatchSortField } from './services/batch/batch.js';
+export type {
+  HistoricBatchService,
+  HistoricBatch,
+  HistoricBatchQuery,
+  HistoricBatchSortField,
+  CleanableHistoricBatchReportResult,
+  CleanableHistoricBatchReportQuery,
+  SetRemovalTimeToHistoricBatches,
+} from './services/batch/historic-batches.js';
+export { BATCH_SET_REMOVAL_TIME } from './services/batch/types/batch-set-removal-time.js';
+export { batchIdOfJob } from './services/batch/batch-job.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';
 export type { TelemetryService, TelemetryData } from './services/telemetry/telemetry-service.js';
 export type { EngineMetrics, TelemetryMetric } from './services/telemetry/engine-metrics.js';
+export type { MetricsService, MetricsIntervalQuery, MetricIntervalValue, MetricsRange } from './services/metrics/metrics-service.js';
+export { METER_NAMES, type MeterName } from './services/metrics/metric-names.js';

@@ -14,10 +14,13 @@ import { messageRoutes } from './resources/message.js';
 import { executionRoutes } from './resources/execution.js';
 import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { telemetryRoutes } from './resources/telemetry.js';
+import { metricsRoutes } from './resources/metrics.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
 import { batchRoutes } from './resources/batch.js';
 import { retriesAndSuspensionBatchRoutes } from './resources/batch-retries-suspension.js';
+import { instanceBatchRoutes } from './resources/batch-instances.js';
+import { modificationRoutes } from './resources/modification.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -26,6 +29,9 @@ import { incidentRoutes } from './resources/incident.js';
 import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
 import { processDefinitionRoutes } from './resources/process-definition.js';
+import { historyProcessInstanceRoutes } from './resources/history-process-instance.js';
+import { historyActivityInstanceRoutes } from './resources/history-activity-instance.js';
+import { historyBatchRoutes } from './resources/history-batch.js';
 
 /**
  * The REST routes, twice: at `<base>/<resource>` for the default engine and at
@@ -57,10 +63,13 @@ function mountResources(router: Router, rest: RestContext): void {
   executionRoutes(router, rest);
   jobDefinitionRoutes(router, rest);
   telemetryRoutes(router, rest);
+  metricsRoutes(router, rest);
   jobRoutes(router, rest);
   migrationRoutes(router, rest);
   batchRoutes(router, rest);
   retriesAndSuspensionBatchRoutes(router, rest);
+  instanceBatchRoutes(router, rest);
+  modificationRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);
@@ -73,6 +82,9 @@ function mountResources(router: Router, rest: RestContext): void {
   userRoutes(router, rest);
   externalTaskRoutes(router, rest);
   incidentRoutes(router, rest);
+  historyProcessInstanceRoutes(router, rest);
+  historyActivityInstanceRoutes(router, rest);
+  historyBatchRoutes(router, rest);
 }
 
 function requireEngineName({ engine }: RestContext): Middleware {

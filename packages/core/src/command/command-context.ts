@@ -24,6 +24,7 @@ import { CommentRepository } from '../persistence/repositories/comment-repositor
 import { PropertyRepository } from '../persistence/repositories/property-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
+import { MeterLogRepository } from '../persistence/repositories/meter-log-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
 
 /** What a command may touch: repositories bound to its transaction, the clock, ids, config and after-commit hooks. */
@@ -46,6 +47,8 @@ export class CommandContext {
   readonly jobDefinitions: JobDefinitionRepository;
   readonly comments: CommentRepository;
   readonly properties: PropertyRepository;
+  /** The meter log and the task meter log (engine metrics). */
+  readonly meterLog: MeterLogRepository;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -68,7 +71,8 @@ export class CommandContext {
     this.jobs = new JobRepository(trx, dialect);
     this.users = new UserRepository(trx);
     this.executions = new ExecutionRepository(trx);
-    this.tasks = new TaskRepository(trx);
+    this.meterLog = new MeterLogRepository(trx);
+    this.tasks = new TaskRepository(trx, (assignee) => this.meterLog.insertTaskWorker(ids.next(), assignee, clock.now()));
     this.processInstances = new ProcessInstanceRepository(trx);
     this.variables = new VariableRepository(trx);
     this.groups = new GroupRepository(trx);

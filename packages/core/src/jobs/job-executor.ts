@@ -16,6 +16,7 @@ import { engineMessage } from '../errors/engine-message.js';
 import type { Job } from './job.js';
 import { FAILED_JOB_INCIDENT, recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
+import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 
 /**
  * Acquires due jobs and runs each in its own transaction. A failed job loses one retry and keeps
@@ -39,6 +40,7 @@ export class JobExecutor {
     @inject(EventBus) private readonly events: EventBus,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(EngineMetrics) private readonly metrics: EngineMetrics,
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.type, handler]));
   }
@@ -101,7 +103,7 @@ export class JobExecutor {
       this.logger.warn(`job ${jobId} failed: ${message}`);
       await this.commands.run('FailJobCmd', async (ctx) => {
         const job = await ctx.jobs.findById(jobId);
-        if (job) await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+        if (job) await this.recordFailure(ctx, job, error);
       });
       throw error;
     }
@@ -114,6 +116,13 @@ export class JobExecutor {
     await handler.execute(ctx, job);
     await ctx.jobs.delete(job);
     if (job.exceptionMessage !== null) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+    ctx.afterCommit(() => this.metrics.mark('job-successful'));
+  }
+
+  /** One retry less, the error kept, an incident at 0 retries; counted as a failed job once committed. */
+  private async recordFailure(ctx: CommandContext, job: Job, error: unknown): Promise<void> {
+    await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+    ctx.afterCommit(() => this.metrics.mark('job-failed'));
   }
 
   private schedule(delay: number): void {
@@ -129,12 +138,15 @@ export class JobExecutor {
     this.timer.unref();
   }
 
-  private acquire(): Promise<Job[]> {
+  private async acquire(): Promise<Job[]> {
     const { lockTimeMs, maxJobsPerAcquisition } = this.config.jobExecutor;
-    return this.commands.run('AcquireJobsCmd', (ctx) => {
+    const jobs = await this.commands.run('AcquireJobsCmd', (ctx) => {
       const now = ctx.clock.now();
       return ctx.jobs.acquire(this.lockOwner, now, new Date(now.getTime() + lockTimeMs), maxJobsPerAcquisition);
     });
+    this.metrics.mark('job-acquisition-attempt');
+    this.metrics.mark('job-acquired-success', jobs.length);
+    return jobs;
   }
 
   /** The camunda:failedJobRetryTimeCycle of the job's activity, if it declares one. */
@@ -163,7 +175,7 @@ export class JobExecutor {
           if (!job || job.lockOwner !== this.lockOwner) return;
           // A concurrent change (another node moved the instance) is no failure of the job: it runs again, retries untouched.
           if (error instanceof OptimisticLockingException) await ctx.jobs.unlock(job);
-          else await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+          else await this.recordFailure(ctx, job, error);
         })
         .catch((failure) => this.logger.error(`recording the failure of job ${acquired.id} failed`, failure));
     }

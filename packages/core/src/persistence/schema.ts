@@ -28,6 +28,11 @@ export interface StoreSchema {
   trellis_external_task: ExternalTaskTable;
   trellis_comment: CommentTable;
   trellis_batch: BatchTable;
+  trellis_hi_batch: HistoricBatchTable;
+  trellis_meter_log: MeterLogTable;
+  trellis_task_meter_log: TaskMeterLogTable;
+  trellis_hi_procinst: HistoricProcessInstanceTable;
+  trellis_hi_actinst: HistoricActivityInstanceTable;
 }
 
 export interface PropertyTable {
@@ -333,5 +338,87 @@ export interface BatchTable {
   create_user_id: string | null;
   suspended: number;
   start_time: number;
+  execution_start_time: number | null;
+}
+
+/** One reporter's count of one metric for one reporting period (Camunda's ACT_RU_METER_LOG). */
+export interface MeterLogTable {
+  id: string;
+  name: string;
+  reporter: string | null;
+  value: number;
+  timestamp: number;
+}
+
+/** One assignment of a user task (Camunda's ACT_RU_TASK_METER_LOG); the assignee only as a hash. */
+export interface TaskMeterLogTable {
+  id: string;
+  assignee_hash: number;
+  timestamp: number;
+}
+
+/** A process instance as history keeps it (Camunda's ACT_HI_PROCINST); state ACTIVE, SUSPENDED, COMPLETED, EXTERNALLY_ or INTERNALLY_TERMINATED. */
+export interface HistoricProcessInstanceTable {
+  id: string;
+  business_key: string | null;
+  proc_def_id: string;
+  proc_def_key: string;
+  proc_def_name: string | null;
+  proc_def_version: number | null;
+  start_time: number;
+  end_time: number | null;
+  removal_time: number | null;
+  duration: number | null;
+  start_user_id: string | null;
+  start_act_id: string | null;
+  end_act_id: string | null;
+  super_proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  delete_reason: string | null;
+  tenant_id: string | null;
+  state: string;
+  restarted_proc_inst_id: string | null;
+}
+
+/** An activity instance as history keeps it (Camunda's ACT_HI_ACTINST). */
+export interface HistoricActivityInstanceTable {
+  id: string;
+  parent_act_inst_id: string | null;
+  proc_def_id: string;
+  proc_def_key: string;
+  proc_inst_id: string;
+  root_proc_inst_id: string | null;
+  execution_id: string;
+  activity_id: string;
+  activity_name: string | null;
+  activity_type: string;
+  task_id: string | null;
+  assignee: string | null;
+  called_proc_inst_id: string | null;
+  start_time: number;
+  end_time: number | null;
+  duration: number | null;
+  canceled: number;
+  complete_scope: number;
+  sequence_counter: number;
+  tenant_id: string | null;
+  removal_time: number | null;
+}
+
+/** A batch as history keeps it (Camunda's ACT_HI_BATCH); end_time is set when the runtime batch ends. */
+export interface HistoricBatchTable {
+  id: string;
+  type: string;
+  total_jobs: number;
+  batch_jobs_per_seed: number;
+  invocations_per_batch_job: number;
+  seed_job_def_id: string | null;
+  monitor_job_def_id: string | null;
+  batch_job_def_id: string | null;
+  tenant_id: string | null;
+  create_user_id: string | null;
+  start_time: number;
+  end_time: number | null;
+  removal_time: number | null;
   execution_start_time: number | null;
 }

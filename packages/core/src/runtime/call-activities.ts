@@ -35,7 +35,8 @@ export async function startCalledInstance(runner: ProcessRunner, execution: Exec
   const model = await runner.env.models.get(runner.ctx, definition);
   const start = model.initialActivity();
   if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
-  await startInstance(runner.ctx, runner.env, definition, { businessKey, variables: input, startActivityId: start.id, superExecution: execution });
+  const called = await startInstance(runner.ctx, runner.env, definition, { businessKey, variables: input, startActivityId: start.id, superExecution: execution });
+  runner.tree.history.calledInstance(execution.activityInstanceId, called.tree.processInstanceId);
 }
 
 /** A called instance ended: its caller receives camunda:out variables and leaves the call activity. */
@@ -80,6 +81,9 @@ export async function cancelCalledInstances(runner: ProcessRunner, executionIds:
       if (!called) continue;
       called.tree.root!.superExecutionId = null;
       called.tree.root!.superProcessInstanceId = null;
+      // Deleting the caller deletes what it called the same way; anything else cancels it from inside.
+      const { state, deleteReason } = runner.tree.history.termination ?? { state: 'INTERNALLY_TERMINATED' as const, deleteReason: null };
+      called.tree.history.terminate(state, deleteReason);
       await called.cancelInstance();
       await completeRun(runner.ctx, called);
     }

@@ -1,4 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
+import { HistoryWriter } from '../history/history-writer.js';
+import { InstanceHistory } from '../history/instance-history.js';
 import type { ActivityInstance, Execution } from './execution.js';
 
 /**
@@ -16,13 +18,26 @@ export class ExecutionTree {
   private readonly movedInstances = new Set<string>();
   /** Whether a flush ever wrote a row (an instance that started and ended in one command may have written none). */
   wroteRows = false;
+  /** Whether a flush removed every row of the ended instance already (nothing left to clean up). */
+  instanceRowsDeleted = false;
+  /** Flow-node instances ended since the runner last counted them (engine metric activity-instance-end). */
+  flowNodesEnded = 0;
+  /** The history events of this instance since the last flush. */
+  readonly history: InstanceHistory;
 
-  private constructor(readonly processInstanceId: string) {}
+  private constructor(readonly processInstanceId: string) {
+    this.history = new InstanceHistory(processInstanceId);
+  }
 
   static async load(ctx: CommandContext, processInstanceId: string): Promise<ExecutionTree> {
+    return ExecutionTree.of(processInstanceId, await ctx.executions.findByProcessInstance(processInstanceId), await ctx.executions.activityInstancesOf(processInstanceId));
+  }
+
+  /** A tree of rows the command has read already. */
+  static of(processInstanceId: string, executions: readonly Execution[], activityInstances: readonly ActivityInstance[]): ExecutionTree {
     const tree = new ExecutionTree(processInstanceId);
-    for (const execution of await ctx.executions.findByProcessInstance(processInstanceId)) tree.executions.set(execution.id, execution);
-    for (const instance of await ctx.executions.activityInstancesOf(processInstanceId)) tree.activityInstances.set(instance.id, instance);
+    for (const execution of executions) tree.executions.set(execution.id, execution);
+    for (const instance of activityInstances) tree.activityInstances.set(instance.id, instance);
     return tree;
   }
 
@@ -63,6 +78,7 @@ export class ExecutionTree {
   addActivityInstance(instance: ActivityInstance): void {
     this.activityInstances.set(instance.id, instance);
     this.createdInstances.add(instance.id);
+    this.history.activityStarted(instance, this.root);
   }
 
   /** Moves an activity instance to another execution (when concurrent executions collapse). */
@@ -73,8 +89,12 @@ export class ExecutionTree {
     if (!this.createdInstances.has(id)) this.movedInstances.add(id);
   }
 
-  removeActivityInstance(id: string): void {
-    if (!this.activityInstances.delete(id)) return;
+  /** Ends an activity instance: completed, or `canceled` (removed with its execution, interrupted, cancelled by a modification). */
+  removeActivityInstance(id: string, canceled = false): void {
+    const instance = this.activityInstances.get(id);
+    if (!instance || !this.activityInstances.delete(id)) return;
+    this.history.activityEnded(instance, canceled, this.root);
+    if (instance.activityType !== 'processDefinition' && instance.activityType !== 'multiInstanceBody') this.flowNodesEnded++;
     if (this.createdInstances.delete(id)) return;
     this.movedInstances.delete(id);
     this.removedInstances.add(id);
@@ -88,10 +108,16 @@ export class ExecutionTree {
     for (const id of this.dirty) await ctx.executions.update(this.executions.get(id)!);
     await ctx.executions.insertActivityInstances([...this.createdInstances].map((id) => this.activityInstances.get(id)!));
     for (const id of this.movedInstances) await ctx.executions.updateActivityInstanceExecution(id, this.activityInstances.get(id)!.executionId);
-    await ctx.executions.deleteActivityInstances([...this.removedInstances]);
-    // Children before their parent: the root (no parent) goes last.
-    for (const execution of [...this.removed.values()].sort((a, b) => Number(a.parentId === null) - Number(b.parentId === null))) {
-      await ctx.executions.delete(execution);
+    if (this.removed.has(this.processInstanceId) && this.executions.size === 0 && ctx.dialect.name === 'postgres') {
+      // The instance ended: its whole tree and what hangs on it go in one statement.
+      await ctx.executions.deleteEndedInstance(this.processInstanceId, [...this.removed.values()]);
+      this.instanceRowsDeleted = true;
+    } else {
+      await ctx.executions.deleteActivityInstances([...this.removedInstances]);
+      // Children before their parent: the root (no parent) goes last.
+      for (const execution of [...this.removed.values()].sort((a, b) => Number(a.parentId === null) - Number(b.parentId === null))) {
+        await ctx.executions.delete(execution);
+      }
     }
     this.created.clear();
     this.dirty.clear();
@@ -99,5 +125,6 @@ export class ExecutionTree {
     this.createdInstances.clear();
     this.removedInstances.clear();
     this.movedInstances.clear();
+    await HistoryWriter.flushInstance(ctx, this.history);
   }
 }

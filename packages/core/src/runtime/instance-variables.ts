@@ -28,8 +28,13 @@ export class InstanceVariables {
   private constructor(readonly processInstanceId: string) {}
 
   static async load(ctx: CommandContext, processInstanceId: string): Promise<InstanceVariables> {
+    return InstanceVariables.of(processInstanceId, await ctx.variables.findByProcessInstance(processInstanceId));
+  }
+
+  /** The variables of rows the command has read already. */
+  static of(processInstanceId: string, rows: readonly VariableRow[]): InstanceVariables {
     const variables = new InstanceVariables(processInstanceId);
-    for (const row of await ctx.variables.findByProcessInstance(processInstanceId)) {
+    for (const row of rows) {
       if (row.task_id !== null) continue;
       variables.scope(row.execution_id ?? processInstanceId).set(row.name, { row, value: fromStorage(row), changed: false });
     }

@@ -23,7 +23,10 @@ export async function modifyInstance(runner: ProcessRunner, instructions: readon
     await runner.run();
   }
   const root = runner.tree.root;
-  if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) await runner.cancelInstance();
+  if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) {
+    runner.tree.history.terminate('EXTERNALLY_TERMINATED', null);
+    await runner.cancelInstance();
+  }
 }
 
 async function cancel(runner: ProcessRunner, instruction: Extract<ModificationInstruction, { type: 'cancel' }>): Promise<void> {
@@ -64,7 +67,7 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
     holder.activityInstanceId = null;
     return cancelPath(runner, holder);
   }
-  runner.tree.removeActivityInstance(instanceId);
+  runner.tree.removeActivityInstance(instanceId, true);
   await runner.ctx.tasks.deleteByExecutions([execution.id]);
   await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
   await runner.ctx.eventSubscriptions.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));

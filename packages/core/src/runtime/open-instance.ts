@@ -1,6 +1,7 @@
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { deleteInstanceRows } from '../persistence/repositories/instance-cleanup.js';
+import { loadInstanceRows, type InstanceRows } from '../persistence/repositories/instance-rows.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { ExecutionTree } from './execution-tree.js';
 import { InstanceVariables } from './instance-variables.js';
@@ -16,16 +17,30 @@ function openInstances(ctx: CommandContext): Map<string, ProcessRunner> {
   return open;
 }
 
+const PREFETCHED = Symbol('trellis.prefetchedInstances');
+
+/** Rows of an instance the command read together with something else (one round trip); openInstance takes them. */
+export function prefetchedInstance(ctx: CommandContext, processInstanceId: string, rows: InstanceRows): void {
+  let prefetched = ctx.attachments.get(PREFETCHED) as Map<string, InstanceRows> | undefined;
+  if (!prefetched) ctx.attachments.set(PREFETCHED, (prefetched = new Map()));
+  prefetched.set(processInstanceId, rows);
+}
+
 /** Loads a running process instance (tree, variables, model) so a command can move it on; null when it does not exist. */
 export async function openInstance(ctx: CommandContext, env: RuntimeEnvironment, processInstanceId: string): Promise<ProcessRunner | null> {
   const open = openInstances(ctx).get(processInstanceId);
   if (open) return open;
-  const tree = await ExecutionTree.load(ctx, processInstanceId);
+  const prefetched = ctx.attachments.get(PREFETCHED) as Map<string, InstanceRows> | undefined;
+  const rows = prefetched?.get(processInstanceId) ?? (await loadInstanceRows(ctx.trx, ctx.dialect, processInstanceId));
+  prefetched?.delete(processInstanceId);
+  const { executions, activityInstances } = ctx.executions.adopt(rows.executions, rows.activityInstances);
+  const tree = ExecutionTree.of(processInstanceId, executions, activityInstances);
   const root = tree.root;
   if (!root) return null;
   const definition = await env.definition(ctx, root.processDefinitionId);
   if (!definition) throw new ProcessEngineException(`Process definition '${root.processDefinitionId}' of instance '${processInstanceId}' is gone`);
-  const runner = new ProcessRunner(ctx, env, tree, await env.models.get(ctx, definition), definition, await InstanceVariables.load(ctx, processInstanceId));
+  const variables = InstanceVariables.of(processInstanceId, ctx.variables.adopt(rows.variables));
+  const runner = new ProcessRunner(ctx, env, tree, await env.models.get(ctx, definition), definition, variables);
   openInstances(ctx).set(processInstanceId, runner);
   return runner;
 }
@@ -51,7 +66,7 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
     openInstances(ctx).delete(id);
     // An instance that started and ended in this command without writing anything leaves nothing to remove.
     if (runner.isNew && !runner.wroteRows && !runner.tree.wroteRows) return;
-    await deleteInstanceRows(ctx.trx, ctx.dialect, id);
+    if (!runner.tree.instanceRowsDeleted) await deleteInstanceRows(ctx.trx, ctx.dialect, id);
     return;
   }
   await runner.variables.flush(ctx);
@@ -60,11 +75,14 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
 /** Engine metrics count committed work only: what this run started is added after commit. */
 function countMetrics(ctx: CommandContext, runner: ProcessRunner): void {
   const { flowNodesStarted, startedRootInstance } = runner;
+  const { flowNodesEnded } = runner.tree;
   runner.flowNodesStarted = 0;
   runner.startedRootInstance = false;
-  if (flowNodesStarted === 0 && !startedRootInstance) return;
+  runner.tree.flowNodesEnded = 0;
+  if (flowNodesStarted === 0 && flowNodesEnded === 0 && !startedRootInstance) return;
   ctx.afterCommit(() => {
-    runner.env.metrics.add('flow-node-instances', flowNodesStarted);
-    if (startedRootInstance) runner.env.metrics.add('process-instances', 1);
+    runner.env.metrics.mark('activity-instance-start', flowNodesStarted);
+    runner.env.metrics.mark('activity-instance-end', flowNodesEnded);
+    if (startedRootInstance) runner.env.metrics.mark('root-process-instance-start');
   });
 }

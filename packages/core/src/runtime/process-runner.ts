@@ -78,6 +78,7 @@ export class ProcessRunner {
     readonly variables: InstanceVariables,
   ) {
     variables.attach((id) => this.tree.executions.get(id)?.parentId ?? null);
+    tree.history.definition = definition;
   }
 
   // --- the agenda ---
@@ -273,6 +274,7 @@ export class ProcessRunner {
 
   /** Ends a path of control (an end event, or an activity without outgoing flows). */
   async end(execution: Execution): Promise<void> {
+    if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     execution.activityId = null;
     this.tree.touch(execution);
     if (execution.isConcurrent) {
@@ -288,6 +290,7 @@ export class ProcessRunner {
   /** A terminate end event: every path of the enclosing scope ends now, and so does the scope. */
   async terminate(execution: Execution): Promise<void> {
     const scope = this.scopeExecutionOf(execution);
+    if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
     this.endActivityInstance(scope);
     await this.scopeDone(scope);
@@ -297,6 +300,7 @@ export class ProcessRunner {
   async cancelInstance(): Promise<void> {
     const root = this.tree.root;
     if (!root) return;
+    this.tree.history.terminate('INTERNALLY_TERMINATED', null);
     await cancelCalledInstances(this, [...this.tree.executions.keys()]);
     for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child);
     await this.finishInstance();
@@ -312,7 +316,7 @@ export class ProcessRunner {
     collect(execution);
     const ids = doomed.map((each) => each.id);
     for (const instance of [...this.tree.activityInstances.values()]) {
-      if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id);
+      if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id, true);
     }
     for (const each of doomed) {
       this.variables.removeScope(each.id);
@@ -375,7 +379,7 @@ export class ProcessRunner {
     let path = scope;
     if (start.isInterrupting) {
       for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
-      if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId);
+      if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
       await this.ctx.tasks.deleteByExecutions([scope.id]);
@@ -657,7 +661,7 @@ export class ProcessRunner {
     const root = this.tree.root;
     if (!root) return;
     this.finalVariables = this.variables;
-    for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance);
+    for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance, true);
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
     this.agenda.length = 0;
     this.ended = true;

@@ -5,6 +5,7 @@ import { testStoreConfigs } from '../../src/testing/test-stores.js';
 import { OptimisticLockingException } from '../../src/errors/index.js';
 import { ProcessDefinitionRepository } from '../../src/persistence/repositories/process-definition-repository.js';
 import type { ProcessDefinition } from '../../src/services/process-definition/process-definition.js';
+import { migrations } from '../../src/persistence/migrations/index.js';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -39,7 +40,7 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
 
     expect(await second.migrate(() => Date.now())).toEqual([]);
     const rows = await first.db.selectFrom('trellis_schema_migration').select('version').execute();
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(rows.map((row) => row.version)).toEqual(migrations.map((_, index) => index + 1));
   });
 
   it('matches LIKE case-sensitively', async () => {

@@ -110,6 +110,20 @@ describe('batches: asynchronous instance migration', () => {
     expect(await engine.batch.count()).toBe(0);
   });
 
+  it('sets typed plan variables (a date, bytes) on every migrated instance as they were given', async () => {
+    const { engine, ids, plan } = await setup(2);
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const variables = { at: { type: 'date', value: at }, blob: { type: 'bytes', value: Buffer.from([0, 1, 254, 255]) } } as never;
+    await engine.batch.migrateAsync({ ...plan, variables }, { processInstanceIds: ids });
+    for (let i = 0; i < 3; i++) await engine.jobExecutor.runDueJobs();
+    for (const id of ids) {
+      const stored = await engine.runtime.getVariables(id);
+      expect(stored.at).toMatchObject({ type: 'date', value: at });
+      expect(stored.blob).toMatchObject({ type: 'bytes' });
+      expect(Buffer.from((stored.blob as { value: Uint8Array }).value)).toEqual(Buffer.from([0, 1, 254, 255]));
+    }
+  });
+
   it('keeps a batch with a failed execution job until the job is deleted', async () => {
     const { engine, ids, plan } = await setup(2);
     await engine.runtime.deleteProcessInstance(ids[1]!);

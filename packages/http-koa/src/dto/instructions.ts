@@ -6,9 +6,16 @@ type StartInstruction = Exclude<ModificationInstruction, { type: 'cancel' }>;
 
 /**
  * REST modification / start instructions → engine instructions, with Camunda's 400s for a missing
- * type or id ("<field> is required for instruction type '<type>'").
+ * type or id ("<field> is required for instruction type '<type>'"). `forDefinition` reads POST
+ * /modification/execute's instructions (Camunda's ModificationBuilder): a cancel names an activity
+ * (and may set cancelCurrentActiveActivityInstances), starts carry no variables or ancestor, and a
+ * missing id is "For instruction type '<type>': '<field>' must be set".
  */
-export function instructionsFromDto(list: unknown, prefix: string, options: { allowCancel: boolean }): ModificationInstruction[] {
+export function instructionsFromDto(
+  list: unknown,
+  prefix: string,
+  options: { allowCancel: boolean; forDefinition?: boolean },
+): Array<ModificationInstruction & { cancelCurrentActiveActivityInstances?: boolean }> {
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new InvalidRequestException(400, '');
   return list.map((raw: Record<string, unknown>) => {
@@ -16,14 +23,16 @@ export function instructionsFromDto(list: unknown, prefix: string, options: { al
     const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
     const required = (name: string) => {
       const value = text(name);
-      if (!value) throw new InvalidRequestException(400, `${prefix}: '${name}' must be set for instruction type '${String(type)}'`);
-      return value;
+      if (value) return value;
+      if (options.forDefinition) throw new InvalidRequestException(400, `For instruction type '${String(type)}': '${name}' must be set`);
+      throw new InvalidRequestException(400, `${prefix}: '${name}' must be set for instruction type '${String(type)}'`);
     };
-    const variables = variablesFromDto(raw.variables, prefix);
-    const ancestorActivityInstanceId = text('ancestorActivityInstanceId');
+    const variables = options.forDefinition ? undefined : variablesFromDto(raw.variables, prefix);
+    const ancestorActivityInstanceId = options.forDefinition ? undefined : text('ancestorActivityInstanceId');
     switch (type) {
       case 'cancel':
         if (!options.allowCancel) break;
+        if (options.forDefinition) return { type, activityId: required('activityId'), cancelCurrentActiveActivityInstances: raw.cancelCurrentActiveActivityInstances === true };
         if (!text('activityId') && !text('activityInstanceId') && !text('transitionInstanceId')) {
           throw new InvalidRequestException(400, `${prefix}: For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
         }

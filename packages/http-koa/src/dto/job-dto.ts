@@ -1,7 +1,7 @@
-import type { Job } from '@trellis/core';
+import { batchIdOfJob, type Job } from '@trellis/core';
 import { formatRestDate } from './dates.js';
 
-/** Camunda's JobDto: exactly the contract's properties (batchId: jobs of batches do not exist in Trellis). */
+/** Camunda's JobDto: exactly the contract's properties. */
 export function toJobDto(job: Job) {
   return {
     id: job.id,
@@ -18,6 +18,6 @@ export function toJobDto(job: Job) {
     priority: job.priority,
     tenantId: job.tenantId,
     createTime: formatRestDate(job.createTime),
-    batchId: null,
+    batchId: batchIdOfJob(job),
   };
 }

@@ -45,7 +45,7 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
   });
 }
 
-const present = (value: unknown) => value !== undefined && value !== null;
+export const present = (value: unknown) => value !== undefined && value !== null;
 
 /** Camunda checks `retries` before anything else: EnsureUtil's NullValueException, answered as a 400. */
 function retriesOf(body: Record<string, unknown>): number {
@@ -57,7 +57,7 @@ function retriesOf(body: Record<string, unknown>): number {
 /** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */
 const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateField(body.dueDate, 'dueDate') : undefined);
 
-const instanceQueryOf = (body: Record<string, unknown>) =>
+export const instanceQueryOf = (body: Record<string, unknown>) =>
   present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null;
 
 function stringList(value: unknown, name: string): string[] {
@@ -67,7 +67,7 @@ function stringList(value: unknown, name: string): string[] {
 }
 
 /** Camunda's batch endpoints answer an engine BadUserRequestException as a 400 InvalidRequestException. */
-async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
+export async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

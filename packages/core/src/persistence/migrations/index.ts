@@ -6,8 +6,23 @@ import { externalTasks } from './0005-external-tasks.js';
 import { taskDelegation } from './0006-task-delegation.js';
 import { comments } from './0007-comments.js';
 import { batches } from './0008-batches.js';
+import { historicBatches } from './0009-historic-batches.js';
+import { metrics } from './0010-metrics.js';
+import { history } from './0011-history.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
-export const migrations: readonly Migration[] = [init, identityAndAuthorization, runtime, scopesJobsEvents, externalTasks, taskDelegation, comments, batches];
+export const migrations: readonly Migration[] = [
+  init,
+  identityAndAuthorization,
+  runtime,
+  scopesJobsEvents,
+  externalTasks,
+  taskDelegation,
+  comments,
+  batches,
+  historicBatches,
+  metrics,
+  history,
+];
 export type { Migration } from './migration.js';

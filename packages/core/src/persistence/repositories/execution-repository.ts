@@ -1,6 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { ActivityInstance, Execution } from '../../runtime/execution.js';
 import type { ActivityInstanceTable, ExecutionTable, StoreSchema } from '../schema.js';
+import { deleteEndedInstance } from './instance-cleanup.js';
 import { fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
@@ -44,6 +45,11 @@ export class ExecutionRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Executions and activity instances read elsewhere (one round trip with the variables), remembered for revision checks. */
+  adopt(executions: readonly Selectable<ExecutionTable>[], activityInstances: readonly Selectable<ActivityInstanceTable>[]): { executions: Execution[]; activityInstances: ActivityInstance[] } {
+    return { executions: executions.map((row) => this.remember(row)), activityInstances: activityInstances.map(toActivityInstance) };
+  }
+
   async activityInstancesOf(processInstanceId: string): Promise<ActivityInstance[]> {
     const rows = await this.trx.selectFrom('trellis_activity_instance').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
     return rows.map(toActivityInstance);
@@ -77,6 +83,21 @@ export class ExecutionRepository {
       .executeTakeFirst();
     this.revisions.ensureChanged(execution.id, result.numDeletedRows);
     this.revisions.forget(execution.id);
+  }
+
+  /**
+   * PostgreSQL: removes an ended instance with everything hanging on it in one statement, and
+   * demands that the executions it read are exactly the ones deleted, at the revisions it read.
+   */
+  async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[]): Promise<void> {
+    const deleted = await deleteEndedInstance(this.trx, processInstanceId);
+    const expected = new Map(removed.map((execution) => [execution.id, this.revisions.of(execution.id)]));
+    for (const row of deleted) {
+      if (expected.get(row.id) !== Number(row.rev)) this.revisions.ensureChanged(row.id, 0);
+      expected.delete(row.id);
+    }
+    for (const id of expected.keys()) this.revisions.ensureChanged(id, 0);
+    for (const execution of removed) this.revisions.forget(execution.id);
   }
 
   /** Removes all executions and activity instances of an instance at once (cascading deletes). */

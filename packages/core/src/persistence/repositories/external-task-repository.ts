@@ -4,9 +4,21 @@ import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
+import { loadRowWithInstanceRows, type InstanceRows } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 type Row = Selectable<ExternalTaskTable>;
+
+/** How fetchAndLock orders candidates: by priority (usePriority), then by create time when asked. */
+export interface FetchOrder {
+  usePriority: boolean;
+  createTime?: 'asc' | 'desc';
+}
+
+function createTimeOrder(a: Row, b: Row, direction: 'asc' | 'desc' | undefined): number {
+  if (!direction) return 0;
+  return direction === 'asc' ? a.create_time - b.create_time : b.create_time - a.create_time;
+}
 
 const SORT_COLUMNS = {
   id: 't.id',
@@ -31,6 +43,16 @@ export class ExternalTaskRepository {
   async insert(task: ExternalTask): Promise<void> {
     await this.trx.insertInto('trellis_external_task').values({ ...toRow(task), rev: 1 }).execute();
     this.revisions.remember(task.id, 1);
+  }
+
+  /** PostgreSQL: the task and the rows of its process instance in one round trip (the instance rows are null elsewhere). */
+  async findByIdWithInstance(id: string): Promise<{ task: ExternalTask; instance: InstanceRows | null } | null> {
+    if (this.dialect.name !== 'postgres') {
+      const task = await this.findById(id);
+      return task && { task, instance: null };
+    }
+    const found = await loadRowWithInstanceRows(this.trx, 'trellis_external_task', id);
+    return found ? { task: this.remember(found.row), instance: found.instance } : null;
   }
 
   async findById(id: string): Promise<ExternalTask | null> {
@@ -73,10 +95,34 @@ export class ExternalTaskRepository {
    * Tasks a worker may lock now for one topic: unlocked or expired, active, with retries left,
    * matching the topic's filters. On PostgreSQL rows another node is locking are skipped.
    */
-  async fetchable(topic: FetchTopic, now: Date, limit: number, order: { usePriority: boolean; createTime?: 'asc' | 'desc' }, readable: InstanceReadFilter): Promise<ExternalTask[]> {
+  async fetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter): Promise<ExternalTask[]> {
+    let select = this.fetchableSelect(topic, now, order, readable).selectAll('t').limit(limit);
+    if (this.dialect.name === 'postgres') select = select.forUpdate().skipLocked();
+    const rows = await select.execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  /**
+   * PostgreSQL only: picks and locks up to `limit` fetchable tasks for the worker in one statement
+   * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING), the hot path of every worker.
+   * Returns them in the fetch order.
+   */
+  async lockFetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter, workerId: string, lockExpirationTime: Date): Promise<ExternalTask[]> {
+    const picked = this.fetchableSelect(topic, now, order, readable).select('t.id').limit(limit).forUpdate().skipLocked();
+    const rows = await this.trx
+      .updateTable('trellis_external_task')
+      .set((eb) => ({ worker_id: workerId, lock_expiration_time: lockExpirationTime.getTime(), rev: eb('rev', '+', 1) }))
+      .where('id', 'in', picked)
+      .returningAll()
+      .execute();
+    if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
+    else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
+    return rows.map((row) => this.remember(row));
+  }
+
+  private fetchableSelect(topic: FetchTopic, now: Date, order: FetchOrder, readable: InstanceReadFilter) {
     let select = this.trx
       .selectFrom('trellis_external_task as t')
-      .selectAll('t')
       .where('t.topic_name', '=', topic.topicName)
       .where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]))
       .where('t.suspended', '=', 0)
@@ -92,10 +138,7 @@ export class ExternalTaskRepository {
     if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
     if (order.usePriority) select = select.orderBy('t.priority', 'desc');
     if (order.createTime) select = select.orderBy('t.create_time', order.createTime);
-    select = select.limit(limit);
-    if (this.dialect.name === 'postgres') select = select.forUpdate().skipLocked();
-    const rows = await select.execute();
-    return rows.map((row) => this.remember(row));
+    return select;
   }
 
   /** `now` decides what counts as locked (the engine clock; wall-clock time when not given). */

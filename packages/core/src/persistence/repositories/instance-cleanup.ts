@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
 
@@ -10,12 +10,7 @@ import type { StoreSchema } from '../schema.js';
  */
 export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect: DialectSeam, processInstanceId: string): Promise<void> {
   if (dialect.name === 'postgres') {
-    await sql`with variables as (delete from trellis_variable where proc_inst_id = ${processInstanceId}),
-      tasks as (delete from trellis_task where proc_inst_id = ${processInstanceId}),
-      jobs as (delete from trellis_job where process_instance_id = ${processInstanceId}),
-      subscriptions as (delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}),
-      incidents as (delete from trellis_incident where proc_inst_id = ${processInstanceId})
-      delete from trellis_external_task where proc_inst_id = ${processInstanceId}`.execute(trx);
+    await sql`with ${outsideTree(processInstanceId)} delete from trellis_external_task where proc_inst_id = ${processInstanceId}`.execute(trx);
     return;
   }
   const tasks = trx.selectFrom('trellis_task').select('id').where('proc_inst_id', '=', processInstanceId);
@@ -27,4 +22,24 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
   await trx.deleteFrom('trellis_event_subscription').where('proc_inst_id', '=', processInstanceId).execute();
   await trx.deleteFrom('trellis_incident').where('proc_inst_id', '=', processInstanceId).execute();
   await trx.deleteFrom('trellis_external_task').where('proc_inst_id', '=', processInstanceId).execute();
+}
+
+/**
+ * PostgreSQL only: everything of an ended instance, its execution tree included, in one statement.
+ * Returns the executions it deleted with their revisions, for the caller's optimistic-locking check.
+ */
+export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string): Promise<Array<{ id: string; rev: number }>> {
+  const { rows } = await sql<{ id: string; rev: number }>`with ${outsideTree(processInstanceId)},
+      external_tasks as (delete from trellis_external_task where proc_inst_id = ${processInstanceId}),
+      activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId})
+    delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev`.execute(trx);
+  return rows;
+}
+
+function outsideTree(processInstanceId: string): RawBuilder<unknown> {
+  return sql`variables as (delete from trellis_variable where proc_inst_id = ${processInstanceId}),
+      tasks as (delete from trellis_task where proc_inst_id = ${processInstanceId}),
+      jobs as (delete from trellis_job where process_instance_id = ${processInstanceId}),
+      subscriptions as (delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}),
+      incidents as (delete from trellis_incident where proc_inst_id = ${processInstanceId})`;
 }

@@ -19,14 +19,21 @@ export class TaskRepository {
   private readonly revisions = new RevisionTracker('TaskEntity');
   /** The tasks' local variables. */
   readonly variables: TaskVariableRepository;
+  /** The assignee each task had when read, to tell a new assignment (task metrics) from a rewrite. */
+  private readonly assignees = new Map<string, string | null>();
 
-  constructor(private readonly trx: Transaction<StoreSchema>) {
+  /** `onAssigned` runs in the transaction whenever a task gets an assignee it did not have (Camunda's task meter log). */
+  constructor(
+    private readonly trx: Transaction<StoreSchema>,
+    private readonly onAssigned: (assignee: string) => Promise<void> = async () => {},
+  ) {
     this.variables = new TaskVariableRepository(trx);
   }
 
   async insert(task: Task, candidates: TaskCandidates): Promise<void> {
     await this.trx.insertInto('trellis_task').values({ ...toRow(task), rev: 1 }).execute();
     this.revisions.remember(task.id, 1);
+    await this.assigned(task);
     const rows = [
       ...candidates.users.map((user_id) => ({ task_id: task.id, user_id, group_id: null })),
       ...candidates.groups.map((group_id) => ({ task_id: task.id, user_id: null, group_id })),
@@ -59,6 +66,13 @@ export class TaskRepository {
       .executeTakeFirst();
     this.revisions.ensureChanged(task.id, result.numUpdatedRows);
     this.revisions.remember(task.id, rev + 1);
+    await this.assigned(task);
+  }
+
+  private async assigned(task: Task): Promise<void> {
+    const before = this.assignees.get(task.id) ?? null;
+    this.assignees.set(task.id, task.assignee);
+    if (task.assignee !== null && task.assignee !== before) await this.onAssigned(task.assignee);
   }
 
   /** The task's candidate users and groups, in the order they were added. */
@@ -203,6 +217,7 @@ export class TaskRepository {
 
   private remember(row: Selectable<TaskTable>): Task {
     this.revisions.remember(row.id, row.rev);
+    this.assignees.set(row.id, row.assignee);
     return {
       id: row.id,
       name: row.name,

@@ -16,6 +16,17 @@ export class VariableRepository {
     return rows.map((row) => this.remember(row));
   }
 
+  async findByProcessInstances(processInstanceIds: readonly string[]): Promise<VariableRow[]> {
+    if (processInstanceIds.length === 0) return [];
+    const rows = await this.trx.selectFrom('trellis_variable').selectAll().where('proc_inst_id', 'in', processInstanceIds).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  /** Rows read elsewhere (one round trip with the execution tree), remembered for revision checks. */
+  adopt(rows: readonly Selectable<VariableTable>[]): VariableRow[] {
+    return rows.map((row) => this.remember(row));
+  }
+
   async insert(row: VariableRow): Promise<void> {
     await this.trx.insertInto('trellis_variable').values({ ...row, rev: 1 }).execute();
     this.revisions.remember(row.id, 1);

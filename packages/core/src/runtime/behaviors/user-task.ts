@@ -11,13 +11,16 @@ export const userTask: ActivityBehavior = {
   async execute(runner, execution, element) {
     runner.wroteRows = true;
     const text = (name: string) => optionalText(runner, execution, element, name);
+    const id = runner.ctx.ids.next();
+    const assignee = text('assignee');
+    runner.tree.history.taskCreated(execution.activityInstanceId, id, assignee);
     await runner.ctx.tasks.insert(
       {
-        id: runner.ctx.ids.next(),
+        id,
         name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
         description: null,
         taskDefinitionKey: element.id,
-        assignee: text('assignee'),
+        assignee,
         owner: null,
         priority: priorityOf(text('priority')),
         due: dateOf(runner, execution, element, 'dueDate'),

@@ -78,7 +78,7 @@ export class RetriesAndSuspensionBatches {
 }
 
 /** Camunda's checkCreateBatch: CREATE on BATCH, or the batch type's own CREATE_BATCH_* permission. */
-function checkCreateBatch(ctx: CommandContext, typePermission: string): Promise<void> {
+export function checkCreateBatch(ctx: CommandContext, typePermission: string): Promise<void> {
   return ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: typePermission, resource: Resources.BATCH });
 }
 

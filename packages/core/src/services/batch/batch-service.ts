@@ -1,3 +1,4 @@
+import { loadBatchVariables, storeBatchVariables, type StoredBatchVariables } from './batch-variables.js';
 import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
@@ -20,6 +21,7 @@ import {
   type BatchStatisticsQuery,
 } from './batch.js';
 import { BatchRepository } from './batch-repository.js';
+import { deleteHistoricBatch, recordBatchEnd, recordBatchExecutionStart, recordBatchStart } from './historic-batch-events.js';
 
 /** Execution jobs' configuration: the batch and the ids this job works on. */
 interface ExecutionJobConfiguration {
@@ -61,7 +63,14 @@ export class BatchService {
         { permission: 'CREATE', resource: Resources.BATCH },
         { permission: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resource: Resources.BATCH },
       );
-      const settings = { plan: prepared.plan, skipCustomListeners: selection.skipCustomListeners === true, skipIoMappings: selection.skipIoMappings === true };
+      const { variables, ...plan } = prepared.plan;
+      const settings: MigrationBatchSettings = {
+        plan,
+        // Typed values (dates, bytes, files) survive the JSON configuration only in their stored form.
+        variables: variables ? storeBatchVariables(variables) : null,
+        skipCustomListeners: selection.skipCustomListeners === true,
+        skipIoMappings: selection.skipIoMappings === true,
+      };
       return createBatch(ctx, BatchTypes.instanceMigration, prepared.processInstanceIds, settings, {
         ...sizing,
         tenantId: prepared.tenantId,
@@ -115,15 +124,16 @@ export class BatchService {
   }
 
   /**
-   * Deletes the batch with all its jobs, job definitions and configuration. Without history,
-   * cascade changes nothing. Unknown: NotFoundException.
+   * Deletes the batch with all its jobs, job definitions and configuration; the historic batch gets
+   * its end time, or with cascade is deleted too. Unknown: NotFoundException.
    */
-  delete(id: string, _cascade = false): Promise<void> {
+  delete(id: string, cascade = false): Promise<void> {
     return this.commands.run('DeleteBatchCmd', async (ctx) => {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.BATCH, resourceId: id });
       await deleteBatch(ctx, batch, { deleteJobs: true, ended: 'deleted' });
+      if (cascade) await deleteHistoricBatch(ctx, id);
     });
   }
 }
@@ -174,6 +184,7 @@ export async function createBatch(ctx: CommandContext, type: string, ids: string
     .set({ seed_job_def_id: batch.seedJobDefinitionId, monitor_job_def_id: batch.monitorJobDefinitionId, batch_job_def_id: batch.batchJobDefinitionId })
     .where('id', '=', id)
     .execute();
+  await recordBatchStart(ctx, batch);
   await createBatchJob(ctx, batch, BATCH_SEED_JOB, batch.seedJobDefinitionId, id);
   ctx.emitAfterCommit('batch.changed', { batchId: id });
   return batch;
@@ -212,6 +223,7 @@ async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJ
     await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
   }
   await repository(ctx).delete(batch.id);
+  await recordBatchEnd(ctx, batch);
   ctx.emitAfterCommit('batch.changed', { batchId: batch.id, ended: options.ended });
 }
 
@@ -275,14 +287,18 @@ export abstract class BatchExecutionJobHandler<Settings> implements JobHandler {
     const batches = repository(ctx);
     const configuration = await batches.configuration(config.batchId);
     if (!configuration) return;
-    if (await batches.markExecutionStarted(config.batchId, ctx.clock.now())) ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
+    if (await batches.markExecutionStarted(config.batchId, ctx.clock.now())) {
+      await recordBatchExecutionStart(ctx, config.batchId, ctx.clock.now());
+      ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
+    }
     await this.run(ctx, config.ids, configuration.settings as Settings);
     ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
   }
 }
 
 interface MigrationBatchSettings {
-  plan: MigrationPlan;
+  plan: Omit<MigrationPlan, 'variables'>;
+  variables: StoredBatchVariables | null;
   skipCustomListeners: boolean;
   skipIoMappings: boolean;
 }
@@ -297,6 +313,7 @@ export class MigrationBatchJobHandler extends BatchExecutionJobHandler<Migration
   }
 
   protected async run(ctx: CommandContext, ids: string[], settings: MigrationBatchSettings): Promise<void> {
-    for (const id of ids) await this.migration.migrateByPlan(ctx, settings.plan, id);
+    const plan: MigrationPlan = { ...settings.plan, variables: settings.variables ? loadBatchVariables(settings.variables) : null };
+    for (const id of ids) await this.migration.migrateByPlan(ctx, plan, id, settings);
   }
 }

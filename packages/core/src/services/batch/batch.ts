@@ -6,6 +6,10 @@ export const BatchTypes = {
   setExternalTaskRetries: 'set-external-task-retries',
   setJobRetries: 'set-job-retries',
   instanceUpdateSuspensionState: 'instance-update-suspension-state',
+  instanceModification: 'instance-modification',
+  instanceDeletion: 'instance-deletion',
+  setVariables: 'set-variables',
+  correlateMessage: 'correlate-message',
 } as const;
 export const BATCH_SEED_JOB = 'batch-seed-job';
 export const BATCH_MONITOR_JOB = 'batch-monitor-job';

@@ -7,11 +7,12 @@ import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { openIncident } from '../../incidents/open-incident.js';
-import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { completeRun, openInstance, prefetchedInstance } from '../../runtime/open-instance.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { fromStorage, toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import type { VariableRow } from '../../persistence/repositories/variable-repository.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
 import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
@@ -56,15 +57,23 @@ export class ExternalTaskService {
       const now = ctx.clock.now();
       const createTime = request.sorting?.find((sorting) => sorting.sortBy === 'createTime')?.sortOrder;
       const locked: LockedExternalTask[] = [];
+      const order = { usePriority: request.usePriority ?? false, createTime };
       for (const topic of topics) {
         if (locked.length >= request.maxTasks) break;
-        const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, { usePriority: request.usePriority ?? false, createTime }, readable);
+        const lockExpirationTime = new Date(now.getTime() + topic.lockDuration);
+        if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
+          // Nothing to filter in memory: pick and lock in one statement.
+          const tasks = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime);
+          locked.push(...(await this.withPayloads(ctx, tasks, topic)));
+          continue;
+        }
+        const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, order, readable);
         for (const task of candidates) {
           if (locked.length >= request.maxTasks) break;
           if (!(await this.matchesProcessVariables(ctx, task, topic))) continue;
-          const updated: ExternalTask = { ...task, workerId: request.workerId, lockExpirationTime: new Date(now.getTime() + topic.lockDuration) };
+          const updated: ExternalTask = { ...task, workerId: request.workerId, lockExpirationTime };
           await ctx.externalTasks.update(updated);
-          locked.push({ ...updated, ...(await this.payload(ctx, updated, topic)) });
+          locked.push(...(await this.withPayloads(ctx, [updated], topic)));
         }
       }
       if (request.usePriority) locked.sort((a, b) => b.priority - a.priority);
@@ -74,18 +83,19 @@ export class ExternalTaskService {
 
   complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
-      const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`);
+      const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
-      await ctx.externalTasks.delete(task);
       // Only a task without retries has a failedExternalTask incident to resolve.
       if (task.retries === 0) await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, false);
       if (error !== null) runner.schedule(execution, () => runner.throwError(execution, error, null));
       else runner.signal(execution);
       await completeRun(ctx, runner);
+      // An instance that ended took its external tasks with it.
+      if (!runner.ended) await ctx.externalTasks.delete(task);
     });
   }
 
@@ -120,7 +130,7 @@ export class ExternalTaskService {
   handleBpmnError(id: string, workerId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('HandleExternalTaskBpmnErrorCmd', async (ctx) => {
       if (!errorCode) throw new NullValueException('errorCode is null');
-      const task = await this.lockedBy(ctx, id, workerId, `Bpmn error of External Task ${id} cannot be reported by worker '${workerId}`);
+      const task = await this.lockedBy(ctx, id, workerId, `Bpmn error of External Task ${id} cannot be reported by worker '${workerId}`, true, true);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
@@ -257,14 +267,22 @@ export class ExternalTaskService {
     return task;
   }
 
+  /** The task, with its instance's rows read in the same round trip where the store can (the command moves the instance on next). */
+  private async loadWithInstance(ctx: CommandContext, id: string): Promise<ExternalTask> {
+    const found = await ctx.externalTasks.findByIdWithInstance(id);
+    if (!found) throw new NotFoundException(`External task with id ${id} does not exist`);
+    if (found.instance) prefetchedInstance(ctx, found.task.processInstanceId, found.instance);
+    return found.task;
+  }
+
   private checkUpdate(ctx: CommandContext, task: ExternalTask) {
     return checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', task.processInstanceId, task.processDefinitionKey);
   }
 
   /** Camunda's worker check: the request's worker must be the one holding the task (an expired lock still counts). */
-  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true): Promise<ExternalTask> {
+  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true, withInstance = false): Promise<ExternalTask> {
     if (!workerId) throw new NullValueException('workerId is null');
-    const task = await this.load(ctx, id);
+    const task = withInstance ? await this.loadWithInstance(ctx, id) : await this.load(ctx, id);
     await this.checkUpdate(ctx, task);
     if (task.workerId !== workerId) throw new BadUserRequestException(`${prefix}'. It is locked by worker '${task.workerId}'.`);
     if (checkSuspended && task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${id}' is suspended.`));
@@ -290,29 +308,46 @@ export class ExternalTaskService {
     });
   }
 
-  /** The variables (all, the named ones, or only local ones) and extension properties a topic asked for. */
   /**
-   * The variables (all visible, the named ones, or only local ones) and extension properties a topic
-   * asked for, read without loading the whole instance (a fetch is the hot path of every worker).
+   * The tasks with the variables (all visible, the named ones, or only local ones) and extension
+   * properties the topic asked for, read without loading whole instances (a fetch is the hot path of
+   * every worker): one query for the variables of all the tasks' instances.
    */
-  private async payload(ctx: CommandContext, task: ExternalTask, topic: FetchTopic): Promise<Pick<LockedExternalTask, 'variables' | 'extensionProperties'>> {
-    let variables: Record<string, TypedValue> = {};
-    if (!(Array.isArray(topic.variables) && topic.variables.length === 0)) {
-      const rows = (await ctx.variables.findByProcessInstance(task.processInstanceId)).filter((row) => row.task_id === null);
-      const chain = topic.localVariables ? [task.executionId] : await ctx.executions.ancestry(task.processInstanceId, task.executionId);
-      // Nearer scopes hide farther ones: apply the root first, the task's execution last.
-      for (const executionId of [...chain].reverse()) {
-        for (const row of rows) if (row.execution_id === executionId) variables[row.name] = fromStorage(row);
+  private async withPayloads(ctx: CommandContext, tasks: readonly ExternalTask[], topic: FetchTopic): Promise<LockedExternalTask[]> {
+    if (tasks.length === 0) return [];
+    const wantsVariables = !(Array.isArray(topic.variables) && topic.variables.length === 0);
+    const rowsByInstance = new Map<string, VariableRow[]>();
+    if (wantsVariables) {
+      for (const row of await ctx.variables.findByProcessInstances([...new Set(tasks.map((task) => task.processInstanceId))])) {
+        if (row.task_id !== null) continue;
+        const rows = rowsByInstance.get(row.proc_inst_id!) ?? [];
+        rows.push(row);
+        rowsByInstance.set(row.proc_inst_id!, rows);
       }
-      if (Array.isArray(topic.variables)) variables = Object.fromEntries(Object.entries(variables).filter(([name]) => topic.variables!.includes(name)));
     }
-    let extensionProperties: Record<string, string> = {};
-    if (topic.includeExtensionProperties) {
-      const definition = await this.env.definition(ctx, task.processDefinitionId);
-      const element = definition ? (await this.env.models.get(ctx, definition)).activity(task.activityId) : undefined;
-      extensionProperties = Object.fromEntries((element?.properties ?? []).map((property) => [property.name, property.value ?? '']));
+    const locked: LockedExternalTask[] = [];
+    for (const task of tasks) {
+      let variables: Record<string, TypedValue> = {};
+      if (wantsVariables) {
+        const rows = rowsByInstance.get(task.processInstanceId) ?? [];
+        // A task on the instance's own execution sees only the instance's variables: no tree to walk.
+        const chain =
+          topic.localVariables || task.executionId === task.processInstanceId ? [task.executionId] : await ctx.executions.ancestry(task.processInstanceId, task.executionId);
+        // Nearer scopes hide farther ones: apply the root first, the task's execution last.
+        for (const executionId of [...chain].reverse()) {
+          for (const row of rows) if (row.execution_id === executionId) variables[row.name] = fromStorage(row);
+        }
+        if (Array.isArray(topic.variables)) variables = Object.fromEntries(Object.entries(variables).filter(([name]) => topic.variables!.includes(name)));
+      }
+      let extensionProperties: Record<string, string> = {};
+      if (topic.includeExtensionProperties) {
+        const definition = await this.env.definition(ctx, task.processDefinitionId);
+        const element = definition ? (await this.env.models.get(ctx, definition)).activity(task.activityId) : undefined;
+        extensionProperties = Object.fromEntries((element?.properties ?? []).map((property) => [property.name, property.value ?? '']));
+      }
+      locked.push({ ...task, variables, extensionProperties });
     }
-    return { variables, extensionProperties };
+    return locked;
   }
 }
 

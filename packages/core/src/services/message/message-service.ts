@@ -14,7 +14,8 @@ import { checkInstance } from '../runtime/runtime-service.js';
 
 /** A message correlation (Camunda's MessageCorrelationBuilder / POST /message). */
 export interface MessageCorrelation {
-  messageName: string;
+  /** null matches a message of any name (Camunda's correlate-message batch allows it). */
+  messageName: string | null;
   businessKey?: string | null;
   processInstanceId?: string | null;
   tenantId?: string | null;
@@ -78,7 +79,8 @@ export class MessageService {
     });
   }
 
-  private async correlateIn(ctx: CommandContext, correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
+  /** The correlation inside the caller's command (also the correlate-message batch job). */
+  async correlateIn(ctx: CommandContext, correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
     const waiting = correlation.startMessagesOnly ? [] : await this.waitingExecutions(ctx, correlation);
     const all = correlation.all === true;
     if (!all && waiting.length > 1) {
@@ -104,7 +106,7 @@ export class MessageService {
   private async waitingExecutions(ctx: CommandContext, correlation: MessageCorrelation): Promise<Array<{ runner: ProcessRunner; subscription: EventSubscription }>> {
     const subscriptions = await ctx.eventSubscriptions.find({
       eventType: 'message',
-      eventName: correlation.messageName,
+      eventName: correlation.messageName ?? undefined,
       startEvents: false,
       ...(correlation.processInstanceId ? { processInstanceId: correlation.processInstanceId } : {}),
     });
@@ -124,7 +126,7 @@ export class MessageService {
 
   private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<EventSubscription[]> {
     if (correlation.correlationKeys && Object.keys(correlation.correlationKeys).length > 0) return [];
-    const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName, startEvents: true });
+    const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName ?? undefined, startEvents: true });
     return subscriptions.filter((subscription) => tenantMatches(subscription, correlation));
   }
 

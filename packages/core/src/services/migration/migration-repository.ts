@@ -141,6 +141,18 @@ export class MigrationRepository {
     await trx.updateTable('trellis_activity_instance').set({ execution_id: toExecutionId }).where('id', '=', activityInstanceId).execute();
   }
 
+  async moveIncidents(fromExecutionId: string, toExecutionId: string): Promise<void> {
+    await this.trx
+      .updateTable('trellis_incident')
+      .set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) }))
+      .where('execution_id', '=', fromExecutionId)
+      .execute();
+  }
+
+  async setActivityInstanceParent(id: string, parentId: string): Promise<void> {
+    await this.trx.updateTable('trellis_activity_instance').set({ parent_id: parentId }).where('id', '=', id).execute();
+  }
+
   async insertExecution(row: ExecutionRow): Promise<void> {
     await this.trx.insertInto('trellis_execution').values(row).execute();
   }

@@ -5,6 +5,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
 import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
@@ -23,6 +24,9 @@ import {
   type MigrationPlanReport,
 } from './migration-plan.js';
 import { MigrationRepository, type InstanceRows } from './migration-repository.js';
+import { cancelUnmappedScopes, createMissingScopes, unsupportedShape, type MigrationSkips } from './migration-scopes.js';
+import { checkInstanceTenant, checkPlanTenants } from './migration-tenants.js';
+import { HistoryWriter } from '../../history/history-writer.js';
 import { generateInstructions, hasFailures, validatePlan, type PlanSides } from './plan-builder.js';
 
 export interface GenerateMigrationPlanRequest {
@@ -86,7 +90,8 @@ export class MigrationService {
   execute(input: MigrationPlanInput | null | undefined, selection: MigrationExecution): Promise<void> {
     return this.commands.run('MigrateProcessInstanceCmd', async (ctx) => {
       const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
-      for (const id of processInstanceIds) await this.migrateInstance(ctx, resolved, id);
+      const skips = { skipCustomListeners: selection.skipCustomListeners === true, skipIoMappings: selection.skipIoMappings === true };
+      for (const id of processInstanceIds) await this.migrateInstance(ctx, resolved, id, skips);
     });
   }
 
@@ -122,8 +127,8 @@ export class MigrationService {
   }
 
   /** Migrates one instance by a stored plan, inside the caller's command (the batch's execution job). */
-  async migrateByPlan(ctx: CommandContext, plan: MigrationPlan, processInstanceId: string): Promise<void> {
-    await this.migrateInstance(ctx, await this.resolvePlan(ctx, plan), processInstanceId);
+  async migrateByPlan(ctx: CommandContext, plan: MigrationPlan, processInstanceId: string, skips: MigrationSkips = {}): Promise<void> {
+    await this.migrateInstance(ctx, await this.resolvePlan(ctx, plan), processInstanceId, skips);
   }
 
   private async definitions(ctx: CommandContext, sourceId: string | null | undefined, targetId: string | null | undefined) {
@@ -135,6 +140,7 @@ export class MigrationService {
     if (!target) throw new BadUserRequestException(`ENGINE-23008 Target process definition with id '${targetId}' does not exist`);
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: source.key });
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: target.key });
+    checkPlanTenants(ctx, source, target);
     return { source, target };
   }
 
@@ -156,12 +162,18 @@ export class MigrationService {
     return { plan, sides, source, target };
   }
 
-  private async migrateInstance(ctx: CommandContext, resolved: ResolvedPlan, processInstanceId: string): Promise<void> {
+  /**
+   * Camunda's MigrateProcessInstanceCmd for one instance: validate, cancel the unmapped scopes
+   * (source context), re-point everything to the target, then create the target scopes no
+   * instance migrates into and arm new event triggers (target context).
+   */
+  private async migrateInstance(ctx: CommandContext, resolved: ResolvedPlan, processInstanceId: string, skips: MigrationSkips): Promise<void> {
     const { plan, sides } = resolved;
     const repository = new MigrationRepository(ctx.trx);
-    const rows = await repository.load(processInstanceId);
+    let rows = await repository.load(processInstanceId);
     const root = rows.executions.find((each) => each.id === processInstanceId);
     if (!root) throw new ProcessEngineException(`ENGINE-23003 Process instance '${processInstanceId}' cannot be migrated. The process instance does not exist`);
+    checkInstanceTenant(ctx, processInstanceId, root.tenant_id, resolved.target);
     if (root.proc_def_id !== plan.sourceProcessDefinitionId) {
       throw new ProcessEngineException(
         `ENGINE-23002 Process instance '${processInstanceId}' cannot be migrated. Its process definition '${root.proc_def_id}' does not match the source process definition of the migration plan '${plan.sourceProcessDefinitionId}'`,
@@ -171,15 +183,21 @@ export class MigrationService {
     for (const each of plan.instructions) if (!instructionOf.has(each.sourceActivityId!)) instructionOf.set(each.sourceActivityId!, each);
     validateInstance(sides, rows, processInstanceId, instructionOf);
     checkSupportedShape(sides, rows, processInstanceId, instructionOf);
-    const scopeExecutionOf = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
-    await armNewBoundaryEvents(ctx, this.env, sides, rows, instructionOf, scopeExecutionOf, plan);
-    if (plan.variables && Object.keys(plan.variables).length > 0) {
-      const runner = await openInstance(ctx, this.env, processInstanceId);
-      if (runner) {
-        for (const [name, value] of Object.entries(plan.variables)) runner.variables.set(name, value);
-        await completeRun(ctx, runner);
-      }
+
+    const unmapped = new Set(rows.activityInstances.filter((each) => each.id !== processInstanceId && !instructionOf.has(each.activity_id)).map((each) => each.id));
+    if (unmapped.size > 0) {
+      await cancelUnmappedScopes(ctx, this.env, repository, { definition: resolved.source, model: sides.source }, processInstanceId, unmapped, skips);
+      rows = await repository.load(processInstanceId);
     }
+    const scopeExecutionOf = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
+
+    const runner = await openInstance(ctx, this.env, processInstanceId);
+    if (!runner) return;
+    const reparented = await createMissingScopes(runner, skips);
+    await armNewBoundaryEvents(runner, sides, rows, instructionOf, scopeExecutionOf, plan);
+    for (const [name, value] of Object.entries(plan.variables ?? {})) runner.variables.set(name, value);
+    await completeRun(ctx, runner);
+    for (const [id, parentId] of reparented) await repository.setActivityInstanceParent(id, parentId);
   }
 }
 
@@ -203,11 +221,21 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
     activityInstanceValidationReports: [],
     transitionInstanceValidationReports: [],
   };
+  // Transition instances are children of their scope execution's activity instance.
+  const executionById = new Map(rows.executions.map((each) => [each.id, each]));
+  const scopeInstanceOf = (id: string | null): string | null => {
+    const execution = id === null ? undefined : executionById.get(id);
+    if (!execution) return null;
+    return execution.is_scope ? execution.scope_instance_id : scopeInstanceOf(execution.parent_id);
+  };
+  const transitionParents = new Set(
+    rows.executions.filter((each) => each.activity_id !== null && each.activity_instance_id === null).map((each) => scopeInstanceOf(each.id)),
+  );
   for (const instance of rows.activityInstances) {
     if (instance.id === processInstanceId) continue;
     const failures: string[] = [];
     const instruction = instructionOf.get(instance.activity_id) ?? null;
-    const hasChildren = rows.activityInstances.some((each) => each.parent_id === instance.id);
+    const hasChildren = rows.activityInstances.some((each) => each.parent_id === instance.id) || transitionParents.has(instance.id);
     if (!instruction && !hasChildren) failures.push(NO_INSTRUCTION);
     const activity = resolveActivity(sides.source, instance.activity_id);
     const target = instruction ? resolveActivity(sides.target, instruction.targetActivityId!) : null;
@@ -263,26 +291,19 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
 }
 
 /**
- * What Trellis cannot migrate yet (Camunda can): instances whose scope hierarchy changes, i.e.
- * unmapped scopes that would be cancelled, new target scopes that would be created, or an
- * activity that is a scope on one side only.
+ * What Trellis cannot migrate yet (Camunda can): an activity instance with children whose activity
+ * is a scope on one side only (Trellis re-shapes executions for leaf activities only).
  */
 function checkSupportedShape(sides: PlanSides, rows: InstanceRows, processInstanceId: string, instructionOf: Map<string, MigrationInstruction>): void {
-  const byId = new Map(rows.activityInstances.map((each) => [each.id, each]));
-  const unsupported = (why: string) =>
-    new ProcessEngineException(`Cannot migrate process instance '${processInstanceId}': ${why} (Trellis migrates only instances whose scope hierarchy is kept)`);
   for (const instance of rows.activityInstances) {
-    if (instance.id === processInstanceId) continue;
     const instruction = instructionOf.get(instance.activity_id);
-    if (!instruction) throw unsupported(`activity instance '${instance.id}' is not mapped and would have to be cancelled`);
-    const source = resolveActivity(sides.source, instance.activity_id)!;
-    const target = resolveActivity(sides.target, instruction.targetActivityId!)!;
+    if (instance.id === processInstanceId || !instruction) continue;
+    const source = resolveActivity(sides.source, instance.activity_id);
+    const target = resolveActivity(sides.target, instruction.targetActivityId!);
     const hasChildren = rows.activityInstances.some((each) => each.parent_id === instance.id);
-    if (source && target && hasChildren && isScope(source) !== isScope(target)) throw unsupported(`activity '${source.id}' and '${target.id}' differ in being a scope`);
-    const parent = instance.parent_id ? byId.get(instance.parent_id) : undefined;
-    const expectedScope = !parent || parent.id === processInstanceId ? null : (instructionOf.get(parent.activity_id)?.targetActivityId ?? null);
-    const actualScope = target ? (flowScopeOf(sides.target, target)?.id ?? null) : null;
-    if (expectedScope !== actualScope) throw unsupported(`activity instance '${instance.id}' would move from scope '${expectedScope ?? sides.targetId}' to '${actualScope ?? sides.targetId}'`);
+    if (source && target && hasChildren && isScope(source) !== isScope(target)) {
+      throw unsupportedShape(processInstanceId, `activity '${source.id}' has child instances and is a scope on one side only ('${target.id}')`);
+    }
   }
 }
 
@@ -298,6 +319,7 @@ async function applyMigration(
   const map = (activityId: string | null) => (activityId === null ? null : (mapActivityId(instructionOf, activityId) ?? activityId));
   const targetModel: ProcessModel = sides.target;
   const processInstanceId = rows.executions[0]?.proc_inst_id;
+  const migratedActivities: Array<{ id: string; activityId: string; activityType: string; activityName: string | null }> = [];
 
   for (const instance of rows.activityInstances) {
     if (instance.id === processInstanceId) {
@@ -306,12 +328,11 @@ async function applyMigration(
     }
     const target = resolveActivity(targetModel, map(instance.activity_id)!);
     if (!target) continue;
-    await repository.updateActivityInstance(instance.id, {
-      activity_id: target.id,
-      activity_type: target.body ? 'multiInstanceBody' : target.element.activityType,
-      activity_name: target.element.name,
-    });
+    const activity = { activity_id: target.id, activity_type: target.body ? 'multiInstanceBody' : target.element.activityType, activity_name: target.element.name };
+    await repository.updateActivityInstance(instance.id, activity);
+    migratedActivities.push({ id: instance.id, activityId: activity.activity_id, activityType: activity.activity_type, activityName: activity.activity_name });
   }
+  if (processInstanceId) await HistoryWriter.processInstanceMigrated(ctx, processInstanceId, targetDefinition, migratedActivities);
   for (const execution of rows.executions) {
     await repository.updateExecution(execution.id, {
       proc_def_id: targetDefinition.id,
@@ -459,36 +480,24 @@ async function restructureScopes(
 
 /** Boundary events of migrated activities that no instruction maps onto get their triggers, as on entering the activity. */
 async function armNewBoundaryEvents(
-  ctx: CommandContext,
-  env: RuntimeEnvironment,
+  runner: ProcessRunner,
   sides: PlanSides,
   rows: InstanceRows,
   instructionOf: Map<string, MigrationInstruction>,
   scopeExecutionOf: Map<string, string>,
   plan: MigrationPlan,
-): Promise<boolean> {
+): Promise<void> {
   const targeted = new Set(plan.instructions.map((each) => each.targetActivityId));
-  const work: Array<{ executionId: string; boundaries: FlowElementModel[] }> = [];
   for (const instance of rows.activityInstances) {
     const target = resolveActivity(sides.target, instructionOf.get(instance.activity_id)?.targetActivityId ?? '');
-    const executionId = scopeExecutionOf.get(instance.id);
-    if (!target || !executionId) continue;
+    const execution = runner.tree.executions.get(scopeExecutionOf.get(instance.id) ?? '');
+    if (!target || !execution) continue;
     // Boundary events of a multi-instance activity belong to its body.
     if (target.element.multiInstance && !target.body) continue;
-    const boundaries = target.element.boundaryEvents
-      .filter((id) => !targeted.has(id))
-      .map((id) => sides.target.activity(id))
-      .filter((each): each is FlowElementModel => each !== undefined && each.eventDefinitions.length > 0);
-    if (boundaries.length > 0) work.push({ executionId, boundaries });
-  }
-  if (work.length === 0) return false;
-  const runner = await openInstance(ctx, env, rows.executions[0]!.proc_inst_id);
-  if (!runner) return false;
-  for (const { executionId, boundaries } of work) {
-    const execution = runner.tree.executions.get(executionId);
-    if (!execution) continue;
-    for (const boundary of boundaries) {
-      const definition = boundary.eventDefinitions[0]!;
+    for (const id of target.element.boundaryEvents) {
+      const boundary = sides.target.activity(id);
+      const definition = boundary?.eventDefinitions[0];
+      if (targeted.has(id) || !boundary || !definition) continue;
       if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
         await createTimerJob(runner, execution, boundary, JobHandlerTypes.boundaryTimer, definition.timer);
       } else {
@@ -496,6 +505,4 @@ async function armNewBoundaryEvents(
       }
     }
   }
-  await completeRun(ctx, runner);
-  return true;
 }

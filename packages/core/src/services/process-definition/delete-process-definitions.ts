@@ -3,6 +3,7 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { deleteInstanceRows } from '../../persistence/repositories/instance-cleanup.js';
+import { HistoryWriter } from '../../history/history-writer.js';
 
 export interface DeleteDefinitionOptions {
   cascade: boolean;
@@ -24,6 +25,8 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
     );
   }
   for (const instance of instances) await removeProcessInstance(ctx, instance.id);
+  // Camunda: a cascading delete takes the definition's history with it (ProcessDefinitionManager cascadeToHistory).
+  if (options.cascade) await HistoryWriter.definitionDeleted(ctx, definition.id);
   await ctx.jobs.deleteByProcessDefinition(definition.id);
   await ctx.eventSubscriptions.deleteStartEventSubscriptions(definition.id);
   await ctx.jobDefinitions.deleteByProcessDefinition(definition.id);

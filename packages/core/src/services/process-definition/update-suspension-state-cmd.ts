@@ -4,6 +4,7 @@ import { NotFoundException } from '../../errors/exceptions.js';
 import { Resources } from '../../authorization/resources.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from './process-definition.js';
+import { HistoryWriter } from '../../history/history-writer.js';
 import {
   ACTIVATE_PROCESS_DEFINITION,
   SUSPEND_PROCESS_DEFINITION,
@@ -53,7 +54,10 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
       changed.push(await ctx.processDefinitions.update(definition, { suspended: this.change.suspended }));
     }
     if (this.change.includeProcessInstances) {
-      for (const definition of definitions) await ctx.executions.setSuspendedByDefinition(definition.id, this.change.suspended);
+      for (const definition of definitions) {
+        await ctx.executions.setSuspendedByDefinition(definition.id, this.change.suspended);
+        await HistoryWriter.processInstanceSuspended(ctx, { processDefinitionId: definition.id }, this.change.suspended);
+      }
     }
     return changed;
   }

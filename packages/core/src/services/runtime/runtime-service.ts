@@ -9,6 +9,7 @@ import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { buildActivityInstanceTree } from './activity-instance-tree.js';
 import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from './process-instance.js';
+import { HistoryWriter } from '../../history/history-writer.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
 
 /** Process instances: start, query, inspect, variables and deletion (Camunda's RuntimeService). */
@@ -66,13 +67,23 @@ export class RuntimeService {
 
   /** Sets and removes variables of a running instance in one transaction. */
   modifyVariables(processInstanceId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.commands.run('SetExecutionVariablesCmd', async (ctx) => {
-      const runner = await this.open(ctx, processInstanceId);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
-      for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
-      for (const name of deletions) runner.variables.remove(name);
-      await completeRun(ctx, runner);
-    });
+    return this.commands.run('SetExecutionVariablesCmd', (ctx) => this.modifyVariablesIn(ctx, processInstanceId, modifications, deletions));
+  }
+
+  /** The variable change inside the caller's command (also the set-variables batch job); `failIfNotExists: false` skips an unknown instance. */
+  async modifyVariablesIn(
+    ctx: CommandContext,
+    processInstanceId: string,
+    modifications: Record<string, TypedValue>,
+    deletions: readonly string[] = [],
+    failIfNotExists = true,
+  ): Promise<void> {
+    const runner = failIfNotExists ? await this.open(ctx, processInstanceId) : await openInstance(ctx, this.env, processInstanceId);
+    if (!runner) return;
+    await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+    for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
+    for (const name of deletions) runner.variables.remove(name);
+    await completeRun(ctx, runner);
   }
 
   /**
@@ -112,6 +123,7 @@ export class RuntimeService {
       { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
     );
     await ctx.executions.setSuspendedByProcessInstance(id, suspended);
+    await HistoryWriter.processInstanceSuspended(ctx, { processInstanceId: id }, suspended);
   }
 
   /**
@@ -135,15 +147,23 @@ export class RuntimeService {
    * leaves them running on their own; `failIfNotExists: false` makes an unknown id a no-op.
    */
   deleteProcessInstance(processInstanceId: string, options: { skipSubprocesses?: boolean; failIfNotExists?: boolean; reason?: string | null } = {}): Promise<void> {
-    return this.commands.run('DeleteProcessInstanceCmd', async (ctx) => {
-      const found = await openInstance(ctx, this.env, processInstanceId);
-      if (!found && options.failIfNotExists === false) return;
-      const runner = found ?? (await this.open(ctx, processInstanceId));
-      await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
-      if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
-      await runner.cancelInstance();
-      await completeRun(ctx, runner);
-    });
+    return this.commands.run('DeleteProcessInstanceCmd', (ctx) => this.deleteProcessInstanceIn(ctx, processInstanceId, options));
+  }
+
+  /** The deletion inside the caller's command (also the instance-deletion batch job). */
+  async deleteProcessInstanceIn(
+    ctx: CommandContext,
+    processInstanceId: string,
+    options: { skipSubprocesses?: boolean; failIfNotExists?: boolean; reason?: string | null } = {},
+  ): Promise<void> {
+    const found = await openInstance(ctx, this.env, processInstanceId);
+    if (!found && options.failIfNotExists === false) return;
+    const runner = found ?? (await this.open(ctx, processInstanceId));
+    await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
+    if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
+    runner.tree.history.terminate('EXTERNALLY_TERMINATED', options.reason ?? null);
+    await runner.cancelInstance();
+    await completeRun(ctx, runner);
   }
 
   private async open(ctx: CommandContext, processInstanceId: string) {

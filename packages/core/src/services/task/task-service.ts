@@ -11,6 +11,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Task, TaskIdentityLink, TaskQuery } from './task.js';
+import { HistoryWriter } from '../../history/history-writer.js';
 
 /** What GET /task/{id}/form needs: the form key and where the task comes from. */
 export interface TaskFormData {
@@ -51,7 +52,7 @@ export class TaskService {
       if (task.assignee && task.assignee !== userId) {
         throw new ProcessEngineException(`Task '${taskId}' is already claimed by someone else.`);
       }
-      await ctx.tasks.update({ ...task, assignee: userId });
+      await updateAssignment(ctx, task, { assignee: userId });
     });
   }
 
@@ -60,7 +61,7 @@ export class TaskService {
     return this.commands.run('AssignTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
-      await ctx.tasks.update({ ...task, assignee: userId });
+      await updateAssignment(ctx, task, { assignee: userId });
     });
   }
 
@@ -78,7 +79,7 @@ export class TaskService {
     return this.commands.run('DelegateTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
-      await ctx.tasks.update({ ...task, delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
+      await updateAssignment(ctx, task, { delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
     });
   }
 
@@ -91,7 +92,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
-      await ctx.tasks.update({ ...task, delegationState: 'RESOLVED', assignee: task.owner });
+      await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
       if (runner) await completeRun(ctx, runner);
     });
   }
@@ -190,7 +191,7 @@ export class TaskService {
       variables = submitFormVariables(formFieldsOfTask(scope, task), variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
-        await ctx.tasks.update({ ...task, delegationState: 'RESOLVED', assignee: task.owner });
+        await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
         if (scope.runner) await completeRun(ctx, scope.runner);
         return scope.runner ? scope.runner.variables.snapshot() : {};
       }
@@ -352,7 +353,7 @@ export class TaskService {
     return this.commands.run(command, async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
-      if (type === 'assignee') await ctx.tasks.update({ ...task, assignee: add ? userId : null });
+      if (type === 'assignee') await updateAssignment(ctx, task, { assignee: add ? userId : null });
       else if (type === 'owner') await ctx.tasks.update({ ...task, owner: add ? userId : null });
       else if (type === 'candidate') {
         if (add) await ctx.tasks.addCandidate(task.id, userId, groupId);
@@ -469,3 +470,9 @@ async function checkTask(ctx: CommandContext, task: Task, permissions: TaskPermi
 }
 
 const readableTasks = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.TASK);
+
+/** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
+async function updateAssignment(ctx: CommandContext, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {
+  await ctx.tasks.update({ ...task, ...changes });
+  if (changes.assignee !== task.assignee) await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
+}

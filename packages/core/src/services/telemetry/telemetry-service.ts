@@ -93,7 +93,7 @@ async function databaseOf(ctx: CommandContext): Promise<{ vendor: string; versio
 }
 
 /** Camunda's admin-or-System check (ENGINE-03110 names the permissions that would have passed). */
-async function requireSystemPermission(ctx: CommandContext, ...permissions: string[]): Promise<void> {
+export async function requireSystemPermission(ctx: CommandContext, ...permissions: string[]): Promise<void> {
   if (!ctx.authz.isActive) return;
   for (const permission of permissions) {
     if (await ctx.authz.isAuthorized({ permission, resource: Resources.SYSTEM })) return;

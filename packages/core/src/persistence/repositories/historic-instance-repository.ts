@@ -1,0 +1,207 @@
+import type { Selectable, Transaction } from 'kysely';
+import { BadUserRequestException } from '../../errors/exceptions.js';
+import type {
+  HistoricActivityInstance,
+  HistoricActivityInstanceQuery,
+  HistoricActivityInstanceSortField,
+  HistoricProcessInstance,
+  HistoricProcessInstanceQuery,
+  HistoricProcessInstanceSortField,
+  HistoricProcessInstanceState,
+} from '../../services/history/historic-instances.js';
+import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
+import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+
+const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
+const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
+type ProcessSelect = ReturnType<typeof processBase>;
+type ActivitySelect = ReturnType<typeof activityBase>;
+
+const PROCESS_SORT: Record<HistoricProcessInstanceSortField, string> = {
+  instanceId: 'p.id', definitionId: 'p.proc_def_id', definitionKey: 'p.proc_def_key', definitionName: 'p.proc_def_name',
+  definitionVersion: 'p.proc_def_version', businessKey: 'p.business_key', startTime: 'p.start_time', endTime: 'p.end_time',
+  duration: 'p.duration', tenantId: 'p.tenant_id',
+};
+const ACTIVITY_SORT: Record<HistoricActivityInstanceSortField, string> = {
+  activityInstanceId: 'a.id', instanceId: 'a.proc_inst_id', executionId: 'a.execution_id', activityId: 'a.activity_id',
+  activityName: 'a.activity_name', activityType: 'a.activity_type', startTime: 'a.start_time', endTime: 'a.end_time',
+  duration: 'a.duration', definitionId: 'a.proc_def_id', occurrence: 'a.start_time', tenantId: 'a.tenant_id',
+};
+const STATE_FLAGS: ReadonlyArray<[keyof HistoricProcessInstanceQuery, HistoricProcessInstanceState]> = [
+  ['active', 'ACTIVE'], ['suspended', 'SUSPENDED'], ['completed', 'COMPLETED'],
+  ['externallyTerminated', 'EXTERNALLY_TERMINATED'], ['internallyTerminated', 'INTERNALLY_TERMINATED'],
+];
+
+/** Historic process and activity instances: Camunda's history queries, filtered by what the caller may read. */
+export class HistoricInstanceRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async findProcessInstances(q: HistoricProcessInstanceQuery, readable: ReadFilter): Promise<HistoricProcessInstance[]> {
+    let select = this.processSelect(q, readable).selectAll('p');
+    select = applySorting(select, q.sorting, PROCESS_SORT, 'p.id');
+    const rows = await applyPage(select, q).execute();
+    return rows.map(toProcessInstance);
+  }
+
+  async countProcessInstances(q: HistoricProcessInstanceQuery, readable: ReadFilter): Promise<number> {
+    const row = await this.processSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Removes a historic process instance and its activity instances. */
+  async deleteProcessInstance(id: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_hi_actinst').where('proc_inst_id', '=', id).execute();
+    await this.trx.deleteFrom('trellis_hi_procinst').where('id', '=', id).execute();
+  }
+
+  async findActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<HistoricActivityInstance[]> {
+    let select = this.activitySelect(q, readable).selectAll('a');
+    const sorting = q.sorting?.flatMap((each) =>
+      // Camunda's occurrence: start time, then the order within the execution.
+      each.sortBy === 'occurrence' ? [each, { sortBy: 'sequenceCounter' as HistoricActivityInstanceSortField, sortOrder: each.sortOrder }] : [each],
+    );
+    select = applySorting(select, sorting, { ...ACTIVITY_SORT, sequenceCounter: 'a.sequence_counter' } as Record<HistoricActivityInstanceSortField, string>, 'a.id');
+    const rows = await applyPage(select, q).execute();
+    return rows.map(toActivityInstance);
+  }
+
+  async countActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<number> {
+    const row = await this.activitySelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private processSelect(q: HistoricProcessInstanceQuery, readable: ReadFilter): ProcessSelect {
+    let s: ProcessSelect = processBase(this.trx);
+    if (readable) s = s.where(readable('p.proc_def_key'));
+    if (q.processInstanceId !== undefined) s = s.where('p.id', '=', q.processInstanceId);
+    if (q.processInstanceIds !== undefined) s = s.where('p.id', 'in', nonEmpty(q.processInstanceIds));
+    if (q.processDefinitionId !== undefined) s = s.where('p.proc_def_id', '=', q.processDefinitionId);
+    if (q.processDefinitionKey !== undefined) s = s.where('p.proc_def_key', '=', q.processDefinitionKey);
+    if (q.processDefinitionKeyIn !== undefined) s = s.where('p.proc_def_key', 'in', nonEmpty(q.processDefinitionKeyIn));
+    if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) s = s.where('p.proc_def_key', 'not in', q.processDefinitionKeyNotIn);
+    if (q.processDefinitionName !== undefined) s = s.where('p.proc_def_name', '=', q.processDefinitionName);
+    if (q.processDefinitionNameLike !== undefined) s = s.where('p.proc_def_name', 'like', q.processDefinitionNameLike);
+    if (q.processInstanceBusinessKey !== undefined) s = s.where('p.business_key', '=', q.processInstanceBusinessKey);
+    if (q.processInstanceBusinessKeyIn !== undefined) s = s.where('p.business_key', 'in', nonEmpty(q.processInstanceBusinessKeyIn));
+    if (q.processInstanceBusinessKeyLike !== undefined) s = s.where('p.business_key', 'like', q.processInstanceBusinessKeyLike);
+    if (q.rootProcessInstances) s = s.where('p.super_proc_inst_id', 'is', null);
+    if (q.finished) s = s.where('p.end_time', 'is not', null);
+    if (q.unfinished) s = s.where('p.end_time', 'is', null);
+    if (q.startedBefore) s = s.where('p.start_time', '<=', q.startedBefore.getTime());
+    if (q.startedAfter) s = s.where('p.start_time', '>=', q.startedAfter.getTime());
+    if (q.finishedBefore) s = s.where('p.end_time', '<=', q.finishedBefore.getTime());
+    if (q.finishedAfter) s = s.where('p.end_time', '>=', q.finishedAfter.getTime());
+    if (q.startedBy !== undefined) s = s.where('p.start_user_id', '=', q.startedBy);
+    for (const [ids, finished] of [[q.executedActivityIdIn, true], [q.activeActivityIdIn, false]] as const) {
+      if (ids === undefined) continue;
+      s = s.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('trellis_hi_actinst as ha')
+            .select('ha.id')
+            .whereRef('ha.proc_inst_id', '=', 'p.id')
+            .where('ha.activity_id', 'in', nonEmpty(ids))
+            .where('ha.end_time', finished ? 'is not' : 'is', null),
+        ),
+      );
+    }
+    if (q.superProcessInstanceId !== undefined) s = s.where('p.super_proc_inst_id', '=', q.superProcessInstanceId);
+    if (q.subProcessInstanceId !== undefined) {
+      s = s.where('p.id', '=', (eb) => eb.selectFrom('trellis_hi_procinst as sub').select('sub.super_proc_inst_id').where('sub.id', '=', q.subProcessInstanceId!));
+    }
+    if (q.tenantIdIn !== undefined) s = s.where('p.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (q.withoutTenantId) s = s.where('p.tenant_id', 'is', null);
+    const state = stateOf(q);
+    if (state) s = s.where('p.state', '=', state);
+    return s;
+  }
+
+  private activitySelect(q: HistoricActivityInstanceQuery, readable: ReadFilter): ActivitySelect {
+    let s: ActivitySelect = activityBase(this.trx);
+    if (readable) s = s.where(readable('a.proc_def_key'));
+    if (q.activityInstanceId !== undefined) s = s.where('a.id', '=', q.activityInstanceId);
+    if (q.processInstanceId !== undefined) s = s.where('a.proc_inst_id', '=', q.processInstanceId);
+    if (q.processDefinitionId !== undefined) s = s.where('a.proc_def_id', '=', q.processDefinitionId);
+    if (q.executionId !== undefined) s = s.where('a.execution_id', '=', q.executionId);
+    if (q.activityId !== undefined) s = s.where('a.activity_id', '=', q.activityId);
+    if (q.activityName !== undefined) s = s.where('a.activity_name', '=', q.activityName);
+    if (q.activityType !== undefined) s = s.where('a.activity_type', '=', q.activityType);
+    if (q.taskAssignee !== undefined) s = s.where('a.assignee', '=', q.taskAssignee);
+    if (q.finished) s = s.where('a.end_time', 'is not', null);
+    if (q.unfinished) s = s.where('a.end_time', 'is', null);
+    if (q.canceled) s = s.where('a.canceled', '=', 1);
+    if (q.completeScope) s = s.where('a.complete_scope', '=', 1);
+    if (q.startedBefore) s = s.where('a.start_time', '<=', q.startedBefore.getTime());
+    if (q.startedAfter) s = s.where('a.start_time', '>=', q.startedAfter.getTime());
+    if (q.finishedBefore) s = s.where('a.end_time', '<=', q.finishedBefore.getTime());
+    if (q.finishedAfter) s = s.where('a.end_time', '>=', q.finishedAfter.getTime());
+    if (q.tenantIdIn !== undefined) s = s.where('a.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (q.withoutTenantId) s = s.where('a.tenant_id', 'is', null);
+    return s;
+  }
+}
+
+/** The one state a query asks for; Camunda refuses a second. */
+function stateOf(q: HistoricProcessInstanceQuery): HistoricProcessInstanceState | undefined {
+  let state = q.state;
+  for (const [flag, value] of STATE_FLAGS) {
+    if (q[flag] !== true) continue;
+    if (state !== undefined && state !== value) throw new BadUserRequestException('Already querying for historic process instance with another state: state is not null');
+    state = value;
+  }
+  return state;
+}
+
+const dateOrNull = (millis: number | null) => (millis === null ? null : toDate(millis));
+const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
+
+function toProcessInstance(row: Selectable<HistoricProcessInstanceTable>): HistoricProcessInstance {
+  return {
+    id: row.id,
+    rootProcessInstanceId: row.root_proc_inst_id,
+    superProcessInstanceId: row.super_proc_inst_id,
+    processDefinitionId: row.proc_def_id,
+    processDefinitionKey: row.proc_def_key,
+    processDefinitionName: row.proc_def_name,
+    processDefinitionVersion: numberOrNull(row.proc_def_version),
+    businessKey: row.business_key,
+    startTime: toDate(row.start_time),
+    endTime: dateOrNull(row.end_time),
+    removalTime: dateOrNull(row.removal_time),
+    durationInMillis: numberOrNull(row.duration),
+    startUserId: row.start_user_id,
+    startActivityId: row.start_act_id,
+    endActivityId: row.end_act_id,
+    deleteReason: row.delete_reason,
+    tenantId: row.tenant_id,
+    state: row.state as HistoricProcessInstanceState,
+    restartedProcessInstanceId: row.restarted_proc_inst_id,
+  };
+}
+
+function toActivityInstance(row: Selectable<HistoricActivityInstanceTable>): HistoricActivityInstance {
+  return {
+    id: row.id,
+    parentActivityInstanceId: row.parent_act_inst_id,
+    activityId: row.activity_id,
+    activityName: row.activity_name,
+    activityType: row.activity_type,
+    processDefinitionKey: row.proc_def_key,
+    processDefinitionId: row.proc_def_id,
+    processInstanceId: row.proc_inst_id,
+    rootProcessInstanceId: row.root_proc_inst_id,
+    executionId: row.execution_id,
+    taskId: row.task_id,
+    assignee: row.assignee,
+    calledProcessInstanceId: row.called_proc_inst_id,
+    startTime: toDate(row.start_time),
+    endTime: dateOrNull(row.end_time),
+    durationInMillis: numberOrNull(row.duration),
+    canceled: Number(row.canceled) === 1,
+    completeScope: Number(row.complete_scope) === 1,
+    tenantId: row.tenant_id,
+    removalTime: dateOrNull(row.removal_time),
+  };
+}
+

@@ -1,0 +1,117 @@
+import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+
+export type HistoricProcessInstanceState = 'ACTIVE' | 'SUSPENDED' | 'COMPLETED' | 'EXTERNALLY_TERMINATED' | 'INTERNALLY_TERMINATED';
+
+/** A process instance as history keeps it (Camunda's HistoricProcessInstance). */
+export interface HistoricProcessInstance {
+  id: string;
+  rootProcessInstanceId: string | null;
+  superProcessInstanceId: string | null;
+  processDefinitionId: string;
+  processDefinitionKey: string;
+  processDefinitionName: string | null;
+  processDefinitionVersion: number | null;
+  businessKey: string | null;
+  startTime: Date;
+  endTime: Date | null;
+  removalTime: Date | null;
+  durationInMillis: number | null;
+  startUserId: string | null;
+  startActivityId: string | null;
+  endActivityId: string | null;
+  deleteReason: string | null;
+  tenantId: string | null;
+  state: HistoricProcessInstanceState;
+  restartedProcessInstanceId: string | null;
+}
+
+export type HistoricProcessInstanceSortField =
+  | 'instanceId' | 'definitionId' | 'definitionKey' | 'definitionName' | 'definitionVersion' | 'businessKey' | 'startTime' | 'endTime' | 'duration' | 'tenantId';
+
+export interface HistoricProcessInstanceQuery extends Page {
+  processInstanceId?: string;
+  processInstanceIds?: string[];
+  processDefinitionId?: string;
+  processDefinitionKey?: string;
+  processDefinitionKeyIn?: string[];
+  processDefinitionKeyNotIn?: string[];
+  processDefinitionName?: string;
+  processDefinitionNameLike?: string;
+  processInstanceBusinessKey?: string;
+  processInstanceBusinessKeyIn?: string[];
+  processInstanceBusinessKeyLike?: string;
+  rootProcessInstances?: boolean;
+  finished?: boolean;
+  unfinished?: boolean;
+  startedBefore?: Date;
+  startedAfter?: Date;
+  finishedBefore?: Date;
+  finishedAfter?: Date;
+  startedBy?: string;
+  /** Instances with a finished activity instance of one of these activities. */
+  executedActivityIdIn?: string[];
+  /** Instances with an unfinished activity instance of one of these activities. */
+  activeActivityIdIn?: string[];
+  superProcessInstanceId?: string;
+  subProcessInstanceId?: string;
+  tenantIdIn?: string[];
+  withoutTenantId?: boolean;
+  /** One state at most (Camunda refuses a second one). */
+  state?: HistoricProcessInstanceState;
+  active?: boolean;
+  suspended?: boolean;
+  completed?: boolean;
+  externallyTerminated?: boolean;
+  internallyTerminated?: boolean;
+  sorting?: Sorting<HistoricProcessInstanceSortField>[];
+}
+
+/** An activity instance as history keeps it (Camunda's HistoricActivityInstance). */
+export interface HistoricActivityInstance {
+  id: string;
+  parentActivityInstanceId: string | null;
+  activityId: string;
+  activityName: string | null;
+  activityType: string;
+  processDefinitionKey: string;
+  processDefinitionId: string;
+  processInstanceId: string;
+  rootProcessInstanceId: string | null;
+  executionId: string;
+  taskId: string | null;
+  assignee: string | null;
+  calledProcessInstanceId: string | null;
+  startTime: Date;
+  endTime: Date | null;
+  durationInMillis: number | null;
+  canceled: boolean;
+  completeScope: boolean;
+  tenantId: string | null;
+  removalTime: Date | null;
+}
+
+export type HistoricActivityInstanceSortField =
+  | 'activityInstanceId' | 'instanceId' | 'executionId' | 'activityId' | 'activityName' | 'activityType'
+  | 'startTime' | 'endTime' | 'duration' | 'definitionId' | 'occurrence' | 'tenantId';
+
+export interface HistoricActivityInstanceQuery extends Page {
+  activityInstanceId?: string;
+  processInstanceId?: string;
+  processDefinitionId?: string;
+  executionId?: string;
+  activityId?: string;
+  activityName?: string;
+  activityType?: string;
+  taskAssignee?: string;
+  finished?: boolean;
+  unfinished?: boolean;
+  canceled?: boolean;
+  completeScope?: boolean;
+  startedBefore?: Date;
+  startedAfter?: Date;
+  finishedBefore?: Date;
+  finishedAfter?: Date;
+  tenantIdIn?: string[];
+  withoutTenantId?: boolean;
+  sorting?: Sorting<HistoricActivityInstanceSortField>[];
+}

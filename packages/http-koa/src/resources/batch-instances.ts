@@ -1,0 +1,82 @@
+import Router from '@koa/router';
+import { AuthorizationException, BadUserRequestException, NullValueException, ProcessEngineException, type ProcessInstanceSelection } from '@trellis/core';
+import { readJsonObject, text } from '../body.js';
+import { variablesFromDto } from '../dto/variables-map.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { toBatchDto } from './batch.js';
+import { badUserRequestAs400, instanceQueryOf, present } from './batch-retries-suspension.js';
+import { type RestContext } from './context.js';
+
+/**
+ * Batches over process instances: POST /process-instance/delete (DeleteProcessInstancesDto),
+ * POST /process-instance/variables-async (SetVariablesAsyncDto) and POST /process-instance/message-async
+ * (CorrelationMessageAsyncDto), each answering a BatchDto.
+ */
+export function instanceBatchRoutes(router: Router, rest: RestContext): void {
+  const { engine, bodyLimit } = rest;
+
+  // Camunda's deleteAsync passes no historic query to the engine (that is /delete-historic-query-based),
+  // so historicProcessInstanceQuery is ignored here, as it is there.
+  router.post('/process-instance/delete', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const selection = { processInstanceIds: idList(body.processInstanceIds), processInstanceQuery: instanceQueryOf(body) };
+    const options = {
+      deleteReason: text(body.deleteReason),
+      skipCustomListeners: flag(body.skipCustomListeners),
+      skipSubprocesses: flag(body.skipSubprocesses),
+      skipIoMappings: flag(body.skipIoMappings),
+    };
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.instanceBatches.deleteProcessInstancesAsync(selection, options)));
+  });
+
+  // Camunda rethrows BadUserRequestException (400 with its own type) and AuthorizationException; any other
+  // engine error (a null map, a Java-serialized value) becomes a 400 InvalidRequestException.
+  router.post('/process-instance/variables-async', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const variables = present(body.variables) ? variablesFromDto(body.variables, 'Cannot set variables') : null;
+    const selection = selectionOf(body);
+    try {
+      ctx.body = toBatchDto(await engine.instanceBatches.setVariablesAsync(selection, variables));
+    } catch (error) {
+      if (ProcessEngineException.is(error) && !(error instanceof BadUserRequestException) && !(error instanceof AuthorizationException)) {
+        throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+      }
+      throw error;
+    }
+  });
+
+  // Camunda turns only a NullValueException into a 400 InvalidRequestException here; a Java-serialized value stays a 500.
+  router.post('/process-instance/message-async', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const variables = present(body.variables) ? variablesFromDto(body.variables, 'Cannot set variables') : null;
+    const selection = selectionOf(body);
+    try {
+      ctx.body = toBatchDto(await engine.instanceBatches.correlateMessageAsync(text(body.messageName), selection, variables));
+    } catch (error) {
+      if (error instanceof NullValueException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+      throw error;
+    }
+  });
+}
+
+/** Ids and runtime query; Trellis keeps no history yet, so a historic query is refused rather than matching nothing. */
+function selectionOf(body: Record<string, unknown>): ProcessInstanceSelection {
+  if (present(body.historicProcessInstanceQuery)) {
+    throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
+  }
+  return { processInstanceIds: idList(body.processInstanceIds), processInstanceQuery: instanceQueryOf(body) };
+}
+
+/** A JSON List<String> as Jackson reads it: null stays null (not given), numbers become text. */
+function idList(value: unknown): Array<string | null> | null {
+  if (!present(value)) return null;
+  if (!Array.isArray(value)) throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
+  return value.map((each) => {
+    if (each === null || typeof each === 'string') return each;
+    if (typeof each === 'number') return String(each);
+    throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list of strings");
+  });
+}
+
+/** A primitive boolean field: absent or null is false, as Jackson leaves it. */
+const flag = (value: unknown) => value === true || value === 'true';

@@ -1,0 +1,102 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { BadUserRequestException, type HistoricProcessInstance, type HistoricProcessInstanceQuery } from '@trellis/core';
+import { readJsonObject } from '../body.js';
+import { formatRestDate } from '../dto/dates.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import type { RestContext } from './context.js';
+
+const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
+  params: {
+    processInstanceId: 'string', processInstanceIds: 'stringList', processDefinitionId: 'string', processDefinitionKey: 'string',
+    processDefinitionKeyIn: 'stringList', processDefinitionKeyNotIn: 'stringList', processDefinitionName: 'string',
+    processDefinitionNameLike: 'string', processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList',
+    processInstanceBusinessKeyLike: 'string', rootProcessInstances: 'boolean', finished: 'boolean', unfinished: 'boolean',
+    startedBefore: 'date', startedAfter: 'date', finishedBefore: 'date', finishedAfter: 'date', startedBy: 'string',
+    executedActivityIdIn: 'stringList', activeActivityIdIn: 'stringList', superProcessInstanceId: 'string', subProcessInstanceId: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
+    active: 'boolean', suspended: 'boolean', completed: 'boolean', externallyTerminated: 'boolean', internallyTerminated: 'boolean',
+  },
+  sortBy: ['instanceId', 'definitionId', 'definitionKey', 'definitionName', 'definitionVersion', 'businessKey', 'startTime', 'endTime', 'duration', 'tenantId'],
+  // Incidents, executed jobs and activities, cases and variables arrive with later history increments.
+  unsupported: [
+    'withIncidents', 'withRootIncidents', 'incidentIdIn', 'incidentType', 'incidentStatus', 'incidentMessage', 'incidentMessageLike',
+    'executedActivityAfter', 'executedActivityBefore', 'executedJobAfter', 'executedJobBefore', 'superCaseInstanceId', 'subCaseInstanceId',
+    'caseInstanceId', 'activityIdIn', 'variables', 'variableNamesIgnoreCase',
+    'variableValuesIgnoreCase', 'orQueries',
+  ],
+};
+
+/** Camunda's HistoricProcessInstanceDto. */
+export function toHistoricProcessInstanceDto(instance: HistoricProcessInstance) {
+  return {
+    id: instance.id,
+    rootProcessInstanceId: instance.rootProcessInstanceId,
+    superProcessInstanceId: instance.superProcessInstanceId,
+    superCaseInstanceId: null,
+    caseInstanceId: null,
+    processDefinitionName: instance.processDefinitionName,
+    processDefinitionKey: instance.processDefinitionKey,
+    processDefinitionVersion: instance.processDefinitionVersion,
+    processDefinitionId: instance.processDefinitionId,
+    businessKey: instance.businessKey,
+    startTime: formatRestDate(instance.startTime),
+    endTime: instance.endTime ? formatRestDate(instance.endTime) : null,
+    removalTime: instance.removalTime ? formatRestDate(instance.removalTime) : null,
+    durationInMillis: instance.durationInMillis,
+    startUserId: instance.startUserId,
+    startActivityId: instance.startActivityId,
+    deleteReason: instance.deleteReason,
+    tenantId: instance.tenantId,
+    state: instance.state,
+    restartedProcessInstanceId: instance.restartedProcessInstanceId,
+  };
+}
+
+/** The Historic Process Instance group: query, count, get and delete. */
+export function historyProcessInstanceRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+  const fromQueryString = (ctx: Context) => parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY);
+  const fromBody = async (ctx: Context): Promise<HistoricProcessInstanceQuery> => ({
+    ...parseBodyQuery<HistoricProcessInstanceQuery>(await readJsonObject(ctx, rest.bodyLimit), HISTORIC_PROCESS_INSTANCE_QUERY),
+    ...parsePage(ctx.query),
+  });
+  const list = async (query: HistoricProcessInstanceQuery) => (await engine.history.findHistoricProcessInstances(query)).map(toHistoricProcessInstanceDto);
+  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricProcessInstanceQuery) => ({
+    count: await engine.history.countHistoricProcessInstances(query),
+  });
+
+  router.get('/history/process-instance', async (ctx) => {
+    ctx.body = await list(fromQueryString(ctx));
+  });
+  router.post('/history/process-instance', async (ctx) => {
+    ctx.body = await list(await fromBody(ctx));
+  });
+  router.get('/history/process-instance/count', async (ctx) => {
+    ctx.body = await count(fromQueryString(ctx));
+  });
+  router.post('/history/process-instance/count', async (ctx) => {
+    ctx.body = await count(await fromBody(ctx));
+  });
+
+  router.get('/history/process-instance/:id', async (ctx) => {
+    const instance = await engine.history.getHistoricProcessInstance(ctx.params.id);
+    if (!instance) throw notFound(ctx.params.id);
+    ctx.body = toHistoricProcessInstanceDto(instance);
+  });
+
+  router.delete('/history/process-instance/:id', async (ctx) => {
+    const raw = ctx.query.failIfNotExists;
+    const failIfNotExists = (Array.isArray(raw) ? raw[0] : raw) !== 'false';
+    try {
+      await engine.history.deleteHistoricProcessInstance(ctx.params.id, { failIfNotExists });
+    } catch (error) {
+      // Camunda's resource answers every engine refusal (unknown or still running) as this 404.
+      if (error instanceof BadUserRequestException) throw notFound(ctx.params.id);
+      throw error;
+    }
+    ctx.status = 204;
+  });
+}
+
+const notFound = (id: string) => new InvalidRequestException(404, `Historic process instance with id ${id} does not exist`);

@@ -1,0 +1,74 @@
+import Router from '@koa/router';
+import { BadUserRequestException, type InstanceModification, type ProcessInstanceQuery } from '@trellis/core';
+import { objectOf, readJsonObject, text } from '../body.js';
+import { instructionsFromDto } from '../dto/instructions.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseBodyQuery } from '../query/parse-query.js';
+import { toBatchDto } from './batch.js';
+import { type RestContext } from './context.js';
+import { INSTANCE_QUERY } from './process-instance.js';
+
+/**
+ * Process instance modification of many instances (POST /modification/execute and executeAsync)
+ * and the batch form of one instance's modification (POST /process-instance/{id}/modification-async).
+ */
+export function modificationRoutes(router: Router, rest: RestContext): void {
+  const { engine, bodyLimit } = rest;
+
+  router.post('/modification/execute', async (ctx) => {
+    const modification = modificationOf(await readJsonObject(ctx, bodyLimit));
+    await badUserRequestAs400(() => engine.modification.execute(modification));
+    ctx.status = 204;
+  });
+
+  router.post('/modification/executeAsync', async (ctx) => {
+    const modification = modificationOf(await readJsonObject(ctx, bodyLimit));
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.modification.executeAsync(modification)));
+  });
+
+  router.post('/process-instance/:id/modification-async', async (ctx) => {
+    const body = await readJsonObject(ctx, bodyLimit);
+    const instructions = instructionsFromDto(body.instructions, `Cannot modify process instance ${ctx.params.id}`, { allowCancel: true });
+    const options = { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true, annotation: text(body.annotation) };
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.modification.modifyProcessInstanceAsync(ctx.params.id, instructions, options)));
+  });
+}
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * ModificationDto → the engine's modification. As in Camunda, a missing processDefinitionId is
+ * refused before the instructions are read (the builder is created first).
+ */
+function modificationOf(body: Record<string, unknown>): InstanceModification {
+  if (!present(body.processDefinitionId)) throw new InvalidRequestException(400, 'processDefinitionId is null');
+  if (typeof body.processDefinitionId !== 'string') throw new InvalidRequestException(400, "Cannot set 'processDefinitionId': not a string");
+  const instructions = instructionsFromDto(body.instructions, '', { allowCancel: true, forDefinition: true });
+  // Trellis keeps no history yet: refused rather than silently matching nothing.
+  if (present(body.historicProcessInstanceQuery)) {
+    throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
+  }
+  const ids = body.processInstanceIds;
+  if (present(ids) && (!Array.isArray(ids) || ids.some((id) => id !== null && typeof id !== 'string'))) {
+    throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list of strings");
+  }
+  return {
+    processDefinitionId: body.processDefinitionId,
+    instructions,
+    processInstanceIds: (ids as Array<string | null> | undefined) ?? null,
+    processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
+    skipCustomListeners: body.skipCustomListeners === true,
+    skipIoMappings: body.skipIoMappings === true,
+    annotation: text(body.annotation),
+  };
+}
+
+/** Camunda's ModificationRestServiceImpl answers an engine BadUserRequestException as a 400 InvalidRequestException. */
+async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+    throw error;
+  }
+}
