@@ -5,7 +5,9 @@
 // machine's speed cancels out:
 //   - Trellis on SQLite ÷ bpmn-engine, per model (target noted: ≥ 10× for start → end);
 //   - Trellis on PostgreSQL start → end ÷ the database's own commit rate at the same concurrency,
-//     one small INSERT per transaction (target noted: ≥ 0.40).
+//     one small INSERT per transaction (target noted: ≥ 0.40);
+//   - the cost of history: start → end at history level full (the default, used by every run
+//     above) beside the same at level none, on both stores.
 // Peak RSS is process-wide (process.memoryUsage().rss, sampled during each measurement).
 //
 // Instances per model: BENCH_INSTANCES (default 10,000). PostgreSQL: TRELLIS_BENCH_DATABASE_URL
@@ -72,9 +74,9 @@ async function deploy(engine: ProcessEngine, name: string, xml: string): Promise
   return processDefinitions![0].id;
 }
 
-async function trellisStartEnd(engine: ProcessEngine, store: string): Promise<Measurement> {
+async function trellisStartEnd(engine: ProcessEngine, store: string, label = `Trellis (${store}): start → end`): Promise<Measurement> {
   const id = await deploy(engine, 'bench-start-end', startEndXml);
-  return timed(`Trellis (${store}): start → end`, INSTANCES, async () => {
+  return timed(label, INSTANCES, async () => {
     const instance = await engine.runtime.startProcessInstanceById(id);
     if (!instance.ended) throw new Error(`instance ${instance.id} did not end`);
   });
@@ -107,6 +109,16 @@ async function trellisModels(store: string, config: StoreConfig): Promise<ModelR
     const running = await engine.runtime.countProcessInstances();
     if (running !== 0) throw new Error(`${running} Trellis instances still running on ${store}`);
     return rates;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The cost of history: start → end on an engine writing none (the runs above write full, the default). */
+async function trellisWithoutHistory(store: string, config: StoreConfig): Promise<Measurement> {
+  const engine = await createEngine({ store: config, logLevel: 'warn', jobExecutor: { activate: false }, historyLevel: 'none' });
+  try {
+    return await trellisStartEnd(engine, store, `Trellis (${store}): start → end, history level none`);
   } finally {
     await engine.close();
   }
@@ -161,7 +173,7 @@ async function postgresCommitRate(client: pg.Client, schema: string): Promise<Me
 }
 
 /** PostgreSQL baseline and Trellis on PostgreSQL, in a fresh schema dropped at the end; null when no database answers. */
-async function postgresRun(): Promise<{ commits: Measurement; trellis: ModelRates } | null> {
+async function postgresRun(): Promise<{ commits: Measurement; trellis: ModelRates; withoutHistory: Measurement } | null> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   try {
     await client.connect();
@@ -173,10 +185,13 @@ async function postgresRun(): Promise<{ commits: Measurement; trellis: ModelRate
   try {
     await client.query(`create schema ${schema}`);
     const commits = await postgresCommitRate(client, schema);
-    const trellis = await trellisModels('PostgreSQL', { type: 'postgres', connectionString: DATABASE_URL, schema });
-    return { commits, trellis };
+    const store: StoreConfig = { type: 'postgres', connectionString: DATABASE_URL, schema };
+    const trellis = await trellisModels('PostgreSQL', store);
+    const withoutHistory = await trellisWithoutHistory('PostgreSQL', { ...store, schema: `${schema}_none` });
+    return { commits, trellis, withoutHistory };
   } finally {
     await client.query(`drop schema if exists ${schema} cascade`);
+    await client.query(`drop schema if exists ${schema}_none cascade`);
     await client.end();
   }
 }
@@ -186,15 +201,18 @@ async function postgresRun(): Promise<{ commits: Measurement; trellis: ModelRate
 export async function main(): Promise<void> {
   console.log(`engine benchmark: ${INSTANCES} instances per model and engine (after ${WARMUP} untimed), concurrency ${CONCURRENCY} (sequential)`);
   const sqlite = await trellisModels('SQLite', { type: 'sqlite', filename: ':memory:' });
+  const sqliteWithoutHistory = await trellisWithoutHistory('SQLite', { type: 'sqlite', filename: ':memory:' });
   const baseline = { startEnd: await bpmnEngineStartEnd(), userTask: await bpmnEngineUserTask(), tenSteps: await bpmnEngineTenSteps() };
   ratioLine('ratio Trellis (SQLite) / bpmn-engine: start → end', sqlite.startEnd.rate / baseline.startEnd.rate, 10);
   ratioLine('ratio Trellis (SQLite) / bpmn-engine: user task', sqlite.userTask.rate / baseline.userTask.rate);
   ratioLine('ratio Trellis (SQLite) / bpmn-engine: 10 steps', sqlite.tenSteps.rate / baseline.tenSteps.rate);
+  ratioLine('history cost (SQLite): start → end at level full / none', sqlite.startEnd.rate / sqliteWithoutHistory.rate);
   console.log();
 
   const postgres = await postgresRun();
   if (postgres) {
     ratioLine('ratio Trellis (PostgreSQL) start → end / PG commit rate', postgres.trellis.startEnd.rate / postgres.commits.rate, 0.4);
+    ratioLine('history cost (PostgreSQL): start → end at level full / none', postgres.trellis.startEnd.rate / postgres.withoutHistory.rate);
     console.log();
   }
 }

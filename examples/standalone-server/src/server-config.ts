@@ -1,4 +1,4 @@
-import { isLogLevel, type EngineConfig, type LogLevel } from '@trellis/core';
+import { isLogLevel, type EngineConfig, type HistoryLevel, type LogLevel } from '@trellis/core';
 import { resolve } from 'node:path';
 
 /** The standalone server's settings, read from the environment (see README: Configuration). */
@@ -52,7 +52,14 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     fetchAndLockQueueCapacity,
     metricsPort,
     logLevel,
-    engine: { store, logLevel, authorization: { enabled: authorization }, scripting: { enabled: scripting } },
+    engine: {
+      store,
+      logLevel,
+      authorization: { enabled: authorization },
+      scripting: { enabled: scripting },
+      // The engine validates the level (none, activity, audit, full) when it starts.
+      ...(env.TRELLIS_HISTORY_LEVEL ? { historyLevel: env.TRELLIS_HISTORY_LEVEL as HistoryLevel } : {}),
+    },
   };
 }
 

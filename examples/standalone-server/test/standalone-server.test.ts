@@ -114,6 +114,21 @@ describe('standalone server', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it('writes history at the level TRELLIS_HISTORY_LEVEL names, full by default, and refuses an unknown level at start', async () => {
+    const run = async (env: Record<string, string>) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      const running = await startServer(serverConfigFromEnv({ PORT: '0', HOST: '127.0.0.1', TRELLIS_DATA_DIR: dataDir, TRELLIS_LOG_LEVEL: 'warn', ...env }));
+      cleanups.push(() => running.close());
+      await fetch(`${running.url}/deployment/create`, { method: 'POST', body: deployForm() });
+      await fetch(`${running.url}/process-definition/key/smoke/start`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      return ((await (await fetch(`${running.url}/history/process-instance/count`)).json()) as { count: number }).count;
+    };
+    expect(await run({})).toBe(1);
+    expect(await run({ TRELLIS_HISTORY_LEVEL: 'none' })).toBe(0);
+    await expect(run({ TRELLIS_HISTORY_LEVEL: 'everything' })).rejects.toThrow(/historyLevel/);
+  });
+
   it('runs model scripts only when TRELLIS_SCRIPTING is true', () => {
     expect(serverConfigFromEnv({}).engine.scripting).toEqual({ enabled: false });
     expect(serverConfigFromEnv({ TRELLIS_SCRIPTING: 'true' }).engine.scripting).toEqual({ enabled: true });
