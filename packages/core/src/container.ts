@@ -41,6 +41,8 @@ import { SetVariablesJobHandler } from './services/batch/types/set-variables.js'
 import { CorrelateMessageJobHandler } from './services/batch/types/correlate-message.js';
 import { ModificationBatches } from './services/batch/modification-batches.js';
 import { InstanceModificationJobHandler } from './services/batch/types/instance-modification.js';
+import { RestartBatches } from './services/batch/restart-batches.js';
+import { InstanceRestartJobHandler } from './services/batch/types/instance-restart.js';
 import { HistoricBatchService } from './services/batch/historic-batches.js';
 import { BatchSetRemovalTimeJobHandler } from './services/batch/types/batch-set-removal-time.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
@@ -113,6 +115,8 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(CorrelateMessageJobHandler);
   container.bind(ModificationBatches).toSelf();
   container.bind(JOB_HANDLER).to(InstanceModificationJobHandler);
+  container.bind(RestartBatches).toSelf();
+  container.bind(JOB_HANDLER).to(InstanceRestartJobHandler);
   container.bind(HistoricBatchService).toSelf();
   container.bind(JOB_HANDLER).to(BatchSetRemovalTimeJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);

@@ -30,6 +30,7 @@ import { BatchService } from './services/batch/batch-service.js';
 import { RetriesAndSuspensionBatches } from './services/batch/async-operations.js';
 import { InstanceBatchService } from './services/batch/instance-batches.js';
 import { ModificationBatches } from './services/batch/modification-batches.js';
+import { RestartBatches } from './services/batch/restart-batches.js';
 import { HistoricBatchService } from './services/batch/historic-batches.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
@@ -71,6 +72,8 @@ export class ProcessEngine {
   readonly instanceBatches: InstanceBatchService;
   /** Process instance modification of many instances of a definition, at once or as a batch. */
   readonly modification: ModificationBatches;
+  /** Restart of finished process instances from their history, at once or as a batch. */
+  readonly restart: RestartBatches;
   /** Historic batches: query, delete, the cleanable report and removal times. */
   readonly historicBatches: HistoricBatchService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
@@ -106,6 +109,7 @@ export class ProcessEngine {
     this.asyncRetries = container.get(RetriesAndSuspensionBatches);
     this.instanceBatches = container.get(InstanceBatchService);
     this.modification = container.get(ModificationBatches);
+    this.restart = container.get(RestartBatches);
     this.historicBatches = container.get(HistoricBatchService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);

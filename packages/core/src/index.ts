@@ -57,6 +57,11 @@ export type * from './services/external-task/external-task.js';
 export type { VariableInstanceService } from './services/variable-instance/variable-instance-service.js';
 export type { HistoryService } from './services/history/history-service.js';
 export type * from './services/history/historic-instances.js';
+export type * from './services/history/historic-tasks.js';
+export type { HistoricTaskState } from './history/task-history.js';
+export type * from './services/history/historic-variable-types.js';
+export type * from './services/history/historic-incident-types.js';
+export type * from './services/history/historic-log-types.js';
 export { HISTORY_LEVELS, isHistoryEventProduced, type HistoryLevel, type HistoryEventType } from './history/history-level.js';
 export type {
   VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,
@@ -70,6 +75,7 @@ export type { BatchService, CreateBatchOptions } from './services/batch/batch-se
 export type { RetriesAndSuspensionBatches, JobRetriesSelection, InstanceSelection } from './services/batch/async-operations.js';
 export type { InstanceBatchService, ProcessInstanceSelection, DeleteProcessInstancesOptions } from './services/batch/instance-batches.js';
 export type { ModificationBatches, InstanceModification, BatchModificationInstruction } from './services/batch/modification-batches.js';
+export type { RestartBatches, InstanceRestart, RestartInstruction } from './services/batch/restart-batches.js';
 export type { ExternalTaskSelection } from './services/external-task/external-task-selection.js';
 export { BatchTypes, BATCH_DEFAULTS, BATCH_SEED_JOB, BATCH_MONITOR_JOB } from './services/batch/batch.js';
 export type { Batch, BatchStatistics, BatchQuery, BatchStatisticsQuery, BatchSortField } from './services/batch/batch.js';

@@ -21,6 +21,8 @@ import { batchRoutes } from './resources/batch.js';
 import { retriesAndSuspensionBatchRoutes } from './resources/batch-retries-suspension.js';
 import { instanceBatchRoutes } from './resources/batch-instances.js';
 import { modificationRoutes } from './resources/modification.js';
+import { processDefinitionRestartRoutes } from './resources/process-definition-restart.js';
+import { historicQueryBatchRoutes } from './resources/batch-historic-query.js';
 import { eventSubscriptionRoutes } from './resources/event-subscription.js';
 import { variableInstanceRoutes } from './resources/variable-instance.js';
 import { userRoutes } from './resources/user.js';
@@ -32,6 +34,13 @@ import { processDefinitionRoutes } from './resources/process-definition.js';
 import { historyProcessInstanceRoutes } from './resources/history-process-instance.js';
 import { historyActivityInstanceRoutes } from './resources/history-activity-instance.js';
 import { historyBatchRoutes } from './resources/history-batch.js';
+import { historyTaskRoutes } from './resources/history-task.js';
+import { historyIdentityLinkLogRoutes } from './resources/history-identity-link-log.js';
+import { historyVariableInstanceRoutes } from './resources/history-variable-instance.js';
+import { historyDetailRoutes } from './resources/history-detail.js';
+import { historyIncidentRoutes } from './resources/history-incident.js';
+import { historyJobLogRoutes } from './resources/history-job-log.js';
+import { historyExternalTaskLogRoutes } from './resources/history-external-task-log.js';
 
 /**
  * The REST routes, twice: at `<base>/<resource>` for the default engine and at
@@ -70,6 +79,8 @@ function mountResources(router: Router, rest: RestContext): void {
   retriesAndSuspensionBatchRoutes(router, rest);
   instanceBatchRoutes(router, rest);
   modificationRoutes(router, rest);
+  processDefinitionRestartRoutes(router, rest);
+  historicQueryBatchRoutes(router, rest);
   eventSubscriptionRoutes(router, rest);
   variableInstanceRoutes(router, rest);
   messageRoutes(router, rest);
@@ -85,6 +96,13 @@ function mountResources(router: Router, rest: RestContext): void {
   historyProcessInstanceRoutes(router, rest);
   historyActivityInstanceRoutes(router, rest);
   historyBatchRoutes(router, rest);
+  historyTaskRoutes(router, rest);
+  historyIdentityLinkLogRoutes(router, rest);
+  historyVariableInstanceRoutes(router, rest);
+  historyDetailRoutes(router, rest);
+  historyIncidentRoutes(router, rest);
+  historyJobLogRoutes(router, rest);
+  historyExternalTaskLogRoutes(router, rest);
 }
 
 function requireEngineName({ engine }: RestContext): Middleware {

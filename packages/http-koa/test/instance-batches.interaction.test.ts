@@ -96,19 +96,13 @@ describe('instance batches', () => {
       expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 4 });
     });
 
-    it('answers Camunda errors for missing or empty variables and selections, historic queries and Java objects', async () => {
+    it('answers Camunda errors for missing or empty variables and selections and Java objects', async () => {
       const post = (json: unknown) => rest.request('POST', '/process-instance/variables-async', { json });
       const one = { a: { value: 'a', type: 'String' } };
       expectError(await post({ processInstanceIds: ids }), 400, 'InvalidRequestException', 'variables is null');
       expectError(await post({ processInstanceIds: ids, variables: {} }), 400, 'BadUserRequestException', 'variables is empty');
       expectError(await post({ variables: one }), 400, 'InvalidRequestException', 'No process instances found.');
       expectError(await post({ processInstanceIds: ['unknown'], variables: one }), 400, 'BadUserRequestException', 'processInstanceIds is empty');
-      expectError(
-        await post({ historicProcessInstanceQuery: {}, variables: one }),
-        400,
-        'InvalidRequestException',
-        "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet",
-      );
       expectError(
         await post({ processInstanceIds: ids, variables: { foo: JAVA_OBJECT } }),
         400,
@@ -138,7 +132,7 @@ describe('instance batches', () => {
       expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 2 });
     });
 
-    it('answers Camunda errors for missing selections, historic queries and Java objects', async () => {
+    it('answers Camunda errors for missing selections and Java objects', async () => {
       const post = (json: unknown, outsideContract = false) => rest.request('POST', '/process-instance/message-async', { json, outsideContract });
       expectError(await post({ messageName: 'go' }), 400, 'InvalidRequestException', 'No process instances found.');
       expectError(
@@ -146,12 +140,6 @@ describe('instance batches', () => {
         400,
         'BadUserRequestException',
         'Process instance ids cannot be empty: process instance ids is empty',
-      );
-      expectError(
-        await post({ messageName: 'go', historicProcessInstanceQuery: {} }),
-        400,
-        'InvalidRequestException',
-        "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet",
       );
       // Camunda's resource converts only NullValueException; the Java-serialization refusal stays a 500.
       expectError(

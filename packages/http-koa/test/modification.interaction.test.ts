@@ -107,12 +107,6 @@ describe('POST /modification/execute', () => {
       'InvalidRequestException',
       "no deployed process definition found with id 'unknown': processDefinition is null",
     );
-    expectError(
-      await post({ ...base, historicProcessInstanceQuery: { processDefinitionId: definitionId } }),
-      400,
-      'InvalidRequestException',
-      "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet",
-    );
     expect(await positions()).toEqual([['review'], ['review'], ['review']]);
   });
 });

@@ -12,6 +12,7 @@ import type { Command } from './command.js';
 import { CommandContext } from './command-context.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { translateDatabaseError } from './database-errors.js';
+import { flushQueuedHistory } from '../history/queued-history.js';
 
 /**
  * Runs each command in its own transaction, then the after-commit hooks it registered. A command
@@ -41,7 +42,9 @@ export class CommandExecutor {
     try {
       result = await this.store.db.transaction().execute(async (trx) => {
         context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.authentication.current());
-        return this.running.run(context, () => command.execute(context!));
+        const result = await this.running.run(context, () => command.execute(context!));
+        await flushQueuedHistory(context);
+        return result;
       });
     } catch (error) {
       throw translateDatabaseError(error);

@@ -2,7 +2,12 @@ import { sql, type Compilable, type QueryCreator, type RawBuilder } from 'kysely
 import type { CommandContext } from '../command/command-context.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
+import { HistoricVariableRepository } from '../persistence/repositories/historic-variable-repository.js';
 import type { HistoricDefinition, InstanceHistory, PendingActivity } from './instance-history.js';
+import { takeQueuedHistory } from './queued-history.js';
+import { TaskHistory } from './task-history.js';
+import { IncidentHistory } from './incident-history.js';
+import { IncidentAndLogDeletion } from './incident-and-log-deletion.js';
 
 const ROOTS = Symbol('trellis.historicRoots');
 const ROWS_PER_STATEMENT = 400;
@@ -26,7 +31,8 @@ export const HistoryWriter = {
     }
     const now = ctx.clock.now().getTime();
     const root = rootProcessInstanceId(ctx, history);
-    const writes = [...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null), ...activityInstanceWrites(history, definition, root, now)];
+    const writes = [...takeQueuedHistory(ctx), ...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null), ...activityInstanceWrites(history, definition, root, now), ...TaskHistory.flushWrites(ctx, history, root, now)];
+    if (history.processInstance?.written && history.processInstance.ended) writes.push(...IncidentHistory.instanceEnded(ctx, history.processInstanceId));
     await execute(ctx, writes);
     history.written();
   },
@@ -52,6 +58,10 @@ export const HistoryWriter = {
       .where('id', '=', processInstanceId)
       .execute();
     await ctx.trx.updateTable('trellis_hi_actinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId).execute();
+    await TaskHistory.instanceMigrated(ctx, processInstanceId, target, activities);
+    if (isHistoryEventProduced(ctx.config.historyLevel, 'variable-instance-migrate')) {
+      await ctx.trx.updateTable('trellis_hi_varinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId).execute();
+    }
     for (const each of activities) {
       await ctx.trx
         .updateTable('trellis_hi_actinst')
@@ -69,13 +79,16 @@ export const HistoryWriter = {
 
   /** A process definition was deleted with cascade: its history goes too. */
   async definitionDeleted(ctx: CommandContext, processDefinitionId: string): Promise<void> {
+    await TaskHistory.definitionDeleted(ctx, processDefinitionId);
     await ctx.trx.deleteFrom('trellis_hi_actinst').where('proc_def_id', '=', processDefinitionId).execute();
     await ctx.trx.deleteFrom('trellis_hi_procinst').where('proc_def_id', '=', processDefinitionId).execute();
+    await new HistoricVariableRepository(ctx.trx).deleteInstances({ processDefinitionId });
+    await IncidentAndLogDeletion.ofProcessDefinition(ctx, processDefinitionId);
   },
 };
 
 /** One history statement, built on whatever query creator runs it (the transaction, or a CTE chain). */
-type Write = (db: QueryCreator<StoreSchema>) => Compilable & { execute(): Promise<unknown> };
+export type Write = (db: QueryCreator<StoreSchema>) => Compilable & { execute(): Promise<unknown> };
 
 /**
  * SQLite runs in process: one statement after the other. PostgreSQL gets them as one statement
@@ -84,7 +97,7 @@ type Write = (db: QueryCreator<StoreSchema>) => Compilable & { execute(): Promis
  * ~2.4 ms per instance as five statements, ~1.8 ms as two. The statements touch distinct rows
  * and read no row another of them writes, so the order PostgreSQL applies them in does not matter.
  */
-async function execute(ctx: CommandContext, writes: readonly Write[]): Promise<void> {
+export async function execute(ctx: CommandContext, writes: readonly Write[]): Promise<void> {
   if (writes.length === 0) return;
   if (ctx.dialect.name !== 'postgres' || writes.length === 1) {
     for (const write of writes) await write(ctx.trx).execute();

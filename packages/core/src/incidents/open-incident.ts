@@ -1,5 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { Incident } from '../persistence/repositories/incident-repository.js';
+import { IncidentHistory } from '../history/incident-history.js';
 
 export type NewIncident = Omit<Incident, 'id' | 'incidentTimestamp' | 'causeIncidentId' | 'rootCauseIncidentId' | 'annotation'>;
 
@@ -13,6 +14,7 @@ export async function openIncident(ctx: CommandContext, fields: NewIncident): Pr
   const id = ctx.ids.next();
   const incident: Incident = { ...fields, id, incidentTimestamp: ctx.clock.now(), causeIncidentId: id, rootCauseIncidentId: id, annotation: null };
   await ctx.incidents.insert(incident);
+  await IncidentHistory.opened(ctx, incident);
   let cause = incident;
   for (let instanceId = incident.processInstanceId; instanceId; ) {
     const root = await ctx.executions.findById(instanceId);
@@ -32,6 +34,7 @@ export async function openIncident(ctx: CommandContext, fields: NewIncident): Pr
       rootCauseIncidentId: incident.id,
     };
     await ctx.incidents.insert(copy);
+    await IncidentHistory.opened(ctx, copy);
     cause = copy;
     instanceId = caller.processInstanceId;
   }

@@ -1,5 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import { DEFAULT_JOB_RETRIES, type Job, type NewJob } from './job.js';
+import { JobLog } from '../history/job-log.js';
 
 /** Stores a new job and, after commit, tells job executors there is work. */
 export async function createJob(ctx: CommandContext, fields: NewJob): Promise<Job> {
@@ -30,6 +31,7 @@ export async function createJob(ctx: CommandContext, fields: NewJob): Promise<Jo
   };
   await linkJobDefinition(ctx, job);
   await ctx.jobs.insert(job);
+  JobLog.created(ctx, job);
   ctx.emitAfterCommit('job.created', { jobId: job.id, dueDate: job.dueDate });
   return job;
 }

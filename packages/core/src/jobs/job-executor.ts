@@ -17,6 +17,8 @@ import type { Job } from './job.js';
 import { FAILED_JOB_INCIDENT, recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
+import { JobLog } from '../history/job-log.js';
+import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 
 /**
  * Acquires due jobs and runs each in its own transaction. A failed job loses one retry and keeps
@@ -113,9 +115,14 @@ export class JobExecutor {
   private async run(ctx: CommandContext, job: Job): Promise<void> {
     const handler = this.handlers.get(job.handlerType);
     if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
+    // Queued before the handler runs the instance on, so the instance's history statement carries it (rolled back with a failure).
+    JobLog.succeeded(ctx, job);
     await handler.execute(ctx, job);
     await ctx.jobs.delete(job);
-    if (job.exceptionMessage !== null) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+    if (job.exceptionMessage !== null) {
+      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+    }
     ctx.afterCommit(() => this.metrics.mark('job-successful'));
   }
 

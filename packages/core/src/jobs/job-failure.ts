@@ -1,6 +1,7 @@
 import type { CommandContext } from '../command/command-context.js';
 import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
+import { JobLog } from '../history/job-log.js';
 
 /** Camunda's incident type for a job whose retries ran out. */
 export const FAILED_JOB_INCIDENT = 'failedJob';
@@ -28,6 +29,7 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
   const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
   // Camunda's failedActivityId: where the job failed, here the job's activity.
   await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
+  JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
   if (retries === 0) {
     await openFailedJobIncident(ctx, job, message);
     await announceBatchJobChange(ctx, job);

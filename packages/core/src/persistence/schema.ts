@@ -33,6 +33,13 @@ export interface StoreSchema {
   trellis_task_meter_log: TaskMeterLogTable;
   trellis_hi_procinst: HistoricProcessInstanceTable;
   trellis_hi_actinst: HistoricActivityInstanceTable;
+  trellis_hi_varinst: HistoricVariableInstanceTable;
+  trellis_hi_detail: HistoricDetailTable;
+  trellis_hi_taskinst: HistoricTaskInstanceTable;
+  trellis_hi_identitylink: HistoricIdentityLinkTable;
+  trellis_hi_incident: HistoricIncidentTable;
+  trellis_hi_job_log: HistoricJobLogTable;
+  trellis_hi_ext_task_log: HistoricExternalTaskLogTable;
 }
 
 export interface PropertyTable {
@@ -421,4 +428,177 @@ export interface HistoricBatchTable {
   end_time: number | null;
   removal_time: number | null;
   execution_start_time: number | null;
+}
+
+export interface HistoricIncidentTable {
+  id: string;
+  proc_def_key: string | null;
+  proc_def_id: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  execution_id: string | null;
+  create_time: number;
+  end_time: number | null;
+  removal_time: number | null;
+  incident_type: string;
+  incident_message: string | null;
+  activity_id: string | null;
+  failed_activity_id: string | null;
+  cause_incident_id: string | null;
+  root_cause_incident_id: string | null;
+  configuration: string | null;
+  history_configuration: string | null;
+  /** 0 open, 1 resolved, 2 deleted (Camunda's IncidentState). */
+  state: number;
+  tenant_id: string | null;
+  job_def_id: string | null;
+  annotation: string | null;
+}
+
+export interface HistoricJobLogTable {
+  id: string;
+  timestamp: number;
+  job_id: string;
+  job_due_date: number | null;
+  job_retries: number | null;
+  job_priority: number;
+  job_exception_msg: string | null;
+  job_exception_stack: string | null;
+  /** 0 created, 1 failed, 2 successful, 3 deleted (Camunda's JobState). */
+  state: number;
+  job_def_id: string | null;
+  job_def_type: string | null;
+  job_def_configuration: string | null;
+  activity_id: string | null;
+  failed_activity_id: string | null;
+  execution_id: string | null;
+  root_proc_inst_id: string | null;
+  process_instance_id: string | null;
+  process_def_id: string | null;
+  process_def_key: string | null;
+  deployment_id: string | null;
+  sequence_counter: number;
+  tenant_id: string | null;
+  hostname: string | null;
+  batch_id: string | null;
+  removal_time: number | null;
+}
+
+export interface HistoricExternalTaskLogTable {
+  id: string;
+  timestamp: number;
+  ext_task_id: string;
+  retries: number | null;
+  topic_name: string | null;
+  worker_id: string | null;
+  priority: number;
+  error_msg: string | null;
+  error_details: string | null;
+  activity_id: string | null;
+  activity_inst_id: string | null;
+  execution_id: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  proc_def_id: string | null;
+  proc_def_key: string | null;
+  tenant_id: string | null;
+  /** 0 created, 1 failed, 2 successful, 3 deleted (Camunda's ExternalTaskState). */
+  state: number;
+  removal_time: number | null;
+}
+
+/** A user task as history keeps it (Camunda's ACT_HI_TASKINST); task_state Created, Updated, Completed or Deleted. */
+export interface HistoricTaskInstanceTable {
+  id: string;
+  task_def_key: string | null;
+  proc_def_key: string | null;
+  proc_def_id: string | null;
+  root_proc_inst_id: string | null;
+  proc_inst_id: string | null;
+  execution_id: string | null;
+  act_inst_id: string | null;
+  name: string | null;
+  parent_task_id: string | null;
+  description: string | null;
+  owner: string | null;
+  assignee: string | null;
+  start_time: number;
+  end_time: number | null;
+  duration: number | null;
+  delete_reason: string | null;
+  priority: number | null;
+  due_date: number | null;
+  follow_up_date: number | null;
+  tenant_id: string | null;
+  removal_time: number | null;
+  task_state: string | null;
+}
+
+/** One add or delete of a task's identity link (Camunda's ACT_HI_IDENTITYLINK); type candidate, assignee or owner. */
+export interface HistoricIdentityLinkTable {
+  id: string;
+  timestamp: number;
+  type: string | null;
+  user_id: string | null;
+  group_id: string | null;
+  task_id: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  proc_def_id: string | null;
+  proc_def_key: string | null;
+  operation_type: string | null;
+  assigner_id: string | null;
+  tenant_id: string | null;
+  removal_time: number | null;
+}
+
+/** Value columns as trellis_variable has them (the runtime's typed-value storage). */
+interface StoredValueColumns {
+  text: string | null;
+  text2: string | null;
+  long_value: number | null;
+  double_value: number | null;
+  bytes: Buffer | null;
+}
+
+export interface HistoricVariableInstanceTable extends StoredValueColumns {
+  id: string;
+  rev: number;
+  name: string;
+  type: string;
+  proc_def_id: string | null;
+  proc_def_key: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  execution_id: string | null;
+  act_inst_id: string | null;
+  task_id: string | null;
+  tenant_id: string | null;
+  /** CREATED or DELETED. */
+  state: string;
+  create_time: number;
+  removal_time: number | null;
+}
+
+export interface HistoricDetailTable extends StoredValueColumns {
+  id: string;
+  /** VariableUpdate (form fields are not written by Trellis). */
+  type: string;
+  var_inst_id: string | null;
+  name: string;
+  var_type: string | null;
+  rev: number;
+  time: number;
+  sequence_counter: number;
+  initial: number;
+  proc_def_id: string | null;
+  proc_def_key: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  execution_id: string | null;
+  act_inst_id: string | null;
+  task_id: string | null;
+  tenant_id: string | null;
+  operation_id: string | null;
+  removal_time: number | null;
 }

@@ -2,6 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import type { VariableRow } from '../persistence/repositories/variable-repository.js';
 import { fromStorage, type TypedValue } from './variables/index.js';
 import { toStorage } from './variables/index.js';
+import { VariableHistory, type VariableChange, type VariableHistoryScope } from '../history/variable-history.js';
 
 interface Entry {
   row: VariableRow | null;
@@ -21,6 +22,10 @@ export class InstanceVariables {
   /** Variables by owning execution id, then by name. */
   private readonly scopes = new Map<string, Map<string, Entry>>();
   private readonly deleted: string[] = [];
+  /** Rows removed on purpose (not with their scope): history marks them DELETED. */
+  private readonly removedRows: VariableRow[] = [];
+  /** Where history finds the definition and activity instances (set by the instance's runner). */
+  history: VariableHistoryScope | null = null;
   private parentOf: ParentLookup = () => null;
   /** Whether variables changed since takeChanged() last asked (conditional events re-evaluate then). */
   private changed = false;
@@ -93,6 +98,7 @@ export class InstanceVariables {
 
   setLocal(executionId: string, name: string, value: TypedValue): void {
     this.changed = true;
+    this.history?.activityInstanceOf(executionId);
     const scope = this.scope(executionId);
     const entry = scope.get(name);
     scope.set(name, { row: entry?.row ?? null, value, changed: true });
@@ -105,6 +111,7 @@ export class InstanceVariables {
     this.changed = true;
     scope.delete(name);
     if (entry.row) this.deleted.push(entry.row.id);
+    if (entry.row) this.removedRows.push(entry.row);
   }
 
   // --- visible variables: the execution's own, then its ancestors' ---
@@ -161,8 +168,10 @@ export class InstanceVariables {
     this.scopes.delete(executionId);
   }
 
-  async flush(ctx: CommandContext): Promise<void> {
-    for (const id of this.deleted.splice(0)) await ctx.variables.delete(id);
+  /** Writes what changed, and its history; `runtime` false: the instance ended, only history is written. */
+  async flush(ctx: CommandContext, runtime = true): Promise<void> {
+    const changes: VariableChange[] = this.removedRows.splice(0).map((row) => this.change('delete', row));
+    for (const id of this.deleted.splice(0)) if (runtime) await ctx.variables.delete(id);
     for (const [executionId, scope] of this.scopes) {
       for (const [name, entry] of scope) {
         if (!entry.changed || entry.value.transient) continue;
@@ -174,12 +183,20 @@ export class InstanceVariables {
           proc_inst_id: this.processInstanceId,
           task_id: null,
         };
-        if (entry.row) await ctx.variables.update(row);
-        else await ctx.variables.insert(row);
+        if (runtime && entry.row) await ctx.variables.update(row);
+        else if (runtime) await ctx.variables.insert(row);
+        changes.push(this.change(entry.row ? 'update' : 'create', row));
         entry.row = row;
         entry.changed = false;
       }
     }
+    if (this.history) await VariableHistory.write(ctx, this.history.context(), changes);
+  }
+
+  private change(kind: VariableChange['kind'], row: VariableRow): VariableChange {
+    const { id, name, execution_id, proc_inst_id, task_id, ...value } = row;
+    const activityInstanceId = execution_id === null ? proc_inst_id : (this.history?.activityInstanceOf(execution_id) ?? proc_inst_id);
+    return { kind, id, name, value, executionId: execution_id, processInstanceId: proc_inst_id, taskId: task_id, activityInstanceId };
   }
 
   private scope(executionId: string): Map<string, Entry> {

@@ -4,6 +4,7 @@ import type { Execution } from './execution.js';
 import { miBodyId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
+import { JobLog } from '../history/job-log.js';
 
 /** One instruction of a process instance modification (Camunda's ProcessInstanceModificationInstructionDto). */
 export type ModificationInstruction =
@@ -69,7 +70,7 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
   }
   runner.tree.removeActivityInstance(instanceId, true);
   await runner.ctx.tasks.deleteByExecutions([execution.id]);
-  await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
+  for (const job of await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution))) JobLog.deleted(runner.ctx, job);
   await runner.ctx.eventSubscriptions.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
   await cancelPath(runner, execution);
 }

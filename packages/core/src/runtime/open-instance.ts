@@ -64,6 +64,8 @@ export async function completeRun(ctx: CommandContext, runner: ProcessRunner): P
   const id = runner.tree.processInstanceId;
   if (runner.ended) {
     openInstances(ctx).delete(id);
+    // Its variable rows go with the instance, but history keeps what this command set (Camunda writes it at set time).
+    await runner.variables.flush(ctx, false);
     // An instance that started and ended in this command without writing anything leaves nothing to remove.
     if (runner.isNew && !runner.wroteRows && !runner.tree.wroteRows) return;
     if (!runner.tree.instanceRowsDeleted) await deleteInstanceRows(ctx.trx, ctx.dialect, id);

@@ -8,6 +8,7 @@ import { executionFacade } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
 import { evaluateExpression, S, type ExpressionContext } from './expressions/index.js';
 import type { InstanceVariables } from './instance-variables.js';
+import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary } from './events/boundary-events.js';
 import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, scopeTriggerActivities } from './events/event-sub-processes.js';
 import { createAsyncJob } from './runtime-jobs.js';
@@ -17,6 +18,10 @@ import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue } from './variables/index.js';
 import { cancelCalledInstances, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
+import { IncidentHistory, IncidentState } from '../history/incident-history.js';
+import { JobLog } from '../history/job-log.js';
+import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
+import { ExternalTaskLog } from '../history/external-task-log.js';
 
 export interface EnterOptions {
   /** The async-before job resumes the execution: no second job. */
@@ -79,6 +84,7 @@ export class ProcessRunner {
   ) {
     variables.attach((id) => this.tree.executions.get(id)?.parentId ?? null);
     tree.history.definition = definition;
+    variables.history ??= instanceVariableScope(tree.processInstanceId, definition, (id) => this.tree.executions.get(id)?.scopeInstanceId, () => this.isNew);
   }
 
   // --- the agenda ---
@@ -303,6 +309,7 @@ export class ProcessRunner {
     this.tree.history.terminate('INTERNALLY_TERMINATED', null);
     await cancelCalledInstances(this, [...this.tree.executions.keys()]);
     for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child);
+    await removeLoggedWorkOf(this.ctx, root.id);
     await this.finishInstance();
   }
 
@@ -323,10 +330,10 @@ export class ProcessRunner {
       this.tree.remove(each);
     }
     await this.ctx.tasks.deleteByExecutions(ids);
-    await this.ctx.jobs.deleteByExecutions(ids);
+    for (const job of await this.ctx.jobs.deleteByExecutions(ids)) JobLog.deleted(this.ctx, job);
     await this.ctx.eventSubscriptions.deleteByExecutions(ids);
-    await this.ctx.incidents.deleteByExecutions(ids);
-    await this.ctx.externalTasks.deleteByExecutions(ids);
+    if ((await this.ctx.incidents.deleteByExecutions(ids)) > 0) await IncidentHistory.ended(this.ctx, { executionIds: ids }, IncidentState.deleted);
+    for (const task of await this.ctx.externalTasks.deleteByExecutions(ids)) ExternalTaskLog.deleted(this.ctx, task);
     await cancelCalledInstances(this, ids);
   }
 
@@ -383,7 +390,7 @@ export class ProcessRunner {
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
       await this.ctx.tasks.deleteByExecutions([scope.id]);
-      await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep);
+      for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
       scope.activityId = null;
       scope.activityInstanceId = scope.scopeInstanceId;
@@ -418,7 +425,7 @@ export class ProcessRunner {
     if (at?.type !== 'bpmn:EventBasedGateway') {
       throw new ProcessEngineException(`Execution '${execution.id}' does not wait for event '${activityId}'`);
     }
-    await this.ctx.jobs.deleteByExecutions([execution.id]);
+    for (const job of await this.ctx.jobs.deleteByExecutions([execution.id])) JobLog.deleted(this.ctx, job);
     await this.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
     await this.notify(execution, at.executionListeners, 'end', at.id);
     this.endActivityInstance(execution);

@@ -4,6 +4,7 @@ import { readJsonObject, text } from '../body.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
+import { historicQueryOf } from './historic-selection.js';
 import { badUserRequestAs400, instanceQueryOf, present } from './batch-retries-suspension.js';
 import { type RestContext } from './context.js';
 
@@ -59,12 +60,9 @@ export function instanceBatchRoutes(router: Router, rest: RestContext): void {
   });
 }
 
-/** Ids and runtime query; Trellis keeps no history yet, so a historic query is refused rather than matching nothing. */
+/** Ids, runtime query and historic query, as Camunda passes all three to the engine. */
 function selectionOf(body: Record<string, unknown>): ProcessInstanceSelection {
-  if (present(body.historicProcessInstanceQuery)) {
-    throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
-  }
-  return { processInstanceIds: idList(body.processInstanceIds), processInstanceQuery: instanceQueryOf(body) };
+  return { processInstanceIds: idList(body.processInstanceIds), processInstanceQuery: instanceQueryOf(body), historicProcessInstanceQuery: historicQueryOf(body) };
 }
 
 /** A JSON List<String> as Jackson reads it: null stays null (not given), numbers become text. */

@@ -4,6 +4,7 @@ import { objectOf, readJsonObject } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
+import { historicQueryOf } from './historic-selection.js';
 import { type RestContext } from './context.js';
 import { dateField, jobQueryFromObject } from './job.js';
 import { INSTANCE_QUERY } from './process-instance.js';
@@ -33,12 +34,12 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
 
   router.post('/process-instance/suspended-async', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    // Trellis keeps no history yet: refused rather than silently matching nothing.
-    if (present(body.historicProcessInstanceQuery)) {
-      throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
-    }
     if (present(body.processInstanceIds) && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
-    const selection = { processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null, processInstanceQuery: instanceQueryOf(body) };
+    const selection = {
+      processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
+      processInstanceQuery: instanceQueryOf(body),
+      historicProcessInstanceQuery: historicQueryOf(body),
+    };
     // SuspensionStateDto: `suspended` is a primitive boolean, absent means activate.
     if (present(body.suspended) && typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, "Cannot set 'suspended': not a boolean");
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.updateSuspensionStateAsync(selection, body.suspended === true)));
@@ -48,14 +49,14 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
 export const present = (value: unknown) => value !== undefined && value !== null;
 
 /** Camunda checks `retries` before anything else: EnsureUtil's NullValueException, answered as a 400. */
-function retriesOf(body: Record<string, unknown>): number {
+export function retriesOf(body: Record<string, unknown>): number {
   if (!present(body.retries)) throw new InvalidRequestException(400, 'retries is null');
   if (typeof body.retries !== 'number' || !Number.isInteger(body.retries)) throw new InvalidRequestException(400, "Cannot set 'retries': not an integer");
   return body.retries;
 }
 
 /** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */
-const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateField(body.dueDate, 'dueDate') : undefined);
+export const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateField(body.dueDate, 'dueDate') : undefined);
 
 export const instanceQueryOf = (body: Record<string, unknown>) =>
   present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null;

@@ -16,9 +16,11 @@ import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
 import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
 import { INSTANCE_QUERY } from './process-instance.js';
+import { historicQueryOf } from './historic-selection.js';
 
 const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
 
@@ -109,15 +111,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     ctx.body = toExternalTaskDto(task);
   });
 
-  router.get('/external-task/:id/errorDetails', async (ctx) => {
-    const details = await engine.externalTask.getErrorDetails(ctx.params.id);
-    if (details === null) {
-      ctx.status = 204;
-      return;
-    }
-    ctx.body = details;
-    ctx.set('Content-Type', 'text/plain');
-  });
+  router.get('/external-task/:id/errorDetails', (ctx) => plainText(ctx, () => engine.externalTask.getErrorDetails(ctx.params.id), false));
 
   router.post('/external-task/:id/complete', async (ctx) => {
     const { id } = ctx.params;
@@ -228,18 +222,16 @@ const queryFromBody = (body: Record<string, unknown>) => parseBodyQuery<External
 
 /**
  * A SetRetriesForExternalTasksDto (PUT /external-task/retries and POST /external-task/retries-async) → the
- * engine's selection and retries. Trellis keeps no history yet, so a historicProcessInstanceQuery is refused.
+ * engine's selection and retries; a historicProcessInstanceQuery adds the tasks of the instances it finds.
  */
 function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTaskSelection; retries: number } {
-  if (body.historicProcessInstanceQuery !== undefined && body.historicProcessInstanceQuery !== null) {
-    throw new InvalidRequestException(400, "Selecting external tasks by 'historicProcessInstanceQuery' is not supported by Trellis yet");
-  }
   const present = (value: unknown) => value !== undefined && value !== null;
   const selection: ExternalTaskSelection = {
     externalTaskIds: stringList(body.externalTaskIds, 'externalTaskIds'),
     processInstanceIds: stringList(body.processInstanceIds, 'processInstanceIds'),
     externalTaskQuery: present(body.externalTaskQuery) ? queryFromBody(objectOf(body.externalTaskQuery)) : null,
     processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
+    historicProcessInstanceQuery: historicQueryOf(body),
   };
   if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
   return { selection, retries: body.retries };

@@ -7,7 +7,7 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
-const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
+export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
   params: {
     processInstanceId: 'string', processInstanceIds: 'stringList', processDefinitionId: 'string', processDefinitionKey: 'string',
     processDefinitionKeyIn: 'stringList', processDefinitionKeyNotIn: 'stringList', processDefinitionName: 'string',

@@ -13,6 +13,7 @@ import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 
 const JOB_QUERY: QuerySpec = {
@@ -159,22 +160,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
     ctx.status = 204;
   });
 
-  router.get('/job/:id/stacktrace', async (ctx) => {
-    let stacktrace: string | null;
-    try {
-      stacktrace = await engine.management.getJobExceptionStacktrace(ctx.params.id);
-    } catch (error) {
-      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-      throw new InvalidRequestException(404, error.message);
-    }
-    if (stacktrace === null) {
-      // JAX-RS answers a null entity with 204.
-      ctx.status = 204;
-      return;
-    }
-    ctx.body = stacktrace;
-    ctx.set('Content-Type', 'text/plain');
-  });
+  router.get('/job/:id/stacktrace', (ctx) => plainText(ctx, () => engine.management.getJobExceptionStacktrace(ctx.params.id)));
 }
 
 /** Camunda's SuspensionStateDto: `suspended` is a primitive boolean, absent means false (activate). */

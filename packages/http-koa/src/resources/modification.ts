@@ -6,6 +6,7 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { type RestContext } from './context.js';
+import { historicQueryOf } from './historic-selection.js';
 import { INSTANCE_QUERY } from './process-instance.js';
 
 /**
@@ -44,10 +45,6 @@ function modificationOf(body: Record<string, unknown>): InstanceModification {
   if (!present(body.processDefinitionId)) throw new InvalidRequestException(400, 'processDefinitionId is null');
   if (typeof body.processDefinitionId !== 'string') throw new InvalidRequestException(400, "Cannot set 'processDefinitionId': not a string");
   const instructions = instructionsFromDto(body.instructions, '', { allowCancel: true, forDefinition: true });
-  // Trellis keeps no history yet: refused rather than silently matching nothing.
-  if (present(body.historicProcessInstanceQuery)) {
-    throw new InvalidRequestException(400, "Selecting process instances by 'historicProcessInstanceQuery' is not supported by Trellis yet");
-  }
   const ids = body.processInstanceIds;
   if (present(ids) && (!Array.isArray(ids) || ids.some((id) => id !== null && typeof id !== 'string'))) {
     throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list of strings");
@@ -57,6 +54,7 @@ function modificationOf(body: Record<string, unknown>): InstanceModification {
     instructions,
     processInstanceIds: (ids as Array<string | null> | undefined) ?? null,
     processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
+    historicProcessInstanceQuery: historicQueryOf(body),
     skipCustomListeners: body.skipCustomListeners === true,
     skipIoMappings: body.skipIoMappings === true,
     annotation: text(body.annotation),

@@ -31,6 +31,9 @@ contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
   permissionName: { type: 'string', nullable: true },
 };
 
+// HistoricDetailDto types `value` and `fieldValue` as objects, yet Camunda's HistoricVariableUpdateDto
+// and HistoricFormFieldDto send any JSON value there (a String update's value is a string).
+for (const name of ['value', 'fieldValue']) delete contract.components.schemas.HistoricDetailDto.properties[name].type;
 // OpenAPI 3.0 cannot mark an enum or a $ref property nullable, yet Camunda sends null for both
 // (e.g. TaskDto.delegationState, TaskDto.camundaFormRef): null is accepted there.
 allowNulls(contract);

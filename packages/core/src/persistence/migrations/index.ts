@@ -9,6 +9,9 @@ import { batches } from './0008-batches.js';
 import { historicBatches } from './0009-historic-batches.js';
 import { metrics } from './0010-metrics.js';
 import { history } from './0011-history.js';
+import { historicVariables } from './0012-historic-variables.js';
+import { historicTasks } from './0013-historic-tasks.js';
+import { historicIncidentsAndLogs } from './0014-historic-incidents-and-logs.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -24,5 +27,8 @@ export const migrations: readonly Migration[] = [
   historicBatches,
   metrics,
   history,
+  historicVariables,
+  historicTasks,
+  historicIncidentsAndLogs,
 ];
 export type { Migration } from './migration.js';

@@ -86,9 +86,11 @@ export class ExternalTaskRepository {
       .execute();
   }
 
-  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
-    if (executionIds.length === 0) return;
-    await this.trx.deleteFrom('trellis_external_task').where('execution_id', 'in', executionIds).execute();
+  /** Returns the removed tasks (for the external task log, same round trip). */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<ExternalTask[]> {
+    if (executionIds.length === 0) return [];
+    const rows = await this.trx.deleteFrom('trellis_external_task').where('execution_id', 'in', executionIds).returningAll().execute();
+    return rows.map((row) => this.remember(row));
   }
 
   /**

@@ -12,6 +12,7 @@ import type {
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { TaskHistory } from '../../history/task-history.js';
 
 const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
 const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
@@ -51,6 +52,7 @@ export class HistoricInstanceRepository {
 
   /** Removes a historic process instance and its activity instances. */
   async deleteProcessInstance(id: string): Promise<void> {
+    await TaskHistory.processInstanceDeleted(this.trx, id);
     await this.trx.deleteFrom('trellis_hi_actinst').where('proc_inst_id', '=', id).execute();
     await this.trx.deleteFrom('trellis_hi_procinst').where('id', '=', id).execute();
   }

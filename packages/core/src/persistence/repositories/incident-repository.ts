@@ -146,9 +146,11 @@ export class IncidentRepository {
     await this.trx.deleteFrom('trellis_incident').where('incident_type', '=', incidentType).where('configuration', '=', configuration).execute();
   }
 
-  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
-    if (executionIds.length === 0) return;
-    await this.trx.deleteFrom('trellis_incident').where('execution_id', 'in', executionIds).execute();
+  /** Returns how many it removed (history ends theirs only when there were any). */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<number> {
+    if (executionIds.length === 0) return 0;
+    const result = await this.trx.deleteFrom('trellis_incident').where('execution_id', 'in', executionIds).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }
 

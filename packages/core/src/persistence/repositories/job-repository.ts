@@ -301,17 +301,17 @@ export class JobRepository {
     await update.execute();
   }
 
-  /** Removes an execution's jobs except those of the given activities. */
-  async deleteByExecutionExcept(executionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+  /** Removes an execution's jobs except those of the given activities; returns the removed jobs (for the job log, same round trip). */
+  async deleteByExecutionExcept(executionId: string, exceptActivityIds: readonly string[]): Promise<Job[]> {
     let del = this.trx.deleteFrom('trellis_job').where('execution_id', '=', executionId);
     if (exceptActivityIds.length > 0) del = del.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
-    await del.execute();
+    return (await del.returningAll().execute()).map(toJob);
   }
 
-  /** Removes the jobs of executions that end or are cancelled. */
-  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
-    if (executionIds.length === 0) return;
-    await this.trx.deleteFrom('trellis_job').where('execution_id', 'in', executionIds).execute();
+  /** Removes the jobs of executions that end or are cancelled; returns them (for the job log, same round trip). */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<Job[]> {
+    if (executionIds.length === 0) return [];
+    return (await this.trx.deleteFrom('trellis_job').where('execution_id', 'in', executionIds).returningAll().execute()).map(toJob);
   }
 
   /** Timer start events of a definition (replaced when a newer version is deployed). */

@@ -1,3 +1,4 @@
+import { ExternalTaskLog } from '../../history/external-task-log.js';
 import type { ActivityBehavior } from './behavior.js';
 
 /**
@@ -11,7 +12,7 @@ export const externalTask: ActivityBehavior = {
     const rawPriority = element.camunda.taskPriority ?? runner.model.taskPriority;
     const priority = rawPriority === undefined || rawPriority === null || rawPriority === '' ? 0 : Number(runner.evaluate(execution, String(rawPriority), element.id));
     const topicName = topic;
-    await runner.ctx.externalTasks.insert({
+    const task = {
       id: runner.ctx.ids.next(),
       topicName,
       workerId: null,
@@ -31,7 +32,9 @@ export const externalTask: ActivityBehavior = {
       priority: Number.isFinite(priority) ? priority : 0,
       businessKey: execution.businessKey,
       createTime: runner.ctx.clock.now(),
-    });
+    };
+    await runner.ctx.externalTasks.insert(task);
+    ExternalTaskLog.created(runner.ctx, task);
     runner.ctx.emitAfterCommit('externalTask.available', { topicName });
   },
   async signal(runner, execution) {

@@ -2,6 +2,8 @@ import type { FlowElementModel } from '../../bpmn/index.js';
 import type { Execution } from '../execution.js';
 import type { ProcessRunner } from '../process-runner.js';
 import type { ActivityBehavior } from './behavior.js';
+import type { Task } from '../../services/task/task.js';
+import { TaskHistory } from '../../history/task-history.js';
 
 // Camunda's Task.PRIORITY_NORMAL.
 const DEFAULT_PRIORITY = 50;
@@ -14,28 +16,28 @@ export const userTask: ActivityBehavior = {
     const id = runner.ctx.ids.next();
     const assignee = text('assignee');
     runner.tree.history.taskCreated(execution.activityInstanceId, id, assignee);
-    await runner.ctx.tasks.insert(
-      {
-        id,
-        name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
-        description: null,
-        taskDefinitionKey: element.id,
-        assignee,
-        owner: null,
-        priority: priorityOf(text('priority')),
-        due: dateOf(runner, execution, element, 'dueDate'),
-        followUp: dateOf(runner, execution, element, 'followUpDate'),
-        created: runner.ctx.clock.now(),
-        processInstanceId: execution.processInstanceId,
-        executionId: execution.id,
-        processDefinitionId: runner.definition.id,
-        activityInstanceId: execution.activityInstanceId,
-        formKey: text('formKey'),
-        suspended: false,
-        tenantId: runner.definition.tenantId,
-      },
-      { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) },
-    );
+    const task: Task = {
+      id,
+      name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
+      description: null,
+      taskDefinitionKey: element.id,
+      assignee,
+      owner: null,
+      priority: priorityOf(text('priority')),
+      due: dateOf(runner, execution, element, 'dueDate'),
+      followUp: dateOf(runner, execution, element, 'followUpDate'),
+      created: runner.ctx.clock.now(),
+      processInstanceId: execution.processInstanceId,
+      executionId: execution.id,
+      processDefinitionId: runner.definition.id,
+      activityInstanceId: execution.activityInstanceId,
+      formKey: text('formKey'),
+      suspended: false,
+      tenantId: runner.definition.tenantId,
+    };
+    const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
+    await runner.ctx.tasks.insert(task, candidates);
+    TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
   },
   async signal(runner, execution) {
     runner.leave(execution);

@@ -6,6 +6,8 @@ import { BadUserRequestException, ProcessEngineException } from '../../errors/ex
 import type { JobListQuery } from '../../persistence/repositories/job-repository.js';
 import { collectExternalTaskIds, unpaged, type ExternalTaskSelection } from '../external-task/external-task-selection.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
+import { historicInstanceIds } from '../history/historic-instance-ids.js';
+import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import { readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
@@ -17,12 +19,16 @@ export interface JobRetriesSelection {
   jobQuery?: JobListQuery | null;
   processInstanceIds?: readonly string[] | null;
   processInstanceQuery?: ProcessInstanceQuery | null;
+  /** Adds the jobs of the instances of this history query. */
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
 }
 
 /** Which process instances a suspension batch touches: the union of ids and a query. */
 export interface InstanceSelection {
   processInstanceIds?: ReadonlyArray<string | null> | null;
   processInstanceQuery?: ProcessInstanceQuery | null;
+  /** Adds the instances of this history query. */
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
 }
 
 type Sizing = Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'>;
@@ -69,6 +75,7 @@ export class RetriesAndSuspensionBatches {
       if (selection.processInstanceQuery) {
         for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
       }
+      if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) ids.add(id);
       if (ids.size === 0) throw new BadUserRequestException('No process instance ids given: process Instance Ids is empty');
       if (ids.has(null) || ids.has(undefined as never)) throw new BadUserRequestException('Cannot be null.: Process Instance ids contains null value');
       await checkCreateBatch(ctx, 'CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND');
@@ -93,6 +100,7 @@ async function collectJobIds(ctx: CommandContext, selection: JobRetriesSelection
   if (selection.processInstanceQuery) {
     for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) instanceIds.add(instance.id);
   }
+  if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) instanceIds.add(id);
   if (instanceIds.size > 0) {
     for (const job of await ctx.jobs.query({ processInstanceIds: [...instanceIds] }, now)) ids.add(job.id);
   }

@@ -10,6 +10,7 @@ export const BatchTypes = {
   instanceDeletion: 'instance-deletion',
   setVariables: 'set-variables',
   correlateMessage: 'correlate-message',
+  instanceRestart: 'instance-restart',
 } as const;
 export const BATCH_SEED_JOB = 'batch-seed-job';
 export const BATCH_MONITOR_JOB = 'batch-monitor-job';

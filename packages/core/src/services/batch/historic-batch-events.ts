@@ -2,6 +2,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import type { ResolvedEngineConfig } from '../../config.js';
 import { isHistoryEventProduced } from '../../history/history-level.js';
 import type { Batch } from './batch.js';
+import { IncidentAndLogDeletion } from '../../history/incident-and-log-deletion.js';
 
 /*
  * What the batch framework writes to history (Camunda's batch start, update and end events): only at
@@ -54,8 +55,9 @@ export async function recordBatchEnd(ctx: CommandContext, batch: Pick<Batch, 'id
     .execute();
 }
 
-/** The historic batch (its historic incidents and job logs too, once Trellis keeps those). */
+/** The historic batch, its historic incidents and job logs. */
 export async function deleteHistoricBatch(ctx: CommandContext, batchId: string): Promise<void> {
+  await IncidentAndLogDeletion.ofBatch(ctx, batchId);
   await ctx.trx.deleteFrom('trellis_hi_batch').where('id', '=', batchId).execute();
 }
 

@@ -5,6 +5,8 @@ import { BadUserRequestException, NullValueException } from '../../errors/except
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { unpaged } from '../external-task/external-task-selection.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
+import { historicInstanceIds } from '../history/historic-instance-ids.js';
+import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import { readableInstances } from '../runtime/runtime-service.js';
 import { checkCreateBatch } from './async-operations.js';
 import { BatchTypes, type Batch } from './batch.js';
@@ -18,6 +20,8 @@ import type { SetVariablesSettings } from './types/set-variables.js';
 export interface ProcessInstanceSelection {
   processInstanceIds?: ReadonlyArray<string | null> | null;
   processInstanceQuery?: ProcessInstanceQuery | null;
+  /** Adds the instances of this history query (as given ids are added). */
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
 }
 
 export interface DeleteProcessInstancesOptions {
@@ -90,9 +94,9 @@ export class InstanceBatchService {
   }
 }
 
-/** Camunda's ensureAtLeastOneNotNull over ids and queries (the historic query does not exist here). */
+/** Camunda's ensureAtLeastOneNotNull over the ids, the query and the historic query. */
 function requireSelection(selection: ProcessInstanceSelection): void {
-  if (selection.processInstanceIds == null && selection.processInstanceQuery == null) throw new NullValueException('No process instances found.');
+  if (selection.processInstanceIds == null && selection.processInstanceQuery == null && selection.historicProcessInstanceQuery == null) throw new NullValueException('No process instances found.');
 }
 
 /**
@@ -100,7 +104,8 @@ function requireSelection(selection: ProcessInstanceSelection): void {
  * instances (set-variables), `keepUnknown` keeps them all. Null ids are dropped.
  */
 async function collectInstanceIds(ctx: CommandContext, selection: ProcessInstanceSelection, unknown: 'keepUnknown' | 'dropUnknown'): Promise<string[]> {
-  const given = [...new Set((selection.processInstanceIds ?? []).filter((id): id is string => typeof id === 'string'))];
+  const historic = selection.historicProcessInstanceQuery ? await historicInstanceIds(ctx, selection.historicProcessInstanceQuery) : [];
+  const given = [...new Set([...(selection.processInstanceIds ?? []).filter((id): id is string => typeof id === 'string'), ...historic])];
   const ids = new Set<string>();
   if (given.length > 0) {
     if (unknown === 'keepUnknown') for (const id of given) ids.add(id);

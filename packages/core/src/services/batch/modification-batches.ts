@@ -13,6 +13,8 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { unpaged } from '../external-task/external-task-selection.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
+import { historicInstanceIds } from '../history/historic-instance-ids.js';
+import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import { checkInstance, readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
@@ -30,6 +32,8 @@ export interface InstanceModification {
   instructions: readonly BatchModificationInstruction[];
   processInstanceIds?: ReadonlyArray<string | null> | null;
   processInstanceQuery?: ProcessInstanceQuery | null;
+  /** Adds the instances of this history query. */
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
   /** Kept with the batch; Trellis runs no custom listeners or io mappings on modification yet. */
   skipCustomListeners?: boolean;
   skipIoMappings?: boolean;
@@ -114,6 +118,7 @@ export class ModificationBatches {
     if (modification.processInstanceQuery) {
       for (const instance of await ctx.processInstances.find(unpaged(modification.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
     }
+    if (modification.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, modification.historicProcessInstanceQuery)) ids.add(id);
     if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot be empty: Process instance ids is empty');
     if (ids.has(null) || ids.has(undefined as never)) {
       throw new BadUserRequestException('Process instance ids cannot be null: Process instance ids contains null value');

@@ -3,6 +3,8 @@ import { BadUserRequestException } from '../../errors/exceptions.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
 import { readableInstances } from '../runtime/runtime-service.js';
 import type { ExternalTaskQuery } from './external-task.js';
+import { historicInstanceIds } from '../history/historic-instance-ids.js';
+import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 
 /**
  * Which external tasks a bulk retries update touches (Camunda's UpdateExternalTaskRetriesBuilder):
@@ -13,6 +15,8 @@ export interface ExternalTaskSelection {
   processInstanceIds?: readonly string[] | null;
   externalTaskQuery?: ExternalTaskQuery | null;
   processInstanceQuery?: ProcessInstanceQuery | null;
+  /** Adds the external tasks of the instances of this history query. */
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
 }
 
 export const isIdList = (selection: readonly string[] | ExternalTaskSelection): selection is readonly string[] => Array.isArray(selection);
@@ -37,6 +41,7 @@ export async function collectExternalTaskIds(ctx: CommandContext, selection: Ext
   if (selection.processInstanceQuery) {
     for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) instanceIds.add(instance.id);
   }
+  if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) instanceIds.add(id);
   if (instanceIds.size > 0) {
     for (const task of await ctx.externalTasks.find({ processInstanceIdIn: [...instanceIds] }, null, now)) ids.add(task.id);
   }

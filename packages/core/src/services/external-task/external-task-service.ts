@@ -16,6 +16,8 @@ import type { VariableRow } from '../../persistence/repositories/variable-reposi
 import { checkInstance } from '../runtime/runtime-service.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
 import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
+import { ExternalTaskLog } from '../../history/external-task-log.js';
+import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 
 /** Camunda's incident type for an external task whose retries ran out. */
 export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
@@ -84,12 +86,14 @@ export class ExternalTaskService {
   complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
       const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true);
+      // Queued before the instance moves on: its history statement carries the entry (no round trip of its own).
+      ExternalTaskLog.succeeded(ctx, task);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
       // Only a task without retries has a failedExternalTask incident to resolve.
-      if (task.retries === 0) await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      if (task.retries === 0) await this.resolveIncident(ctx, task.id);
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, false);
       if (error !== null) runner.schedule(execution, () => runner.throwError(execution, error, null));
       else runner.signal(execution);
@@ -112,6 +116,7 @@ export class ExternalTaskService {
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, true);
       if (error !== null) {
         await ctx.externalTasks.delete(task);
+        ExternalTaskLog.deleted(ctx, task);
         runner.schedule(execution, () => runner.throwError(execution, error, failure.errorMessage ?? null));
         await completeRun(ctx, runner);
         return;
@@ -122,6 +127,7 @@ export class ExternalTaskService {
         errorDetails: failure.errorDetails ?? null,
         lockExpirationTime: new Date(ctx.clock.now().getTime() + failure.retryTimeout),
       };
+      ExternalTaskLog.failed(ctx, { ...failed, retries: failure.retries });
       await this.applyRetries(ctx, failed, failure.retries);
       await completeRun(ctx, runner);
     });
@@ -135,8 +141,9 @@ export class ExternalTaskService {
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       await ctx.externalTasks.delete(task);
+      ExternalTaskLog.deleted(ctx, task);
       // Only a task without retries has a failedExternalTask incident to resolve.
-      if (task.retries === 0) await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      if (task.retries === 0) await this.resolveIncident(ctx, task.id);
       runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
       await completeRun(ctx, runner);
     });
@@ -256,9 +263,14 @@ export class ExternalTaskService {
         jobDefinitionId: null,
       });
     } else if (!hadRetries && retries > 0) {
-      await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, task.id);
+      await this.resolveIncident(ctx, task.id);
     }
     await ctx.externalTasks.update({ ...task, retries });
+  }
+
+  private async resolveIncident(ctx: CommandContext, taskId: string): Promise<void> {
+    await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, taskId);
+    await IncidentHistory.ended(ctx, { incidentType: FAILED_EXTERNAL_TASK_INCIDENT, configuration: taskId }, IncidentState.resolved);
   }
 
   private async load(ctx: CommandContext, id: string): Promise<ExternalTask> {

@@ -10,6 +10,12 @@ import type {
   HistoricProcessInstance,
   HistoricProcessInstanceQuery,
 } from './historic-instances.js';
+import { HistoricIncidents } from './historic-incidents.js';
+import { IncidentAndLogDeletion } from '../../history/incident-and-log-deletion.js';
+import { HistoricLogs } from './historic-logs.js';
+import { HistoricVariables } from './historic-variables.js';
+import { HistoricTasks } from './historic-tasks.js';
+import { HistoricVariableRepository } from '../../persistence/repositories/historic-variable-repository.js';
 
 /**
  * Camunda's HistoryService, first increment: historic process and activity instances. Lists show
@@ -17,7 +23,21 @@ import type {
  */
 @injectable()
 export class HistoryService {
-  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+  /** Historic incidents (level full). */
+  readonly incidents: HistoricIncidents;
+  /** The historic job log and external task log (level full). */
+  readonly logs: HistoricLogs;
+  /** Historic variable instances (level audit) and details (level full). */
+  readonly variables: HistoricVariables;
+  /** Historic task instances (level activity) and the identity link log (level full). */
+  readonly tasks: HistoricTasks;
+
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {
+    this.incidents = new HistoricIncidents(commands);
+    this.logs = new HistoricLogs(commands);
+    this.variables = new HistoricVariables(commands);
+    this.tasks = new HistoricTasks(commands);
+  }
 
   findHistoricProcessInstances(query: HistoricProcessInstanceQuery = {}): Promise<HistoricProcessInstance[]> {
     return this.commands.run('HistoricProcessInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).findProcessInstances(query, await readableHistory(ctx)));
@@ -50,6 +70,8 @@ export class HistoryService {
         throw new BadUserRequestException(`Process instance is still running, cannot delete historic process instance: ${id}: instance.getEndTime() is null`);
       }
       await repository.deleteProcessInstance(id);
+      await IncidentAndLogDeletion.ofProcessInstances(ctx, [id]);
+      await new HistoricVariableRepository(ctx.trx).deleteInstances({ processInstanceId: id });
     });
   }
 

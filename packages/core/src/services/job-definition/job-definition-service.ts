@@ -8,6 +8,7 @@ import type { Job } from '../../jobs/job.js';
 import type { JobHandler } from '../../jobs/job-handler.js';
 import { FAILED_JOB_INCIDENT } from '../../jobs/job-failure.js';
 import type { JobDefinition, JobDefinitionQuery } from './job-definition.js';
+import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 
 /** Which job definitions a suspension concerns: one, or all of a process definition (by id, or by key). */
 export interface JobDefinitionSuspensionTarget {
@@ -77,7 +78,10 @@ export class JobDefinitionService {
       for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId, activityId: definition.activityId, noRetriesLeft: true })) {
         if (job.jobDefinitionId !== id) continue;
         await ctx.jobs.setRetries(job, retries);
-        if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+        if (retries > 0) {
+          await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+          await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+        }
       }
     });
   }

@@ -14,6 +14,8 @@ import type { EventSubscription, EventSubscriptionListQuery, EventSubscriptionQu
 import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { JobLog } from '../../history/job-log.js';
+import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
@@ -114,7 +116,9 @@ export class ManagementService {
         throw new ProcessEngineException('Cannot delete job when the job is being executed. Try again later.');
       }
       await ctx.jobs.delete(job);
+      JobLog.deleted(ctx, job);
       await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.deleted);
     });
   }
 
@@ -168,6 +172,7 @@ export class ManagementService {
       if (!incident.executionId) throw new BadUserRequestException('executionId is null');
       await checkIncidentUpdate(ctx, incident);
       await ctx.incidents.deleteWithCopies(incident);
+      await IncidentHistory.ended(ctx, { incidentId: incident.id }, IncidentState.resolved);
     });
   }
 
@@ -178,6 +183,7 @@ export class ManagementService {
       if (!incident) throw new BadUserRequestException('incident is null');
       await checkIncidentUpdate(ctx, incident);
       await ctx.incidents.setAnnotation(id, annotation);
+      await IncidentHistory.annotated(ctx, id, annotation);
     });
   }
 
@@ -219,8 +225,10 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
   if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
   await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
   await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
-  if (retries > 0) await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-  else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
+  if (retries > 0) {
+    await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+    await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+  } else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
   if ((retries === 0) !== (job.retries === 0)) await announceBatchJobChange(ctx, job);
 }
 

@@ -9,6 +9,7 @@ import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime
 import type { ProcessDefinition } from './process-definition.js';
 import { ensureMessage } from '../../errors/ensure.js';
 import { formValueOf, renderStartForm, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
+import { formFieldsSubmitted } from '../../history/variable-history.js';
 
 /** A deployed form file (GET …/deployed-start-form). */
 export interface DeployedForm {
@@ -95,7 +96,9 @@ export class StartFormService {
       const model = await this.env.models.get(ctx, definition);
       const form = startFormDataOf(model.initialActivity());
       const variables = submitFormVariables(form.fields, request.variables ?? {});
-      return new StartProcessInstanceCmd(processDefinitionId, { businessKey: request.businessKey ?? null, variables }, this.env).execute(ctx);
+      const started = await new StartProcessInstanceCmd(processDefinitionId, { businessKey: request.businessKey ?? null, variables }, this.env).execute(ctx);
+      await formFieldsSubmitted(ctx, { processInstanceId: started.id, executionId: started.id, activityInstanceId: started.id, taskId: null, processDefinitionId, tenantId: definition.tenantId }, variables);
+      return started;
     });
   }
 

@@ -12,6 +12,8 @@ import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Task, TaskIdentityLink, TaskQuery } from './task.js';
 import { HistoryWriter } from '../../history/history-writer.js';
+import { TaskHistory } from '../../history/task-history.js';
+import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
 
 /** What GET /task/{id}/form needs: the form key and where the task comes from. */
 export interface TaskFormData {
@@ -70,7 +72,7 @@ export class TaskService {
     return this.commands.run('SetTaskOwnerCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
-      await ctx.tasks.update({ ...task, owner: userId });
+      await updateTask(ctx, task, { owner: userId });
     });
   }
 
@@ -189,6 +191,7 @@ export class TaskService {
       const scope = await this.openScope(ctx, task);
       // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
       variables = submitFormVariables(formFieldsOfTask(scope, task), variables);
+      if (task.processInstanceId && task.executionId) await formFieldsSubmitted(ctx, { ...task, processInstanceId: task.processInstanceId, executionId: task.executionId, taskId: task.id }, variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
         await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
@@ -354,10 +357,11 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
       if (type === 'assignee') await updateAssignment(ctx, task, { assignee: add ? userId : null });
-      else if (type === 'owner') await ctx.tasks.update({ ...task, owner: add ? userId : null });
+      else if (type === 'owner') await updateTask(ctx, task, { owner: add ? userId : null });
       else if (type === 'candidate') {
         if (add) await ctx.tasks.addCandidate(task.id, userId, groupId);
         else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
+        await TaskHistory.candidateChanged(ctx, task, userId, groupId, add ? 'add' : 'delete');
       } else {
         // Trellis keeps candidates only; Camunda would store a link of any custom type.
         throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
@@ -398,10 +402,12 @@ export class TaskService {
    * Execution variables are written when the caller completes the run.
    */
   private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<void> {
+    const history: TaskVariableChange[] = [];
     for (const [name, value] of Object.entries(modifications)) {
       const existing = scope.locals.get(name);
       if (local || existing || !scope.runner) {
         const id = await ctx.tasks.variables.save(task, name, value, existing?.id ?? null, () => ctx.ids.next());
+        if (id !== null) history.push({ kind: existing ? 'update' : 'create', id, name, value });
         if (id !== null) scope.locals.set(name, { id, value });
       } else {
         scope.runner.variables.setVisible(task.executionId!, name, value);
@@ -411,11 +417,13 @@ export class TaskService {
       const existing = scope.locals.get(name);
       if (existing) {
         await ctx.tasks.variables.delete(existing.id);
+        history.push({ kind: 'delete', id: existing.id, name, value: existing.value });
         scope.locals.delete(name);
       } else if (!local && scope.runner) {
         scope.runner.variables.removeVisible(task.executionId!, name);
       }
     }
+    await taskVariablesWritten(ctx, task, history);
   }
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
@@ -473,6 +481,13 @@ const readableTasks = (ctx: CommandContext) => ctx.authz.readFilter('READ', Reso
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
 async function updateAssignment(ctx: CommandContext, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {
-  await ctx.tasks.update({ ...task, ...changes });
+  await updateTask(ctx, task, changes);
   if (changes.assignee !== task.assignee) await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
+}
+
+/** Writes a change of the task; its historic task instance (and identity link log) follows. */
+async function updateTask(ctx: CommandContext, task: Task, changes: Partial<Task>): Promise<void> {
+  const changed = { ...task, ...changes };
+  await ctx.tasks.update(changed);
+  await TaskHistory.updated(ctx, task, changed);
 }

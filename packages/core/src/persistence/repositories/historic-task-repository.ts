@@ -1,0 +1,267 @@
+import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import type { HistoricTaskState } from '../../history/task-history.js';
+import type {
+  HistoricIdentityLinkLog,
+  HistoricIdentityLinkLogQuery,
+  HistoricIdentityLinkLogSortField,
+  HistoricTaskInstance,
+  HistoricTaskInstanceQuery,
+  HistoricTaskInstanceSortField,
+  HistoricTaskDurationReport,
+  HistoricTaskReportCount,
+} from '../../services/history/historic-tasks.js';
+import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
+import type { ReadFilter } from './authorization-repository.js';
+import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+
+const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_taskinst as t');
+const linkBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_identitylink as l');
+type TaskSelect = ReturnType<typeof taskBase>;
+type LinkSelect = ReturnType<typeof linkBase>;
+
+// Trellis has no case instances: the case sorts order by nothing in particular, so by id.
+const TASK_SORT: Record<HistoricTaskInstanceSortField, string> = {
+  taskId: 't.id', activityInstanceId: 't.act_inst_id', processDefinitionId: 't.proc_def_id', processInstanceId: 't.proc_inst_id',
+  executionId: 't.execution_id', duration: 't.duration', endTime: 't.end_time', startTime: 't.start_time', taskName: 't.name',
+  taskDescription: 't.description', assignee: 't.assignee', owner: 't.owner', dueDate: 't.due_date', followUpDate: 't.follow_up_date',
+  deleteReason: 't.delete_reason', taskDefinitionKey: 't.task_def_key', priority: 't.priority', caseDefinitionId: 't.id',
+  caseInstanceId: 't.id', caseExecutionId: 't.id', tenantId: 't.tenant_id',
+};
+const LINK_SORT: Record<HistoricIdentityLinkLogSortField, string> = {
+  time: 'l.timestamp', type: 'l.type', userId: 'l.user_id', groupId: 'l.group_id', taskId: 'l.task_id', processDefinitionId: 'l.proc_def_id',
+  processDefinitionKey: 'l.proc_def_key', operationType: 'l.operation_type', assignerId: 'l.assigner_id', tenantId: 'l.tenant_id',
+};
+
+/** Historic task instances and the identity link log: Camunda's history queries, filtered by what the caller may read. */
+export class HistoricTaskRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async findTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<HistoricTaskInstance[]> {
+    const select = applySorting(this.taskSelect(q, readable).selectAll('t'), q.sorting, TASK_SORT, 't.id');
+    return (await applyPage(select, q).execute()).map(toTask);
+  }
+
+  async countTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<number> {
+    const row = await this.taskSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async findIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<HistoricIdentityLinkLog[]> {
+    const select = applySorting(this.linkSelect(q, readable).selectAll('l'), q.sorting, LINK_SORT, 'l.id');
+    return (await applyPage(select, q).execute()).map(toLink);
+  }
+
+  async countIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<number> {
+    const row = await this.linkSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /**
+   * Camunda's HistoricTaskInstanceReport count: finished tasks per task name or per definition key
+   * (and tenant), shown with the latest version of the definition (tasks without a deployed
+   * definition do not count); by name without nameless tasks.
+   */
+  async countFinishedTasks(groupBy: 'taskName' | 'processDefinition', completed: CompletedWindow): Promise<HistoricTaskReportCount[]> {
+    const byName = groupBy === 'taskName';
+    const { rows } = await sql<{ count: number; task_name: string | null; proc_def_key: string; proc_def_id: string; proc_def_name: string | null; tenant_id: string | null }>`
+      select counts.count, counts.task_name, counts.proc_def_key, d.id as proc_def_id, d.name as proc_def_name, counts.tenant_id
+      from (
+        select count(*) as count, ${byName ? sql`t.name` : sql`null`} as task_name, t.proc_def_key, latest.tenant_id, latest.version
+        from trellis_hi_taskinst t
+        join (select key, tenant_id, max(version) as version from trellis_process_definition group by key, tenant_id) latest
+          on latest.key = t.proc_def_key and (latest.tenant_id = t.tenant_id or (latest.tenant_id is null and t.tenant_id is null))
+        where ${finishedWithin(completed)}
+        group by ${byName ? sql`t.name, ` : sql``}t.proc_def_key, latest.version, latest.tenant_id
+      ) counts
+      join trellis_process_definition d
+        on d.key = counts.proc_def_key and d.version = counts.version and (d.tenant_id = counts.tenant_id or (d.tenant_id is null and counts.tenant_id is null))
+      ${byName ? sql`where counts.task_name is not null and counts.task_name <> '' order by counts.task_name asc, counts.count desc` : sql`order by d.name asc, d.key asc, counts.count desc`}`.execute(this.trx);
+    return rows.map((row) => ({
+      count: Number(row.count),
+      taskName: row.task_name,
+      processDefinitionKey: row.proc_def_key,
+      processDefinitionId: row.proc_def_id,
+      processDefinitionName: row.proc_def_name,
+      tenantId: row.tenant_id,
+    }));
+  }
+
+  /** Camunda's HistoricTaskInstanceReport duration: minimum, maximum and average duration of finished tasks per month or quarter (UTC) of their end. */
+  async finishedTaskDurations(periodUnit: 'MONTH' | 'QUARTER', completed: CompletedWindow, dialect: 'sqlite' | 'postgres'): Promise<HistoricTaskDurationReport[]> {
+    const month = dialect === 'postgres'
+      ? sql`extract(month from to_timestamp(t.end_time / 1000.0) at time zone 'UTC')::integer`
+      : sql`cast(strftime('%m', t.end_time / 1000, 'unixepoch') as integer)`;
+    const period = periodUnit === 'MONTH' ? month : sql`((${month} - 1) / 3 + 1)`;
+    const { rows } = await sql<{ period: number; minimum: number; maximum: number; average: number }>`
+      select r.period, min(r.duration) as minimum, max(r.duration) as maximum, avg(r.duration) as average
+      from (select ${period} as period, t.duration from trellis_hi_taskinst t where ${finishedWithin(completed)}) r
+      group by r.period order by r.period`.execute(this.trx);
+    return rows.map((row) => ({
+      period: Number(row.period),
+      periodUnit,
+      minimum: Number(row.minimum),
+      maximum: Number(row.maximum),
+      average: Math.round(Number(row.average)),
+    }));
+  }
+
+  private taskSelect(q: HistoricTaskInstanceQuery, readable: ReadFilter): TaskSelect {
+    let s: TaskSelect = taskBase(this.trx);
+    const where = (condition: Expression<SqlBool>) => {
+      s = s.where(condition);
+    };
+    if (readable) where(readable('t.proc_def_key'));
+    const equal = (column: string, value: string | number | undefined) => {
+      if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
+    };
+    const like = (column: string, value: string | undefined) => {
+      if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} like ${value}`);
+    };
+    const inList = (column: string, values: readonly string[] | undefined) => {
+      if (values !== undefined) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+    };
+    const compare = (column: string, date: Date | undefined, op: '=' | '<' | '>' | '<=' | '>=') => {
+      if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
+    };
+    const historicInstance = (condition: Expression<SqlBool>) =>
+      where(sql<SqlBool>`t.proc_inst_id in (select p.id from trellis_hi_procinst p where ${condition})`);
+    const link = (negate: boolean, condition: Expression<SqlBool>) =>
+      where(sql<SqlBool>`${sql.raw(negate ? 'not exists' : 'exists')} (select 1 from trellis_hi_identitylink l where l.task_id = t.id and ${condition})`);
+
+    equal('t.id', q.taskId);
+    equal('t.parent_task_id', q.taskParentTaskId);
+    equal('t.proc_inst_id', q.processInstanceId);
+    inList('t.proc_inst_id', q.processInstanceIdIn);
+    equal('t.root_proc_inst_id', q.rootProcessInstanceId);
+    if (q.processInstanceBusinessKey !== undefined) historicInstance(sql<SqlBool>`p.business_key = ${q.processInstanceBusinessKey}`);
+    if (q.processInstanceBusinessKeyIn !== undefined) historicInstance(sql<SqlBool>`p.business_key in (${sql.join(nonEmpty(q.processInstanceBusinessKeyIn))})`);
+    if (q.processInstanceBusinessKeyLike !== undefined) historicInstance(sql<SqlBool>`p.business_key like ${q.processInstanceBusinessKeyLike}`);
+    equal('t.execution_id', q.executionId);
+    equal('t.proc_def_id', q.processDefinitionId);
+    equal('t.proc_def_key', q.processDefinitionKey);
+    if (q.processDefinitionName !== undefined) {
+      where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where d.name = ${q.processDefinitionName})`);
+    }
+    inList('t.act_inst_id', q.activityInstanceIdIn);
+    equal('t.name', q.taskName);
+    like('t.name', q.taskNameLike);
+    equal('t.description', q.taskDescription);
+    like('t.description', q.taskDescriptionLike);
+    equal('t.task_def_key', q.taskDefinitionKey);
+    inList('t.task_def_key', q.taskDefinitionKeyIn);
+    equal('t.delete_reason', q.taskDeleteReason);
+    like('t.delete_reason', q.taskDeleteReasonLike);
+    equal('t.assignee', q.taskAssignee);
+    like('t.assignee', q.taskAssigneeLike);
+    equal('t.owner', q.taskOwner);
+    like('t.owner', q.taskOwnerLike);
+    equal('t.priority', q.taskPriority);
+    if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
+    if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
+    if (q.finished) where(sql<SqlBool>`t.end_time is not null`);
+    if (q.unfinished) where(sql<SqlBool>`t.end_time is null`);
+    if (q.processFinished) historicInstance(sql<SqlBool>`p.end_time is not null`);
+    if (q.processUnfinished) historicInstance(sql<SqlBool>`p.end_time is null`);
+    compare('t.due_date', q.taskDueDate, '=');
+    compare('t.due_date', q.taskDueDateBefore, '<');
+    compare('t.due_date', q.taskDueDateAfter, '>');
+    if (q.withoutTaskDueDate) where(sql<SqlBool>`t.due_date is null`);
+    compare('t.follow_up_date', q.taskFollowUpDate, '=');
+    compare('t.follow_up_date', q.taskFollowUpDateBefore, '<');
+    compare('t.follow_up_date', q.taskFollowUpDateAfter, '>');
+    compare('t.start_time', q.startedBefore, '<=');
+    compare('t.start_time', q.startedAfter, '>=');
+    compare('t.end_time', q.finishedBefore, '<=');
+    compare('t.end_time', q.finishedAfter, '>=');
+    inList('t.tenant_id', q.tenantIdIn);
+    if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
+    // Camunda's HistoricTaskInstance.xml: involvement and candidates as the identity link log recorded them.
+    if (q.taskInvolvedUser !== undefined) link(false, sql<SqlBool>`l.user_id = ${q.taskInvolvedUser}`);
+    if (q.taskInvolvedGroup !== undefined) link(false, sql<SqlBool>`l.group_id = ${q.taskInvolvedGroup}`);
+    if (q.taskHadCandidateUser !== undefined) link(false, sql<SqlBool>`l.type = 'candidate' and l.user_id = ${q.taskHadCandidateUser}`);
+    if (q.taskHadCandidateGroup !== undefined) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id = ${q.taskHadCandidateGroup}`);
+    if (q.withCandidateGroups) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
+    if (q.withoutCandidateGroups) link(true, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
+    return s;
+  }
+
+  private linkSelect(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): LinkSelect {
+    let s: LinkSelect = linkBase(this.trx);
+    if (readable) s = s.where(readable('l.proc_def_key'));
+    if (q.type !== undefined) s = s.where('l.type', '=', q.type);
+    if (q.userId !== undefined) s = s.where('l.user_id', '=', q.userId);
+    if (q.groupId !== undefined) s = s.where('l.group_id', '=', q.groupId);
+    if (q.dateBefore !== undefined) s = s.where('l.timestamp', '<=', q.dateBefore.getTime());
+    if (q.dateAfter !== undefined) s = s.where('l.timestamp', '>=', q.dateAfter.getTime());
+    if (q.taskId !== undefined) s = s.where('l.task_id', '=', q.taskId);
+    if (q.processDefinitionId !== undefined) s = s.where('l.proc_def_id', '=', q.processDefinitionId);
+    if (q.processDefinitionKey !== undefined) s = s.where('l.proc_def_key', '=', q.processDefinitionKey);
+    if (q.operationType !== undefined) s = s.where('l.operation_type', '=', q.operationType);
+    if (q.assignerId !== undefined) s = s.where('l.assigner_id', '=', q.assignerId);
+    if (q.tenantIdIn !== undefined) s = s.where('l.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    if (q.withoutTenantId) s = s.where('l.tenant_id', 'is', null);
+    return s;
+  }
+}
+
+const dateOrNull = (millis: number | null) => (millis === null ? null : toDate(millis));
+const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
+
+function toTask(row: Selectable<HistoricTaskInstanceTable>): HistoricTaskInstance {
+  return {
+    id: row.id,
+    processDefinitionKey: row.proc_def_key,
+    processDefinitionId: row.proc_def_id,
+    processInstanceId: row.proc_inst_id,
+    rootProcessInstanceId: row.root_proc_inst_id,
+    executionId: row.execution_id,
+    activityInstanceId: row.act_inst_id,
+    name: row.name,
+    description: row.description,
+    deleteReason: row.delete_reason,
+    owner: row.owner,
+    assignee: row.assignee,
+    startTime: toDate(row.start_time),
+    endTime: dateOrNull(row.end_time),
+    durationInMillis: numberOrNull(row.duration),
+    taskDefinitionKey: row.task_def_key,
+    priority: numberOrNull(row.priority),
+    due: dateOrNull(row.due_date),
+    followUp: dateOrNull(row.follow_up_date),
+    parentTaskId: row.parent_task_id,
+    tenantId: row.tenant_id,
+    removalTime: dateOrNull(row.removal_time),
+    taskState: row.task_state as HistoricTaskState | null,
+  };
+}
+
+function toLink(row: Selectable<HistoricIdentityLinkTable>): HistoricIdentityLinkLog {
+  return {
+    id: row.id,
+    time: toDate(row.timestamp),
+    type: row.type,
+    userId: row.user_id,
+    groupId: row.group_id,
+    taskId: row.task_id,
+    processDefinitionId: row.proc_def_id,
+    processDefinitionKey: row.proc_def_key,
+    operationType: row.operation_type,
+    assignerId: row.assigner_id,
+    tenantId: row.tenant_id,
+    removalTime: dateOrNull(row.removal_time),
+    rootProcessInstanceId: row.root_proc_inst_id,
+  };
+}
+
+/** The completedBefore/completedAfter window of a task report. */
+export interface CompletedWindow {
+  completedBefore?: Date;
+  completedAfter?: Date;
+}
+
+function finishedWithin(completed: CompletedWindow) {
+  const conditions = [sql`t.end_time is not null`];
+  if (completed.completedBefore) conditions.push(sql`t.end_time <= ${completed.completedBefore.getTime()}`);
+  if (completed.completedAfter) conditions.push(sql`t.end_time >= ${completed.completedAfter.getTime()}`);
+  return sql.join(conditions, sql` and `);
+}
