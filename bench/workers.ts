@@ -115,6 +115,7 @@ export async function main(): Promise<void> {
     }
     // The ceiling is measured before and after the worker runs and averaged, so load that drifts
     // during the run (other processes on the machine) weighs on both sides alike.
+    await bareRate(url, 1_000); // warm-up: the first requests pay for JIT compilation
     const before = await bareRate(url, TASKS * 2);
     const profile = await startProfile(process.env.BENCH_PROFILE);
     const results = [];

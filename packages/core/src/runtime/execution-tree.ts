@@ -108,10 +108,12 @@ export class ExecutionTree {
     for (const id of this.dirty) await ctx.executions.update(this.executions.get(id)!);
     await ctx.executions.insertActivityInstances([...this.createdInstances].map((id) => this.activityInstances.get(id)!));
     for (const id of this.movedInstances) await ctx.executions.updateActivityInstanceExecution(id, this.activityInstances.get(id)!.executionId);
+    let historyWritten = false;
     if (this.removed.has(this.processInstanceId) && this.executions.size === 0 && ctx.dialect.name === 'postgres') {
-      // The instance ended: its whole tree and what hangs on it go in one statement.
-      await ctx.executions.deleteEndedInstance(this.processInstanceId, [...this.removed.values()]);
+      // The instance ended: its whole tree, what hangs on it and its history go in one statement.
+      await ctx.executions.deleteEndedInstance(this.processInstanceId, [...this.removed.values()], HistoryWriter.instanceWrites(ctx, this.history));
       this.instanceRowsDeleted = true;
+      historyWritten = true;
     } else {
       await ctx.executions.deleteActivityInstances([...this.removedInstances]);
       // Children before their parent: the root (no parent) goes last.
@@ -125,6 +127,7 @@ export class ExecutionTree {
     this.createdInstances.clear();
     this.removedInstances.clear();
     this.movedInstances.clear();
-    await HistoryWriter.flushInstance(ctx, this.history);
+    if (historyWritten) this.history.written();
+    else await HistoryWriter.flushInstance(ctx, this.history);
   }
 }

@@ -1,6 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { ActivityInstance, Execution } from '../../runtime/execution.js';
 import type { ActivityInstanceTable, ExecutionTable, StoreSchema } from '../schema.js';
+import type { Write } from '../combined-writes.js';
 import { deleteEndedInstance } from './instance-cleanup.js';
 import { fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
@@ -89,8 +90,8 @@ export class ExecutionRepository {
    * PostgreSQL: removes an ended instance with everything hanging on it in one statement, and
    * demands that the executions it read are exactly the ones deleted, at the revisions it read.
    */
-  async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[]): Promise<void> {
-    const deleted = await deleteEndedInstance(this.trx, processInstanceId);
+  async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[], writes: readonly Write[] = []): Promise<void> {
+    const deleted = await deleteEndedInstance(this.trx, processInstanceId, writes);
     const expected = new Map(removed.map((execution) => [execution.id, this.revisions.of(execution.id)]));
     for (const row of deleted) {
       if (expected.get(row.id) !== Number(row.rev)) this.revisions.ensureChanged(row.id, 0);

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
+import { withWrites, type Write } from '../combined-writes.js';
 
 /**
  * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
@@ -25,15 +26,28 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
 }
 
 /**
- * PostgreSQL only: everything of an ended instance, its execution tree included, in one statement.
- * Returns the executions it deleted with their revisions, for the caller's optimistic-locking check.
+ * PostgreSQL only: everything of an ended instance, its execution tree included, in one statement,
+ * together with `writes` that do not touch these rows (the instance's history). Returns the
+ * executions it deleted with their revisions, for the caller's optimistic-locking check.
  */
-export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string): Promise<Array<{ id: string; rev: number }>> {
-  const { rows } = await sql<{ id: string; rev: number }>`with ${outsideTree(processInstanceId)},
-      external_tasks as (delete from trellis_external_task where proc_inst_id = ${processInstanceId}),
-      activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId})
-    delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev`.execute(trx);
-  return rows;
+export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, writes: readonly Write[] = []): Promise<Array<{ id: string; rev: number }>> {
+  const byInstance = (table: 'trellis_variable' | 'trellis_task' | 'trellis_event_subscription' | 'trellis_incident' | 'trellis_external_task' | 'trellis_activity_instance'): Write =>
+    (db) => db.deleteFrom(table).where('proc_inst_id', '=', processInstanceId);
+  const cleanup: Write[] = [
+    byInstance('trellis_variable'),
+    byInstance('trellis_task'),
+    (db) => db.deleteFrom('trellis_job').where('process_instance_id', '=', processInstanceId),
+    byInstance('trellis_event_subscription'),
+    byInstance('trellis_incident'),
+    byInstance('trellis_external_task'),
+    byInstance('trellis_activity_instance'),
+  ];
+  const rows = await withWrites(trx, [...cleanup, ...writes])
+    .deleteFrom('trellis_execution')
+    .where('proc_inst_id', '=', processInstanceId)
+    .returning(['id', 'rev'])
+    .execute();
+  return rows.map((row) => ({ id: row.id, rev: Number(row.rev) }));
 }
 
 function outsideTree(processInstanceId: string): RawBuilder<unknown> {
