@@ -58,23 +58,34 @@ export const HistoryWriter = {
     activities: ReadonlyArray<{ id: string; activityId: string; activityType: string; activityName: string | null }> = [],
   ): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'process-instance-migrate')) return;
-    await ctx.trx
-      .updateTable('trellis_hi_procinst')
-      .set({ proc_def_id: target.id, proc_def_key: target.key, proc_def_name: target.name, proc_def_version: target.version })
-      .where('id', '=', processInstanceId)
-      .execute();
-    await ctx.trx.updateTable('trellis_hi_actinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId).execute();
-    await TaskHistory.instanceMigrated(ctx, processInstanceId, target, activities);
+    // One update per table (a PostgreSQL statement may change a row only once), all in one statement there.
+    const byId = <T>(pick: (each: (typeof activities)[number]) => T, column: 'activity_id' | 'activity_type' | 'activity_name') =>
+      activities.length === 0
+        ? sql.ref(column)
+        : sql`case ${sql.ref('id')} ${sql.join(activities.map((each) => sql`when ${each.id} then ${pick(each)}`), sql` `)} else ${sql.ref(column)} end`;
+    const writes: Write[] = [
+      (db) =>
+        db
+          .updateTable('trellis_hi_procinst')
+          .set({ proc_def_id: target.id, proc_def_key: target.key, proc_def_name: target.name, proc_def_version: target.version })
+          .where('id', '=', processInstanceId),
+      (db) =>
+        db
+          .updateTable('trellis_hi_actinst')
+          .set({
+            proc_def_id: target.id,
+            proc_def_key: target.key,
+            activity_id: byId((each) => each.activityId, 'activity_id') as never,
+            activity_type: byId((each) => each.activityType, 'activity_type') as never,
+            activity_name: byId((each) => each.activityName, 'activity_name') as never,
+          })
+          .where('proc_inst_id', '=', processInstanceId),
+      ...TaskHistory.instanceMigratedWrites(ctx, processInstanceId, target, activities),
+    ];
     if (isHistoryEventProduced(ctx.config.historyLevel, 'variable-instance-migrate')) {
-      await ctx.trx.updateTable('trellis_hi_varinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId).execute();
+      writes.push((db) => db.updateTable('trellis_hi_varinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId));
     }
-    for (const each of activities) {
-      await ctx.trx
-        .updateTable('trellis_hi_actinst')
-        .set({ activity_id: each.activityId, activity_type: each.activityType, activity_name: each.activityName })
-        .where('id', '=', each.id)
-        .execute();
-    }
+    await execute(ctx, writes);
   },
 
   /** A user task got another assignee (Camunda's activity instance update event). */

@@ -159,18 +159,29 @@ export const TaskHistory = {
   },
 
   /** The instance was migrated: its tasks' history follows the target definition and the user tasks they are now. */
-  async instanceMigrated(
+  /** The task history of a migrated instance follows: definition, and the task key of renamed user tasks (one update). */
+  instanceMigratedWrites(
     ctx: CommandContext,
     processInstanceId: string,
     target: { id: string; key: string },
     activities: ReadonlyArray<{ id: string; activityId: string; activityType: string }>,
-  ): Promise<void> {
-    if (!isHistoryEventProduced(ctx.config.historyLevel, 'task-instance-migrate')) return;
-    // One after the other: the statements may touch the same rows, which one PostgreSQL statement cannot do twice.
-    await ctx.trx.updateTable('trellis_hi_taskinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId).execute();
-    for (const each of activities.filter((activity) => activity.activityType === 'userTask')) {
-      await ctx.trx.updateTable('trellis_hi_taskinst').set({ task_def_key: each.activityId }).where('act_inst_id', '=', each.id).where('end_time', 'is', null).execute();
-    }
+  ): Write[] {
+    if (!isHistoryEventProduced(ctx.config.historyLevel, 'task-instance-migrate')) return [];
+    const tasks = activities.filter((activity) => activity.activityType === 'userTask');
+    const taskDefKey =
+      tasks.length === 0
+        ? sql.ref('task_def_key')
+        : sql`case when ${sql.ref('end_time')} is null then (case ${sql.ref('act_inst_id')} ${sql.join(
+            tasks.map((each) => sql`when ${each.id} then ${each.activityId}`),
+            sql` `,
+          )} else ${sql.ref('task_def_key')} end) else ${sql.ref('task_def_key')} end`;
+    return [
+      (db) =>
+        db
+          .updateTable('trellis_hi_taskinst')
+          .set({ proc_def_id: target.id, proc_def_key: target.key, task_def_key: taskDefKey as never })
+          .where('proc_inst_id', '=', processInstanceId),
+    ];
   },
 
   /** A historic process instance was deleted: its tasks' history goes with it. */
