@@ -1,4 +1,5 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DialectSeam } from '../../persistence/dialect.js';
 import type {
   ActivityInstanceTable,
   EventSubscriptionTable,
@@ -35,10 +36,27 @@ export interface InstanceRows {
 
 /** Raw row access for process instance migration: loads an instance's rows and re-points them to the target definition. */
 export class MigrationRepository {
-  constructor(private readonly trx: Transaction<StoreSchema>) {}
+  constructor(
+    private readonly trx: Transaction<StoreSchema>,
+    private readonly dialect?: DialectSeam,
+  ) {}
 
   async load(processInstanceId: string): Promise<InstanceRows> {
     const trx = this.trx;
+    if (this.dialect?.name === 'postgres') {
+      // One round trip: every table's rows as a JSON array (none of these columns is binary).
+      const { rows } = await sql<InstanceRows>`select
+        (select coalesce(json_agg(t), '[]'::json) from trellis_execution t where t.proc_inst_id = ${processInstanceId}) as executions,
+        (select coalesce(json_agg(t), '[]'::json) from trellis_activity_instance t where t.proc_inst_id = ${processInstanceId}) as "activityInstances",
+        (select coalesce(json_agg(t), '[]'::json) from trellis_task t where t.proc_inst_id = ${processInstanceId}) as tasks,
+        (select coalesce(json_agg(t), '[]'::json) from trellis_job t where t.process_instance_id = ${processInstanceId}) as jobs,
+        (select coalesce(json_agg(t), '[]'::json) from trellis_event_subscription t where t.proc_inst_id = ${processInstanceId}) as subscriptions,
+        (select coalesce(json_agg(t), '[]'::json) from trellis_external_task t where t.proc_inst_id = ${processInstanceId}) as "externalTasks",
+        (select coalesce(json_agg(t), '[]'::json) from trellis_incident t where t.proc_inst_id = ${processInstanceId}) as incidents,
+        (select coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'execution_id', t.execution_id)), '[]'::json)
+           from trellis_variable t where t.proc_inst_id = ${processInstanceId} and t.task_id is null) as variables`.execute(trx);
+      return rows[0];
+    }
     const [executions, activityInstances, tasks, jobs, subscriptions, externalTasks, incidents, variables] = await Promise.all([
       trx.selectFrom('trellis_execution').selectAll().where('proc_inst_id', '=', processInstanceId).execute(),
       trx.selectFrom('trellis_activity_instance').selectAll().where('proc_inst_id', '=', processInstanceId).execute(),

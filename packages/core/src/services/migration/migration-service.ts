@@ -169,7 +169,7 @@ export class MigrationService {
    */
   private async migrateInstance(ctx: CommandContext, resolved: ResolvedPlan, processInstanceId: string, skips: MigrationSkips): Promise<void> {
     const { plan, sides } = resolved;
-    const repository = new MigrationRepository(ctx.trx);
+    const repository = new MigrationRepository(ctx.trx, ctx.dialect);
     let rows = await repository.load(processInstanceId);
     const root = rows.executions.find((each) => each.id === processInstanceId);
     if (!root) throw new ProcessEngineException(`ENGINE-23003 Process instance '${processInstanceId}' cannot be migrated. The process instance does not exist`);
@@ -347,7 +347,7 @@ async function applyMigration(
   }
 
   // Jobs: mapped timers and async continuations follow their activity; timers of unmapped events are deleted.
-  const targetJobDefinitions = await repository.jobDefinitionsOf(targetDefinition.id);
+  const targetJobDefinitions = rows.jobs.length === 0 ? [] : await repository.jobDefinitionsOf(targetDefinition.id);
   const newJobDefinition = new Map<string, string | null>();
   for (const job of rows.jobs) {
     const isTimer = TIMER_HANDLERS.has(job.handler_type);
