@@ -24,6 +24,11 @@ export interface BatchProgressOptions {
   coalesceMs?: number;
   heartbeatMs?: number;
   maxBufferedBytes?: number;
+  /**
+   * How long a batch found gone waits for the event saying whether it completed or was deleted
+   * (relayed from another node, it may come a little later); default 2,000 ms.
+   */
+  endGraceMs?: number;
 }
 
 export interface BatchProgress {
@@ -40,7 +45,7 @@ interface Client {
 }
 
 export function attachBatchProgress(server: Server, engine: ProcessEngine, options: BatchProgressOptions = {}): BatchProgress {
-  const { coalesceMs = 250, heartbeatMs = 30_000, maxBufferedBytes = 1 << 20 } = options;
+  const { coalesceMs = 250, heartbeatMs = 30_000, maxBufferedBytes = 1 << 20, endGraceMs = 2_000 } = options;
   const wss = new WebSocketServer({ noServer: true });
   const path = options.path ?? '/engine-rest/batch-progress';
   const clients = new Map<WebSocket, Client>();
@@ -106,13 +111,26 @@ export function attachBatchProgress(server: Server, engine: ProcessEngine, optio
     return engine.runAs(client.authentication, () => engine.batch.statistics(query)).catch(() => []);
   }
 
-  const unsubscribe = engine.events.on('batch.changed', ({ batchId, ended }) => {
+  const changed = (batchId: string, ended: 'completed' | 'deleted' | undefined) => {
     pending.set(batchId, ended ?? pending.get(batchId));
     flushTimer ??= setTimeout(() => {
       // one flush at a time, so a client sees each batch's figures in order
       flushing = flushing.then(flush, flush);
     }, coalesceMs);
-  });
+  };
+  const unsubscribe = engine.events.on('batch.changed', ({ batchId, ended }) => changed(batchId, ended));
+
+  /** Batches found gone without word of how they ended, waiting for that word. */
+  const endTimers = new Map<string, NodeJS.Timeout>();
+  function awaitEnd(id: string): void {
+    if (endTimers.has(id)) return;
+    const timer = setTimeout(() => {
+      endTimers.delete(id);
+      if (known.has(id)) changed(id, 'deleted');
+    }, endGraceMs);
+    timer.unref();
+    endTimers.set(id, timer);
+  }
 
   async function flush(): Promise<void> {
     flushTimer = null;
@@ -121,6 +139,12 @@ export function attachBatchProgress(server: Server, engine: ProcessEngine, optio
     for (const [id, ended] of changes) {
       const [current] = ended ? [] : await engine.batch.statistics({ batchId: id }).catch(() => []);
       const previous = known.get(id);
+      if (!current && !ended && previous) {
+        // Gone, but how? The completion or deletion event (relayed from another node, maybe) says so
+        // and follows closely; only when it does not come is the batch reported deleted.
+        awaitEnd(id);
+        continue;
+      }
       const event = current ? eventOf(previous, current) : previous ? (ended ?? 'deleted') : null;
       if (current) known.set(id, current);
       else known.delete(id);
@@ -158,6 +182,7 @@ export function attachBatchProgress(server: Server, engine: ProcessEngine, optio
       unsubscribe();
       clearInterval(heartbeat);
       if (flushTimer) clearTimeout(flushTimer);
+      for (const timer of endTimers.values()) clearTimeout(timer);
       await flushing;
       server.off('upgrade', onUpgrade);
       for (const socket of wss.clients) socket.terminate();

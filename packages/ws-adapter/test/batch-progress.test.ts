@@ -110,6 +110,42 @@ describe('attachBatchProgress', () => {
     expect(events.at(-1)).toBe('completed');
   });
 
+  it('waits for word of how a vanished batch ended: completed when it comes, deleted when it does not', async () => {
+    // Two engines on one SQLite file: what B does reaches A's clients only through the events A is given
+    // (on PostgreSQL the relay brings them, the progress event sometimes before the completion).
+    const store = testStoreConfigs().find((each) => each.name === 'sqlite')!.config(expect.getState().currentTestName!, { shared: true });
+    const a = await createTestEngine({ store });
+    const b = await createTestEngine({ store });
+    const server: Server = createServer();
+    const progress = attachBatchProgress(server, a, { path: '/batch-progress', coalesceMs: 5, endGraceMs: 300 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => a.close(), () => b.close(), () => new Promise((resolve) => server.close(() => resolve())), () => progress.close());
+    const [v1] = (await a.deployment.deploy({ resources: [{ name: 'v1.bpmn', bytes: Buffer.from(model('1')) }] })).processDefinitions!;
+    const ids = [(await a.runtime.startProcessInstanceById(v1.id)).id, (await a.runtime.startProcessInstanceById(v1.id)).id];
+    const [v2] = (await a.deployment.deploy({ resources: [{ name: 'v2.bpmn', bytes: Buffer.from(model('2')) }] })).processDefinitions!;
+    const client = await connect(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/batch-progress`);
+    client.socket.send(JSON.stringify({ type: 'subscribe' }));
+    await client.until(() => client.messages.some((message) => message.type === 'snapshot'));
+    const plan = await a.migration.generate({ sourceProcessDefinitionId: v1.id, targetProcessDefinitionId: v2.id });
+    const completed = await a.batch.migrateAsync(plan, { processInstanceIds: [ids[0]!] });
+    const deleted = await a.batch.migrateAsync(plan, { processInstanceIds: [ids[1]!] });
+    await client.until(() => client.messages.filter((message) => message.event === 'created').length === 2);
+
+    await b.batch.delete(completed.id);
+    await b.batch.delete(deleted.id);
+    a.events.emit('batch.changed', { batchId: completed.id });
+    a.events.emit('batch.changed', { batchId: deleted.id });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    a.events.emit('batch.changed', { batchId: completed.id, ended: 'completed' });
+    await client.until(() => client.messages.some((message) => message.event === 'deleted'));
+
+    const ends = client.messages.filter((message) => message.event === 'completed' || message.event === 'deleted');
+    expect(ends.map((message) => [message.batch!.id, message.event])).toEqual([
+      [completed.id, 'completed'],
+      [deleted.id, 'deleted'],
+    ]);
+  });
+
   it('shows each client only the batches it may read, and tells of failed jobs', async () => {
     const engine = await createTestEngine({ authorization: { enabled: true } });
     const server: Server = createServer();
