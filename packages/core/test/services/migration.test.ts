@@ -65,7 +65,10 @@ describe.each(testStoreConfigs())('process instance migration on $name', (testSt
     expect(report.instructionReports).toEqual([
       {
         instruction: instruction('task', 'ext'),
-        failures: ['Activities have incompatible types (UserTaskActivityBehavior is not compatible with ExternalTaskActivityBehavior)'],
+        failures: [
+          'Activities have incompatible types (UserTaskActivityBehavior is not compatible with ExternalTaskActivityBehavior)',
+          "The closest mapped ancestor 'sub' is mapped to scope 'sub' which is not an ancestor of target scope 'ext'",
+        ],
       },
       { instruction: instruction('timer', 'timer'), failures: ["The source activity's event scope (task) must be mapped to the target activity's event scope (task)"] },
       { instruction: instruction('nope', 'task'), failures: ["Source activity 'nope' does not exist"] },

@@ -181,12 +181,12 @@ function validateInstruction(sides: PlanSides, current: Resolved, all: Resolved[
   for (let scope = flowScopeOf(sides.source, source); scope !== null && !ancestor; scope = flowScopeOf(sides.source, scope)) {
     ancestor = mappedFrom(scope.id)[0];
   }
-  const targetScope = flowScopeOf(sides.target, target);
-  if (ancestor && targetScope !== null) {
+  // Camunda names the target activity itself as "target scope", and a process-level target has no mapped ancestor.
+  if (ancestor) {
     let found = false;
-    for (let scope: MigrationActivity | null = targetScope; scope !== null && !found; scope = flowScopeOf(sides.target, scope)) found = scope.id === ancestor.target.id;
+    for (let scope = flowScopeOf(sides.target, target); scope !== null && !found; scope = flowScopeOf(sides.target, scope)) found = scope.id === ancestor.target.id;
     if (!found) {
-      failures.push(`The closest mapped ancestor '${ancestor.source.id}' is mapped to scope '${ancestor.target.id}' which is not an ancestor of target scope '${targetScope.id}'`);
+      failures.push(`The closest mapped ancestor '${ancestor.source.id}' is mapped to scope '${ancestor.target.id}' which is not an ancestor of target scope '${target.id}'`);
     }
   }
 

@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { flow, wrap } from '../runtime/scope-models.js';
+
+const engines: ProcessEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.close()));
+});
+
+const MI = '#multiInstanceBody';
+const loop = '<bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics>';
+const timer = '<bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>';
+const model = (body: string, extra = '') => wrap('validators', body, extra);
+
+/** start → `body` → end, where `body` is a list of nodes chained by sequence flows. */
+const chain = (...nodes: [id: string, xml: string][]) => {
+  const ids = ['start', ...nodes.map(([id]) => id), 'end'];
+  const flows = ids.slice(1).map((id, index) => flow(`f_${ids[index]}_${id}`, ids[index], id));
+  return `<bpmn:startEvent id="start" />${nodes.map(([, xml]) => xml).join('')}<bpmn:endEvent id="end" />${flows.join('')}`;
+};
+const userTask = (id: string, inner = ''): [string, string] => [id, `<bpmn:userTask id="${id}">${inner}</bpmn:userTask>`];
+/** A sub-process around one user task `taskId`; `head` goes first (e.g. loop characteristics). */
+const subProcess = (id: string, taskId: string, head = ''): [string, string] => [
+  id,
+  `<bpmn:subProcess id="${id}">${head}<bpmn:startEvent id="${id}Start" /><bpmn:userTask id="${taskId}" /><bpmn:endEvent id="${id}End" />
+   ${flow(`${id}_in`, `${id}Start`, taskId)}${flow(`${id}_out`, taskId, `${id}End`)}</bpmn:subProcess>`,
+];
+/** A task with one boundary event `evt` carrying `definition`. */
+const withBoundary = (definition: string) =>
+  `${chain(userTask('task'))}<bpmn:boundaryEvent id="evt" attachedToRef="task">${definition}</bpmn:boundaryEvent>${flow('b1', 'evt', 'late')}<bpmn:endEvent id="late" />`;
+/** start → fork → a, b → join → end (or a → joinA, b → joinB with `split`). */
+const forkJoin = (split = false) =>
+  split
+    ? `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />${flow('f1', 'fork', 'a')}${flow('f2', 'fork', 'b')}
+       <bpmn:userTask id="a" />${flow('f3', 'a', 'joinA')}<bpmn:parallelGateway id="joinA" />${flow('f4', 'joinA', 'endA')}<bpmn:endEvent id="endA" />
+       <bpmn:userTask id="b" />${flow('f5', 'b', 'joinB')}<bpmn:parallelGateway id="joinB" />${flow('f6', 'joinB', 'endB')}<bpmn:endEvent id="endB" />`
+    : `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />${flow('f1', 'fork', 'a')}${flow('f2', 'fork', 'b')}
+       <bpmn:userTask id="a" />${flow('f3', 'a', 'join')}<bpmn:userTask id="b" />${flow('f4', 'b', 'join')}
+       <bpmn:parallelGateway id="join" />${flow('f5', 'join', 'end')}<bpmn:endEvent id="end" />`;
+/** start → sub (the fork/join pair inside) → end. */
+const forkJoinInSub = `<bpmn:startEvent id="outerStart" />${flow('p0', 'outerStart', 'sub')}<bpmn:subProcess id="sub">${forkJoin()}</bpmn:subProcess>
+  ${flow('p1', 'sub', 'outerEnd')}<bpmn:endEvent id="outerEnd" />`;
+const conditional = '<bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">${go}</bpmn:condition></bpmn:conditionalEventDefinition>';
+
+type Instruction = { sourceActivityId: string; targetActivityId: string; updateEventTrigger: boolean };
+const map = (sourceActivityId: string, targetActivityId = sourceActivityId, updateEventTrigger = false): Instruction => ({ sourceActivityId, targetActivityId, updateEventTrigger });
+const listed = (...pairs: [string, string][]) =>
+  pairs.map(([source, target]) => `ValidatingMigrationInstructionImpl{sourceActivity=Activity(${source}), targetActivity=Activity(${target})}`).join(', ');
+
+interface Case {
+  validator: string;
+  source: string;
+  target: string;
+  instructions: Instruction[];
+  /** The instruction reports validate must return: the failing instructions, in plan order, with their failures. */
+  reports: { instruction: Instruction; failures: string[] }[];
+}
+
+/** One case per Camunda default instruction validator (camunda-facts-2 §1.3), in engine order. */
+const cases: Case[] = [
+  {
+    validator: '1 SameBehaviorInstructionValidator',
+    source: model(chain(userTask('task'))),
+    target: model(chain(['task', '<bpmn:receiveTask id="task" />'])),
+    instructions: [map('task')],
+    reports: [{ instruction: map('task'), failures: ['Activities have incompatible types (UserTaskActivityBehavior is not compatible with ReceiveTaskActivityBehavior)'] }],
+  },
+  {
+    validator: '2 SameEventTypeValidator',
+    source: model(withBoundary(timer)),
+    target: model(withBoundary('<bpmn:messageEventDefinition messageRef="msg" />'), '<bpmn:message id="msg" name="msg" />'),
+    instructions: [map('task'), map('evt')],
+    reports: [{ instruction: map('evt'), failures: ['Events are not of the same type (boundaryTimer != boundaryMessage)'] }],
+  },
+  {
+    validator: '3 OnlyOnceMappedActivityInstructionValidator',
+    source: model(chain(userTask('task'))),
+    target: model(chain(userTask('task'), userTask('other'))),
+    instructions: [map('task'), map('task', 'other')],
+    reports: [map('task'), map('task', 'other')].map((instruction) => ({
+      instruction,
+      failures: [`There are multiple mappings for source activity id 'task': ${listed(['task', 'task'], ['task', 'other'])}`],
+    })),
+  },
+  {
+    validator: '4 CannotAddMultiInstanceBodyValidator',
+    source: model(chain(userTask('task'))),
+    target: model(chain(userTask('task', loop))),
+    instructions: [map('task')],
+    reports: [
+      {
+        instruction: map('task'),
+        failures: [`Target activity 'task' is a descendant of multi-instance body 'task${MI}' that is not mapped from the source process definition.`],
+      },
+    ],
+  },
+  {
+    // The MI task becomes an MI sub-process around it: the new body's inner activity (the sub-process) is not mapped.
+    validator: '5 CannotAddMultiInstanceInnerActivityValidator',
+    source: model(chain(userTask('task', loop))),
+    target: model(chain(subProcess('sub', 'task', loop))),
+    instructions: [map(`task${MI}`, `sub${MI}`), map('task')],
+    reports: [{ instruction: map(`task${MI}`, `sub${MI}`), failures: ['Must map the inner activity of a multi-instance body when the body is mapped'] }],
+  },
+  {
+    // The reverse: an MI sub-process around the task becomes an MI task; the old body's inner activity is not mapped.
+    validator: '6 CannotRemoveMultiInstanceInnerActivityValidator',
+    source: model(chain(subProcess('sub', 'task', loop))),
+    target: model(chain(userTask('task', loop))),
+    instructions: [map(`sub${MI}`, `task${MI}`), map('task')],
+    reports: [{ instruction: map(`sub${MI}`, `task${MI}`), failures: ['Cannot remove the inner activity of a multi-instance body when the body is mapped'] }],
+  },
+  {
+    validator: '7a GatewayMappingValidator (incoming flows)',
+    source: model(forkJoin()),
+    target: model(chain(userTask('a'), ['join', '<bpmn:parallelGateway id="join" />'])),
+    instructions: [map('join')],
+    reports: [{ instruction: map('join'), failures: ['The target gateway must have at least the same number of incoming sequence flows that the source gateway has'] }],
+  },
+  {
+    validator: '7b GatewayMappingValidator (flow scope mapped)',
+    source: model(forkJoinInSub),
+    target: model(forkJoinInSub),
+    instructions: [map('join')],
+    reports: [{ instruction: map('join'), failures: ["The gateway's flow scope 'sub' must be mapped"] }],
+  },
+  {
+    validator: '7c GatewayMappingValidator (one gateway per target)',
+    source: model(forkJoin(true)),
+    target: model(forkJoin()),
+    instructions: [map('joinA', 'join'), map('joinB', 'join')],
+    reports: [map('joinA', 'join'), map('joinB', 'join')].map((instruction) => ({ instruction, failures: ["Only one gateway can be mapped to gateway 'join'"] })),
+  },
+  {
+    validator: '8 SameEventScopeInstructionValidator',
+    source: model(withBoundary(timer)),
+    target: model(withBoundary(timer)),
+    instructions: [map('evt')],
+    reports: [{ instruction: map('evt'), failures: ["The source activity's event scope (task) must be mapped to the target activity's event scope (task)"] }],
+  },
+  {
+    validator: '9 UpdateEventTriggersValidator',
+    source: model(chain(userTask('task'))),
+    target: model(chain(userTask('task'))),
+    instructions: [map('task', 'task', true)],
+    reports: [{ instruction: map('task', 'task', true), failures: ['Cannot update event trigger because the activity does not define a persistent event trigger'] }],
+  },
+  {
+    validator: '10a AdditionalFlowScopeInstructionValidator (moved to another sub-process)',
+    source: model(chain(subProcess('one', 'task'))),
+    target: model(chain(subProcess('one', 'other'), subProcess('two', 'task'))),
+    instructions: [map('one'), map('task')],
+    reports: [{ instruction: map('task'), failures: ["The closest mapped ancestor 'one' is mapped to scope 'one' which is not an ancestor of target scope 'task'"] }],
+  },
+  {
+    validator: '10b AdditionalFlowScopeInstructionValidator (moved out to the process)',
+    source: model(chain(subProcess('one', 'task'))),
+    target: model(chain(subProcess('one', 'other'), userTask('task'))),
+    instructions: [map('one'), map('task')],
+    reports: [{ instruction: map('task'), failures: ["The closest mapped ancestor 'one' is mapped to scope 'one' which is not an ancestor of target scope 'task'"] }],
+  },
+  {
+    validator: '11 ConditionalEventUpdateEventTriggerValidator',
+    source: model(chain(['cond', `<bpmn:intermediateCatchEvent id="cond">${conditional}</bpmn:intermediateCatchEvent>`])),
+    target: model(chain(['cond', `<bpmn:intermediateCatchEvent id="cond">${conditional}</bpmn:intermediateCatchEvent>`])),
+    instructions: [map('cond')],
+    reports: [{ instruction: map('cond'), failures: ['Conditional event has to migrate with update event trigger.'] }],
+  },
+];
+
+describe.each(testStoreConfigs())('migration instruction validators on $name', (testStore) => {
+  async function deployPair(source: string, target: string) {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(engine);
+    const deploy = async (xml: string) =>
+      (await engine.deployment.deploy({ resources: [{ name: 'validators.bpmn', bytes: Buffer.from(xml) }] })).processDefinitions![0].id;
+    return { engine, sourceId: await deploy(source), targetId: await deploy(target) };
+  }
+
+  it.each(cases)('$validator', async ({ source, target, instructions, reports }) => {
+    const { engine, sourceId, targetId } = await deployPair(source, target);
+    const report = await engine.migration.validate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId, instructions });
+    expect(report).toEqual({ instructionReports: reports, variableReports: {} });
+  });
+});
+
+// Camunda's compensation instance validators (facts-2 §1.6) never apply: Trellis refuses compensation at deployment.
+describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
+  it('refuses a model with a compensation boundary event at deployment', async () => {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(engine);
+    const xml = model(
+      `${chain(userTask('task'))}<bpmn:boundaryEvent id="comp" attachedToRef="task"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+       <bpmn:userTask id="undo" isForCompensation="true" /><bpmn:association id="as1" associationDirection="One" sourceRef="comp" targetRef="undo" />`,
+    );
+    await expect(engine.deployment.deploy({ resources: [{ name: 'validators.bpmn', bytes: Buffer.from(xml) }] })).rejects.toThrow(
+      "Trellis cannot execute BoundaryEvent (CompensateEventDefinition) 'comp'",
+    );
+  });
+});
