@@ -5,6 +5,7 @@ import { parseBatchTimeToLive, parseBatchTimeToLiveMap, type BatchTimeToLiveSett
 import type { IdGenerator } from './id-generator.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
+import { parseWindowTime } from './history/batch-window.js';
 
 /** What a host passes to createEngine(); everything but the store has a default. */
 export interface EngineConfig {
@@ -25,6 +26,8 @@ export interface EngineConfig {
   batchOperationsForHistoryCleanup?: Record<string, BatchTimeToLiveSetting>;
   /** What the engine writes to history: none, activity, audit or full (default full, as Camunda Run ships). */
   historyLevel?: HistoryLevel;
+  /** History cleanup: removal-time strategy, cleanup strategy and the batch window (Camunda's names and defaults). */
+  historyCleanup?: Partial<HistoryCleanupConfig>;
   /** Authorization checks on every command (off by default, as in Camunda). */
   authorization?: Partial<ResolvedAuthorizationConfig>;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
@@ -58,6 +61,20 @@ export interface JobExecutorConfig {
   maxJobsPerAcquisition: number;
 }
 
+export interface HistoryCleanupConfig {
+  /** When a historic instance gets its removal time: at the root instance's end (default), at its start, or never. */
+  removalTimeStrategy: 'end' | 'start' | 'none';
+  /** removalTimeBased (default): cleanup deletes what has a removal time in the past; endTimeBased: end time + time to live. */
+  strategy: 'removalTimeBased' | 'endTimeBased';
+  /** Daily window "HH:mm" (local time) in which the cleanup job runs by itself; null start: only on demand. */
+  batchWindowStartTime: string | null;
+  batchWindowEndTime: string | null;
+  /** Root instances (and their history) removed per cleanup job run; Camunda's default 500, at most 500. */
+  batchSize: number;
+  /** Cleanup jobs working side by side (1..8); Camunda's default 1. */
+  degreeOfParallelism: number;
+}
+
 export interface ScriptingConfig {
   enabled: boolean;
   /** A script running longer is stopped and fails. Default 1000 ms. */
@@ -87,6 +104,7 @@ export interface ResolvedEngineConfig {
   /** Days per batch type. */
   batchOperationsForHistoryCleanup: Record<string, number>;
   historyLevel: HistoryLevel;
+  historyCleanup: HistoryCleanupConfig;
   metricsReportingInterval: number;
   hostname: string;
 }
@@ -122,7 +140,29 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     batchOperationHistoryTimeToLive: parseBatchTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
     batchOperationsForHistoryCleanup: parseBatchTimeToLiveMap(config.batchOperationsForHistoryCleanup),
     historyLevel: resolveHistoryLevel(config.historyLevel),
+    historyCleanup: resolveHistoryCleanup(config.historyCleanup ?? {}),
     metricsReportingInterval,
     hostname: config.hostname ?? hostname(),
   };
+}
+
+/** Camunda's history cleanup settings, checked as its engine configuration checks them. */
+function resolveHistoryCleanup(given: Partial<HistoryCleanupConfig>): HistoryCleanupConfig {
+  const removalTimeStrategy = given.removalTimeStrategy ?? 'end';
+  if (!['end', 'start', 'none'].includes(removalTimeStrategy)) throw new Error(`historyCleanup.removalTimeStrategy must be end, start or none, got '${removalTimeStrategy}'`);
+  const strategy = given.strategy ?? 'removalTimeBased';
+  if (!['removalTimeBased', 'endTimeBased'].includes(strategy)) throw new Error(`historyCleanup.strategy must be removalTimeBased or endTimeBased, got '${strategy}'`);
+  if (strategy === 'removalTimeBased' && removalTimeStrategy === 'none') {
+    throw new Error('historyCleanup.removalTimeStrategy none leaves nothing for the removalTimeBased cleanup strategy');
+  }
+  const batchWindowStartTime = parseWindowTime('batchWindowStartTime', given.batchWindowStartTime);
+  const batchWindowEndTime = parseWindowTime('batchWindowEndTime', given.batchWindowEndTime);
+  if ((batchWindowStartTime === null) !== (batchWindowEndTime === null)) throw new Error('historyCleanup needs both batchWindowStartTime and batchWindowEndTime, or neither');
+  const batchSize = given.batchSize ?? 500;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 500) throw new Error(`historyCleanup.batchSize must be a whole number from 1 to 500, got ${batchSize}`);
+  const degreeOfParallelism = given.degreeOfParallelism ?? 1;
+  if (!Number.isInteger(degreeOfParallelism) || degreeOfParallelism < 1 || degreeOfParallelism > 8) {
+    throw new Error(`historyCleanup.degreeOfParallelism must be a whole number from 1 to 8, got ${degreeOfParallelism}`);
+  }
+  return { removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism };
 }

@@ -45,6 +45,9 @@ import { RestartBatches } from './services/batch/restart-batches.js';
 import { InstanceRestartJobHandler } from './services/batch/types/instance-restart.js';
 import { HistoricBatchService } from './services/batch/historic-batches.js';
 import { BatchSetRemovalTimeJobHandler } from './services/batch/types/batch-set-removal-time.js';
+import { HistoryCleanupService } from './services/history/history-cleanup.js';
+import { HistoryCleanupJobHandler } from './history/history-cleanup-job.js';
+import { ProcessSetRemovalTimeJobHandler } from './history/process-set-removal-time.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -119,6 +122,9 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(InstanceRestartJobHandler);
   container.bind(HistoricBatchService).toSelf();
   container.bind(JOB_HANDLER).to(BatchSetRemovalTimeJobHandler);
+  container.bind(HistoryCleanupService).toSelf();
+  container.bind(JOB_HANDLER).to(HistoryCleanupJobHandler);
+  container.bind(JOB_HANDLER).to(ProcessSetRemovalTimeJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

@@ -38,6 +38,8 @@ export async function createEngine(config: EngineConfig = {}): Promise<ProcessEn
   const metricsReporter = container.get(MetricsReporter);
   metricsReporter.start();
   engine.onClose(() => metricsReporter.stop());
+  // Camunda's bootstrap: with a batch window the cleanup job is scheduled for it.
+  if (resolved.historyCleanup.batchWindowStartTime !== null) await engine.historyCleanup.scheduleOnStart();
   if (resolved.jobExecutor.activate) engine.jobExecutor.start();
   return engine;
 }

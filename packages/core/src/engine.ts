@@ -32,6 +32,7 @@ import { InstanceBatchService } from './services/batch/instance-batches.js';
 import { ModificationBatches } from './services/batch/modification-batches.js';
 import { RestartBatches } from './services/batch/restart-batches.js';
 import { HistoricBatchService } from './services/batch/historic-batches.js';
+import { HistoryCleanupService } from './services/history/history-cleanup.js';
 import { CLOCK, ENGINE_CONFIG, STORE } from './tokens.js';
 
 /** A running engine: its services over one store. Close it to release the store and every timer. */
@@ -76,6 +77,8 @@ export class ProcessEngine {
   readonly restart: RestartBatches;
   /** Historic batches: query, delete, the cleanable report and removal times. */
   readonly historicBatches: HistoricBatchService;
+  /** History cleanup (the cleanup job, its batch window) and removal times of historic process instances. */
+  readonly historyCleanup: HistoryCleanupService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
   private readonly authentication: AuthenticationContext;
@@ -111,6 +114,7 @@ export class ProcessEngine {
     this.modification = container.get(ModificationBatches);
     this.restart = container.get(RestartBatches);
     this.historicBatches = container.get(HistoricBatchService);
+    this.historyCleanup = container.get(HistoryCleanupService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
     this.authentication = container.get(AuthenticationContext);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);

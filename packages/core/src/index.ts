@@ -62,6 +62,8 @@ export type { HistoricTaskState } from './history/task-history.js';
 export type * from './services/history/historic-variable-types.js';
 export type * from './services/history/historic-incident-types.js';
 export type * from './services/history/historic-log-types.js';
+export type * from './services/history/historic-report-types.js';
+export type * from './services/history/historic-user-operation-types.js';
 export { HISTORY_LEVELS, isHistoryEventProduced, type HistoryLevel, type HistoryEventType } from './history/history-level.js';
 export type {
   VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,
@@ -88,6 +90,9 @@ export type {
   CleanableHistoricBatchReportQuery,
   SetRemovalTimeToHistoricBatches,
 } from './services/batch/historic-batches.js';
+export { HistoryCleanupService, type HistoryCleanupConfiguration, type SetRemovalTimeToHistoricProcessInstances } from './services/history/history-cleanup.js';
+export { HISTORY_CLEANUP } from './history/history-cleanup-job.js';
+export { PROCESS_SET_REMOVAL_TIME } from './history/process-set-removal-time.js';
 export { BATCH_SET_REMOVAL_TIME } from './services/batch/types/batch-set-removal-time.js';
 export { batchIdOfJob } from './services/batch/batch-job.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';

@@ -43,8 +43,7 @@ export function engineRest(engine: ProcessEngine, options: EngineRestOptions = {
     errorMiddleware(),
     authenticationMiddleware(engine, basePath, authenticator),
     notFoundMiddleware(),
-    router.routes() as Middleware,
-    router.allowedMethods({ throw: true }) as Middleware,
+    router,
   ]);
   const middleware: Middleware = async (ctx, next) => {
     if (ctx.path !== basePath && !ctx.path.startsWith(`${basePath}/`)) return next();

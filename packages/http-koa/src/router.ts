@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import type { RestContext } from './resources/context.js';
 import { authorizationRoutes } from './resources/authorization.js';
@@ -32,6 +33,9 @@ import { deploymentRoutes } from './resources/deployment.js';
 import { engineRoutes, REST_API_VERSION } from './resources/engine.js';
 import { processDefinitionRoutes } from './resources/process-definition.js';
 import { historyProcessInstanceRoutes } from './resources/history-process-instance.js';
+import { historyCleanupRoutes } from './resources/history-cleanup.js';
+import { historyProcessInstanceReportRoutes } from './resources/history-process-instance-report.js';
+import { historyProcessDefinitionRoutes } from './resources/history-process-definition.js';
 import { historyActivityInstanceRoutes } from './resources/history-activity-instance.js';
 import { historyBatchRoutes } from './resources/history-batch.js';
 import { historyTaskRoutes } from './resources/history-task.js';
@@ -41,27 +45,73 @@ import { historyDetailRoutes } from './resources/history-detail.js';
 import { historyIncidentRoutes } from './resources/history-incident.js';
 import { historyJobLogRoutes } from './resources/history-job-log.js';
 import { historyExternalTaskLogRoutes } from './resources/history-external-task-log.js';
+import { historyUserOperationLogRoutes } from './resources/history-user-operation-log.js';
 
 /**
  * The REST routes, twice: at `<base>/<resource>` for the default engine and at
  * `<base>/engine/{name}/<resource>` as Camunda also serves them. Resource files hold the routes.
+ * A request is matched only against the routes of its first path segment (`external-task`,
+ * `history`, …): one router tries its routes' patterns one by one, and the API has hundreds.
  */
-export function createRouter(basePath: string, rest: RestContext): Router {
-  const root = new Router({ prefix: basePath });
-  engineRoutes(root, rest);
-  mountResources(root, rest);
+export function createRouter(basePath: string, rest: RestContext): Middleware {
+  const root = new SegmentedRoutes(basePath, []);
+  engineRoutes(root.registrar(), rest);
+  mountResources(root.registrar(), rest);
 
-  const named = new Router({ prefix: `${basePath}/engine/:engineName` });
-  named.use(requireEngineName(rest));
-  named.get('/version', (ctx) => {
+  const named = new SegmentedRoutes(`${basePath}/engine/:engineName`, [requireEngineName(rest)]);
+  named.registrar().get('/version', (ctx) => {
     ctx.body = { version: REST_API_VERSION };
   });
-  mountResources(named, rest);
+  mountResources(named.registrar(), rest);
 
-  const router = new Router();
-  router.use(named.routes());
-  router.use(root.routes());
-  return router;
+  const rootRoutes = root.middleware();
+  const namedRoutes = named.middleware();
+  return async (ctx, next) => {
+    const segments = ctx.path.slice(basePath.length).split('/');
+    // <base>/engine/{name}/<resource>…; <base>/engine alone is GET /engine.
+    if (segments[1] === 'engine' && segments.length > 3) return namedRoutes(ctx, next, segments[3]);
+    return rootRoutes(ctx, next, segments[1]);
+  };
+}
+
+/** One router per first path segment under a prefix, filled through a registrar shaped like a Router. */
+class SegmentedRoutes {
+  private readonly routers = new Map<string, Router>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly guards: Middleware[],
+  ) {}
+
+  /** What resource files register on: each route goes to the router of its first segment. */
+  registrar(): Router {
+    const route = (method: 'get' | 'post' | 'put' | 'delete' | 'options') =>
+      (path: string, ...handlers: Middleware[]) => {
+        (this.routerFor(path)[method] as (path: string, ...handlers: Middleware[]) => Router)(path, ...handlers);
+        return registrar;
+      };
+    const registrar = { get: route('get'), post: route('post'), put: route('put'), delete: route('delete'), options: route('options') } as unknown as Router;
+    return registrar;
+  }
+
+  middleware(): (ctx: Parameters<Middleware>[0], next: () => Promise<unknown>, segment: string | undefined) => Promise<unknown> {
+    const bySegment = new Map([...this.routers].map(([segment, router]) => [segment, compose([router.routes() as Middleware, router.allowedMethods({ throw: true }) as Middleware])]));
+    return (ctx, next, segment) => {
+      const routes = segment === undefined ? undefined : bySegment.get(segment);
+      return routes ? routes(ctx, next) : next();
+    };
+  }
+
+  private routerFor(path: string): Router {
+    const segment = path.split('/')[1];
+    let router = this.routers.get(segment);
+    if (!router) {
+      router = new Router({ prefix: this.prefix });
+      if (this.guards.length > 0) router.use(...this.guards);
+      this.routers.set(segment, router);
+    }
+    return router;
+  }
 }
 
 function mountResources(router: Router, rest: RestContext): void {
@@ -93,7 +143,11 @@ function mountResources(router: Router, rest: RestContext): void {
   userRoutes(router, rest);
   externalTaskRoutes(router, rest);
   incidentRoutes(router, rest);
+  historyProcessInstanceReportRoutes(router, rest);
+  // Before historyProcessInstanceRoutes: /history/process-instance/set-removal-time is no instance id.
+  historyCleanupRoutes(router, rest);
   historyProcessInstanceRoutes(router, rest);
+  historyProcessDefinitionRoutes(router, rest);
   historyActivityInstanceRoutes(router, rest);
   historyBatchRoutes(router, rest);
   historyTaskRoutes(router, rest);
@@ -103,6 +157,7 @@ function mountResources(router: Router, rest: RestContext): void {
   historyIncidentRoutes(router, rest);
   historyJobLogRoutes(router, rest);
   historyExternalTaskLogRoutes(router, rest);
+  historyUserOperationLogRoutes(router, rest);
 }
 
 function requireEngineName({ engine }: RestContext): Middleware {

@@ -81,7 +81,8 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
         parentTaskId: null,
         followUp: null,
         tenantId: null,
-        removalTime: null,
+        // The root ended: end time + its definition's time to live (removal time strategy end).
+        removalTime: expect.any(String),
         rootProcessInstanceId: started.approval,
       },
     ]);

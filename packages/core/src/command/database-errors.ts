@@ -1,4 +1,5 @@
-import { ExceptionCode, ProcessEngineException } from '../errors/exceptions.js';
+import { ExceptionCode, OptimisticLockingException, ProcessEngineException } from '../errors/exceptions.js';
+import { OPTIMISTIC_LOCK_FAILED } from '../persistence/repositories/instance-cleanup.js';
 
 /**
  * Driver errors become engine errors with Camunda's built-in codes, so a client sees
@@ -10,6 +11,10 @@ export function translateDatabaseError(error: unknown): unknown {
   if (code === '40P01') return new ProcessEngineException(error.message, { code: ExceptionCode.DEADLOCK, cause: error });
   if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
     return new ProcessEngineException(error.message, { code: ExceptionCode.FOREIGN_KEY_CONSTRAINT_VIOLATION, cause: error });
+  }
+  if (code === '22P02' && error.message.includes(OPTIMISTIC_LOCK_FAILED)) {
+    const [processInstanceId] = error.message.slice(error.message.indexOf(OPTIMISTIC_LOCK_FAILED) + OPTIMISTIC_LOCK_FAILED.length).split(':');
+    return new OptimisticLockingException(`ExecutionEntity[${processInstanceId}] was updated by another transaction concurrently`);
   }
   if (code === '22001') return new ProcessEngineException(error.message, { code: ExceptionCode.COLUMN_SIZE_TOO_SMALL, cause: error });
   return error;

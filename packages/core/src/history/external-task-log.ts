@@ -1,6 +1,7 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { ExternalTask } from '../services/external-task/external-task.js';
 import { historicRootOf } from './history-roots.js';
+import { removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
 
@@ -44,5 +45,6 @@ function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, s
     state,
     removal_time: null,
   };
-  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_ext_task_log').values(row));
+  // The removal time is read when the statement is built: the instance's flush may decide it first.
+  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_ext_task_log').values({ ...row, removal_time: removalTimeFor(ctx, task.processInstanceId) }));
 }

@@ -9,6 +9,7 @@ import { takeQueuedHistory } from './queued-history.js';
 import { TaskHistory } from './task-history.js';
 import { IncidentHistory } from './incident-history.js';
 import { IncidentAndLogDeletion } from './incident-and-log-deletion.js';
+import { endingRemovalTime, instanceRemovalWrites, removalTimeFor, type RemovalTime } from './removal-time.js';
 
 const ROOTS = Symbol('trellis.historicRoots');
 const ROWS_PER_STATEMENT = 400;
@@ -38,8 +39,12 @@ export const HistoryWriter = {
     if (!definition || !isHistoryEventProduced(level, 'process-instance-start')) return [];
     const now = ctx.clock.now().getTime();
     const root = rootProcessInstanceId(ctx, history);
-    const writes = [...takeQueuedHistory(ctx), ...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null), ...activityInstanceWrites(history, definition, root, now), ...TaskHistory.flushWrites(ctx, history, root, now)];
+    // Decided before the writes are built: they (and the queued log rows) carry the removal time.
+    const removalWrites = instanceRemovalWrites(ctx, history, root, now);
+    const removal = { value: removalTimeFor(ctx, history.processInstanceId), ending: endingRemovalTime(ctx, history.processInstanceId) };
+    const writes = [...takeQueuedHistory(ctx), ...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null, removal), ...activityInstanceWrites(history, definition, root, now, removal), ...TaskHistory.flushWrites(ctx, history, root, now)];
     if (history.processInstance?.written && history.processInstance.ended) writes.push(...IncidentHistory.instanceEnded(ctx, history.processInstanceId));
+    writes.push(...removalWrites);
     return writes;
   },
 
@@ -152,6 +157,7 @@ function processInstanceWrites(
   root: string | RawBuilder<string>,
   now: number,
   startUserId: string | null,
+  removal: InstanceRemoval,
 ): Write[] {
   const pending = history.processInstance;
   if (!pending || (pending.written && !pending.ended)) return [];
@@ -161,7 +167,8 @@ function processInstanceWrites(
     ? { end_time: now, state, delete_reason: termination?.deleteReason ?? null, end_act_id: pending.endActivityId }
     : { end_time: null, state, delete_reason: null, end_act_id: null };
   if (pending.written) {
-    return [(db) => db.updateTable('trellis_hi_procinst').set({ ...end, duration: sql<number>`${now} - start_time` }).where('id', '=', history.processInstanceId)];
+    const removalTime = removal.ending === undefined ? {} : { removal_time: removal.ending };
+    return [(db) => db.updateTable('trellis_hi_procinst').set({ ...end, ...removalTime, duration: sql<number>`${now} - start_time` }).where('id', '=', history.processInstanceId)];
   }
   const startTime = pending.startTime.getTime();
   const row = {
@@ -172,7 +179,7 @@ function processInstanceWrites(
     proc_def_name: definition.name,
     proc_def_version: definition.version,
     start_time: startTime,
-    removal_time: null,
+    removal_time: removal.value,
     duration: pending.ended ? now - startTime : null,
     start_user_id: startUserId,
     start_act_id: pending.startActivityId,
@@ -185,7 +192,13 @@ function processInstanceWrites(
   return [(db) => db.insertInto('trellis_hi_procinst').values(row as HistoricProcessInstanceTable)];
 }
 
-function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number): Write[] {
+/** The removal time of the rows a flush writes, and the one its end updates set (undefined: unchanged). */
+interface InstanceRemoval {
+  value: RemovalTime;
+  ending: RemovalTime | undefined;
+}
+
+function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number, removal: InstanceRemoval): Write[] {
   const writes: Write[] = [];
   const fresh: PendingActivity[] = [];
   const ends = new Map<string, string[]>();
@@ -199,18 +212,24 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
   for (const [kind, ids] of ends) {
     for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
       const chunk = ids.slice(i, i + ROWS_PER_STATEMENT);
-      const changes = { end_time: now, duration: sql<number>`${now} - start_time`, canceled: Number(kind[0]), complete_scope: Number(kind[1]) };
+      const changes = {
+        end_time: now,
+        duration: sql<number>`${now} - start_time`,
+        canceled: Number(kind[0]),
+        complete_scope: Number(kind[1]),
+        ...(removal.ending === undefined ? {} : { removal_time: removal.ending }),
+      };
       writes.push((db) => db.updateTable('trellis_hi_actinst').set(changes).where('id', 'in', chunk));
     }
   }
   for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT) {
-    const rows = fresh.slice(i, i + ROWS_PER_STATEMENT).map((pending) => toRow(pending, history, definition, root, now));
+    const rows = fresh.slice(i, i + ROWS_PER_STATEMENT).map((pending) => toRow(pending, history, definition, root, now, removal.value));
     writes.push((db) => db.insertInto('trellis_hi_actinst').values(rows as HistoricActivityInstanceTable[]));
   }
   return writes;
 }
 
-function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number) {
+function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number, removalTime: RemovalTime) {
   const { instance } = pending;
   const startTime = instance.startTime.getTime();
   return {
@@ -234,6 +253,6 @@ function toRow(pending: PendingActivity, history: InstanceHistory, definition: H
     complete_scope: Number(pending.ended && pending.completeScope),
     sequence_counter: pending.sequenceCounter,
     tenant_id: definition.tenantId,
-    removal_time: null,
+    removal_time: removalTime,
   };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { Incident } from '../persistence/repositories/incident-repository.js';
 import { historicRootOf } from './history-roots.js';
+import { endingRemovalTime, removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced } from './history-level.js';
 import type { Write } from './history-writer.js';
 import { JobLog } from './job-log.js';
@@ -34,7 +35,7 @@ export const IncidentHistory = {
         execution_id: incident.executionId,
         create_time: incident.incidentTimestamp.getTime(),
         end_time: null,
-        removal_time: null,
+        removal_time: removalTimeFor(ctx, incident.processInstanceId),
         incident_type: incident.incidentType,
         incident_message: incident.incidentMessage,
         activity_id: incident.activityId,
@@ -75,9 +76,10 @@ export const IncidentHistory = {
   instanceEnded(ctx: CommandContext, processInstanceId: string): Write[] {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-delete')) return [];
     const now = ctx.clock.now().getTime();
+    const removalTime = endingRemovalTime(ctx, processInstanceId);
     return [
       (db) =>
-        db.updateTable('trellis_hi_incident').set({ end_time: now, state: IncidentState.deleted }).where('proc_inst_id', '=', processInstanceId).where('end_time', 'is', null),
+        db.updateTable('trellis_hi_incident').set({ end_time: now, state: IncidentState.deleted, ...(removalTime === undefined ? {} : { removal_time: removalTime }) }).where('proc_inst_id', '=', processInstanceId).where('end_time', 'is', null),
     ];
   },
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { Job } from '../jobs/job.js';
 import { historicRootOf } from './history-roots.js';
+import { removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
 
@@ -72,7 +73,8 @@ function log(ctx: CommandContext, job: Job, event: HistoryEventType, state: numb
         : null,
     removal_time: null,
   };
-  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_job_log').values(row));
+  // The removal time is read when the statement is built: the instance's flush may decide it first.
+  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_job_log').values({ ...row, removal_time: removalTimeFor(ctx, job.processInstanceId) }));
   return id;
 }
 

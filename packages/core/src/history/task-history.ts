@@ -3,6 +3,7 @@ import type { CommandContext } from '../command/command-context.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../persistence/schema.js';
 import type { Task, TaskCandidates } from '../services/task/task.js';
 import { historicRootOf } from './history-roots.js';
+import { endingRemovalTime, removalTimeFor, type RemovalTime } from './removal-time.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { execute, type Write } from './history-writer.js';
 import type { InstanceHistory } from './instance-history.js';
@@ -14,7 +15,10 @@ const ROWS_PER_STATEMENT = 400;
 export type HistoricTaskState = 'Created' | 'Updated' | 'Completed' | 'Deleted';
 
 type TaskRow = Omit<Insertable<HistoricTaskInstanceTable>, 'root_proc_inst_id'>;
-type LinkRow = Omit<Insertable<HistoricIdentityLinkTable>, 'root_proc_inst_id' | 'proc_def_key'> & { proc_def_key: string | null | RawBuilder<string | null> };
+type LinkRow = Omit<Insertable<HistoricIdentityLinkTable>, 'root_proc_inst_id' | 'proc_def_key' | 'removal_time'> & {
+  proc_def_key: string | null | RawBuilder<string | null>;
+  removal_time: RemovalTime;
+};
 
 /** Tasks a process instance created in this command, written with the instance's flush (they need its root). */
 interface PendingTasks {
@@ -91,20 +95,23 @@ export const TaskHistory = {
       }
     }
     const writes: Write[] = [];
+    const removalTime = removalTimeFor(ctx, history.processInstanceId);
+    const endingTime = endingRemovalTime(ctx, history.processInstanceId);
+    const endingRemoval = endingTime === undefined ? {} : { removal_time: endingTime };
     for (const [kind, ids] of Object.entries(ended)) {
       const canceled = kind === 'deleted';
       for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
         const chunk = ids.slice(i, i + ROWS_PER_STATEMENT);
-        const changes = { ...ending(canceled ? deleteReason : 'completed', canceled, 0, now), duration: sql<number>`${now} - start_time` };
+        const changes = { ...ending(canceled ? deleteReason : 'completed', canceled, 0, now), duration: sql<number>`${now} - start_time`, ...endingRemoval };
         writes.push((db) => db.updateTable('trellis_hi_taskinst').set(changes).where('act_inst_id', 'in', chunk).where('end_time', 'is', null));
       }
     }
     if (created && created.tasks.size > 0) {
-      const rows = [...created.tasks.values()].map((row) => ({ ...row, root_proc_inst_id: root }));
+      const rows = [...created.tasks.values()].map((row) => ({ ...row, root_proc_inst_id: root, removal_time: removalTime }));
       writes.push((db) => db.insertInto('trellis_hi_taskinst').values(rows as Insertable<HistoricTaskInstanceTable>[]));
     }
     if (created && created.links.length > 0) {
-      const rows = created.links.map((row) => ({ ...row, root_proc_inst_id: root }));
+      const rows = created.links.map((row) => ({ ...row, root_proc_inst_id: root, removal_time: removalTime }));
       writes.push((db) => db.insertInto('trellis_hi_identitylink').values(rows as Insertable<HistoricIdentityLinkTable>[]));
     }
     return writes;
@@ -236,7 +243,7 @@ function linkRow(
     // Camunda: the authenticated user of the command that changed the link.
     assigner_id: ctx.authentication?.userId ?? null,
     tenant_id: task.tenantId,
-    removal_time: null,
+    removal_time: removalTimeFor(ctx, task.processInstanceId),
   };
 }
 

@@ -4,6 +4,7 @@ import { toStorage, type TypedValue, type VariableStorageRow } from '../runtime/
 import type { HistoricDetailTable, HistoricVariableInstanceTable } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { historicRootOf } from './history-roots.js';
+import { variableRemovalTime } from './removal-time.js';
 import { execute, type Write } from './history-writer.js';
 import { FORM_PROPERTY, VARIABLE_UPDATE } from '../persistence/repositories/historic-variable-repository.js';
 
@@ -76,7 +77,7 @@ export const VariableHistory = {
         writes.push((db) => db.insertInto('trellis_hi_detail').values(chunk as HistoricDetailTable[]));
       }
     }
-    const created = changes.filter((change) => change.kind === 'create').map((change) => instanceRow(change, scope, now));
+    const created = changes.filter((change) => change.kind === 'create').map((change) => instanceRow(ctx, change, scope, now));
     for (let i = 0; i < created.length; i += ROWS_PER_STATEMENT) {
       const chunk = created.slice(i, i + ROWS_PER_STATEMENT);
       writes.push((db) => db.insertInto('trellis_hi_varinst').values(chunk as HistoricVariableInstanceTable[]));
@@ -128,7 +129,7 @@ export async function formFieldsSubmitted(ctx: CommandContext, scope: FormScope,
       long_value: null,
       double_value: null,
       bytes: null,
-      ...scopeColumns({ ...scope, kind: 'create', id: '', name, value: toStorage(value) }, context),
+      ...scopeColumns(ctx, { ...scope, kind: 'create', id: '', name, value: toStorage(value) }, context),
     }));
   if (rows.length > 0) await ctx.trx.insertInto('trellis_hi_detail').values(rows as HistoricDetailTable[]).execute();
 }
@@ -175,7 +176,7 @@ function definitionContext(processDefinitionId: string | null, tenantId: string 
   return { processDefinitionId, processDefinitionKey: key, tenantId, initial: false };
 }
 
-function scopeColumns(change: VariableChange, scope: VariableHistoryContext) {
+function scopeColumns(ctx: CommandContext, change: VariableChange, scope: VariableHistoryContext) {
   return {
     proc_def_id: scope.processDefinitionId,
     proc_def_key: scope.processDefinitionKey,
@@ -185,12 +186,12 @@ function scopeColumns(change: VariableChange, scope: VariableHistoryContext) {
     act_inst_id: change.activityInstanceId,
     task_id: change.taskId,
     tenant_id: scope.tenantId,
-    removal_time: null,
+    removal_time: variableRemovalTime(ctx, change.processInstanceId),
   };
 }
 
-function instanceRow(change: VariableChange, scope: VariableHistoryContext, now: number) {
-  return { id: change.id, rev: 0, name: change.name, ...change.value, ...scopeColumns(change, scope), state: 'CREATED', create_time: now };
+function instanceRow(ctx: CommandContext, change: VariableChange, scope: VariableHistoryContext, now: number) {
+  return { id: change.id, rev: 0, name: change.name, ...change.value, ...scopeColumns(ctx, change, scope), state: 'CREATED', create_time: now };
 }
 
 function detailRow(ctx: CommandContext, change: VariableChange, scope: VariableHistoryContext, now: number) {
@@ -211,7 +212,7 @@ function detailRow(ctx: CommandContext, change: VariableChange, scope: VariableH
     initial: Number(change.kind === 'create' && scope.initial),
     operation_id: null,
     ...value,
-    ...scopeColumns(change, scope),
+    ...scopeColumns(ctx, change, scope),
   };
 }
 

@@ -40,6 +40,7 @@ export interface StoreSchema {
   trellis_hi_incident: HistoricIncidentTable;
   trellis_hi_job_log: HistoricJobLogTable;
   trellis_hi_ext_task_log: HistoricExternalTaskLogTable;
+  trellis_hi_op_log: UserOperationLogTable;
 }
 
 export interface PropertyTable {
@@ -601,4 +602,36 @@ export interface HistoricDetailTable extends StoredValueColumns {
   tenant_id: string | null;
   operation_id: string | null;
   removal_time: number | null;
+}
+
+export interface UserOperationLogTable {
+  id: string;
+  deployment_id: string | null;
+  proc_def_id: string | null;
+  proc_def_key: string | null;
+  root_proc_inst_id: string | null;
+  proc_inst_id: string | null;
+  execution_id: string | null;
+  case_def_id: string | null;
+  case_inst_id: string | null;
+  case_execution_id: string | null;
+  task_id: string | null;
+  job_id: string | null;
+  job_def_id: string | null;
+  batch_id: string | null;
+  external_task_id: string | null;
+  user_id: string | null;
+  timestamp: number;
+  operation_type: string;
+  operation_id: string;
+  entity_type: string;
+  property: string | null;
+  org_value: string | null;
+  new_value: string | null;
+  tenant_id: string | null;
+  removal_time: number | null;
+  category: string | null;
+  annotation: string | null;
+  /** The order entries of equal timestamp were written in. */
+  sequence_counter: number;
 }

@@ -64,10 +64,11 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
   // A scope's activity instance: its scope execution goes; its holder's path ends with it.
   if (execution.scopeInstanceId === instanceId && execution.parentId !== null) {
     const holder = runner.parentOf(execution);
-    await runner.removeExecution(execution);
+    await runner.removeExecution(execution, true);
     holder.activityInstanceId = null;
     return cancelPath(runner, holder);
   }
+  await runner.notifyCancelled([execution.id]);
   runner.tree.removeActivityInstance(instanceId, true);
   await runner.ctx.tasks.deleteByExecutions([execution.id]);
   for (const job of await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution))) JobLog.deleted(runner.ctx, job);
@@ -84,13 +85,13 @@ async function cancelPath(runner: ProcessRunner, execution: Execution): Promise<
   if (execution.parentId === null) return;
   if (execution.isConcurrent) {
     const scope = runner.parentOf(execution);
-    await runner.removeExecution(execution);
+    await runner.removeExecution(execution, true);
     if (runner.tree.childrenOf(scope.id).length === 0) await cancelPath(runner, scope);
     return;
   }
   if (execution.isScope && execution.scopeInstanceId) {
     const holder = runner.parentOf(execution);
-    await runner.removeExecution(execution);
+    await runner.removeExecution(execution, true);
     return cancelPath(runner, holder);
   }
 }

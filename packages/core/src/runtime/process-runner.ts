@@ -23,6 +23,11 @@ import { JobLog } from '../history/job-log.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 
+export interface RunnerSkips {
+  skipCustomListeners: boolean;
+  skipIoMappings: boolean;
+}
+
 export interface EnterOptions {
   /** The async-before job resumes the execution: no second job. */
   skipAsync?: boolean;
@@ -73,6 +78,11 @@ export class ProcessRunner {
   startedRootInstance = false;
   /** Rows other than the tree were written for the instance (tasks, jobs, subscriptions, external tasks). */
   wroteRows = false;
+  /**
+   * Camunda's skipCustomListeners / skipIoMappings of a modification, restart or deletion: while
+   * this command moves the instance, execution listeners and input / output mappings do not run.
+   */
+  skips: RunnerSkips = { skipCustomListeners: false, skipIoMappings: false };
 
   constructor(
     readonly ctx: CommandContext,
@@ -297,7 +307,7 @@ export class ProcessRunner {
   async terminate(execution: Execution): Promise<void> {
     const scope = this.scopeExecutionOf(execution);
     if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
-    for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
+    for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
     this.endActivityInstance(scope);
     await this.scopeDone(scope);
   }
@@ -308,13 +318,16 @@ export class ProcessRunner {
     if (!root) return;
     this.tree.history.terminate('INTERNALLY_TERMINATED', null);
     await cancelCalledInstances(this, [...this.tree.executions.keys()]);
-    for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child);
+    for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child, true);
     await removeLoggedWorkOf(this.ctx, root.id);
     await this.finishInstance();
   }
 
-  /** Removes an execution and everything below it: activity instances, tasks, jobs, subscriptions, variables. */
-  async removeExecution(execution: Execution): Promise<void> {
+  /**
+   * Removes an execution and everything below it: activity instances, tasks, jobs, subscriptions,
+   * variables. `cancelled`: the activities there are cancelled (their end listeners fire).
+   */
+  async removeExecution(execution: Execution, cancelled = false): Promise<void> {
     const doomed: Execution[] = [];
     const collect = (current: Execution) => {
       for (const child of this.tree.childrenOf(current.id)) collect(child);
@@ -322,6 +335,7 @@ export class ProcessRunner {
     };
     collect(execution);
     const ids = doomed.map((each) => each.id);
+    if (cancelled) await this.notifyCancelled(ids);
     for (const instance of [...this.tree.activityInstances.values()]) {
       if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id, true);
     }
@@ -335,6 +349,22 @@ export class ProcessRunner {
     if ((await this.ctx.incidents.deleteByExecutions(ids)) > 0) await IncidentHistory.ended(this.ctx, { executionIds: ids }, IncidentState.deleted);
     for (const task of await this.ctx.externalTasks.deleteByExecutions(ids)) ExternalTaskLog.deleted(this.ctx, task);
     await cancelCalledInstances(this, ids);
+  }
+
+  /**
+   * Cancelled activities fire their end listeners, innermost first, as Camunda's cascading delete
+   * does (unless skipCustomListeners).
+   */
+  async notifyCancelled(executionIds: readonly string[]): Promise<void> {
+    if (this.skips.skipCustomListeners) return;
+    const instances = [...this.tree.activityInstances.values()].filter((instance) => executionIds.includes(instance.executionId));
+    const depth = (id: string | null): number => (id === null ? 0 : 1 + depth(this.tree.activityInstances.get(id)?.parentId ?? null));
+    instances.sort((a, b) => depth(b.id) - depth(a.id));
+    for (const instance of instances) {
+      const element = this.model.activity(instance.activityId);
+      const execution = this.tree.executions.get(instance.executionId);
+      if (element && execution) await this.notify(execution, element.executionListeners, 'end', element.id);
+    }
   }
 
   /** A new concurrent path beside a scope execution (for a non-interrupting boundary event). */
@@ -385,7 +415,7 @@ export class ProcessRunner {
   private async fireEventSubProcess(scope: Execution, start: FlowElementModel, eventSubProcess: FlowElementModel): Promise<void> {
     let path = scope;
     if (start.isInterrupting) {
-      for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child);
+      for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
       if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
@@ -439,7 +469,7 @@ export class ProcessRunner {
       return;
     }
     const holder = this.parentOf(scope);
-    await this.removeExecution(scope);
+    await this.removeExecution(scope, true);
     holder.activityInstanceId = null;
     holder.isActive = true;
     this.tree.touch(holder);
@@ -548,7 +578,7 @@ export class ProcessRunner {
       startTime: this.ctx.clock.now(),
     });
     if (target !== execution) {
-      await mapInputs(this, target, element);
+      if (!this.skips.skipIoMappings) await mapInputs(this, target, element);
       if (!element.multiInstance) await createBoundaryEventTriggers(this, target, element);
       if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, target, element.id);
     }
@@ -565,7 +595,7 @@ export class ProcessRunner {
     const element = this.elementOf(execution);
     let leaving = execution;
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
-      await mapOutputs(this, execution, element);
+      if (!this.skips.skipIoMappings) await mapOutputs(this, execution, element);
       await this.notify(execution, element.executionListeners, 'end', element.id);
       leaving = this.parentOf(execution);
       await this.removeExecution(execution);
@@ -676,7 +706,7 @@ export class ProcessRunner {
   }
 
   private async notify(execution: Execution, listeners: readonly ListenerModel[], event: string, elementId: string): Promise<void> {
-    if (listeners.length === 0) return;
+    if (listeners.length === 0 || this.skips.skipCustomListeners) return;
     await invokeListeners(this, execution, listeners.filter((listener) => listener.event === event), elementId);
   }
 

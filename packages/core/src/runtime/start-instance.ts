@@ -4,7 +4,7 @@ import { armEventSubProcesses } from './events/event-sub-processes.js';
 import type { Execution } from './execution.js';
 import { modifyInstance, type ModificationInstruction } from './modification.js';
 import { completeRun, newInstance } from './open-instance.js';
-import type { ProcessRunner } from './process-runner.js';
+import type { ProcessRunner, RunnerSkips } from './process-runner.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
 import { untypedValue, type TypedValue } from './variables/index.js';
 
@@ -17,6 +17,8 @@ export interface InstanceStart {
   instructions?: readonly ModificationInstruction[];
   /** A called instance: the call activity's execution in the caller. */
   superExecution?: Execution | null;
+  /** A restart's skipCustomListeners / skipIoMappings. */
+  skips?: RunnerSkips;
   /** Prepare the new instance before it runs (e.g. a message start's payload). */
   beforeRun?: (runner: ProcessRunner) => void;
 }
@@ -61,6 +63,7 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
   // camunda:initiator: the authenticated user who started the instance (null when nobody is).
   const initiator = runner.model.activity(start.startActivityId)?.camunda.initiator;
   if (typeof initiator === 'string' && initiator !== '') runner.variables.set(initiator, untypedValue(ctx.authentication?.userId ?? null));
+  if (start.skips) runner.skips = start.skips;
   start.beforeRun?.(runner);
   await armEventSubProcesses(runner, root, runner.model.key);
   if (start.instructions && start.instructions.length > 0) {

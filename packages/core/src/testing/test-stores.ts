@@ -35,8 +35,13 @@ export function testStoreConfigs(env: NodeJS.ProcessEnv = process.env): TestStor
   return [sqliteMemory, postgres];
 }
 
-/** `t_` + sha1 of the test's identity plus a random part, so reruns never meet old tables. */
+/**
+ * `t_` + the test run's id (TRELLIS_TEST_RUN, 8 hex digits, set by the vitest global setup so that
+ * its teardown drops only this run's schemas) + sha1 of the test's identity plus a random part.
+ */
 export function schemaName(testId: string): string {
   const salt = `${process.pid}:${Date.now()}:${Math.random()}`;
-  return `t_${createHash('sha1').update(`${testId}:${salt}`).digest('hex').slice(0, 24)}`;
+  const hash = createHash('sha1').update(`${testId}:${salt}`).digest('hex');
+  const run = /^[0-9a-f]{8}$/.test(process.env.TRELLIS_TEST_RUN ?? '') ? process.env.TRELLIS_TEST_RUN! : hash.slice(16, 24);
+  return `t_${run}${hash.slice(0, 16)}`;
 }

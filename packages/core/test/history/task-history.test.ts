@@ -67,7 +67,8 @@ describe.each(testStoreConfigs())('task history on $name', (testStore) => {
         followUp: null,
         parentTaskId: null,
         tenantId: null,
-        removalTime: null,
+        // Ended root: end time + the definition's time to live (removal time strategy end).
+        removalTime: new Date(engine.clock.now().getTime() + definitions[0].historyTimeToLive! * 86_400_000),
         taskState: 'Completed',
       },
     ]);

@@ -1,15 +1,14 @@
 import type { HistoricProcessInstanceQuery } from '@trellis/core';
 import { objectOf } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery } from '../query/parse-query.js';
-import { HISTORIC_PROCESS_INSTANCE_QUERY } from './history-process-instance.js';
+import { historicQueryFromBody } from './history-process-instance.js';
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
 /** A HistoricProcessInstanceQueryDto inside a request body (the JSON of POST /history/process-instance), or null. */
 export function historicQueryOf(body: Record<string, unknown>): HistoricProcessInstanceQuery | null {
   if (!present(body.historicProcessInstanceQuery)) return null;
-  return parseBodyQuery<HistoricProcessInstanceQuery>(objectOf(body.historicProcessInstanceQuery), HISTORIC_PROCESS_INSTANCE_QUERY);
+  return historicQueryFromBody(objectOf(body.historicProcessInstanceQuery));
 }
 
 /** A JSON List<String> as Jackson reads it: null stays null (not given), numbers become text, null items stay. */

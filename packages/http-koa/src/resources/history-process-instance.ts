@@ -6,6 +6,7 @@ import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
+import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
 export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -16,15 +17,14 @@ export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
     startedBefore: 'date', startedAfter: 'date', finishedBefore: 'date', finishedAfter: 'date', startedBy: 'string',
     executedActivityIdIn: 'stringList', activeActivityIdIn: 'stringList', superProcessInstanceId: 'string', subProcessInstanceId: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
     active: 'boolean', suspended: 'boolean', completed: 'boolean', externallyTerminated: 'boolean', internallyTerminated: 'boolean',
+    withIncidents: 'boolean', withRootIncidents: 'boolean', incidentIdIn: 'stringList', incidentType: 'string', incidentStatus: 'string',
+    incidentMessage: 'string', incidentMessageLike: 'string', executedActivityAfter: 'date', executedActivityBefore: 'date',
+    executedJobAfter: 'date', executedJobBefore: 'date', activityIdIn: 'stringList',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['instanceId', 'definitionId', 'definitionKey', 'definitionName', 'definitionVersion', 'businessKey', 'startTime', 'endTime', 'duration', 'tenantId'],
-  // Incidents, executed jobs and activities, cases and variables arrive with later history increments.
-  unsupported: [
-    'withIncidents', 'withRootIncidents', 'incidentIdIn', 'incidentType', 'incidentStatus', 'incidentMessage', 'incidentMessageLike',
-    'executedActivityAfter', 'executedActivityBefore', 'executedJobAfter', 'executedJobBefore', 'superCaseInstanceId', 'subCaseInstanceId',
-    'caseInstanceId', 'activityIdIn', 'variables', 'variableNamesIgnoreCase',
-    'variableValuesIgnoreCase', 'orQueries',
-  ],
+  // Trellis runs no CMMN, so the case criteria stay refused; `variables` is read apart (name_op_value conditions).
+  unsupported: ['superCaseInstanceId', 'subCaseInstanceId', 'caseInstanceId'],
 };
 
 /** Camunda's HistoricProcessInstanceDto. */
@@ -56,9 +56,14 @@ export function toHistoricProcessInstanceDto(instance: HistoricProcessInstance) 
 /** The Historic Process Instance group: query, count, get and delete. */
 export function historyProcessInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
-  const fromQueryString = (ctx: Context) => parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY);
+  const fromQueryString = (ctx: Context) => {
+    const query = parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY);
+    const raw = Array.isArray(ctx.query.variables) ? ctx.query.variables[0] : ctx.query.variables;
+    if (typeof raw === 'string') query.variables = parseVariableValuesParam(raw);
+    return query;
+  };
   const fromBody = async (ctx: Context): Promise<HistoricProcessInstanceQuery> => ({
-    ...parseBodyQuery<HistoricProcessInstanceQuery>(await readJsonObject(ctx, rest.bodyLimit), HISTORIC_PROCESS_INSTANCE_QUERY),
+    ...historicQueryFromBody(await readJsonObject(ctx, rest.bodyLimit)),
     ...parsePage(ctx.query),
   });
   const list = async (query: HistoricProcessInstanceQuery) => (await engine.history.findHistoricProcessInstances(query)).map(toHistoricProcessInstanceDto);
@@ -97,6 +102,23 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
     }
     ctx.status = 204;
   });
+}
+
+/** A HistoricProcessInstanceQueryDto body: criteria, `variables` conditions and `orQueries` (each such a body, sorting aside). */
+export function historicQueryFromBody(body: Record<string, unknown>): HistoricProcessInstanceQuery {
+  const query = parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY);
+  if (body.variables !== undefined && body.variables !== null) query.variables = parseVariableValuesBody(body.variables, 'variables');
+  if (body.orQueries !== undefined && body.orQueries !== null) {
+    const entries = body.orQueries;
+    if (!Array.isArray(entries) || entries.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
+      throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(entries)}'`);
+    }
+    query.orQueries = entries.map((each: Record<string, unknown>) => {
+      const { sorting: _sorting, ...or } = historicQueryFromBody(each);
+      return or;
+    });
+  }
+  return query;
 }
 
 const notFound = (id: string) => new InvalidRequestException(404, `Historic process instance with id ${id} does not exist`);

@@ -102,7 +102,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     const prefix = `Cannot modify process instance ${ctx.params.id}`;
     const instructions = instructionsFromDto(body.instructions, prefix, { allowCancel: true });
     try {
-      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions);
+      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true });
     } catch (error) {
       // Camunda answers a modification the engine refuses with 400 and the engine's message.
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;

@@ -57,21 +57,93 @@ function preparing(pool: pg.Pool): PostgresPool {
       let statements = connections.get(client);
       if (!statements) connections.set(client, (statements = { seen: new Map(), prepared: new Map() }));
       const known = statements;
+      const send = (sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> => {
+        if (parameters.length === 0) return client.query(sql);
+        let name = known.prepared.get(sql);
+        if (!name && known.prepared.size < MAX_PREPARED) {
+          const seen = (known.seen.get(sql) ?? 0) + 1;
+          if (known.seen.size > 10_000) known.seen.clear();
+          known.seen.set(sql, seen);
+          if (seen >= PREPARE_AFTER) known.prepared.set(sql, (name = `trellis_${known.prepared.size}`));
+        }
+        return client.query(name ? { name, text: sql, values: [...parameters] } : { text: sql, values: [...parameters] });
+      };
+      const transaction = new LazyTransaction(send);
       return {
-        query: ((sql: string, parameters: ReadonlyArray<unknown>) => {
-          if (parameters.length === 0) return client.query(sql);
-          let name = known.prepared.get(sql);
-          if (!name && known.prepared.size < MAX_PREPARED) {
-            const seen = (known.seen.get(sql) ?? 0) + 1;
-            if (known.seen.size > 10_000) known.seen.clear();
-            known.seen.set(sql, seen);
-            if (seen >= PREPARE_AFTER) known.prepared.set(sql, (name = `trellis_${known.prepared.size}`));
-          }
-          return client.query(name ? { name, text: sql, values: [...parameters] } : { text: sql, values: [...parameters] });
-        }) as unknown as PostgresPoolClient['query'],
+        query: ((sql: string, parameters: ReadonlyArray<unknown>) => transaction.query(sql, parameters)) as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Marks a write that may wait for the end of its transaction (its result is not read; it checks
+ * itself and fails as a whole). Alone in its transaction it runs without BEGIN / COMMIT.
+ */
+export const DEFERRABLE = '/* trellis:deferrable */ ';
+/** Marks the only write its transaction will make; when nothing was written before, it runs without BEGIN / COMMIT. */
+export const SOLITARY = '/* trellis:solitary */ ';
+
+const NO_ROWS = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 } as unknown as pg.QueryResult;
+const LOCKING_OR_SIDE_EFFECTS = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|pg_advisory\w*|pg_notify|nextval|setval|set_config|txid_current\w*|pg_current_xact_id)\b/i;
+
+/**
+ * BEGIN is sent only when the transaction first writes or locks. Under READ COMMITTED (the engine's
+ * level) a plain SELECT sees the same thing inside a transaction and outside it, so the reads before
+ * the first write go alone; a command that then writes once — a marked statement — needs neither
+ * BEGIN nor COMMIT: two of the four round trips of an external task's fetch or complete.
+ */
+class LazyTransaction {
+  private state: 'none' | 'pending' | 'open' | 'solitary-done' = 'none';
+  private deferred: { sql: string; parameters: ReadonlyArray<unknown> } | null = null;
+
+  constructor(private readonly send: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<pg.QueryResult>) {}
+
+  async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
+    const command = sql.length <= 8 ? sql.toLowerCase() : '';
+    if (command === 'begin') {
+      this.state = 'pending';
+      return NO_ROWS;
+    }
+    if (this.state === 'none') return this.send(sql, parameters);
+    if (command === 'commit' || command === 'rollback') return this.end(command);
+    if (this.state === 'open') return this.send(sql, parameters);
+    const read = /^\s*select\b/i.test(sql) && !LOCKING_OR_SIDE_EFFECTS.test(sql);
+    if (this.deferred === null && this.state === 'pending') {
+      if (read) return this.send(sql, parameters);
+      if (sql.startsWith(DEFERRABLE)) {
+        this.deferred = { sql, parameters };
+        return NO_ROWS;
+      }
+      if (sql.startsWith(SOLITARY)) {
+        this.state = 'solitary-done';
+        return this.send(sql, parameters);
+      }
+    }
+    if (this.state === 'solitary-done') {
+      if (read) return this.send(sql, parameters);
+      throw new Error(`a transaction wrote after its solitary write: ${sql.slice(0, 80)}`);
+    }
+    await this.open();
+    return this.send(sql, parameters);
+  }
+
+  private async open(): Promise<void> {
+    await this.send('begin', []);
+    this.state = 'open';
+    const deferred = this.deferred;
+    this.deferred = null;
+    if (deferred) await this.send(deferred.sql, deferred.parameters);
+  }
+
+  private async end(command: 'commit' | 'rollback'): Promise<pg.QueryResult> {
+    const { state, deferred } = this;
+    this.state = 'none';
+    this.deferred = null;
+    if (state === 'open') return this.send(command, []);
+    if (command === 'commit' && deferred) await this.send(deferred.sql, deferred.parameters);
+    return NO_ROWS;
+  }
 }

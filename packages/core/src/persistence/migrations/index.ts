@@ -12,6 +12,8 @@ import { history } from './0011-history.js';
 import { historicVariables } from './0012-historic-variables.js';
 import { historicTasks } from './0013-historic-tasks.js';
 import { historicIncidentsAndLogs } from './0014-historic-incidents-and-logs.js';
+import { userOperationLog } from './0015-user-operation-log.js';
+import { historyCleanup } from './0016-history-cleanup.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -30,5 +32,7 @@ export const migrations: readonly Migration[] = [
   historicVariables,
   historicTasks,
   historicIncidentsAndLogs,
+  userOperationLog,
+  historyCleanup,
 ];
 export type { Migration } from './migration.js';

@@ -87,17 +87,12 @@ export class ExecutionRepository {
   }
 
   /**
-   * PostgreSQL: removes an ended instance with everything hanging on it in one statement, and
+   * PostgreSQL: removes an ended instance with everything hanging on it in one statement, which
    * demands that the executions it read are exactly the ones deleted, at the revisions it read.
    */
   async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[], writes: readonly Write[] = []): Promise<void> {
-    const deleted = await deleteEndedInstance(this.trx, processInstanceId, writes);
-    const expected = new Map(removed.map((execution) => [execution.id, this.revisions.of(execution.id)]));
-    for (const row of deleted) {
-      if (expected.get(row.id) !== Number(row.rev)) this.revisions.ensureChanged(row.id, 0);
-      expected.delete(row.id);
-    }
-    for (const id of expected.keys()) this.revisions.ensureChanged(id, 0);
+    const expected = removed.map((execution) => ({ id: execution.id, rev: this.revisions.of(execution.id) }));
+    await deleteEndedInstance(this.trx, processInstanceId, expected, writes);
     for (const execution of removed) this.revisions.forget(execution.id);
   }
 

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { CompiledQuery, type Selectable, type Transaction } from 'kysely';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
@@ -6,6 +6,7 @@ import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { loadRowWithInstanceRows, type InstanceRows } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
+import { SOLITARY } from '../dialects/pg.js';
 
 type Row = Selectable<ExternalTaskTable>;
 
@@ -107,16 +108,17 @@ export class ExternalTaskRepository {
   /**
    * PostgreSQL only: picks and locks up to `limit` fetchable tasks for the worker in one statement
    * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING), the hot path of every worker.
-   * Returns them in the fetch order.
+   * Returns them in the fetch order. `solitary`: the caller's transaction writes nothing else.
    */
-  async lockFetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter, workerId: string, lockExpirationTime: Date): Promise<ExternalTask[]> {
+  async lockFetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter, workerId: string, lockExpirationTime: Date, solitary = false): Promise<ExternalTask[]> {
     const picked = this.fetchableSelect(topic, now, order, readable).select('t.id').limit(limit).forUpdate().skipLocked();
-    const rows = await this.trx
+    const statement = this.trx
       .updateTable('trellis_external_task')
       .set((eb) => ({ worker_id: workerId, lock_expiration_time: lockExpirationTime.getTime(), rev: eb('rev', '+', 1) }))
       .where('id', 'in', picked)
       .returningAll()
-      .execute();
+      .compile();
+    const { rows } = await this.trx.executeQuery((solitary ? CompiledQuery.raw(SOLITARY + statement.sql, [...statement.parameters]) : statement) as CompiledQuery<Row>);
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
     return rows.map((row) => this.remember(row));

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { BadUserRequestException } from '../../errors/exceptions.js';
 import type {
   HistoricActivityInstance,
@@ -13,6 +13,7 @@ import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, Store
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
+import { valueCondition } from './variable-instance-query.js';
 
 const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
 const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
@@ -76,46 +77,16 @@ export class HistoricInstanceRepository {
   private processSelect(q: HistoricProcessInstanceQuery, readable: ReadFilter): ProcessSelect {
     let s: ProcessSelect = processBase(this.trx);
     if (readable) s = s.where(readable('p.proc_def_key'));
-    if (q.processInstanceId !== undefined) s = s.where('p.id', '=', q.processInstanceId);
-    if (q.processInstanceIds !== undefined) s = s.where('p.id', 'in', nonEmpty(q.processInstanceIds));
-    if (q.processDefinitionId !== undefined) s = s.where('p.proc_def_id', '=', q.processDefinitionId);
-    if (q.processDefinitionKey !== undefined) s = s.where('p.proc_def_key', '=', q.processDefinitionKey);
-    if (q.processDefinitionKeyIn !== undefined) s = s.where('p.proc_def_key', 'in', nonEmpty(q.processDefinitionKeyIn));
-    if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) s = s.where('p.proc_def_key', 'not in', q.processDefinitionKeyNotIn);
-    if (q.processDefinitionName !== undefined) s = s.where('p.proc_def_name', '=', q.processDefinitionName);
-    if (q.processDefinitionNameLike !== undefined) s = s.where('p.proc_def_name', 'like', q.processDefinitionNameLike);
-    if (q.processInstanceBusinessKey !== undefined) s = s.where('p.business_key', '=', q.processInstanceBusinessKey);
-    if (q.processInstanceBusinessKeyIn !== undefined) s = s.where('p.business_key', 'in', nonEmpty(q.processInstanceBusinessKeyIn));
-    if (q.processInstanceBusinessKeyLike !== undefined) s = s.where('p.business_key', 'like', q.processInstanceBusinessKeyLike);
-    if (q.rootProcessInstances) s = s.where('p.super_proc_inst_id', 'is', null);
-    if (q.finished) s = s.where('p.end_time', 'is not', null);
-    if (q.unfinished) s = s.where('p.end_time', 'is', null);
-    if (q.startedBefore) s = s.where('p.start_time', '<=', q.startedBefore.getTime());
-    if (q.startedAfter) s = s.where('p.start_time', '>=', q.startedAfter.getTime());
-    if (q.finishedBefore) s = s.where('p.end_time', '<=', q.finishedBefore.getTime());
-    if (q.finishedAfter) s = s.where('p.end_time', '>=', q.finishedAfter.getTime());
-    if (q.startedBy !== undefined) s = s.where('p.start_user_id', '=', q.startedBy);
-    for (const [ids, finished] of [[q.executedActivityIdIn, true], [q.activeActivityIdIn, false]] as const) {
-      if (ids === undefined) continue;
-      s = s.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('trellis_hi_actinst as ha')
-            .select('ha.id')
-            .whereRef('ha.proc_inst_id', '=', 'p.id')
-            .where('ha.activity_id', 'in', nonEmpty(ids))
-            .where('ha.end_time', finished ? 'is not' : 'is', null),
-        ),
-      );
+    const main = processCriteria(q, stateOf(q));
+    if (main.length > 0) s = s.where(sql<SqlBool>`${sql.join(main, sql` and `)}`);
+    for (const or of q.orQueries ?? []) {
+      // Camunda's or-query: its criteria joined by OR (several states allowed); an empty one matches all,
+      // and or-queries nested in it are ignored, as Camunda's mapping never reads them.
+      const states = [...new Set([...(or.state ? [or.state] : []), ...STATE_FLAGS.filter(([flag]) => or[flag] === true).map(([, state]) => state)])];
+      const any = processCriteria({ ...or, state: undefined }, undefined);
+      if (states.length > 0) any.push(sql<SqlBool>`p.state in (${sql.join(states)})`);
+      if (any.length > 0) s = s.where(sql<SqlBool>`(${sql.join(any, sql` or `)})`);
     }
-    if (q.superProcessInstanceId !== undefined) s = s.where('p.super_proc_inst_id', '=', q.superProcessInstanceId);
-    if (q.subProcessInstanceId !== undefined) {
-      s = s.where('p.id', '=', (eb) => eb.selectFrom('trellis_hi_procinst as sub').select('sub.super_proc_inst_id').where('sub.id', '=', q.subProcessInstanceId!));
-    }
-    if (q.tenantIdIn !== undefined) s = s.where('p.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId) s = s.where('p.tenant_id', 'is', null);
-    const state = stateOf(q);
-    if (state) s = s.where('p.state', '=', state);
     return s;
   }
 
@@ -153,6 +124,91 @@ function stateOf(q: HistoricProcessInstanceQuery): HistoricProcessInstanceState 
     state = value;
   }
   return state;
+}
+
+type Criterion = RawBuilder<SqlBool>;
+
+/** The query's criteria on the historic process instance (aliased `p`), each one condition; `state` as decided by the caller. */
+function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcessInstanceState | undefined): Criterion[] {
+  const c: Criterion[] = [];
+  const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}`);
+  const isIn = (column: string, values: readonly string[]) => c.push(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+  if (q.processInstanceId !== undefined) is('p.id', '=', q.processInstanceId);
+  if (q.processInstanceIds !== undefined) isIn('p.id', q.processInstanceIds);
+  if (q.processDefinitionId !== undefined) is('p.proc_def_id', '=', q.processDefinitionId);
+  if (q.processDefinitionKey !== undefined) is('p.proc_def_key', '=', q.processDefinitionKey);
+  if (q.processDefinitionKeyIn !== undefined) isIn('p.proc_def_key', q.processDefinitionKeyIn);
+  if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) {
+    c.push(sql<SqlBool>`p.proc_def_key not in (${sql.join(q.processDefinitionKeyNotIn)})`);
+  }
+  if (q.processDefinitionName !== undefined) is('p.proc_def_name', '=', q.processDefinitionName);
+  if (q.processDefinitionNameLike !== undefined) is('p.proc_def_name', 'like', q.processDefinitionNameLike);
+  if (q.processInstanceBusinessKey !== undefined) is('p.business_key', '=', q.processInstanceBusinessKey);
+  if (q.processInstanceBusinessKeyIn !== undefined) isIn('p.business_key', q.processInstanceBusinessKeyIn);
+  if (q.processInstanceBusinessKeyLike !== undefined) is('p.business_key', 'like', q.processInstanceBusinessKeyLike);
+  if (q.rootProcessInstances) c.push(sql<SqlBool>`p.super_proc_inst_id is null`);
+  if (q.finished) c.push(sql<SqlBool>`p.end_time is not null`);
+  if (q.unfinished) c.push(sql<SqlBool>`p.end_time is null`);
+  if (q.startedBefore) is('p.start_time', '<=', q.startedBefore.getTime());
+  if (q.startedAfter) is('p.start_time', '>=', q.startedAfter.getTime());
+  if (q.finishedBefore) is('p.end_time', '<=', q.finishedBefore.getTime());
+  if (q.finishedAfter) is('p.end_time', '>=', q.finishedAfter.getTime());
+  if (q.startedBy !== undefined) is('p.start_user_id', '=', q.startedBy);
+  for (const [ids, finished] of [[q.executedActivityIdIn, true], [q.activeActivityIdIn, false]] as const) {
+    if (ids === undefined) continue;
+    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_actinst ha where ha.proc_inst_id = p.id
+      and ha.activity_id in (${sql.join(nonEmpty(ids))}) and ha.end_time ${sql.raw(finished ? 'is not' : 'is')} null)`);
+  }
+  if (q.superProcessInstanceId !== undefined) is('p.super_proc_inst_id', '=', q.superProcessInstanceId);
+  if (q.subProcessInstanceId !== undefined) {
+    c.push(sql<SqlBool>`p.id = (select sub.super_proc_inst_id from trellis_hi_procinst sub where sub.id = ${q.subProcessInstanceId})`);
+  }
+  if (q.tenantIdIn !== undefined) isIn('p.tenant_id', q.tenantIdIn);
+  if (q.withoutTenantId) c.push(sql<SqlBool>`p.tenant_id is null`);
+  if (state) is('p.state', '=', state);
+  return [...c, ...relatedCriteria(q)];
+}
+
+/** Criteria on the instance's incidents, activities, jobs and variables (Camunda's joins, as EXISTS). */
+function relatedCriteria(q: HistoricProcessInstanceQuery): Criterion[] {
+  const c: Criterion[] = [];
+  const incident: Criterion[] = [];
+  if (q.incidentType !== undefined) incident.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
+  if (q.incidentIdIn !== undefined && q.incidentIdIn.length > 0) incident.push(sql<SqlBool>`i.id in (${sql.join(q.incidentIdIn)})`);
+  if (q.incidentMessage !== undefined) incident.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
+  if (q.incidentMessageLike !== undefined) incident.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
+  if (q.incidentStatus === 'open') incident.push(sql<SqlBool>`i.end_time is null`);
+  if (q.incidentStatus === 'resolved') incident.push(sql<SqlBool>`i.end_time is not null`);
+  if (q.withRootIncidents) incident.push(sql<SqlBool>`i.id = i.root_cause_incident_id`);
+  if (incident.length > 0 || q.withIncidents || q.incidentStatus !== undefined) {
+    const all = incident.length > 0 ? sql.join(incident, sql` and `) : sql`1 = 1`;
+    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_incident i where i.proc_inst_id = p.id and ${all})`);
+  }
+  if (q.executedActivityAfter || q.executedActivityBefore) {
+    const after = q.executedActivityAfter?.getTime();
+    const before = q.executedActivityBefore?.getTime();
+    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_actinst ea where ea.proc_inst_id = p.id
+      ${after === undefined ? sql`` : sql`and (ea.start_time >= ${after} or ea.end_time >= ${after})`}
+      ${before === undefined ? sql`` : sql`and (ea.start_time <= ${before} or ea.end_time <= ${before})`})`);
+  }
+  if (q.executedJobAfter || q.executedJobBefore) {
+    const after = q.executedJobAfter?.getTime();
+    const before = q.executedJobBefore?.getTime();
+    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_job_log jl where jl.process_instance_id = p.id
+      ${after === undefined ? sql`` : sql`and jl.timestamp >= ${after}`}
+      ${before === undefined ? sql`` : sql`and jl.timestamp <= ${before}`})`);
+  }
+  if (q.activityIdIn !== undefined) {
+    // Camunda asks the runtime executions; a running activity instance answers the same here.
+    const ids = sql.join(nonEmpty(q.activityIdIn));
+    c.push(sql<SqlBool>`(exists (select 1 from trellis_execution ex where ex.proc_inst_id = p.id and ex.activity_id in (${ids}))
+      or exists (select 1 from trellis_activity_instance ai where ai.proc_inst_id = p.id and ai.activity_id in (${ids})))`);
+  }
+  for (const condition of q.variables ?? []) {
+    const matches = valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true);
+    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.proc_inst_id = p.id and ${matches})`);
+  }
+  return c;
 }
 
 const dateOrNull = (millis: number | null) => (millis === null ? null : toDate(millis));

@@ -1,4 +1,5 @@
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type Transaction } from 'kysely';
+import { DEFERRABLE } from '../dialects/pg.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
 import { withWrites, type Write } from '../combined-writes.js';
@@ -27,10 +28,11 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
 
 /**
  * PostgreSQL only: everything of an ended instance, its execution tree included, in one statement,
- * together with `writes` that do not touch these rows (the instance's history). Returns the
- * executions it deleted with their revisions, for the caller's optimistic-locking check.
+ * together with `writes` that do not touch these rows (the instance's history). The statement checks
+ * itself: unless it deletes exactly the `expected` executions at their revisions, it fails as a whole
+ * (see OPTIMISTIC_LOCK_FAILED) and nothing is written; so it may wait for the end of the transaction.
  */
-export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, writes: readonly Write[] = []): Promise<Array<{ id: string; rev: number }>> {
+export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, expected: ReadonlyArray<{ id: string; rev: number }>, writes: readonly Write[] = []): Promise<void> {
   const byInstance = (table: 'trellis_variable' | 'trellis_task' | 'trellis_event_subscription' | 'trellis_incident' | 'trellis_external_task' | 'trellis_activity_instance'): Write =>
     (db) => db.deleteFrom(table).where('proc_inst_id', '=', processInstanceId);
   const cleanup: Write[] = [
@@ -42,13 +44,26 @@ export async function deleteEndedInstance(trx: Transaction<StoreSchema>, process
     byInstance('trellis_external_task'),
     byInstance('trellis_activity_instance'),
   ];
-  const rows = await withWrites(trx, [...cleanup, ...writes])
-    .deleteFrom('trellis_execution')
-    .where('proc_inst_id', '=', processInstanceId)
-    .returning(['id', 'rev'])
-    .execute();
-  return rows.map((row) => ({ id: row.id, rev: Number(row.rev) }));
+  const ids = expected.map((execution) => execution.id);
+  const revs = expected.map((execution) => execution.rev);
+  const statement = withWrites(trx, cleanup.concat(writes))
+    .with('deleted', (db) => db.deleteFrom('trellis_execution').where('proc_inst_id', '=', processInstanceId).returning(['id', 'rev']))
+    .selectFrom('deleted')
+    .select(
+      sql<number>`cast(case when count(*) = ${expected.length}
+        and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
+        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer)`.as('checked'),
+    )
+    .compile();
+  await trx.executeQuery(CompiledQuery.raw(DEFERRABLE + statement.sql, [...statement.parameters]));
 }
+
+/**
+ * The text a self-checking statement fails with (casting it to integer) when it finds rows changed
+ * by another transaction; translateDatabaseError turns that failure into an OptimisticLockingException.
+ * The text is joined with row data so that PostgreSQL cannot evaluate the cast while planning.
+ */
+export const OPTIMISTIC_LOCK_FAILED = 'trellis-optimistic-lock:';
 
 function outsideTree(processInstanceId: string): RawBuilder<unknown> {
   return sql`variables as (delete from trellis_variable where proc_inst_id = ${processInstanceId}),

@@ -184,6 +184,19 @@ export class JobRepository {
     await this.updateChecked(job.id, changes);
   }
 
+  /** A job that lives on (history cleanup): new due date, configuration and suspension, its lock and error cleared. */
+  async reschedule(job: Job, changes: { dueDate: Date | null; handlerConfiguration: string | null; suspended: boolean }): Promise<void> {
+    await this.updateChecked(job.id, {
+      due_date: changes.dueDate?.getTime() ?? null,
+      handler_configuration: changes.handlerConfiguration,
+      suspended: fromBoolean(changes.suspended),
+      lock_owner: null,
+      lock_expiration_time: null,
+      exception_message: null,
+      exception_stack: null,
+    });
+  }
+
   async setDueDate(job: Job, dueDate: Date | null): Promise<void> {
     await this.updateChecked(job.id, { due_date: dueDate?.getTime() ?? null });
   }

@@ -8,6 +8,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, NotFoundException, NullValueException } from '../../errors/exceptions.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 export interface AuthorizationCheckRequest {
   permissionName: string;
@@ -41,6 +42,7 @@ export class AuthorizationService {
       };
       validateAuthorization(authorization);
       await ctx.authorizations.insert(authorization);
+      OperationLogEntries.authorization(ctx, 'Create', authorization, null);
       return authorization;
     });
   }
@@ -82,6 +84,7 @@ export class AuthorizationService {
       if (updated.type === 0 && updated.userId === null) updated.userId = ANY;
       validateAuthorization(updated);
       await ctx.authorizations.update(updated);
+      OperationLogEntries.authorization(ctx, 'Update', updated, current);
       return updated;
     });
   }
@@ -92,6 +95,7 @@ export class AuthorizationService {
       const authorization = await this.load(ctx, id);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.AUTHORIZATION, resourceId: id });
       await ctx.authorizations.delete(authorization);
+      OperationLogEntries.authorization(ctx, 'Delete', authorization, null);
     });
   }
 

@@ -12,6 +12,7 @@ import { readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import type { SetJobRetriesSettings } from './types/set-job-retries.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which jobs a job-retries batch touches: the union of ids, a job query, and the jobs of the given or queried instances. */
 export interface JobRetriesSelection {
@@ -49,6 +50,7 @@ export class RetriesAndSuspensionBatches {
       const ids = await collectExternalTaskIds(ctx, selection);
       if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_SET_EXTERNAL_TASK_RETRIES');
+      OperationLogEntries.externalTask(ctx, 'SetExternalTaskRetries', null, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }, { property: 'retries', newValue: retries }]);
       return createBatch(ctx, BatchTypes.setExternalTaskRetries, ids, { retries }, sizing);
     });
   }
@@ -63,6 +65,7 @@ export class RetriesAndSuspensionBatches {
       if (ids.length === 0) throw new BadUserRequestException('jobIds is empty');
       if (!(retries >= 0)) throw new ProcessEngineException('Retries count is not greater than or equal to 0');
       await checkCreateBatch(ctx, 'CREATE_BATCH_SET_JOB_RETRIES');
+      OperationLogEntries.job(ctx, 'SetJobRetries', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }, { property: 'retries', newValue: retries }]);
       const settings: SetJobRetriesSettings = dueDate === undefined ? { retries } : { retries, dueDate: dueDate?.toISOString() ?? null };
       return createBatch(ctx, BatchTypes.setJobRetries, ids, settings, sizing);
     });
@@ -79,6 +82,8 @@ export class RetriesAndSuspensionBatches {
       if (ids.size === 0) throw new BadUserRequestException('No process instance ids given: process Instance Ids is empty');
       if (ids.has(null) || ids.has(undefined as never)) throw new BadUserRequestException('Cannot be null.: Process Instance ids contains null value');
       await checkCreateBatch(ctx, 'CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND');
+      // Camunda names this operation SuspendJob / ActivateJob (AbstractUpdateProcessInstancesSuspendStateCmd).
+      OperationLogEntries.processInstance(ctx, suspended ? 'SuspendJob' : 'ActivateJob', {}, [{ property: 'nrOfInstances', newValue: ids.size }, { property: 'async', newValue: true }]);
       return createBatch(ctx, BatchTypes.instanceUpdateSuspensionState, [...ids] as string[], { suspended }, sizing);
     });
   }

@@ -22,6 +22,8 @@ import {
 } from './batch.js';
 import { BatchRepository } from './batch-repository.js';
 import { deleteHistoricBatch, recordBatchEnd, recordBatchExecutionStart, recordBatchStart } from './historic-batch-events.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { UserOperationLog } from '../../history/user-operation-log.js';
 
 /** Execution jobs' configuration: the batch and the ids this job works on. */
 interface ExecutionJobConfiguration {
@@ -64,6 +66,7 @@ export class BatchService {
         { permission: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resource: Resources.BATCH },
       );
       const { variables, ...plan } = prepared.plan;
+      OperationLogEntries.migrated(ctx, { processDefinitionId: plan.sourceProcessDefinitionId }, plan.targetProcessDefinitionId, prepared.processInstanceIds.length, variables, true);
       const settings: MigrationBatchSettings = {
         plan,
         // Typed values (dates, bytes, files) survive the JSON configuration only in their stored form.
@@ -111,6 +114,7 @@ export class BatchService {
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.BATCH, resourceId: id });
       if (batch.suspended === suspended) return;
+      OperationLogEntries.batch(ctx, suspended ? 'SuspendBatch' : 'ActivateBatch', id, batch.tenantId, [{ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' }]);
       batch.suspended = suspended;
       await repository(ctx).update(batch);
       for (const definitionId of definitionIds(batch)) {
@@ -132,6 +136,7 @@ export class BatchService {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.BATCH, resourceId: id });
+      OperationLogEntries.batch(ctx, 'Delete', id, batch.tenantId, [{ property: 'cascadeToHistory', newValue: cascade }]);
       await deleteBatch(ctx, batch, { deleteJobs: true, ended: 'deleted' });
       if (cascade) await deleteHistoricBatch(ctx, id);
     });
@@ -291,7 +296,8 @@ export abstract class BatchExecutionJobHandler<Settings> implements JobHandler {
       await recordBatchExecutionStart(ctx, config.batchId, ctx.clock.now());
       ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
     }
-    await this.run(ctx, config.ids, configuration.settings as Settings);
+    // Camunda's batch jobs run their operation with the operation log prevented: the batch's creation logged it.
+    await UserOperationLog.prevented(ctx, () => this.run(ctx, config.ids, configuration.settings as Settings));
     ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
   }
 }

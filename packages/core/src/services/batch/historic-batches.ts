@@ -151,8 +151,15 @@ export class HistoricBatchService {
   }
 }
 
+/** The removal-time modes of a set-removal-time request (historic batches, historic process instances). */
+export interface RemovalTimeModes {
+  absoluteRemovalTime?: Date | null;
+  clearedRemovalTime?: boolean | null;
+  calculatedRemovalTime?: boolean | null;
+}
+
 /** The builder's mode selection, in the order the REST resource applies it (at most one mode). */
-function removalTimeMode(request: SetRemovalTimeToHistoricBatches): 'calculated' | 'absolute' | 'cleared' | null {
+export function removalTimeMode(request: RemovalTimeModes): 'calculated' | 'absolute' | 'cleared' | null {
   const modes = [
     request.calculatedRemovalTime === true ? ('calculated' as const) : null,
     request.absoluteRemovalTime ? ('absolute' as const) : null,

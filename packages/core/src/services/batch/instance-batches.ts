@@ -15,6 +15,7 @@ import { storeBatchVariables } from './batch-variables.js';
 import type { CorrelateMessageSettings } from './types/correlate-message.js';
 import type { InstanceDeletionSettings } from './types/instance-deletion.js';
 import type { SetVariablesSettings } from './types/set-variables.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which process instances a batch works on: the union of ids and a query (the query sees only readable instances). */
 export interface ProcessInstanceSelection {
@@ -49,6 +50,7 @@ export class InstanceBatchService {
       const ids = await collectInstanceIds(ctx, selection, 'keepUnknown');
       if (ids.length === 0) throw new BadUserRequestException('processInstanceIds is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_DELETE_RUNNING_PROCESS_INSTANCES');
+      OperationLogEntries.processInstance(ctx, 'Delete', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }, { property: 'deleteReason', newValue: options.deleteReason ?? null }]);
       const settings: InstanceDeletionSettings = {
         deleteReason: options.deleteReason ?? null,
         skipCustomListeners: options.skipCustomListeners === true,
@@ -68,6 +70,7 @@ export class InstanceBatchService {
       const ids = await collectInstanceIds(ctx, selection, 'dropUnknown');
       if (ids.length === 0) throw new BadUserRequestException('processInstanceIds is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_SET_VARIABLES');
+      OperationLogEntries.processInstance(ctx, 'SetVariables', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'nrOfVariables', newValue: Object.keys(variables).length }, { property: 'async', newValue: true }]);
       const settings: SetVariablesSettings = { variables: storeBatchVariables(variables) };
       return createBatch(ctx, BatchTypes.setVariables, ids, settings, sizing);
     });
@@ -88,6 +91,7 @@ export class InstanceBatchService {
       const ids = await collectInstanceIds(ctx, selection, 'keepUnknown');
       if (ids.length === 0) throw new BadUserRequestException('Process instance ids cannot be empty: process instance ids is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_CORRELATE_MESSAGE');
+      OperationLogEntries.processInstance(ctx, 'CorrelateMessage', {}, [{ property: 'messageName', newValue: messageName }, { property: 'nrOfInstances', newValue: ids.length }, { property: 'nrOfVariables', newValue: variables ? Object.keys(variables).length : 0 }, { property: 'async', newValue: true }]);
       const settings: CorrelateMessageSettings = { messageName, variables: variables ? storeBatchVariables(variables) : null };
       return createBatch(ctx, BatchTypes.correlateMessage, ids, settings, sizing);
     });

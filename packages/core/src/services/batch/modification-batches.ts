@@ -7,7 +7,7 @@ import { BadUserRequestException, NotFoundException, NotValidException, ProcessE
 import { miBodyId } from '../../runtime/multi-instance.js';
 import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
-import type { ProcessRunner } from '../../runtime/process-runner.js';
+import type { ProcessRunner, RunnerSkips } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { unpaged } from '../external-task/external-task-selection.js';
@@ -18,6 +18,7 @@ import type { HistoricProcessInstanceQuery } from '../history/historic-instances
 import { checkInstance, readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /**
  * An instruction of a modification: Camunda's single-instance instructions, plus (for a cancel of
@@ -71,7 +72,9 @@ export class ModificationBatches {
   execute(modification: InstanceModification): Promise<void> {
     return this.commands.run('ProcessInstanceModificationCmd', async (ctx) => {
       const { definition, ids } = await this.validate(ctx, modification);
-      for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, definition.id, id, modification.instructions);
+      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }], modification.annotation);
+      const skips = { skipCustomListeners: modification.skipCustomListeners === true, skipIoMappings: modification.skipIoMappings === true };
+      for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, definition.id, id, modification.instructions, skips);
     });
   }
 
@@ -80,6 +83,7 @@ export class ModificationBatches {
     return this.commands.run('ProcessInstanceModificationBatchCmd', async (ctx) => {
       const { definition, ids } = await this.validate(ctx, modification);
       await checkCreateBatch(ctx);
+      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }], modification.annotation);
       return createBatch(ctx, BatchTypes.instanceModification, ids, settingsOf(definition.id, modification), {
         ...sizing,
         tenantId: definition.tenantId,
@@ -102,6 +106,7 @@ export class ModificationBatches {
       if (!root || root.parentId !== null) throw instanceDoesNotExist(processInstanceId);
       await checkCreateBatch(ctx);
       const definition = (await this.env.definition(ctx, root.processDefinitionId))!;
+      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: definition.id, processDefinitionKey: definition.key }, [], options.annotation);
       return createBatch(ctx, BatchTypes.instanceModification, [processInstanceId], settingsOf(definition.id, { ...options, instructions }), {
         tenantId: definition.tenantId,
         deploymentId: definition.deploymentId,
@@ -140,6 +145,7 @@ export async function modifyInstanceOfDefinition(
   processDefinitionId: string,
   processInstanceId: string,
   instructions: readonly BatchModificationInstruction[],
+  skips: RunnerSkips = { skipCustomListeners: false, skipIoMappings: false },
 ): Promise<void> {
   const runner = await openInstance(ctx, env, processInstanceId);
   if (!runner) throw instanceDoesNotExist(processInstanceId);
@@ -150,6 +156,7 @@ export async function modifyInstanceOfDefinition(
   }
   await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
   if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
+  runner.skips = skips;
   await modifyInstance(runner, instructions.flatMap((instruction) => resolve(runner, instruction)));
   await completeRun(ctx, runner);
 }

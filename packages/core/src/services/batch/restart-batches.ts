@@ -15,6 +15,7 @@ import type { ProcessDefinition } from '../process-definition/process-definition
 import { checkCreateBatch } from './async-operations.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Where a restarted instance begins: Camunda's restart instructions carry no variables or ancestor. */
 export type RestartInstruction =
@@ -70,6 +71,7 @@ export class RestartBatches {
       if (!definition) throw new NullValueException('Process definition cannot be found: processDefinition is null');
       await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
       const settings = settingsOf(restart);
+      OperationLogEntries.processInstance(ctx, 'RestartProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }]);
       for (const id of ids) await restartInstance(ctx, this.env, definition, id, settings);
     });
   }
@@ -81,6 +83,7 @@ export class RestartBatches {
       await checkCreateBatch(ctx, 'CREATE_BATCH_RESTART_PROCESS_INSTANCES');
       const definition = await ctx.processDefinitions.findById(restart.processDefinitionId);
       if (!definition) throw new BadUserRequestException('Process definition cannot be null is null');
+      OperationLogEntries.processInstance(ctx, 'RestartProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }]);
       return createBatch(ctx, BatchTypes.instanceRestart, ids, settingsOf(restart), { ...sizing, tenantId: definition.tenantId, deploymentId: definition.deploymentId });
     });
   }
@@ -145,6 +148,7 @@ export async function restartInstance(
     variables: await variablesOf(ctx, historicId, settings.initialVariables),
     startActivityId: '',
     instructions: settings.instructions as readonly ModificationInstruction[],
+    skips: { skipCustomListeners: settings.skipCustomListeners, skipIoMappings: settings.skipIoMappings },
   });
   const id = runner.tree.processInstanceId;
   // The new instance's history names the instance it restarts (Camunda's restartedProcessInstanceId).

@@ -3,6 +3,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 export interface DeleteDeploymentOptions {
   cascade?: boolean;
@@ -24,6 +25,7 @@ export class DeleteDeploymentCmd implements Command<void> {
     // Camunda's text, grammar included (DeploymentResourceImpl).
     if (!deployment) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
     await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
+    OperationLogEntries.deployment(ctx, 'Delete', deployment.id, null, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
       await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false });
     }

@@ -6,6 +6,7 @@ import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { deployProcessDefinitions } from './process-definition-deployer.js';
 import { selectResourcesToDeploy } from './duplicate-filter.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** A resource as the caller hands it over. */
 export interface NewResource {
@@ -62,6 +63,7 @@ export class DeployCmd implements Command<DeploymentWithDefinitions> {
     await ctx.deployments.insert(deployment);
     await ctx.resources.insertAll(resources);
     const processDefinitions = await deployProcessDefinitions(ctx, deployment, resources, request.activationTime);
+    OperationLogEntries.deployment(ctx, 'Create', deployment.id, deployment.tenantId, [{ property: 'duplicateFilterEnabled', newValue: request.enableDuplicateFiltering }, ...(request.enableDuplicateFiltering ? [{ property: 'deployChangedOnly', newValue: request.deployChangedOnly }] : [])]);
     if (ctx.authentication) {
       await grantDefault(ctx, { userId: ctx.authentication.userId, resource: Resources.DEPLOYMENT, resourceId: deployment.id, permissions: READ_AND_DELETE });
     }

@@ -18,6 +18,7 @@ import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, 
 import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
 import { ExternalTaskLog } from '../../history/external-task-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Camunda's incident type for an external task whose retries ran out. */
 export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
@@ -65,7 +66,8 @@ export class ExternalTaskService {
         const lockExpirationTime = new Date(now.getTime() + topic.lockDuration);
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
-          const tasks = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime);
+          // With one topic this UPDATE is the command's only write (the payloads are reads).
+          const tasks = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, topics.length === 1);
           locked.push(...(await this.withPayloads(ctx, tasks, topic)));
           continue;
         }
@@ -189,6 +191,7 @@ export class ExternalTaskService {
       if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
       const task = await this.load(ctx, id);
       await this.checkUpdate(ctx, task);
+      OperationLogEntries.externalTask(ctx, 'SetExternalTaskRetries', task, [{ property: 'retries', orgValue: task.retries, newValue: retries }]);
       await this.applyRetries(ctx, task, retries);
     });
   }
@@ -199,6 +202,7 @@ export class ExternalTaskService {
       if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
       const ids = isIdList(selection) ? selection : await collectExternalTaskIds(ctx, selection);
       if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
+      OperationLogEntries.externalTask(ctx, 'SetExternalTaskRetries', null, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }, { property: 'retries', newValue: retries }]);
       for (const id of ids) await this.setRetriesIn(ctx, id, retries);
     });
   }

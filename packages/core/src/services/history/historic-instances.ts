@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 
 export type HistoricProcessInstanceState = 'ACTIVE' | 'SUSPENDED' | 'COMPLETED' | 'EXTERNALLY_TERMINATED' | 'INTERNALLY_TERMINATED';
 
@@ -63,6 +64,29 @@ export interface HistoricProcessInstanceQuery extends Page {
   completed?: boolean;
   externallyTerminated?: boolean;
   internallyTerminated?: boolean;
+  /** Incident criteria: the instance has one historic incident meeting all of those given. */
+  withIncidents?: boolean;
+  withRootIncidents?: boolean;
+  incidentIdIn?: string[];
+  incidentType?: string;
+  /** 'open' or 'resolved'; any other value only asks for some incident. */
+  incidentStatus?: string;
+  incidentMessage?: string;
+  incidentMessageLike?: string;
+  /** An activity instance started or ended within the bounds. */
+  executedActivityAfter?: Date;
+  executedActivityBefore?: Date;
+  /** A job log entry within the bounds. */
+  executedJobAfter?: Date;
+  executedJobBefore?: Date;
+  /** Instances currently at one of these activities. */
+  activityIdIn?: string[];
+  /** Historic variables of the instance (any scope) matching each condition. */
+  variables?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
+  /** Camunda's or-queries: each matches when any of its criteria does; all of them and the rest must match. */
+  orQueries?: HistoricProcessInstanceQuery[];
   sorting?: Sorting<HistoricProcessInstanceSortField>[];
 }
 

@@ -15,7 +15,10 @@ import { IncidentAndLogDeletion } from '../../history/incident-and-log-deletion.
 import { HistoricLogs } from './historic-logs.js';
 import { HistoricVariables } from './historic-variables.js';
 import { HistoricTasks } from './historic-tasks.js';
+import { HistoricReports } from './historic-reports.js';
+import { HistoricUserOperations } from './historic-user-operations.js';
 import { HistoricVariableRepository } from '../../persistence/repositories/historic-variable-repository.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /**
  * Camunda's HistoryService, first increment: historic process and activity instances. Lists show
@@ -31,12 +34,18 @@ export class HistoryService {
   readonly variables: HistoricVariables;
   /** Historic task instances (level activity) and the identity link log (level full). */
   readonly tasks: HistoricTasks;
+  /** The cleanable instance report, activity statistics and the duration report. */
+  readonly reports: HistoricReports;
+  /** The user operation log (level full). */
+  readonly userOperations: HistoricUserOperations;
 
   constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {
     this.incidents = new HistoricIncidents(commands);
     this.logs = new HistoricLogs(commands);
     this.variables = new HistoricVariables(commands);
     this.tasks = new HistoricTasks(commands);
+    this.reports = new HistoricReports(commands);
+    this.userOperations = new HistoricUserOperations(commands);
   }
 
   findHistoricProcessInstances(query: HistoricProcessInstanceQuery = {}): Promise<HistoricProcessInstance[]> {
@@ -70,6 +79,7 @@ export class HistoryService {
         throw new BadUserRequestException(`Process instance is still running, cannot delete historic process instance: ${id}: instance.getEndTime() is null`);
       }
       await repository.deleteProcessInstance(id);
+      OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: 1 }, { property: 'async', newValue: false }]);
       await IncidentAndLogDeletion.ofProcessInstances(ctx, [id]);
       await new HistoricVariableRepository(ctx.trx).deleteInstances({ processInstanceId: id });
     });

@@ -9,6 +9,7 @@ import { alreadyExists, ensureValidId, groupNotFound, userNotFound } from './ide
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { setUpAdministrator } from './administrator.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Users, groups and memberships (Camunda's IdentityService), with the permission checks Camunda makes. */
 @injectable()
@@ -23,6 +24,7 @@ export class IdentityService {
       ensureValidId('User', user.id);
       if (await ctx.users.findById(user.id)) throw alreadyExists('user', user.id);
       await ctx.users.insert(user, hash);
+      OperationLogEntries.identity(ctx, 'Create', 'User', { userId: user.id });
       await grantDefault(ctx, { userId: user.id, resource: Resources.USER, resourceId: user.id, permissions: ALL_BITS });
     });
   }
@@ -57,6 +59,7 @@ export class IdentityService {
       const user = await this.loadUser(ctx, id);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
       await ctx.users.update({ ...user, ...profile, id });
+      OperationLogEntries.identity(ctx, 'Update', 'User', { userId: id });
     });
   }
 
@@ -67,6 +70,7 @@ export class IdentityService {
       const user = await this.loadUser(ctx, id);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
       await ctx.users.update(user, hash);
+      OperationLogEntries.identity(ctx, 'Update', 'User', { userId: id });
     });
   }
 
@@ -78,6 +82,7 @@ export class IdentityService {
       await ctx.authorizations.deleteByResource(Resources.USER.code, id);
       await ctx.authorizations.deleteByUser(id);
       await ctx.users.delete(id);
+      OperationLogEntries.identity(ctx, 'Delete', 'User', { userId: id });
     });
   }
 
@@ -114,6 +119,7 @@ export class IdentityService {
       ensureValidId('Group', group.id);
       if (await ctx.groups.findById(group.id)) throw alreadyExists('group', group.id);
       await ctx.groups.insert(group);
+      OperationLogEntries.identity(ctx, 'Create', 'Group', { groupId: group.id });
       await grantDefault(ctx, { groupId: group.id, resource: Resources.GROUP, resourceId: group.id, permissions: 2 });
     });
   }
@@ -136,6 +142,7 @@ export class IdentityService {
       if (!group) throw groupNotFound(id);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.GROUP, resourceId: id });
       await ctx.groups.update({ ...group, ...changes, id });
+      OperationLogEntries.identity(ctx, 'Update', 'Group', { groupId: id });
     });
   }
 
@@ -146,6 +153,7 @@ export class IdentityService {
       await ctx.authorizations.deleteByResource(Resources.GROUP.code, id);
       await ctx.authorizations.deleteByGroup(id);
       await ctx.groups.delete(id);
+      OperationLogEntries.identity(ctx, 'Delete', 'Group', { groupId: id });
     });
   }
 
@@ -155,7 +163,10 @@ export class IdentityService {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
       await this.loadUser(ctx, userId);
       if (!(await ctx.groups.findById(groupId))) throw groupNotFound(groupId);
-      if (!(await ctx.groups.isMember(userId, groupId))) await ctx.groups.addMember(userId, groupId);
+      if (!(await ctx.groups.isMember(userId, groupId))) {
+        await ctx.groups.addMember(userId, groupId);
+        OperationLogEntries.identity(ctx, 'Create', 'GroupMembership', { userId, groupId });
+      }
     });
   }
 
@@ -163,6 +174,7 @@ export class IdentityService {
   deleteMembership(userId: string, groupId: string): Promise<void> {
     return this.commands.run('DeleteMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
+      if (await ctx.groups.isMember(userId, groupId)) OperationLogEntries.identity(ctx, 'Delete', 'GroupMembership', { userId, groupId });
       await ctx.groups.removeMember(userId, groupId);
     });
   }

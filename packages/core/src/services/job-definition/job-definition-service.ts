@@ -9,6 +9,7 @@ import type { JobHandler } from '../../jobs/job-handler.js';
 import { FAILED_JOB_INCIDENT } from '../../jobs/job-failure.js';
 import type { JobDefinition, JobDefinitionQuery } from './job-definition.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which job definitions a suspension concerns: one, or all of a process definition (by id, or by key). */
 export interface JobDefinitionSuspensionTarget {
@@ -75,6 +76,7 @@ export class JobDefinitionService {
         { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
         { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
       );
+      OperationLogEntries.job(ctx, 'SetJobRetries', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId }, [{ property: 'retries', newValue: retries }]);
       for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId, activityId: definition.activityId, noRetriesLeft: true })) {
         if (job.jobDefinitionId !== id) continue;
         await ctx.jobs.setRetries(job, retries);
@@ -90,6 +92,7 @@ export class JobDefinitionService {
 async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
   const definitions = await targets(ctx, target);
   for (const definition of definitions) await checkDefinition(ctx, definition, 'SUSPEND', 'UPDATE');
+  OperationLogEntries.jobDefinitionSuspension(ctx, target.jobDefinitionId ? { jobDefinitionId: target.jobDefinitionId, processDefinitionId: definitions[0]?.processDefinitionId } : target, change.suspended);
   if (change.executionDate && change.executionDate.getTime() > ctx.clock.now().getTime()) {
     await createJob(ctx, {
       type: 'timer',

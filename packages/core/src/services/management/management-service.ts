@@ -17,6 +17,7 @@ import { BadUserRequestException, NotFoundException, NullValueException, Process
 import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../runtime/runtime-service.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
 @injectable()
@@ -69,6 +70,7 @@ export class ManagementService {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      OperationLogEntries.job(ctx, 'SetDueDate', job, [{ property: 'duedate', orgValue: job.dueDate, newValue: dueDate }]);
       await ctx.jobs.setDueDate(job, dueDate);
     });
   }
@@ -102,6 +104,7 @@ export class ManagementService {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      OperationLogEntries.job(ctx, 'SetPriority', job, [{ property: 'priority', orgValue: job.priority, newValue: priority }]);
       await ctx.jobs.setPriority(job, priority);
     });
   }
@@ -116,6 +119,7 @@ export class ManagementService {
         throw new ProcessEngineException('Cannot delete job when the job is being executed. Try again later.');
       }
       await ctx.jobs.delete(job);
+      OperationLogEntries.job(ctx, 'Delete', job, []);
       JobLog.deleted(ctx, job);
       await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
       await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.deleted);
@@ -141,6 +145,7 @@ export class ManagementService {
         await checkJob(ctx, job, ['SUSPEND', 'UPDATE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE']);
       }
       for (const job of jobs) if (job.suspended !== suspended) await ctx.jobs.setSuspended(job, suspended);
+      OperationLogEntries.jobSuspension(ctx, selector.jobId ? (jobs[0] ?? { id: selector.jobId }) : selector, suspended);
     });
   }
 
@@ -183,6 +188,7 @@ export class ManagementService {
       if (!incident) throw new BadUserRequestException('incident is null');
       await checkIncidentUpdate(ctx, incident);
       await ctx.incidents.setAnnotation(id, annotation);
+      OperationLogEntries.incidentAnnotation(ctx, id, incident.tenantId, annotation);
       await IncidentHistory.annotated(ctx, id, annotation);
     });
   }
@@ -224,6 +230,7 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
   const job = await ctx.jobs.findById(id);
   if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
   await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
+  OperationLogEntries.job(ctx, 'SetJobRetries', job, [{ property: 'retries', orgValue: job.retries, newValue: retries }]);
   await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
   if (retries > 0) {
     await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);

@@ -28,6 +28,7 @@ import { cancelUnmappedScopes, createMissingScopes, unsupportedShape, type Migra
 import { checkInstanceTenant, checkPlanTenants } from './migration-tenants.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { generateInstructions, hasFailures, validatePlan, type PlanSides } from './plan-builder.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 export interface GenerateMigrationPlanRequest {
   sourceProcessDefinitionId?: string | null;
@@ -92,6 +93,7 @@ export class MigrationService {
       const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
       const skips = { skipCustomListeners: selection.skipCustomListeners === true, skipIoMappings: selection.skipIoMappings === true };
       for (const id of processInstanceIds) await this.migrateInstance(ctx, resolved, id, skips);
+      OperationLogEntries.migrated(ctx, { processDefinitionId: resolved.source.id, processDefinitionKey: resolved.source.key }, resolved.target.id, processInstanceIds.length, resolved.plan.variables, false);
     });
   }
 

@@ -18,6 +18,7 @@ import {
   type SuspensionChange,
   type SuspensionTarget,
 } from './update-suspension-state-cmd.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 export interface DeleteProcessDefinitionOptions {
   cascade?: boolean;
@@ -105,6 +106,7 @@ export class ProcessDefinitionService {
     return this.commands.run('DeleteProcessDefinitionsByIdsCmd', async (ctx) => {
       const definition = await this.load(ctx, id);
       await ctx.authz.check(deleteDefinition(definition.key));
+      OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
       await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
       ctx.afterCommit(() => this.models.evict(definition.id));
     });
@@ -117,6 +119,7 @@ export class ProcessDefinitionService {
       if (definitions.length === 0) throw noDefinitionsForKey(key);
       await ctx.authz.check(deleteDefinition(key));
       for (const definition of definitions) {
+        OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
         await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
         ctx.afterCommit(() => this.models.evict(definition.id));
       }

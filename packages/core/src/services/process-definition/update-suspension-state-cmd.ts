@@ -10,6 +10,7 @@ import {
   SUSPEND_PROCESS_DEFINITION,
   type TimerSuspensionConfiguration,
 } from './timer-suspension-handlers.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which definitions to suspend or activate: one by id, or every version of a key (optionally of one tenant). */
 export type SuspensionTarget =
@@ -43,6 +44,7 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
         { permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
       );
     }
+    OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
     const executionDate = this.change.executionDate;
     if (executionDate && executionDate.getTime() > ctx.clock.now().getTime()) {
       await this.schedule(ctx, definitions, executionDate);

@@ -11,8 +11,17 @@ import { buildActivityInstanceTree } from './activity-instance-tree.js';
 import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from './process-instance.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import type { RunnerSkips } from '../../runtime/process-runner.js';
 
 /** Process instances: start, query, inspect, variables and deletion (Camunda's RuntimeService). */
+
+/** How an instance is deleted: with its called instances or not, and without listeners or mappings (Camunda's flags). */
+export interface InstanceDeletionOptions extends Partial<RunnerSkips> {
+  skipSubprocesses?: boolean;
+  failIfNotExists?: boolean;
+  reason?: string | null;
+}
 @injectable()
 export class RuntimeService {
   constructor(
@@ -81,6 +90,7 @@ export class RuntimeService {
     const runner = failIfNotExists ? await this.open(ctx, processInstanceId) : await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
     await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+    OperationLogEntries.variablesChanged(ctx, { processInstanceId, processDefinitionId: runner.definition.id }, modifications, deletions);
     for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
     for (const name of deletions) runner.variables.remove(name);
     await completeRun(ctx, runner);
@@ -109,6 +119,8 @@ export class RuntimeService {
         }
       }
       for (const id of instanceIds) await this.setInstanceSuspended(ctx, id, suspended);
+      for (const id of target.processInstanceIds ?? []) OperationLogEntries.processInstanceSuspension(ctx, { processInstanceId: id }, suspended);
+      if (target.processDefinitionId || target.processDefinitionKey) OperationLogEntries.processInstanceSuspension(ctx, { processDefinitionId: target.processDefinitionId, processDefinitionKey: target.processDefinitionKey }, suspended);
     });
   }
 
@@ -131,11 +143,13 @@ export class RuntimeService {
    * (before, after, at a transition), in order, in one transaction. Needs UPDATE on the instance or
    * UPDATE_INSTANCE on its definition.
    */
-  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[]): Promise<void> {
+  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], skips: Partial<RunnerSkips> = {}): Promise<void> {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
       if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
+      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
+      runner.skips = { skipCustomListeners: skips.skipCustomListeners === true, skipIoMappings: skips.skipIoMappings === true };
       await modifyInstance(runner, instructions);
       await completeRun(ctx, runner);
     });
@@ -146,7 +160,7 @@ export class RuntimeService {
    * with the history issue). Called instances are deleted with it unless `skipSubprocesses`, which
    * leaves them running on their own; `failIfNotExists: false` makes an unknown id a no-op.
    */
-  deleteProcessInstance(processInstanceId: string, options: { skipSubprocesses?: boolean; failIfNotExists?: boolean; reason?: string | null } = {}): Promise<void> {
+  deleteProcessInstance(processInstanceId: string, options: InstanceDeletionOptions = {}): Promise<void> {
     return this.commands.run('DeleteProcessInstanceCmd', (ctx) => this.deleteProcessInstanceIn(ctx, processInstanceId, options));
   }
 
@@ -154,13 +168,15 @@ export class RuntimeService {
   async deleteProcessInstanceIn(
     ctx: CommandContext,
     processInstanceId: string,
-    options: { skipSubprocesses?: boolean; failIfNotExists?: boolean; reason?: string | null } = {},
+    options: InstanceDeletionOptions = {},
   ): Promise<void> {
     const found = await openInstance(ctx, this.env, processInstanceId);
     if (!found && options.failIfNotExists === false) return;
     const runner = found ?? (await this.open(ctx, processInstanceId));
     await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
+    OperationLogEntries.processInstance(ctx, 'Delete', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
     if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
+    runner.skips = { skipCustomListeners: options.skipCustomListeners === true, skipIoMappings: options.skipIoMappings === true };
     runner.tree.history.terminate('EXTERNALLY_TERMINATED', options.reason ?? null);
     await runner.cancelInstance();
     await completeRun(ctx, runner);

@@ -8,6 +8,7 @@ import type { ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { definitionNotFound } from '../process-definition/process-definition-messages.js';
 import type { ProcessInstance } from './process-instance.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 export interface StartProcessInstanceRequest {
   businessKey?: string | null;
@@ -48,6 +49,7 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
       startActivityId: start?.id ?? '',
       instructions: this.request.startInstructions,
     });
+    OperationLogEntries.processInstance(ctx, 'Create', { processInstanceId: runner.tree.processInstanceId, processDefinitionId: definition.id, processDefinitionKey: definition.key });
     return {
       id: runner.tree.processInstanceId,
       processDefinitionId: definition.id,

@@ -14,6 +14,7 @@ import type { Task, TaskIdentityLink, TaskQuery } from './task.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** What GET /task/{id}/form needs: the form key and where the task comes from. */
 export interface TaskFormData {
@@ -54,6 +55,7 @@ export class TaskService {
       if (task.assignee && task.assignee !== userId) {
         throw new ProcessEngineException(`Task '${taskId}' is already claimed by someone else.`);
       }
+      OperationLogEntries.taskChanged(ctx, 'Claim', task, { assignee: userId });
       await updateAssignment(ctx, task, { assignee: userId });
     });
   }
@@ -63,6 +65,7 @@ export class TaskService {
     return this.commands.run('AssignTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      OperationLogEntries.taskChanged(ctx, 'Assign', task, { assignee: userId });
       await updateAssignment(ctx, task, { assignee: userId });
     });
   }
@@ -72,6 +75,7 @@ export class TaskService {
     return this.commands.run('SetTaskOwnerCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      OperationLogEntries.taskChanged(ctx, 'SetOwner', task, { owner: userId });
       await updateTask(ctx, task, { owner: userId });
     });
   }
@@ -81,6 +85,7 @@ export class TaskService {
     return this.commands.run('DelegateTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      OperationLogEntries.taskChanged(ctx, 'Delegate', task, { delegation: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
       await updateAssignment(ctx, task, { delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
     });
   }
@@ -94,6 +99,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
+      OperationLogEntries.taskChanged(ctx, 'Resolve', task, { delegation: 'RESOLVED', assignee: task.owner });
       await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
       if (runner) await completeRun(ctx, runner);
     });
@@ -194,6 +200,7 @@ export class TaskService {
       if (task.processInstanceId && task.executionId) await formFieldsSubmitted(ctx, { ...task, processInstanceId: task.processInstanceId, executionId: task.executionId, taskId: task.id }, variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
+        OperationLogEntries.taskChanged(ctx, 'Resolve', task, { delegation: 'RESOLVED', assignee: task.owner });
         await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
         if (scope.runner) await completeRun(ctx, scope.runner);
         return scope.runner ? scope.runner.variables.snapshot() : {};
@@ -282,6 +289,7 @@ export class TaskService {
     return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, UPDATE_VARIABLE);
+      OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
       const scope = await this.openScope(ctx, task);
       await this.write(ctx, task, scope, modifications, deletions, false);
       if (scope.runner) await completeRun(ctx, scope.runner);
@@ -293,6 +301,7 @@ export class TaskService {
     return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, UPDATE_VARIABLE);
+      OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
       await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id) }, modifications, deletions, true);
     });
   }
@@ -356,6 +365,7 @@ export class TaskService {
     return this.commands.run(command, async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      OperationLogEntries.identityLink(ctx, task, type, userId, groupId, add);
       if (type === 'assignee') await updateAssignment(ctx, task, { assignee: add ? userId : null });
       else if (type === 'owner') await updateTask(ctx, task, { owner: add ? userId : null });
       else if (type === 'candidate') {
@@ -428,6 +438,7 @@ export class TaskService {
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
     if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+    OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
     await ctx.tasks.delete(task);
     if (!runner || !task.executionId) return variables;
     const execution = runner.tree.executions.get(task.executionId);

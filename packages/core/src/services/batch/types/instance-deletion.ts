@@ -26,7 +26,13 @@ export class InstanceDeletionJobHandler extends BatchExecutionJobHandler<Instanc
 
   protected async run(ctx: CommandContext, ids: string[], settings: InstanceDeletionSettings): Promise<void> {
     for (const id of ids) {
-      await this.runtime.deleteProcessInstanceIn(ctx, id, { skipSubprocesses: settings.skipSubprocesses, failIfNotExists: false, reason: settings.deleteReason });
+      await this.runtime.deleteProcessInstanceIn(ctx, id, {
+        skipSubprocesses: settings.skipSubprocesses,
+        skipCustomListeners: settings.skipCustomListeners,
+        skipIoMappings: settings.skipIoMappings,
+        failIfNotExists: false,
+        reason: settings.deleteReason,
+      });
     }
   }
 }

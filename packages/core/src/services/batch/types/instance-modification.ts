@@ -18,6 +18,6 @@ export class InstanceModificationJobHandler extends BatchExecutionJobHandler<Ins
     const instructions = settings.instructions.map((instruction) =>
       'variables' in instruction && instruction.variables ? { ...instruction, variables: unpackVariables(instruction.variables) } : instruction,
     );
-    for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, settings.processDefinitionId, id, instructions);
+    for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, settings.processDefinitionId, id, instructions, settings);
   }
 }

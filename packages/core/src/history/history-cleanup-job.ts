@@ -1,0 +1,231 @@
+import { injectable } from 'inversify';
+import { sql } from 'kysely';
+import type { CommandContext } from '../command/command-context.js';
+import type { HistoryCleanupConfig } from '../config.js';
+import { createJob } from '../jobs/create-job.js';
+import type { Job } from '../jobs/job.js';
+import type { JobHandler } from '../jobs/job-handler.js';
+import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
+import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
+
+/** Camunda's HistoryCleanupJobHandler.TYPE. */
+export const HISTORY_CLEANUP = 'history-cleanup';
+
+/** Camunda's HistoryCleanupJobHandlerConfiguration: backoff 10 s doubling per empty run, at most an hour. */
+const START_DELAY_SECONDS = 10;
+const MAX_DELAY_SECONDS = 60 * 60;
+/** Camunda's historyCleanupBatchThreshold: an end-time-based run that found this many instances runs again at once. */
+const BATCH_THRESHOLD = 10;
+
+/** The job's configuration, as Camunda stores it (JSON). */
+export interface HistoryCleanupJobConfiguration {
+  countEmptyRuns: number;
+  immediatelyDue: boolean;
+  /** The minutes (0..59) of removal or end time this job cleans, when several jobs share the work. */
+  minuteFrom: number;
+  minuteTo: number;
+}
+
+const HISTORIC_TABLES = [
+  'trellis_hi_procinst',
+  'trellis_hi_actinst',
+  'trellis_hi_varinst',
+  'trellis_hi_detail',
+  'trellis_hi_taskinst',
+  'trellis_hi_identitylink',
+  'trellis_hi_incident',
+  'trellis_hi_job_log',
+  'trellis_hi_ext_task_log',
+  'trellis_hi_op_log',
+] as const;
+
+/** Instance-keyed tables and their process instance column (endTimeBased deletes whole hierarchies). */
+const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [
+  ['trellis_hi_actinst', 'proc_inst_id'],
+  ['trellis_hi_varinst', 'proc_inst_id'],
+  ['trellis_hi_detail', 'proc_inst_id'],
+  ['trellis_hi_taskinst', 'proc_inst_id'],
+  ['trellis_hi_identitylink', 'proc_inst_id'],
+  ['trellis_hi_incident', 'proc_inst_id'],
+  ['trellis_hi_job_log', 'process_instance_id'],
+  ['trellis_hi_ext_task_log', 'proc_inst_id'],
+  ['trellis_hi_op_log', 'proc_inst_id'],
+  ['trellis_hi_procinst', 'id'],
+];
+
+export function parseCleanupConfiguration(text: string | null): HistoryCleanupJobConfiguration {
+  const parsed = text ? (JSON.parse(text) as Partial<HistoryCleanupJobConfiguration>) : {};
+  return { countEmptyRuns: parsed.countEmptyRuns ?? 0, immediatelyDue: parsed.immediatelyDue ?? false, minuteFrom: parsed.minuteFrom ?? 0, minuteTo: parsed.minuteTo ?? 59 };
+}
+
+const serialize = (config: HistoryCleanupJobConfiguration) =>
+  JSON.stringify({ countEmptyRuns: config.countEmptyRuns, immediatelyDue: config.immediatelyDue, minuteFrom: config.minuteFrom, minuteTo: config.minuteTo });
+
+/** The minute ranges of `degree` jobs sharing the hour (Camunda's HistoryCleanupHelper.listMinuteChunks). */
+export function minuteChunks(degree: number): Array<[number, number]> {
+  const size = Math.floor(60 / degree);
+  return Array.from({ length: degree }, (_, i) => [i * size, i === degree - 1 ? 59 : (i + 1) * size - 1] as [number, number]);
+}
+
+/** The history cleanup jobs, in creation order. */
+export async function findCleanupJobs(ctx: CommandContext): Promise<Job[]> {
+  const rows = await ctx.trx.selectFrom('trellis_job').select('id').where('handler_type', '=', HISTORY_CLEANUP).orderBy('create_time').orderBy('id').execute();
+  const jobs: Job[] = [];
+  for (const row of rows) {
+    const job = await ctx.jobs.findById(row.id);
+    if (job) jobs.push(job);
+  }
+  return jobs;
+}
+
+/** When a job with this immediatelyDue runs: now, or at the current or next window's start. */
+function dueDateOf(ctx: CommandContext, immediatelyDue: boolean): Date | null {
+  const now = ctx.clock.now();
+  if (immediatelyDue) return now;
+  return currentOrNextBatchWindow(now, ctx.config.historyCleanup)?.start ?? null;
+}
+
+/**
+ * Camunda's HistoryCleanupCmd: creates the cleanup jobs (one per degree of parallelism) or
+ * reconfigures and reschedules them; without anything to schedule them by (not immediately due, no
+ * batch window) existing jobs are suspended. Returns the jobs as they are now.
+ */
+export async function scheduleHistoryCleanup(ctx: CommandContext, immediatelyDue: boolean): Promise<Job[]> {
+  const config = ctx.config.historyCleanup;
+  const willBeScheduled = immediatelyDue || isBatchWindowConfigured(config);
+  const existing = await findCleanupJobs(ctx);
+  const chunks = minuteChunks(config.degreeOfParallelism);
+  if (existing.length === 0) {
+    if (!willBeScheduled) return [];
+    const dueDate = dueDateOf(ctx, immediatelyDue);
+    for (const [minuteFrom, minuteTo] of chunks) {
+      await createJob(ctx, {
+        type: 'timer',
+        handlerType: HISTORY_CLEANUP,
+        handlerConfiguration: serialize({ countEmptyRuns: 0, immediatelyDue, minuteFrom, minuteTo }),
+        dueDate,
+      });
+    }
+    return findCleanupJobs(ctx);
+  }
+  for (const job of existing) {
+    const current = parseCleanupConfiguration(job.handlerConfiguration);
+    const configuration = serialize({ ...current, countEmptyRuns: 0, immediatelyDue });
+    if (!willBeScheduled) {
+      await ctx.jobs.reschedule(job, { dueDate: null, handlerConfiguration: job.handlerConfiguration, suspended: true });
+      continue;
+    }
+    // A due date already inside the window stays (Camunda).
+    const keep = !immediatelyDue && job.dueDate !== null && isWithinBatchWindow(job.dueDate, config);
+    await ctx.jobs.reschedule(job, { dueDate: keep ? job.dueDate : dueDateOf(ctx, immediatelyDue), handlerConfiguration: configuration, suspended: false });
+  }
+  ctx.emitAfterCommit('job.created', { jobId: existing[0]!.id, dueDate: existing[0]!.dueDate });
+  return findCleanupJobs(ctx);
+}
+
+/**
+ * history-cleanup: removes history that is due (removalTimeBased: rows whose removal time passed;
+ * endTimeBased: finished root instances past their definition's time to live, with their whole
+ * hierarchy's history), then reschedules itself as Camunda's HistoryCleanupSchedulerCmd does.
+ */
+@injectable()
+export class HistoryCleanupJobHandler implements JobHandler {
+  readonly type = HISTORY_CLEANUP;
+  readonly keepsJob = true;
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const config = ctx.config.historyCleanup;
+    const configuration = parseCleanupConfiguration(job.handlerConfiguration);
+    const now = ctx.clock.now();
+    let rescheduleNow = false;
+    if (configuration.immediatelyDue || isWithinBatchWindow(now, config)) {
+      rescheduleNow = config.strategy === 'removalTimeBased' ? await cleanByRemovalTime(ctx, configuration, now) : await cleanByEndTime(ctx, configuration, now);
+    }
+    await reschedule(ctx, job, configuration, rescheduleNow, now);
+  }
+}
+
+async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryCleanupJobConfiguration, rescheduleNow: boolean, now: Date): Promise<void> {
+  const config = ctx.config.historyCleanup;
+  const save = (dueDate: Date | null, countEmptyRuns: number, suspended = false) =>
+    ctx.jobs.reschedule(job, { dueDate, handlerConfiguration: serialize({ ...configuration, countEmptyRuns }), suspended });
+  if (rescheduleNow) return save(now, 0);
+  if (isWithinBatchWindow(now, config)) {
+    const delay = Math.min(2 ** configuration.countEmptyRuns * START_DELAY_SECONDS, MAX_DELAY_SECONDS);
+    const next = new Date(now.getTime() + delay * 1000);
+    if (isWithinBatchWindow(next, config)) return save(next, configuration.countEmptyRuns + 1);
+  }
+  const nextWindow = nextBatchWindowStart(now, config);
+  // Nothing left to do and no window to wait for: the job sleeps until the next POST /history/cleanup.
+  return nextWindow ? save(nextWindow, 0) : save(null, 0, true);
+}
+
+/** Minutes of an epoch-milliseconds column, for jobs sharing the work. */
+const minuteOf = (column: string) => sql<number>`(${sql.ref(column)} / 60000) % 60`;
+
+/** Up to batchSize rows per table whose removal time passed; true when a table had more (run again at once). */
+async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<boolean> {
+  const { batchSize } = ctx.config.historyCleanup;
+  const time = now.getTime();
+  const inMinutes = configuration.minuteFrom > 0 || configuration.minuteTo < 59;
+  let full = false;
+  for (const table of HISTORIC_TABLES) {
+    let due = ctx.trx.selectFrom(table).select('id').where('removal_time', '<=', time);
+    if (inMinutes) due = due.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo);
+    const ids = (await due.limit(batchSize).execute()).map((row) => row.id);
+    if (ids.length === 0) continue;
+    await ctx.trx.deleteFrom(table).where('id', 'in', ids).execute();
+    if (ids.length >= batchSize) full = true;
+  }
+  let batches = ctx.trx.selectFrom('trellis_hi_batch').select('id').where('removal_time', '<=', time);
+  if (inMinutes) batches = batches.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo);
+  const batchIds = (await batches.limit(batchSize).execute()).map((row) => row.id);
+  for (const id of batchIds) await deleteHistoricBatch(ctx, id);
+  return full || batchIds.length >= batchSize;
+}
+
+/** Up to batchSize finished root instances past end time + their definition's time to live, with all history of their hierarchy. */
+async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<boolean> {
+  const { batchSize } = ctx.config.historyCleanup;
+  let select = ctx.trx
+    .selectFrom('trellis_hi_procinst as p')
+    .innerJoin('trellis_process_definition as d', 'd.id', 'p.proc_def_id')
+    .select('p.id')
+    .where('p.end_time', 'is not', null)
+    .where('p.super_proc_inst_id', 'is', null)
+    .where('d.history_time_to_live', 'is not', null)
+    .where(sql<number>`p.end_time + d.history_time_to_live * 86400000`, '<=', now.getTime());
+  if (configuration.minuteFrom > 0 || configuration.minuteTo < 59) {
+    select = select.where(minuteOf('p.end_time'), '>=', configuration.minuteFrom).where(minuteOf('p.end_time'), '<=', configuration.minuteTo);
+  }
+  const roots = (await select.limit(batchSize).execute()).map((row) => row.id);
+  if (roots.length > 0) {
+    const hierarchy = await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('root_proc_inst_id', 'in', roots).execute();
+    const ids = [...new Set([...roots, ...hierarchy.map((row) => row.id)])];
+    await deleteHistoryOf(ctx, ids);
+  }
+  const batches = await cleanEndedBatches(ctx, now, batchSize);
+  return roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD;
+}
+
+/** Historic batches whose removal time passed (Camunda's end-time-based cleanup removes them by the batch time to live). */
+async function cleanEndedBatches(ctx: CommandContext, now: Date, batchSize: number): Promise<number> {
+  const rows = await ctx.trx.selectFrom('trellis_hi_batch').select('id').where('removal_time', '<=', now.getTime()).limit(batchSize).execute();
+  for (const row of rows) await deleteHistoricBatch(ctx, row.id);
+  return rows.length;
+}
+
+/** Every history row of these process instances. */
+async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < processInstanceIds.length; i += 400) {
+    const chunk = processInstanceIds.slice(i, i + 400);
+    for (const [table, column] of BY_INSTANCE) {
+      await ctx.trx.deleteFrom(table).where(sql.ref(column), 'in', chunk).execute();
+    }
+  }
+}
+
+/** At engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap schedules it not immediately due). */
+export function cleanupScheduledOnStart(config: HistoryCleanupConfig): boolean {
+  return isBatchWindowConfigured(config);
+}

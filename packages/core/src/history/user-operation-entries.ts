@@ -1,0 +1,225 @@
+import type { CommandContext } from '../command/command-context.js';
+import type { Authorization } from '../authorization/authorization.js';
+import { namesFromBits } from '../authorization/permission-converter.js';
+import { resourceByCode } from '../authorization/resources.js';
+import { OperationLogCategory, UserOperationLog, type PropertyChange } from './user-operation-log.js';
+
+const { admin, operator, taskWorker } = OperationLogCategory;
+
+/** The definition side of an entry; the writer fills key and deployment from the id when absent. */
+interface DefinitionRef {
+  processDefinitionId?: string | null;
+  processDefinitionKey?: string | null;
+  deploymentId?: string | null;
+  tenantId?: string | null;
+}
+
+interface JobRef extends DefinitionRef {
+  id?: string | null;
+  jobDefinitionId?: string | null;
+  processInstanceId?: string | null;
+}
+
+interface TaskRef {
+  id: string;
+  processInstanceId: string | null;
+  executionId: string | null;
+  processDefinitionId: string | null;
+  tenantId: string | null;
+  assignee: string | null;
+  owner: string | null;
+  priority: number;
+  delegationState?: string | null;
+}
+
+const suspensionState = (suspended: boolean): PropertyChange => ({ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' });
+
+/**
+ * The user operation log entries of the engine's operations, by Camunda's names, entity types and
+ * categories (UserOperationLogManager's log* methods and the commands' property changes). Each is
+ * one call from the service that made the change.
+ */
+export const OperationLogEntries = {
+  /** Camunda's AbstractMigrationCmd: one Migrate entry on the source definition. */
+  migrated(ctx: CommandContext, source: DefinitionRef & { processDefinitionId: string }, targetId: string, instances: number, variables: object | null | undefined, async: boolean): void {
+    const changes: PropertyChange[] = [
+      { property: 'processDefinitionId', orgValue: source.processDefinitionId, newValue: targetId },
+      { property: 'nrOfInstances', newValue: instances },
+    ];
+    if (variables) changes.push({ property: 'nrOfSetVariables', newValue: Object.keys(variables).length });
+    changes.push({ property: 'async', newValue: async });
+    OperationLogEntries.processInstance(ctx, 'Migrate', { ...source, processInstanceId: null }, changes);
+  },
+
+  /** An operation on one process instance, or on the instances of a definition (Camunda's logProcessInstanceOperation). */
+  processInstance(ctx: CommandContext, operationType: string, target: DefinitionRef & { processInstanceId?: string | null }, changes: readonly PropertyChange[] = [], annotation?: string | null): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'ProcessInstance', category: operator, ...target, changes, annotation });
+  },
+
+  processInstanceSuspension(ctx: CommandContext, target: DefinitionRef & { processInstanceId?: string | null }, suspended: boolean): void {
+    OperationLogEntries.processInstance(ctx, suspended ? 'Suspend' : 'Activate', target, [suspensionState(suspended)]);
+  },
+
+  /** Camunda's AbstractSetProcessDefinitionStateCmd: by id or by key, with includeProcessInstances. */
+  processDefinitionSuspension(ctx: CommandContext, target: DefinitionRef, suspended: boolean, includeProcessInstances: boolean): void {
+    UserOperationLog.write(ctx, {
+      operationType: suspended ? 'SuspendProcessDefinition' : 'ActivateProcessDefinition',
+      entityType: 'ProcessDefinition',
+      category: operator,
+      ...target,
+      changes: [suspensionState(suspended), { property: 'includeProcessInstances', newValue: includeProcessInstances }],
+    });
+  },
+
+  /** Camunda's DeleteProcessDefinitionsCmd: one Delete per definition, with its cascade flag. */
+  processDefinitionDeleted(ctx: CommandContext, definition: { id: string; key: string; deploymentId: string; tenantId: string | null }, cascade: boolean): void {
+    UserOperationLog.write(ctx, {
+      operationType: 'Delete',
+      entityType: 'ProcessDefinition',
+      category: operator,
+      processDefinitionId: definition.id,
+      processDefinitionKey: definition.key,
+      deploymentId: definition.deploymentId,
+      tenantId: definition.tenantId,
+      changes: [{ property: 'cascade', orgValue: false, newValue: cascade }],
+    });
+  },
+
+  /** Camunda's logJobOperation: one job, or the jobs one criterion selects (the job's context fills the rest). */
+  job(ctx: CommandContext, operationType: string, job: JobRef, changes: readonly PropertyChange[]): void {
+    UserOperationLog.write(ctx, {
+      operationType,
+      entityType: 'Job',
+      category: operator,
+      jobId: job.id,
+      jobDefinitionId: job.jobDefinitionId,
+      processInstanceId: job.processInstanceId,
+      processDefinitionId: job.processDefinitionId,
+      processDefinitionKey: job.processDefinitionKey,
+      deploymentId: job.deploymentId,
+      tenantId: job.tenantId,
+      changes,
+    });
+  },
+
+  jobSuspension(ctx: CommandContext, selector: JobRef, suspended: boolean): void {
+    OperationLogEntries.job(ctx, suspended ? 'SuspendJob' : 'ActivateJob', selector, [suspensionState(suspended)]);
+  },
+
+  /** Camunda's logJobDefinitionOperation. */
+  jobDefinitionSuspension(ctx: CommandContext, target: DefinitionRef & { jobDefinitionId?: string | null }, suspended: boolean): void {
+    UserOperationLog.write(ctx, {
+      operationType: suspended ? 'SuspendJobDefinition' : 'ActivateJobDefinition',
+      entityType: 'JobDefinition',
+      category: operator,
+      ...target,
+      changes: [suspensionState(suspended)],
+    });
+  },
+
+  /** Camunda's logExternalTaskOperation (a null task: an operation on many). */
+  externalTask(ctx: CommandContext, operationType: string, task: (DefinitionRef & { id: string; processInstanceId: string | null }) | null, changes: readonly PropertyChange[]): void {
+    const context = task
+      ? { externalTaskId: task.id, processInstanceId: task.processInstanceId, processDefinitionId: task.processDefinitionId, processDefinitionKey: task.processDefinitionKey, tenantId: task.tenantId }
+      : {};
+    UserOperationLog.write(ctx, { operationType, entityType: 'ExternalTask', category: operator, ...context, changes });
+  },
+
+  /** Camunda's logDeploymentOperation (Create with duplicate filtering, Delete with cascade). */
+  deployment(ctx: CommandContext, operationType: 'Create' | 'Delete', deploymentId: string, tenantId: string | null, changes: readonly PropertyChange[]): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'Deployment', category: operator, deploymentId, tenantId, changes });
+  },
+
+  /** Camunda's logBatchOperation: a batch-creating operation names no batch; suspension and deletion name theirs. */
+  batch(ctx: CommandContext, operationType: string, batchId: string | null, tenantId: string | null, changes: readonly PropertyChange[]): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'Batch', category: operator, batchId, tenantId, changes });
+  },
+
+  /** Camunda's logSetIncidentAnnotationOperation / logClearIncidentAnnotationOperation. */
+  incidentAnnotation(ctx: CommandContext, incidentId: string, tenantId: string | null, annotation: string | null): void {
+    UserOperationLog.write(ctx, {
+      operationType: annotation === null ? 'ClearAnnotation' : 'SetAnnotation',
+      entityType: 'Incident',
+      category: operator,
+      tenantId,
+      changes: [{ property: 'incidentId', newValue: incidentId }],
+    });
+  },
+
+  /** Camunda's TaskEntity property tracking: an entry per property the operation really changes; none changed, none written. */
+  taskChanged(ctx: CommandContext, operationType: string, task: TaskRef, after: { assignee?: string | null; owner?: string | null; delegation?: string | null; priority?: number }): void {
+    const before: Record<string, unknown> = { assignee: task.assignee, owner: task.owner, delegation: task.delegationState ?? null, priority: task.priority };
+    const changes = Object.entries(after)
+      .filter(([property, value]) => value !== undefined && value !== before[property])
+      .map(([property, newValue]) => ({ property, orgValue: before[property], newValue }));
+    if (changes.length > 0) OperationLogEntries.task(ctx, operationType, task, changes);
+  },
+
+  /**
+   * Camunda's logVariableOperation: RemoveVariable for removals only, SetVariable for one value set,
+   * ModifyVariable otherwise (the service takes all three as one call); on a task by a task worker.
+   */
+  variablesChanged(ctx: CommandContext, target: { processInstanceId: string; processDefinitionId?: string | null } | { task: TaskRef }, modifications: object, deletions: readonly string[]): void {
+    const set = Object.keys(modifications).length;
+    const operationType = set === 0 ? 'RemoveVariable' : set === 1 && deletions.length === 0 ? 'SetVariable' : 'ModifyVariable';
+    const context = 'task' in target
+      ? { category: taskWorker, taskId: target.task.id, executionId: target.task.executionId, processInstanceId: target.task.processInstanceId, processDefinitionId: target.task.processDefinitionId, tenantId: target.task.tenantId }
+      : { category: operator, processInstanceId: target.processInstanceId, processDefinitionId: target.processDefinitionId };
+    UserOperationLog.write(ctx, { operationType, entityType: 'Variable', ...context });
+  },
+
+  /** Camunda's logLinkOperation: AddUserLink / DeleteGroupLink…, the link's type as property and its user or group as value. */
+  identityLink(ctx: CommandContext, task: TaskRef, type: string, userId: string | null, groupId: string | null, add: boolean): void {
+    const who = userId ?? groupId;
+    UserOperationLog.write(ctx, {
+      operationType: `${add ? 'Add' : 'Delete'}${userId !== null ? 'User' : 'Group'}Link`,
+      entityType: 'IdentityLink',
+      category: taskWorker,
+      taskId: task.id,
+      processInstanceId: task.processInstanceId,
+      executionId: task.executionId,
+      processDefinitionId: task.processDefinitionId,
+      tenantId: task.tenantId,
+      changes: [add ? { property: type, newValue: who } : { property: type, orgValue: who }],
+    });
+  },
+
+  /** Camunda's logTaskOperations: a task worker's change of a task (one entry per changed property). */
+  task(ctx: CommandContext, operationType: string, task: TaskRef, changes: readonly PropertyChange[]): void {
+    UserOperationLog.write(ctx, {
+      operationType,
+      entityType: 'Task',
+      category: taskWorker,
+      taskId: task.id,
+      processInstanceId: task.processInstanceId,
+      executionId: task.executionId,
+      processDefinitionId: task.processDefinitionId,
+      tenantId: task.tenantId,
+      changes,
+    });
+  },
+
+  /** Camunda's logUserOperation / logGroupOperation / logMembershipOperation: the administrator's identity changes. */
+  identity(ctx: CommandContext, operationType: 'Create' | 'Update' | 'Delete' | 'Unlock', entityType: 'User' | 'Group' | 'GroupMembership', ids: { userId?: string; groupId?: string }): void {
+    const changes: PropertyChange[] = [];
+    if (ids.userId !== undefined) changes.push({ property: 'userId', newValue: ids.userId });
+    if (ids.groupId !== undefined) changes.push({ property: 'groupId', newValue: ids.groupId });
+    UserOperationLog.write(ctx, { operationType, entityType, category: admin, changes });
+  },
+
+  /** Camunda's logAuthorizationOperation: the authorization's fields before (null: created) and after. */
+  authorization(ctx: CommandContext, operationType: 'Create' | 'Update' | 'Delete', now: Authorization, before: Authorization | null): void {
+    const permissions = (each: Authorization) => namesFromBits(each.type, each.permissions, each.resourceType).join(', ') || 'NONE';
+    const resource = (each: Authorization) => resourceByCode(each.resourceType)?.name ?? null;
+    const changes: PropertyChange[] = [
+      { property: 'permissionBits', orgValue: before?.permissions, newValue: now.permissions },
+      { property: 'permissions', orgValue: before && permissions(before), newValue: permissions(now) },
+      { property: 'type', orgValue: before?.type, newValue: now.type },
+      { property: 'resource', orgValue: before && resource(before), newValue: resource(now) },
+      { property: 'resourceId', orgValue: before?.resourceId, newValue: now.resourceId },
+    ];
+    if (now.userId !== null || before?.userId) changes.push({ property: 'userId', orgValue: before?.userId, newValue: now.userId });
+    if (now.groupId !== null || before?.groupId) changes.push({ property: 'groupId', orgValue: before?.groupId, newValue: now.groupId });
+    UserOperationLog.write(ctx, { operationType, entityType: 'Authorization', category: admin, changes });
+  },
+};

@@ -1,0 +1,100 @@
+import { sql, type Selectable, type SqlBool, type RawBuilder, type Transaction } from 'kysely';
+import type { UserOperationLogEntry, UserOperationLogQuery } from '../../services/history/historic-user-operation-types.js';
+import type { StoreSchema, UserOperationLogTable } from '../schema.js';
+import { applyPage, nonEmpty, toDate } from './query-support.js';
+
+const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_op_log as o');
+type Select = ReturnType<typeof base>;
+/** The caller's read rights as a SQL condition on (definition key column, category column); null: no restriction. */
+export type OperationLogReadFilter = ((keyColumn: string, categoryColumn: string) => RawBuilder<SqlBool>) | null;
+
+/** The user operation log table (Camunda's UserOperationLogQuery and its annotation update). */
+export class UserOperationLogRepository {
+  constructor(private readonly trx: Transaction<StoreSchema>) {}
+
+  async find(q: UserOperationLogQuery, readable: OperationLogReadFilter): Promise<UserOperationLogEntry[]> {
+    let select = this.select(q, readable).selectAll('o');
+    const order = q.sorting?.[0]?.sortOrder ?? 'asc';
+    // Entries of one operation share their timestamp; the write order keeps them together and stable.
+    select = select.orderBy('o.timestamp', order).orderBy('o.sequence_counter', order);
+    return (await applyPage(select, q).execute()).map(toEntry);
+  }
+
+  async count(q: UserOperationLogQuery, readable: OperationLogReadFilter): Promise<number> {
+    const row = await this.select(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The first entry of an operation (Camunda's findOperationLogByOperationId). */
+  async firstOfOperation(operationId: string): Promise<UserOperationLogEntry | null> {
+    const row = await base(this.trx).selectAll('o').where('o.operation_id', '=', operationId).orderBy('o.sequence_counter').limit(1).executeTakeFirst();
+    return row ? toEntry(row) : null;
+  }
+
+  async setAnnotation(operationId: string, annotation: string | null): Promise<void> {
+    await this.trx.updateTable('trellis_hi_op_log').set({ annotation }).where('operation_id', '=', operationId).execute();
+  }
+
+  async deleteByProcessInstances(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.trx.deleteFrom('trellis_hi_op_log').where('proc_inst_id', 'in', ids).execute();
+  }
+
+  /** The entries of a definition's instances (a cascading definition delete takes their history). */
+  async deleteInstanceEntriesOfDefinition(processDefinitionId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_hi_op_log').where('proc_def_id', '=', processDefinitionId).where('proc_inst_id', 'is not', null).execute();
+  }
+
+  private select(q: UserOperationLogQuery, readable: OperationLogReadFilter): Select {
+    let s: Select = base(this.trx);
+    if (readable) s = s.where(readable('o.proc_def_key', 'o.category'));
+    const equals: ReadonlyArray<[keyof UserOperationLogQuery, keyof UserOperationLogTable]> = [
+      ['deploymentId', 'deployment_id'], ['processDefinitionId', 'proc_def_id'], ['processDefinitionKey', 'proc_def_key'],
+      ['processInstanceId', 'proc_inst_id'], ['executionId', 'execution_id'], ['caseDefinitionId', 'case_def_id'],
+      ['caseInstanceId', 'case_inst_id'], ['caseExecutionId', 'case_execution_id'], ['taskId', 'task_id'],
+      ['externalTaskId', 'external_task_id'], ['batchId', 'batch_id'], ['jobId', 'job_id'], ['jobDefinitionId', 'job_def_id'],
+      ['userId', 'user_id'], ['operationId', 'operation_id'], ['operationType', 'operation_type'], ['entityType', 'entity_type'],
+      ['category', 'category'], ['property', 'property'],
+    ];
+    for (const [field, column] of equals) {
+      const value = q[field];
+      if (typeof value === 'string') s = s.where(sql.ref(`o.${column}`), '=', value);
+    }
+    if (q.entityTypeIn !== undefined) s = s.where('o.entity_type', 'in', nonEmpty(q.entityTypeIn));
+    if (q.categoryIn !== undefined) s = s.where('o.category', 'in', nonEmpty(q.categoryIn));
+    if (q.afterTimestamp !== undefined) s = s.where('o.timestamp', '>', q.afterTimestamp.getTime());
+    if (q.beforeTimestamp !== undefined) s = s.where('o.timestamp', '<', q.beforeTimestamp.getTime());
+    return s;
+  }
+}
+
+function toEntry(row: Selectable<UserOperationLogTable>): UserOperationLogEntry {
+  return {
+    id: row.id,
+    deploymentId: row.deployment_id,
+    processDefinitionId: row.proc_def_id,
+    processDefinitionKey: row.proc_def_key,
+    rootProcessInstanceId: row.root_proc_inst_id,
+    processInstanceId: row.proc_inst_id,
+    executionId: row.execution_id,
+    caseDefinitionId: row.case_def_id,
+    caseInstanceId: row.case_inst_id,
+    caseExecutionId: row.case_execution_id,
+    taskId: row.task_id,
+    externalTaskId: row.external_task_id,
+    batchId: row.batch_id,
+    jobId: row.job_id,
+    jobDefinitionId: row.job_def_id,
+    userId: row.user_id,
+    timestamp: toDate(row.timestamp),
+    operationId: row.operation_id,
+    operationType: row.operation_type,
+    entityType: row.entity_type,
+    property: row.property,
+    orgValue: row.org_value,
+    newValue: row.new_value,
+    tenantId: row.tenant_id,
+    removalTime: row.removal_time === null ? null : toDate(row.removal_time),
+    category: row.category,
+    annotation: row.annotation,
+  };
+}

@@ -1,0 +1,110 @@
+import { inject, injectable } from 'inversify';
+import { Resources } from '../../authorization/resources.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { CommandExecutor } from '../../command/command-executor.js';
+import { BadUserRequestException } from '../../errors/exceptions.js';
+import { currentOrNextBatchWindow, isBatchWindowConfigured } from '../../history/batch-window.js';
+import { findCleanupJobs, scheduleHistoryCleanup } from '../../history/history-cleanup-job.js';
+import { PROCESS_SET_REMOVAL_TIME, type ProcessSetRemovalTimeSettings } from '../../history/process-set-removal-time.js';
+import type { Job } from '../../jobs/job.js';
+import { nonEmpty } from '../../persistence/repositories/query-support.js';
+import type { Batch } from '../batch/batch.js';
+import { createBatch, type CreateBatchOptions } from '../batch/batch-service.js';
+import { removalTimeMode } from '../batch/historic-batches.js';
+import { historicInstanceIds } from './historic-instance-ids.js';
+import type { HistoricProcessInstanceQuery } from './historic-instances.js';
+
+/** GET /history/cleanup/configuration: the current or next batch window, and whether this engine cleans up. */
+export interface HistoryCleanupConfiguration {
+  batchWindowStartTime: Date | null;
+  batchWindowEndTime: Date | null;
+  enabled: boolean;
+}
+
+/** POST /history/process-instance/set-removal-time: exactly one mode; ids and a query are joined. */
+export interface SetRemovalTimeToHistoricProcessInstances {
+  absoluteRemovalTime?: Date | null;
+  clearedRemovalTime?: boolean | null;
+  calculatedRemovalTime?: boolean | null;
+  historicProcessInstanceIds?: readonly string[] | null;
+  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
+  hierarchical?: boolean | null;
+}
+
+/**
+ * History cleanup (Camunda's HistoryService cleanUpHistoryAsync, findHistoryCleanupJob(s), the
+ * cleanup configuration) and setting removal times of historic process instances by a batch.
+ * Scheduling the cleanup needs camunda-admin, as in Camunda.
+ */
+@injectable()
+export class HistoryCleanupService {
+  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+
+  /**
+   * Camunda's HistoryCleanupCmd: creates or reschedules the cleanup job(s) and returns the first.
+   * Not immediately due needs a batch window to wait for (BadUserRequestException without one).
+   */
+  cleanUpHistoryAsync(immediatelyDue = true): Promise<Job> {
+    return this.commands.run('HistoryCleanupCmd', async (ctx) => {
+      ctx.authz.requireAdmin();
+      if (!immediatelyDue && !isBatchWindowConfigured(ctx.config.historyCleanup)) {
+        throw new BadUserRequestException('History cleanup job can not be scheduled: immediatelyDue is false and no batch window is configured');
+      }
+      const [job] = await scheduleHistoryCleanup(ctx, immediatelyDue);
+      return job!;
+    });
+  }
+
+  /** The first history cleanup job, or null. */
+  findHistoryCleanupJob(): Promise<Job | null> {
+    return this.commands.run('GetHistoryCleanupJobsCmd', async (ctx) => (await findCleanupJobs(ctx))[0] ?? null);
+  }
+
+  /** All history cleanup jobs (one per degree of parallelism). */
+  findHistoryCleanupJobs(): Promise<Job[]> {
+    return this.commands.run('GetHistoryCleanupJobsCmd', async (ctx) => findCleanupJobs(ctx));
+  }
+
+  /** Camunda's HistoryCleanupRestService configuration: the window around now, both null without one. */
+  configuration(): Promise<HistoryCleanupConfiguration> {
+    return this.commands.run('HistoryCleanupConfiguration', async (ctx) => {
+      const window = currentOrNextBatchWindow(ctx.clock.now(), ctx.config.historyCleanup);
+      return { batchWindowStartTime: window?.start ?? null, batchWindowEndTime: window?.end ?? null, enabled: true };
+    });
+  }
+
+  /** Engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap). */
+  scheduleOnStart(): Promise<void> {
+    return this.commands.run('HistoryCleanupCmd', async (ctx) => {
+      if (isBatchWindowConfigured(ctx.config.historyCleanup)) await scheduleHistoryCleanup(ctx, false);
+    });
+  }
+
+  /** Camunda's SetRemovalTimeToHistoricProcessInstancesCmd: a `process-set-removal-time` batch over the selected instances. */
+  setRemovalTimeAsync(request: SetRemovalTimeToHistoricProcessInstances, sizing: Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'> = {}): Promise<Batch> {
+    return this.commands.run('SetRemovalTimeToHistoricProcessInstancesCmd', async (ctx) => {
+      const mode = removalTimeMode(request);
+      const { historicProcessInstanceIds, historicProcessInstanceQuery } = request;
+      if (!historicProcessInstanceQuery && !historicProcessInstanceIds) throw new BadUserRequestException('Either query nor ids provided.');
+      const ids = new Set<string>();
+      if (historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, historicProcessInstanceQuery)) ids.add(id);
+      if (historicProcessInstanceIds && historicProcessInstanceIds.length > 0) for (const id of await existing(ctx, historicProcessInstanceIds)) ids.add(id);
+      if (mode === null) throw new BadUserRequestException('removalTime is null');
+      if (ids.size === 0) throw new BadUserRequestException('historicProcessInstances is empty');
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: 'CREATE_BATCH_SET_REMOVAL_TIME', resource: Resources.BATCH });
+      const settings: ProcessSetRemovalTimeSettings = {
+        hasRemovalTime: mode !== 'calculated',
+        removalTime: mode === 'absolute' ? request.absoluteRemovalTime!.toISOString() : null,
+        hierarchical: request.hierarchical === true,
+      };
+      return createBatch(ctx, PROCESS_SET_REMOVAL_TIME, [...ids], settings, sizing);
+    });
+  }
+}
+
+/** The ids among `ids` that name historic process instances. */
+async function existing(ctx: CommandContext, ids: readonly string[]): Promise<string[]> {
+  const wanted = nonEmpty(ids.filter((id): id is string => typeof id === 'string'));
+  const rows = await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('id', 'in', wanted).execute();
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { EngineConfig } from '../../src/config.js';
+import type { ProcessEngine } from '../../src/engine.js';
+import type { StoreSchema } from '../../src/persistence/schema.js';
+import { createTestEngine, FixedClock, testStoreConfigs } from '../../src/testing/index.js';
+import { STORE } from '../../src/tokens.js';
+import { flow, wrap } from '../runtime/scope-models.js';
+
+const DAY = 86_400_000;
+const engines: ProcessEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.close()));
+});
+
+/** Root (time to live 5 days): calls `child`, then a user task, then an asynchronous end (its job ends the root). */
+const parent = wrap(
+  'parent',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+   <bpmn:callActivity id="call" calledElement="child" />${flow('f2', 'call', 'review')}
+   <bpmn:userTask id="review" camunda:candidateUsers="kermit" />${flow('f3', 'review', 'end')}
+   <bpmn:endEvent id="end" camunda:asyncBefore="true" />`,
+);
+/** Called (time to live 1 day: the root's decides its removal time). */
+const child = wrap('child', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />`).replace(
+  'camunda:historyTimeToLive="5"',
+  'camunda:historyTimeToLive="1"',
+);
+const waiting = wrap('waiting', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'wait')}<bpmn:userTask id="wait" />${flow('f2', 'wait', 'end')}<bpmn:endEvent id="end" />`);
+const externalWork = wrap('external', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'bill')}<bpmn:serviceTask id="bill" camunda:type="external" camunda:topic="invoice" />${flow('f2', 'bill', 'end')}<bpmn:endEvent id="end" />`);
+const instant = wrap(
+  'instant',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+   <bpmn:callActivity id="call" calledElement="instantChild"><bpmn:extensionElements><camunda:in variables="all" /></bpmn:extensionElements></bpmn:callActivity>
+   ${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
+);
+const instantChild = wrap('instantChild', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />`);
+const straight = wrap('straight', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />`);
+const noTimeToLive = wrap('forever', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />`).replace(' camunda:historyTimeToLive="5"', '');
+
+/** Historic tables keyed by process instance, and the column naming it. */
+const TABLES = [
+  ['trellis_hi_procinst', 'id'],
+  ['trellis_hi_actinst', 'proc_inst_id'],
+  ['trellis_hi_varinst', 'proc_inst_id'],
+  ['trellis_hi_detail', 'proc_inst_id'],
+  ['trellis_hi_taskinst', 'proc_inst_id'],
+  ['trellis_hi_identitylink', 'proc_inst_id'],
+  ['trellis_hi_job_log', 'process_instance_id'],
+] as const;
+
+describe.each(testStoreConfigs())('removal time and history cleanup on $name', (testStore) => {
+  async function setup(config: Partial<EngineConfig> & { clock?: FixedClock } = {}) {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), ...config });
+    engines.push(engine);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [parent, child, waiting, noTimeToLive, externalWork, instant, instantChild, straight].map((xml, i) => ({ name: `m${i}.bpmn`, bytes: Buffer.from(xml) })) });
+    const definitionOf = (key: string) => processDefinitions!.find((each) => each.key === key)!.id;
+    const db = (engine as unknown as { container: { get(token: symbol): { db: Kysely<StoreSchema> } } }).container.get(STORE).db;
+    /** Removal times of every history row of these instances, per table. */
+    const removalTimes = async (ids: string[]) => {
+      const result: Record<string, Array<number | null>> = {};
+      for (const [table, column] of TABLES) {
+        const rows = await db.selectFrom(table).select('removal_time').where(column as never, 'in', ids as never).execute();
+        result[table] = rows.map((row) => (row.removal_time === null ? null : Number(row.removal_time)));
+      }
+      return result;
+    };
+    const rowCounts = async (ids: string[]) => {
+      const counts: Record<string, number> = {};
+      for (const [table, column] of TABLES) counts[table] = (await db.selectFrom(table).select('id').where(column as never, 'in', ids as never).execute()).length;
+      return counts;
+    };
+    /** Runs the parent to its end; returns the root and called instance ids. */
+    const runParent = async (finish = true) => {
+      const root = await engine.runtime.startProcessInstanceById(definitionOf('parent'), { variables: { amount: { type: 'integer', value: 3, valueInfo: {} } } });
+      const called = await db.selectFrom('trellis_hi_procinst').select('id').where('super_proc_inst_id', '=', root.id).executeTakeFirst();
+      if (!finish) return { root: root.id, called: called!.id };
+      engine.clock.advance(1000);
+      const [work] = await engine.task.findTasks({ processInstanceId: called!.id });
+      await engine.task.complete(work!.id);
+      const [review] = await engine.task.findTasks({ processInstanceId: root.id });
+      await engine.task.complete(review!.id);
+      engine.clock.advance(1000);
+      await engine.jobExecutor.runDueJobs();
+      return { root: root.id, called: called!.id };
+    };
+    return { engine, db, removalTimes, rowCounts, runParent, definitionOf };
+  }
+
+  const allEqual = (times: Record<string, Array<number | null>>, expected: number | null) => {
+    expect(Object.values(times).flat().length).toBeGreaterThan(0);
+    for (const [table, values] of Object.entries(times)) {
+      expect(values.every((value) => value === expected), `${table}: ${values.join(',')}`).toBe(true);
+    }
+  };
+
+  it('strategy end: a root ending gives its whole hierarchy end time + the root definition time to live', async () => {
+    const { engine, removalTimes, runParent } = await setup();
+    const running = await runParent(false);
+    allEqual(await removalTimes([running.root, running.called]), null);
+
+    const { root, called } = await runParent();
+    expect(await engine.runtime.countProcessInstances({ processInstanceIds: [root] })).toBe(0);
+    allEqual(await removalTimes([root, called]), engine.clock.now().getTime() + 5 * DAY);
+    // The running hierarchy keeps none.
+    allEqual(await removalTimes([running.root, running.called]), null);
+  });
+
+  it('strategy end: instances ending in the command that started them, alone or with called instances', async () => {
+    const { engine, db, removalTimes, definitionOf } = await setup();
+    const variables = { amount: { type: 'integer' as const, value: 3, valueInfo: {} } };
+    const alone = await engine.runtime.startProcessInstanceById(definitionOf('straight'), { variables });
+    const withCalled = await engine.runtime.startProcessInstanceById(definitionOf('instant'), { variables });
+    const called = await db.selectFrom('trellis_hi_procinst').select('id').where('super_proc_inst_id', '=', withCalled.id).executeTakeFirstOrThrow();
+    const expected = engine.clock.now().getTime() + 5 * DAY;
+    allEqual(await removalTimes([alone.id]), expected);
+    allEqual(await removalTimes([withCalled.id, called.id]), expected);
+    const childVariables = await db.selectFrom('trellis_hi_varinst').select('removal_time').where('proc_inst_id', '=', called.id).execute();
+    expect(childVariables.map((row) => Number(row.removal_time))).toEqual([expected]);
+  });
+
+  it('strategy end: a time to live changed after the definition was cached applies', async () => {
+    const { engine, db, definitionOf } = await setup();
+    const instance = await engine.runtime.startProcessInstanceById(definitionOf('waiting'));
+    await engine.processDefinition.updateHistoryTimeToLive(definitionOf('waiting'), 40);
+    const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
+    await engine.task.complete(task!.id);
+    const rows = await db.selectFrom('trellis_hi_actinst').select('removal_time').where('proc_inst_id', '=', instance.id).execute();
+    expect(rows.map((row) => Number(row.removal_time))).toEqual(rows.map(() => engine.clock.now().getTime() + 40 * DAY));
+  });
+
+  it('strategy end: the external task log and incidents of the root get it too, the last log entry written with the end', async () => {
+    const { engine, db, definitionOf } = await setup();
+    const instance = await engine.runtime.startProcessInstanceById(definitionOf('external'));
+    const fetch = () => engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] });
+    const [task] = await fetch();
+    await engine.externalTask.handleFailure(task!.id, { workerId: 'w', errorMessage: 'down', retries: 0, retryTimeout: 0 });
+    await engine.externalTask.setRetries(task!.id, 1);
+    await fetch();
+    engine.clock.advance(1000);
+    await engine.externalTask.complete(task!.id, 'w');
+    const expected = engine.clock.now().getTime() + 5 * DAY;
+    for (const table of ['trellis_hi_ext_task_log', 'trellis_hi_incident'] as const) {
+      const rows = await db.selectFrom(table).select('removal_time').where('proc_inst_id', '=', instance.id).execute();
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(rows.map((row) => Number(row.removal_time)), table).toEqual(rows.map(() => expected));
+    }
+  });
+
+  it('strategy start: rows get the root start + time to live when written; none: nothing; no time to live: nothing', async () => {
+    const start = await setup({ historyCleanup: { removalTimeStrategy: 'start', strategy: 'endTimeBased' } });
+    const startTime = start.engine.clock.now().getTime();
+    const { root, called } = await start.runParent();
+    allEqual(await start.removalTimes([root, called]), startTime + 5 * DAY);
+    const instantRoot = await start.engine.runtime.startProcessInstanceById(start.definitionOf('instant'), { variables: { amount: { type: 'integer', value: 1, valueInfo: {} } } });
+    const instantCalled = await start.db.selectFrom('trellis_hi_procinst').select('id').where('super_proc_inst_id', '=', instantRoot.id).executeTakeFirstOrThrow();
+    allEqual(await start.removalTimes([instantRoot.id, instantCalled.id]), start.engine.clock.now().getTime() + 5 * DAY);
+
+    const none = await setup({ historyCleanup: { removalTimeStrategy: 'none', strategy: 'endTimeBased' } });
+    const ids = await none.runParent();
+    allEqual(await none.removalTimes([ids.root, ids.called]), null);
+
+    const endless = await setup({ historyTimeToLive: null, enforceHistoryTimeToLive: false });
+    const instance = await endless.engine.runtime.startProcessInstanceById(endless.definitionOf('forever'));
+    const [row] = await endless.db.selectFrom('trellis_hi_procinst').select(['removal_time', 'end_time']).where('id', '=', instance.id).execute();
+    expect(row!.end_time).not.toBeNull();
+    expect(row!.removal_time).toBeNull();
+  });
+
+  it('removalTimeBased cleanup removes exactly the history whose removal time passed, never a running instance', async () => {
+    const { engine, rowCounts, runParent } = await setup();
+    const done = await runParent();
+    const running = await runParent(false);
+    const runningCounts = await rowCounts([running.root, running.called]);
+    const doneCounts = await rowCounts([done.root, done.called]);
+    expect(Object.values(doneCounts).every((count) => count > 0)).toBe(true);
+
+    // Not due yet: the job runs and removes nothing.
+    const job = await engine.historyCleanup.cleanUpHistoryAsync(true);
+    expect(job).toMatchObject({ handlerType: 'history-cleanup', dueDate: engine.clock.now() });
+    await engine.jobExecutor.runDueJobs();
+    expect(await rowCounts([done.root, done.called])).toEqual(doneCounts);
+
+    engine.clock.advance(5 * DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(Object.values(await rowCounts([done.root, done.called])).every((count) => count === 0)).toBe(true);
+    expect(await rowCounts([running.root, running.called])).toEqual(runningCounts);
+
+    // The job lives on; without a batch window it sleeps until it is scheduled again.
+    const jobs = await engine.historyCleanup.findHistoryCleanupJobs();
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ id: job.id, suspended: true, dueDate: null });
+  });
+
+  it('endTimeBased cleanup removes finished roots past end time + time to live with their called instances', async () => {
+    const { engine, rowCounts, runParent } = await setup({ historyCleanup: { strategy: 'endTimeBased' } });
+    const old = await runParent();
+    engine.clock.advance(2 * DAY);
+    const recent = await runParent();
+    const running = await runParent(false);
+    const keep = async () => [await rowCounts([recent.root, recent.called]), await rowCounts([running.root, running.called])];
+    const kept = await keep();
+
+    engine.clock.advance(3 * DAY + 1);
+    await engine.historyCleanup.cleanUpHistoryAsync();
+    await engine.jobExecutor.runDueJobs();
+    expect(Object.values(await rowCounts([old.root, old.called])).every((count) => count === 0)).toBe(true);
+    expect(await keep()).toEqual(kept);
+  });
+
+  it('with a batch window: scheduled at its start on engine start, backs off inside it, reports the window', async () => {
+    const clock = new FixedClock(new Date(2026, 0, 15, 10, 0));
+    const { engine } = await setup({ clock, historyCleanup: { batchWindowStartTime: '20:00', batchWindowEndTime: '02:00' } });
+    const [job] = await engine.historyCleanup.findHistoryCleanupJobs();
+    expect(job).toMatchObject({ handlerType: 'history-cleanup', dueDate: new Date(2026, 0, 15, 20, 0) });
+    expect(await engine.historyCleanup.configuration()).toEqual({
+      batchWindowStartTime: new Date(2026, 0, 15, 20, 0),
+      batchWindowEndTime: new Date(2026, 0, 16, 2, 0),
+      enabled: true,
+    });
+    // Not immediately due: a due date in the window stays.
+    expect((await engine.historyCleanup.cleanUpHistoryAsync(false)).dueDate).toEqual(new Date(2026, 0, 15, 20, 0));
+
+    clock.set(new Date(2026, 0, 15, 21, 0));
+    await engine.jobExecutor.runDueJobs();
+    expect((await engine.historyCleanup.findHistoryCleanupJob())!.dueDate).toEqual(new Date(2026, 0, 15, 21, 0, 10));
+    clock.set(new Date(2026, 0, 15, 21, 0, 10));
+    await engine.jobExecutor.runDueJobs();
+    expect((await engine.historyCleanup.findHistoryCleanupJob())!.dueDate).toEqual(new Date(2026, 0, 15, 21, 0, 30));
+
+    // Past the window's end: the next window.
+    clock.set(new Date(2026, 0, 16, 1, 59, 59));
+    await engine.jobExecutor.runDueJobs();
+    expect((await engine.historyCleanup.findHistoryCleanupJob())!.dueDate).toEqual(new Date(2026, 0, 16, 20, 0));
+  });
+
+  it('removalTimeBased cleanup removes historic batches past their removal time too', async () => {
+    const { engine, runParent } = await setup({ batchOperationHistoryTimeToLive: 'P1D' });
+    const { root } = await runParent();
+    await engine.historyCleanup.setRemovalTimeAsync({ calculatedRemovalTime: true, historicProcessInstanceIds: [root] });
+    // Seed, execution and monitor jobs (the monitor polls every 30 s).
+    for (let i = 0; i < 3; i++) {
+      await engine.jobExecutor.runDueJobs();
+      engine.clock.advance(30_000);
+    }
+    expect(await engine.historicBatches.find({ completed: true })).toHaveLength(1);
+    engine.clock.advance(DAY + 1);
+    await engine.historyCleanup.cleanUpHistoryAsync();
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.historicBatches.find()).toEqual([]);
+    // The instance's history (time to live 5 days) stays.
+    expect(await engine.history.findHistoricProcessInstances({ processInstanceId: root })).toHaveLength(1);
+  });
+
+  it('several cleanup jobs share the hour by minute of removal time', async () => {
+    const { engine, rowCounts, runParent } = await setup({ historyCleanup: { degreeOfParallelism: 3 } });
+    const done = await runParent();
+    const jobs = await engine.historyCleanup.findHistoryCleanupJobs();
+    expect(jobs).toEqual([]);
+    await engine.historyCleanup.cleanUpHistoryAsync();
+    expect(await engine.historyCleanup.findHistoryCleanupJobs()).toHaveLength(3);
+    engine.clock.advance(5 * DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync();
+    await engine.jobExecutor.runDueJobs();
+    expect(Object.values(await rowCounts([done.root, done.called])).every((count) => count === 0)).toBe(true);
+  });
+
+  it('scheduling the cleanup needs camunda-admin', async () => {
+    const { engine } = await setup({ authorization: { enabled: true } });
+    const as = (userId: string, groupIds: string[]) => engine.runAs({ userId, groupIds, tenantIds: [] }, () => engine.historyCleanup.cleanUpHistoryAsync());
+    await expect(as('mia', [])).rejects.toMatchObject({ name: 'AuthorizationException' });
+    expect(await engine.historyCleanup.findHistoryCleanupJob()).toBeNull();
+    expect(await as('admin', ['camunda-admin'])).toMatchObject({ handlerType: 'history-cleanup' });
+  });
+
+  it('not immediately due needs a batch window', async () => {
+    const { engine } = await setup();
+    await expect(engine.historyCleanup.cleanUpHistoryAsync(false)).rejects.toMatchObject({ name: 'BadUserRequestException' });
+    expect(await engine.historyCleanup.findHistoryCleanupJob()).toBeNull();
+    expect(await engine.historyCleanup.configuration()).toEqual({ batchWindowStartTime: null, batchWindowEndTime: null, enabled: true });
+  });
+
+  it('set-removal-time batch: absolute (hierarchical), calculated and cleared', async () => {
+    const { engine, removalTimes, runParent } = await setup();
+    const { root, called } = await runParent();
+    const absolute = new Date('2030-01-01T00:00:00.000Z');
+    const runBatch = async () => {
+      for (let i = 0; i < 3; i++) {
+        await engine.jobExecutor.runDueJobs();
+        engine.clock.advance(30_000);
+      }
+    };
+
+    const batch = await engine.historyCleanup.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicProcessInstanceIds: [called], hierarchical: true });
+    expect(batch).toMatchObject({ type: 'process-set-removal-time', totalJobs: 1 });
+    await runBatch();
+    allEqual(await removalTimes([root, called]), absolute.getTime());
+
+    await engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true, historicProcessInstanceQuery: { processDefinitionKey: 'child' } as never });
+    await runBatch();
+    allEqual(await removalTimes([called]), null);
+    allEqual(await removalTimes([root]), absolute.getTime());
+
+    const [ended] = await engine.history.findHistoricProcessInstances({ processInstanceId: root });
+    await engine.historyCleanup.setRemovalTimeAsync({ calculatedRemovalTime: true, historicProcessInstanceIds: [root] });
+    await runBatch();
+    allEqual(await removalTimes([root]), ended!.endTime!.getTime() + 5 * DAY);
+
+    await expect(engine.historyCleanup.setRemovalTimeAsync({ historicProcessInstanceIds: [root] })).rejects.toThrow('removalTime is null');
+    await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true })).rejects.toThrow('Either query nor ids provided.');
+    await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true, historicProcessInstanceIds: ['nope'] })).rejects.toThrow('historicProcessInstances is empty');
+  });
+});

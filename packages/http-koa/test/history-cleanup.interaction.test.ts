@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FixedClock } from '@trellis/core';
+import { formatRestDate } from '../src/dto/dates.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="order" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="approve" />
+    <bpmn:userTask id="approve" />
+    <bpmn:sequenceFlow id="f2" sourceRef="approve" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const DAY = 86_400_000;
+let rest: RestHarness;
+afterEach(async () => rest?.close());
+
+async function start(options: Parameters<typeof startRestHarness>[0] = {}) {
+  rest = await startRestHarness(options);
+  const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'order.bpmn', bytes: Buffer.from(MODEL) }] });
+  const startOne = async () => (await rest.engine.runtime.startProcessInstanceById(processDefinitions![0].id)).id;
+  const finish = async (id: string) => {
+    const [task] = await rest.engine.task.findTasks({ processInstanceId: id });
+    await rest.engine.task.complete(task!.id);
+  };
+  return { startOne, finish };
+}
+
+describe('the History Cleanup group', () => {
+  it('schedules the cleanup job (JobDto), finds it, and its run removes only due history', async () => {
+    const { startOne, finish } = await start();
+    const done = await startOne();
+    await finish(done);
+    const running = await startOne();
+
+    expect((await rest.request('GET', '/history/cleanup/job')).status).toBe(404);
+    expect((await rest.request('GET', '/history/cleanup/job')).body).toEqual({ type: 'InvalidRequestException', message: 'History cleanup job does not exist', code: null });
+    expect((await rest.request('GET', '/history/cleanup/jobs')).body).toMatchObject({ message: 'History cleanup jobs are empty' });
+
+    const ended = (await rest.request('GET', `/history/process-instance/${done}`)).body;
+    expect(ended.removalTime).toBe(formatRestDate(new Date(rest.engine.clock.now().getTime() + 5 * DAY)));
+    expect((await rest.request('GET', `/history/process-instance/${running}`)).body.removalTime).toBeNull();
+
+    rest.engine.clock.advance(5 * DAY);
+    const scheduled = await rest.request('POST', '/history/cleanup');
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body).toMatchObject({ dueDate: formatRestDate(rest.engine.clock.now()), suspended: false, processInstanceId: null, jobDefinitionId: null, batchId: null });
+    expect((await rest.request('GET', '/history/cleanup/job')).body).toEqual(scheduled.body);
+    expect((await rest.request('GET', '/history/cleanup/jobs')).body).toEqual([scheduled.body]);
+    expect((await rest.request('GET', '/job', { query: { jobId: scheduled.body.id } })).body).toEqual([scheduled.body]);
+
+    await rest.engine.jobExecutor.runDueJobs();
+    expect((await rest.request('GET', `/history/process-instance/${done}`)).status).toBe(404);
+    expect((await rest.request('GET', `/history/process-instance/${running}`)).status).toBe(200);
+    expect((await rest.request('GET', '/history/activity-instance', { query: { processInstanceId: running } })).body.length).toBeGreaterThan(0);
+    expect((await rest.request('GET', '/history/activity-instance', { query: { processInstanceId: done } })).body).toEqual([]);
+    // Same job, asleep until scheduled again.
+    expect((await rest.request('GET', '/history/cleanup/job')).body).toMatchObject({ id: scheduled.body.id, suspended: true, dueDate: null });
+  });
+
+  it('immediatelyDue=false needs a batch window; the configuration reports the window', async () => {
+    await start();
+    const refused = await rest.request('POST', '/history/cleanup', { query: { immediatelyDue: 'false' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.type).toBe('BadUserRequestException');
+    expect((await rest.request('GET', '/history/cleanup/configuration')).body).toEqual({ batchWindowStartTime: null, batchWindowEndTime: null, enabled: true });
+    await rest.close();
+
+    const clock = new FixedClock(new Date(2026, 0, 15, 10, 0));
+    await start({ clock, historyCleanup: { batchWindowStartTime: '22:00', batchWindowEndTime: '23:30' } });
+    const windowStart = formatRestDate(new Date(2026, 0, 15, 22, 0));
+    expect((await rest.request('GET', '/history/cleanup/configuration')).body).toEqual({
+      batchWindowStartTime: windowStart,
+      batchWindowEndTime: formatRestDate(new Date(2026, 0, 15, 23, 30)),
+      enabled: true,
+    });
+    // Scheduled for the window on engine start; not immediately due keeps it there, immediately due moves it to now.
+    expect((await rest.request('GET', '/history/cleanup/job')).body.dueDate).toBe(windowStart);
+    expect((await rest.request('POST', '/history/cleanup', { query: { immediatelyDue: 'false' } })).body.dueDate).toBe(windowStart);
+    expect((await rest.request('POST', '/history/cleanup')).body.dueDate).toBe(formatRestDate(clock.now()));
+  });
+});
+
+describe('POST /history/process-instance/set-removal-time', () => {
+  it('creates a process-set-removal-time batch whose jobs set the removal time', async () => {
+    const { startOne, finish } = await start();
+    const id = await startOne();
+    await finish(id);
+    const response = await rest.request('POST', '/history/process-instance/set-removal-time', {
+      json: { absoluteRemovalTime: '2030-01-01T00:00:00.000+0000', historicProcessInstanceIds: [id] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ type: 'process-set-removal-time', totalJobs: 1 });
+    await rest.engine.jobExecutor.runDueJobs();
+    rest.engine.clock.advance(30_000);
+    await rest.engine.jobExecutor.runDueJobs();
+    expect((await rest.request('GET', `/history/process-instance/${id}`)).body.removalTime).toBe(formatRestDate(new Date('2030-01-01T00:00:00.000Z')));
+
+    const noMode = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { historicProcessInstanceIds: [id] } });
+    expect(noMode.status).toBe(400);
+    expect(noMode.body).toMatchObject({ type: 'BadUserRequestException', message: 'removalTime is null' });
+    const nothing = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true } });
+    expect(nothing.body).toMatchObject({ type: 'BadUserRequestException', message: 'Either query nor ids provided.' });
+    const twoModes = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true, calculatedRemovalTime: true, historicProcessInstanceIds: [id] } });
+    expect(twoModes.body).toMatchObject({ type: 'BadUserRequestException', message: 'The removal time modes are mutually exclusive: mode is not null' });
+  });
+});
