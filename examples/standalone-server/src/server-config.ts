@@ -59,12 +59,21 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       scripting: { enabled: scripting },
       // The engine validates the level (none, activity, audit, full) when it starts.
       ...(env.TRELLIS_HISTORY_LEVEL ? { historyLevel: env.TRELLIS_HISTORY_LEVEL as HistoryLevel } : {}),
+      ...historyCleanupWindow(env.TRELLIS_HISTORY_CLEANUP_WINDOW),
     },
   };
 }
 
 // `npm start` runs this workspace in its own folder; relative paths mean the folder npm was invoked from.
 const invokedFrom = (env: NodeJS.ProcessEnv) => env.INIT_CWD ?? process.cwd();
+
+/** `HH:mm-HH:mm`: the daily window in which the history cleanup job runs by itself. */
+function historyCleanupWindow(value: string | undefined): { historyCleanup?: { batchWindowStartTime: string; batchWindowEndTime: string } } {
+  if (value === undefined || value === '') return {};
+  const match = /^(\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(value);
+  if (!match) throw new Error(`TRELLIS_HISTORY_CLEANUP_WINDOW must look like 22:00-06:00, got '${value}'`);
+  return { historyCleanup: { batchWindowStartTime: match[1]!, batchWindowEndTime: match[2]! } };
+}
 
 function flag(value: string | undefined, name: string): boolean {
   if (value === undefined || value === '' || value === 'false') return false;

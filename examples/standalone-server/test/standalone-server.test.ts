@@ -97,6 +97,13 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_SCRIPTING: 'yes' })).toThrow(/TRELLIS_SCRIPTING/);
   });
 
+  it('reads the history cleanup window from TRELLIS_HISTORY_CLEANUP_WINDOW and refuses a malformed one', () => {
+    const config = serverConfigFromEnv({ TRELLIS_HISTORY_CLEANUP_WINDOW: '22:00-06:00' });
+    expect(config.engine.historyCleanup).toEqual({ batchWindowStartTime: '22:00', batchWindowEndTime: '06:00' });
+    expect(serverConfigFromEnv({}).engine.historyCleanup).toBeUndefined();
+    expect(() => serverConfigFromEnv({ TRELLIS_HISTORY_CLEANUP_WINDOW: '22h' })).toThrow(/TRELLIS_HISTORY_CLEANUP_WINDOW/);
+  });
+
   it('exposes Prometheus metrics at /prometheus, counting what the engine did', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
