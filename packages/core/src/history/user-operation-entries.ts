@@ -107,14 +107,12 @@ export const OperationLogEntries = {
   },
 
   /** Camunda's logJobDefinitionOperation. */
+  jobDefinition(ctx: CommandContext, operationType: string, target: DefinitionRef & { jobDefinitionId?: string | null }, changes: readonly PropertyChange[]): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'JobDefinition', category: operator, ...target, changes });
+  },
+
   jobDefinitionSuspension(ctx: CommandContext, target: DefinitionRef & { jobDefinitionId?: string | null }, suspended: boolean): void {
-    UserOperationLog.write(ctx, {
-      operationType: suspended ? 'SuspendJobDefinition' : 'ActivateJobDefinition',
-      entityType: 'JobDefinition',
-      category: operator,
-      ...target,
-      changes: [suspensionState(suspended)],
-    });
+    OperationLogEntries.jobDefinition(ctx, suspended ? 'SuspendJobDefinition' : 'ActivateJobDefinition', target, [suspensionState(suspended)]);
   },
 
   /** Camunda's logExternalTaskOperation (a null task: an operation on many). */

@@ -276,6 +276,32 @@ describe.each(testStoreConfigs())('user operation log on $name', (testStore) => 
     ]);
   });
 
+  it('logs custom incidents, external task unlock and priority, and job definition priority', async () => {
+    const { engine, deploy, as } = await setup();
+    const externalDefinition = (await deploy(external)).processDefinitions![0];
+    const externalInstance = await engine.runtime.startProcessInstanceById(externalDefinition.id);
+    const [externalTask] = await engine.externalTask.findExternalTasks({ processInstanceId: externalInstance.id });
+    const asyncDefinition = (await deploy(asyncStart)).processDefinitions![0];
+    const [jobDefinition] = await engine.jobDefinition.findJobDefinitions({ processDefinitionId: asyncDefinition.id });
+
+    await as(() => engine.execution.createIncident(externalTask.executionId, 'custom', 'conf', 'look'));
+    await as(() => engine.externalTask.unlock(externalTask.id));
+    await as(() => engine.externalTask.setPriority(externalTask.id, 7));
+    await as(() => engine.jobDefinition.setOverridingJobPriority(jobDefinition!.id, 12));
+
+    const summary = (await engine.history.userOperations.find()).map(({ operationType, entityType, property, orgValue, newValue }) => [operationType, entityType, property, orgValue, newValue]);
+    expect(summary).toEqual([
+      ['CreateIncident', 'ProcessInstance', 'incidentType', null, 'custom'],
+      ['CreateIncident', 'ProcessInstance', 'configuration', null, 'conf'],
+      ['Unlock', 'ExternalTask', null, null, null],
+      ['SetPriority', 'ExternalTask', 'priority', '0', '7'],
+      ['SetPriority', 'JobDefinition', 'overridingPriority', null, '12'],
+    ]);
+    const [incidentEntry] = await engine.history.userOperations.find({ operationType: 'CreateIncident' });
+    expect(incidentEntry).toMatchObject({ processInstanceId: externalInstance.id, processDefinitionKey: 'external', category: 'Operator' });
+    expect((await engine.history.userOperations.find({ entityType: 'JobDefinition' }))[0]).toMatchObject({ jobDefinitionId: jobDefinition!.id, processDefinitionKey: 'asyncStart' });
+  });
+
   it('logs a batch operation once at its creation, not in its jobs', async () => {
     const { engine, definition, as } = await setup();
     const instances = [await engine.runtime.startProcessInstanceById(definition.id), await engine.runtime.startProcessInstanceById(definition.id)];

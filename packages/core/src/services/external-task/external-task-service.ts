@@ -181,6 +181,7 @@ export class ExternalTaskService {
     return this.commands.run('UnlockExternalTaskCmd', async (ctx) => {
       const task = await this.load(ctx, id);
       await this.checkUpdate(ctx, task);
+      OperationLogEntries.externalTask(ctx, 'Unlock', task, []);
       await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
       ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
     });
@@ -220,6 +221,7 @@ export class ExternalTaskService {
     return this.commands.run('SetExternalTaskPriorityCmd', async (ctx) => {
       const task = await this.load(ctx, id);
       await this.checkUpdate(ctx, task);
+      OperationLogEntries.externalTask(ctx, 'SetPriority', task, [{ property: 'priority', orgValue: task.priority, newValue: priority }]);
       await ctx.externalTasks.update({ ...task, priority });
     });
   }

@@ -58,6 +58,9 @@ export class JobDefinitionService {
       if (priority === null && includeJobs) throw new BadUserRequestException('Cannot reset priority for job definition ' + id + ' with includeJobs=true');
       const definition = await load(ctx, id);
       await checkDefinition(ctx, definition, 'UPDATE');
+      OperationLogEntries.jobDefinition(ctx, 'SetPriority', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey }, [
+        { property: 'overridingPriority', orgValue: definition.overridingJobPriority, newValue: priority },
+      ]);
       await ctx.jobDefinitions.update({ ...definition, overridingJobPriority: priority });
       if (includeJobs && priority !== null) await ctx.jobDefinitions.setJobsPriority(id, priority);
     });

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -99,6 +100,10 @@ export class ExecutionService {
       if (!incidentType) throw new ProcessEngineException('incidentType is null');
       const { runner, execution } = await this.open(ctx, executionId);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      OperationLogEntries.processInstance(ctx, 'CreateIncident', { processInstanceId: execution.processInstanceId, processDefinitionId: execution.processDefinitionId }, [
+        { property: 'incidentType', newValue: incidentType },
+        { property: 'configuration', newValue: configuration },
+      ]);
       return openIncident(ctx, {
         incidentType,
         incidentMessage: message,
