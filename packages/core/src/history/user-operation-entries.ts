@@ -34,6 +34,15 @@ interface TaskRef {
 
 const suspensionState = (suspended: boolean): PropertyChange => ({ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' });
 
+/** Where an entry about a task points: the task and its execution, instance, definition and tenant. */
+const onTask = (task: TaskRef) => ({
+  taskId: task.id,
+  processInstanceId: task.processInstanceId,
+  executionId: task.executionId,
+  processDefinitionId: task.processDefinitionId,
+  tenantId: task.tenantId,
+});
+
 /**
  * The user operation log entries of the engine's operations, by Camunda's names, entity types and
  * categories (UserOperationLogManager's log* methods and the commands' property changes). Each is
@@ -161,7 +170,7 @@ export const OperationLogEntries = {
     const set = Object.keys(modifications).length;
     const operationType = set === 0 ? 'RemoveVariable' : set === 1 && deletions.length === 0 ? 'SetVariable' : 'ModifyVariable';
     const context = 'task' in target
-      ? { category: taskWorker, taskId: target.task.id, executionId: target.task.executionId, processInstanceId: target.task.processInstanceId, processDefinitionId: target.task.processDefinitionId, tenantId: target.task.tenantId }
+      ? { category: taskWorker, ...onTask(target.task) }
       : { category: operator, processInstanceId: target.processInstanceId, processDefinitionId: target.processDefinitionId };
     UserOperationLog.write(ctx, { operationType, entityType: 'Variable', ...context });
   },
@@ -173,11 +182,7 @@ export const OperationLogEntries = {
       operationType: `${add ? 'Add' : 'Delete'}${userId !== null ? 'User' : 'Group'}Link`,
       entityType: 'IdentityLink',
       category: taskWorker,
-      taskId: task.id,
-      processInstanceId: task.processInstanceId,
-      executionId: task.executionId,
-      processDefinitionId: task.processDefinitionId,
-      tenantId: task.tenantId,
+      ...onTask(task),
       changes: [add ? { property: type, newValue: who } : { property: type, orgValue: who }],
     });
   },
@@ -188,11 +193,7 @@ export const OperationLogEntries = {
       operationType,
       entityType: 'Task',
       category: taskWorker,
-      taskId: task.id,
-      processInstanceId: task.processInstanceId,
-      executionId: task.executionId,
-      processDefinitionId: task.processDefinitionId,
-      tenantId: task.tenantId,
+      ...onTask(task),
       changes,
     });
   },

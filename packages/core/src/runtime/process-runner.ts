@@ -28,6 +28,11 @@ export interface RunnerSkips {
   skipIoMappings: boolean;
 }
 
+/** The skips a caller's optional flags ask for (absent: false). */
+export function runnerSkips(flags: { skipCustomListeners?: boolean | null; skipIoMappings?: boolean | null }): RunnerSkips {
+  return { skipCustomListeners: flags.skipCustomListeners === true, skipIoMappings: flags.skipIoMappings === true };
+}
+
 export interface EnterOptions {
   /** The async-before job resumes the execution: no second job. */
   skipAsync?: boolean;
@@ -358,9 +363,9 @@ export class ProcessRunner {
   async notifyCancelled(executionIds: readonly string[]): Promise<void> {
     if (this.skips.skipCustomListeners) return;
     const instances = [...this.tree.activityInstances.values()].filter((instance) => executionIds.includes(instance.executionId));
-    const depth = (id: string | null): number => (id === null ? 0 : 1 + depth(this.tree.activityInstances.get(id)?.parentId ?? null));
-    instances.sort((a, b) => depth(b.id) - depth(a.id));
-    for (const instance of instances) {
+    const depthOf = (id: string | null): number => (id === null ? 0 : 1 + depthOf(this.tree.activityInstances.get(id)?.parentId ?? null));
+    const innermostFirst = instances.map((instance) => ({ instance, depth: depthOf(instance.id) })).sort((a, b) => b.depth - a.depth);
+    for (const { instance } of innermostFirst) {
       const element = this.model.activity(instance.activityId);
       const execution = this.tree.executions.get(instance.executionId);
       if (element && execution) await this.notify(execution, element.executionListeners, 'end', element.id);

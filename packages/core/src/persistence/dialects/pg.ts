@@ -48,6 +48,7 @@ interface ConnectionStatements {
  * each one is parsed and planned again and its whole text crosses the socket every time; a text that
  * recurs on a connection is therefore prepared there under a name (node-postgres then sends only
  * Bind/Execute). Bounded per connection; texts without parameters (BEGIN, COMMIT) stay simple queries.
+ * Each checkout's transaction is a LazyTransaction (below).
  */
 function preparing(pool: pg.Pool): PostgresPool {
   const connections = new WeakMap<pg.PoolClient, ConnectionStatements>();

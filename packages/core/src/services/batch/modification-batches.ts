@@ -7,7 +7,7 @@ import { BadUserRequestException, NotFoundException, NotValidException, ProcessE
 import { miBodyId } from '../../runtime/multi-instance.js';
 import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
-import type { ProcessRunner, RunnerSkips } from '../../runtime/process-runner.js';
+import { runnerSkips, type ProcessRunner, type RunnerSkips } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { unpaged } from '../external-task/external-task-selection.js';
@@ -73,8 +73,7 @@ export class ModificationBatches {
     return this.commands.run('ProcessInstanceModificationCmd', async (ctx) => {
       const { definition, ids } = await this.validate(ctx, modification);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }], modification.annotation);
-      const skips = { skipCustomListeners: modification.skipCustomListeners === true, skipIoMappings: modification.skipIoMappings === true };
-      for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, definition.id, id, modification.instructions, skips);
+      for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, definition.id, id, modification.instructions, runnerSkips(modification));
     });
   }
 

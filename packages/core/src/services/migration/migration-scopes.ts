@@ -8,7 +8,7 @@ import { InstanceVariables } from '../../runtime/instance-variables.js';
 import { mapInputs, mapOutputs } from '../../runtime/io-mapping.js';
 import { invokeListeners } from '../../runtime/listeners.js';
 import { scopeElementId } from '../../runtime/multi-instance.js';
-import { ProcessRunner } from '../../runtime/process-runner.js';
+import { ProcessRunner, type RunnerSkips } from '../../runtime/process-runner.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { createBoundaryEventTriggers } from '../../runtime/events/boundary-events.js';
 import { armEventSubProcesses, scopeTriggerActivities } from '../../runtime/events/event-sub-processes.js';
@@ -16,11 +16,8 @@ import type { ProcessDefinition } from '../process-definition/process-definition
 import { flowScopeOf, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
 import { MigrationRepository } from './migration-repository.js';
 
-/** Camunda's skipCustomListeners / skipIoMappings of a migration execution. */
-export interface MigrationSkips {
-  skipCustomListeners?: boolean;
-  skipIoMappings?: boolean;
-}
+/** Camunda's skipCustomListeners / skipIoMappings of a migration execution (the runner's skips, each optional). */
+export type MigrationSkips = Partial<RunnerSkips>;
 
 /** What Trellis cannot migrate yet (Camunda can): the message says which shape, so the caller knows it is Trellis' limit. */
 export const unsupportedShape = (processInstanceId: string, why: string) =>

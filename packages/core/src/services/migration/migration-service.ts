@@ -5,7 +5,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
-import type { ProcessRunner } from '../../runtime/process-runner.js';
+import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
 import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
@@ -91,7 +91,7 @@ export class MigrationService {
   execute(input: MigrationPlanInput | null | undefined, selection: MigrationExecution): Promise<void> {
     return this.commands.run('MigrateProcessInstanceCmd', async (ctx) => {
       const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
-      const skips = { skipCustomListeners: selection.skipCustomListeners === true, skipIoMappings: selection.skipIoMappings === true };
+      const skips = runnerSkips(selection);
       for (const id of processInstanceIds) await this.migrateInstance(ctx, resolved, id, skips);
       OperationLogEntries.migrated(ctx, { processDefinitionId: resolved.source.id, processDefinitionKey: resolved.source.key }, resolved.target.id, processInstanceIds.length, resolved.plan.variables, false);
     });

@@ -12,7 +12,7 @@ import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from
 import { HistoryWriter } from '../../history/history-writer.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
-import type { RunnerSkips } from '../../runtime/process-runner.js';
+import { runnerSkips, type RunnerSkips } from '../../runtime/process-runner.js';
 
 /** Process instances: start, query, inspect, variables and deletion (Camunda's RuntimeService). */
 
@@ -149,7 +149,7 @@ export class RuntimeService {
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
       if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
-      runner.skips = { skipCustomListeners: skips.skipCustomListeners === true, skipIoMappings: skips.skipIoMappings === true };
+      runner.skips = runnerSkips(skips);
       await modifyInstance(runner, instructions);
       await completeRun(ctx, runner);
     });
@@ -176,7 +176,7 @@ export class RuntimeService {
     await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
     OperationLogEntries.processInstance(ctx, 'Delete', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
     if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
-    runner.skips = { skipCustomListeners: options.skipCustomListeners === true, skipIoMappings: options.skipIoMappings === true };
+    runner.skips = runnerSkips(options);
     runner.tree.history.terminate('EXTERNALLY_TERMINATED', options.reason ?? null);
     await runner.cancelInstance();
     await completeRun(ctx, runner);
