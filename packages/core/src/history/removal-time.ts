@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
-import type { Write } from '../persistence/combined-writes.js';
+import { rawWrite, type Write } from '../persistence/combined-writes.js';
 import type { InstanceHistory } from './instance-history.js';
 
 const REMOVAL_TIMES = Symbol('trellis.removalTimes');
@@ -131,21 +131,22 @@ function hierarchyWrites(root: string, removalTime: RemovalTime, mode: 'ended' |
     ];
   }
   // One IN over a union, not `= root OR IN (…)`: PostgreSQL scans the whole table for that OR.
-  const inHierarchy = (column: 'proc_inst_id' | 'process_instance_id') =>
-    sql<boolean>`${sql.ref(column)} in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} union all select cast(${root} as varchar(64)))`;
+  // SQL text, not the query builder: these run on every root instance end.
+  const inHierarchy = sql`in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} union all select cast(${root} as varchar(64)))`;
   return [
     (db) => db.updateTable('trellis_hi_procinst').set(set).where('root_proc_inst_id', '=', root).where('id', '<>', root),
-    (db) => db.updateTable('trellis_hi_actinst').set(set).where(inHierarchy('proc_inst_id')).where('end_time', 'is not', null),
-    (db) => db.updateTable('trellis_hi_taskinst').set(set).where(inHierarchy('proc_inst_id')).where('end_time', 'is not', null),
-    (db) => db.updateTable('trellis_hi_incident').set(set).where(inHierarchy('proc_inst_id')).where('end_time', 'is not', null),
-    (db) => db.updateTable('trellis_hi_identitylink').set(set).where(inHierarchy('proc_inst_id')),
-    (db) => db.updateTable('trellis_hi_varinst').set(set).where(inHierarchy('proc_inst_id')),
-    (db) => db.updateTable('trellis_hi_detail').set(set).where(inHierarchy('proc_inst_id')),
-    (db) => db.updateTable('trellis_hi_ext_task_log').set(set).where(inHierarchy('proc_inst_id')),
-    (db) => db.updateTable('trellis_hi_job_log').set(set).where(inHierarchy('process_instance_id')),
-    (db) => db.updateTable('trellis_hi_op_log').set(set).where('root_proc_inst_id', '=', root),
+    ...INSTANCE_TABLES.map(([table, column]) =>
+      rawWrite(
+        table === 'trellis_hi_op_log'
+          ? sql`update trellis_hi_op_log set removal_time = ${removalTime} where root_proc_inst_id = ${root}`
+          : sql`update ${sql.table(table)} set removal_time = ${removalTime} where ${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
+      ),
+    ),
   ];
 }
+
+/** Tables whose rows of a running instance are still being written: only ended ones get a removal time. */
+const ENDED_ROWS_ONLY = new Set<string>(['trellis_hi_actinst', 'trellis_hi_taskinst', 'trellis_hi_incident']);
 
 const INSTANCE_TABLES = [
   ['trellis_hi_actinst', 'proc_inst_id'],

@@ -1,9 +1,20 @@
-import type { Compilable, QueryCreator, Transaction } from 'kysely';
+import { ParensNode, RawNode, sql, type Compilable, type OperationNodeSource, type Kysely, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
 import type { DialectSeam } from './dialect.js';
 import type { StoreSchema } from './schema.js';
 
 /** One write statement, built on whatever query creator runs it (the transaction, or a CTE chain). */
-export type Write = (db: QueryCreator<StoreSchema>) => Compilable & { execute(): Promise<unknown> };
+export type Write = (db: QueryCreator<StoreSchema>) => Compilable & OperationNodeSource & { execute(): Promise<unknown> };
+
+/**
+ * A write given as SQL text: cheaper to build than its query-builder form, for statements that run
+ * on every instance end. The text must be valid on both stores.
+ */
+export function rawWrite(query: RawBuilder<unknown>): Write {
+  return (db) => {
+    const executor = db as unknown as Kysely<StoreSchema>;
+    return { toOperationNode: () => query.toOperationNode(), compile: () => query.compile(executor), execute: () => query.execute(executor) } as ReturnType<Write>;
+  };
+}
 
 /**
  * The writes as data-modifying CTEs in front of whatever statement is built on the returned creator.
@@ -13,7 +24,11 @@ export type Write = (db: QueryCreator<StoreSchema>) => Compilable & { execute():
 export function withWrites(trx: Transaction<StoreSchema>, writes: readonly Write[], prefix = 'w'): QueryCreator<StoreSchema> {
   let chain: QueryCreator<StoreSchema> = trx;
   writes.forEach((write, i) => {
-    chain = chain.with(`${prefix}_${i}`, (db) => write(db as QueryCreator<StoreSchema>) as never) as unknown as QueryCreator<StoreSchema>;
+    chain = chain.with(`${prefix}_${i}`, (db) => {
+      const node = write(db as QueryCreator<StoreSchema>).toOperationNode();
+      // A query node brings its own parentheses into a CTE; SQL text (rawWrite) does not.
+      return { toOperationNode: () => (RawNode.is(node) ? ParensNode.create(node) : node) } as never;
+    }) as unknown as QueryCreator<StoreSchema>;
   });
   return chain;
 }
@@ -28,5 +43,5 @@ export async function executeWrites(trx: Transaction<StoreSchema>, dialect: Dial
     for (const write of writes) await write(trx).execute();
     return;
   }
-  await writes.at(-1)!(withWrites(trx, writes.slice(0, -1), 'history')).execute();
+  await withWrites(trx, writes, 'history').selectNoFrom(sql<number>`1`.as('done')).execute();
 }

@@ -14,6 +14,7 @@ import { historicTasks } from './0013-historic-tasks.js';
 import { historicIncidentsAndLogs } from './0014-historic-incidents-and-logs.js';
 import { userOperationLog } from './0015-user-operation-log.js';
 import { historyCleanup } from './0016-history-cleanup.js';
+import { externalTaskFetchOrder } from './0017-external-task-fetch-order.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -34,5 +35,6 @@ export const migrations: readonly Migration[] = [
   historicIncidentsAndLogs,
   userOperationLog,
   historyCleanup,
+  externalTaskFetchOrder,
 ];
 export type { Migration } from './migration.js';

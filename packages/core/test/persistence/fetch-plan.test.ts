@@ -1,0 +1,66 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/persistence/store.js';
+import { testStoreConfigs } from '../../src/testing/test-stores.js';
+import { createTestEngine } from '../../src/testing/test-engine.js';
+
+// fetchAndLock by priority must not read a topic's whole backlog: PostgreSQL walks the
+// (topic, priority) index and stops after maxTasks fetchable tasks. The statement checked here is
+// the one the engine sends, captured on its way to the server, and planned (not run) afterwards.
+const postgres = testStoreConfigs().find((store) => store.name === 'postgres');
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="backlog" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="task" />
+    <bpmn:serviceTask id="task" camunda:type="external" camunda:topic="backlog" camunda:taskPriority="\${priority}" />
+    <bpmn:sequenceFlow id="f2" sourceRef="task" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
+  const opened: Array<{ close(): Promise<void> }> = [];
+  const query = pg.Client.prototype.query;
+  afterEach(async () => {
+    pg.Client.prototype.query = query;
+    for (const resource of opened.splice(0).reverse()) await resource.close();
+  });
+
+  it('by priority reads the topic index in priority order, without sorting the backlog', async () => {
+    const config = postgres!.config('fetch-plan');
+    const engine = await createTestEngine({ store: config });
+    opened.push(engine);
+    const store = Store.open(config);
+    opened.push(store);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'backlog.bpmn', bytes: Buffer.from(MODEL) }] });
+    for (let i = 0; i < 300; i++) {
+      await engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables: { priority: { type: 'integer', value: i % 7, valueInfo: {} } } });
+    }
+    await engine.externalTask.fetchAndLock({ workerId: 'first', maxTasks: 100, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
+    await store.db.executeQuery({ sql: 'analyze trellis_external_task', parameters: [], query: { kind: 'RawNode' } } as never);
+
+    const sent: Array<{ text: string; values: unknown[] }> = [];
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { text?: string; values?: unknown[] };
+      if (typeof config === 'object' && config.text?.includes('for update skip locked')) sent.push({ text: config.text, values: config.values ?? [] });
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    const tasks = await engine.externalTask.fetchAndLock({ workerId: 'second', maxTasks: 10, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
+    pg.Client.prototype.query = query;
+
+    expect(tasks.map((task) => task.priority)).toEqual([...tasks.map((task) => task.priority)].sort((a, b) => b - a));
+    expect(sent).toHaveLength(1);
+    const statement = sent[0].text.replace(/^\/\*[^*]*\*\/\s*/, '');
+    const [{ 'QUERY PLAN': [{ Plan: plan }] }] = (await store.db.executeQuery({ sql: `explain (format json) ${statement}`, parameters: sent[0].values, query: { kind: 'RawNode' } } as never)).rows as Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
+    const all = nodes(plan);
+    expect(all.some((node) => node['Index Name'] === 'trellis_ext_task_topic_priority_idx')).toBe(true);
+    expect(all.map((node) => node['Node Type'])).not.toContain('Sort');
+  });
+});
