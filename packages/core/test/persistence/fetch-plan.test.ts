@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/persistence/store.js';
@@ -44,7 +45,7 @@ describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
       await engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables: { priority: { type: 'integer', value: i % 7, valueInfo: {} } } });
     }
     await engine.externalTask.fetchAndLock({ workerId: 'first', maxTasks: 100, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
-    await store.db.executeQuery({ sql: 'analyze trellis_external_task', parameters: [], query: { kind: 'RawNode' } } as never);
+    await store.db.executeQuery(CompiledQuery.raw('analyze trellis_external_task'));
 
     const sent: Array<{ text: string; values: unknown[] }> = [];
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -58,7 +59,7 @@ describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
     expect(tasks.map((task) => task.priority)).toEqual([...tasks.map((task) => task.priority)].sort((a, b) => b - a));
     expect(sent).toHaveLength(1);
     const statement = sent[0].text.replace(/^\/\*[^*]*\*\/\s*/, '');
-    const [{ 'QUERY PLAN': [{ Plan: plan }] }] = (await store.db.executeQuery({ sql: `explain (format json) ${statement}`, parameters: sent[0].values, query: { kind: 'RawNode' } } as never)).rows as Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
+    const [{ 'QUERY PLAN': [{ Plan: plan }] }] = (await store.db.executeQuery(CompiledQuery.raw(`explain (format json) ${statement}`, sent[0].values))).rows as Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>;
     const all = nodes(plan);
     expect(all.some((node) => node['Index Name'] === 'trellis_ext_task_topic_priority_idx')).toBe(true);
     expect(all.map((node) => node['Node Type'])).not.toContain('Sort');

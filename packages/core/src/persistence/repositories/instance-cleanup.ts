@@ -1,8 +1,8 @@
-import { CompiledQuery, sql, type RawBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { DEFERRABLE } from '../dialects/pg.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
-import type { Write } from '../combined-writes.js';
+import { executeWrites, rawWrite, withWrites, type Write } from '../combined-writes.js';
 
 /**
  * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
@@ -12,7 +12,7 @@ import type { Write } from '../combined-writes.js';
  */
 export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect: DialectSeam, processInstanceId: string): Promise<void> {
   if (dialect.name === 'postgres') {
-    await sql`with ${outsideTree(processInstanceId)} delete from trellis_external_task where proc_inst_id = ${processInstanceId}`.execute(trx);
+    await executeWrites(trx, dialect, outsideTree(processInstanceId));
     return;
   }
   const tasks = trx.selectFrom('trellis_task').select('id').where('proc_inst_id', '=', processInstanceId);
@@ -31,22 +31,22 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
  * together with `writes` that do not touch these rows (the instance's history). The statement checks
  * itself: unless it deletes exactly the `expected` executions at their revisions, it fails as a whole
  * (see OPTIMISTIC_LOCK_FAILED) and nothing is written; so it may wait for the end of the transaction.
- * Written as SQL text around the history writes: this statement ends every instance, and building
- * its fixed part with the query builder cost the engine more than the database spent running it.
+ * Its own deletes are SQL text (rawWrite): this statement ends every instance, and building them with
+ * the query builder cost the engine more than the database spent running them.
  */
 export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, expected: ReadonlyArray<{ id: string; rev: number }>, writes: readonly Write[] = []): Promise<void> {
   const ids = expected.map((execution) => execution.id);
   const revs = expected.map((execution) => execution.rev);
-  const history = writes.map((write, i) => sql`${sql.raw(`w_${i}`)} as (${write(trx)}),`);
-  const statement = sql`with ${outsideTree(processInstanceId)},
-      external_tasks as (delete from trellis_external_task where proc_inst_id = ${processInstanceId}),
-      activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}),
-      ${sql.join(history, sql` `)}
-      deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)
-    select cast(case when count(*) = ${expected.length}
+  const cleanup = [...outsideTree(processInstanceId), rawWrite(sql`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`)];
+  const statement = withWrites(trx, cleanup.concat(writes))
+    .with('deleted', () => sql`(delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`)
+    .selectFrom('deleted')
+    .select(
+      sql<number>`cast(case when count(*) = ${expected.length}
         and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
-        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer) as checked
-    from deleted`.compile(trx);
+        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer)`.as('checked'),
+    )
+    .compile();
   await trx.executeQuery(CompiledQuery.raw(DEFERRABLE + statement.sql, [...statement.parameters]));
 }
 
@@ -57,11 +57,14 @@ export async function deleteEndedInstance(trx: Transaction<StoreSchema>, process
  */
 export const OPTIMISTIC_LOCK_FAILED = 'trellis-optimistic-lock:';
 
-/** What an instance leaves outside its execution tree and external tasks, as CTEs (candidates go by cascade). */
-function outsideTree(processInstanceId: string): RawBuilder<unknown> {
-  return sql`variables as (delete from trellis_variable where proc_inst_id = ${processInstanceId}),
-      tasks as (delete from trellis_task where proc_inst_id = ${processInstanceId}),
-      jobs as (delete from trellis_job where process_instance_id = ${processInstanceId}),
-      subscriptions as (delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}),
-      incidents as (delete from trellis_incident where proc_inst_id = ${processInstanceId})`;
+/** What an instance leaves outside its execution tree, as SQL text (PostgreSQL: candidates go by cascade). */
+function outsideTree(processInstanceId: string): Write[] {
+  return [
+    sql`delete from trellis_variable where proc_inst_id = ${processInstanceId}`,
+    sql`delete from trellis_task where proc_inst_id = ${processInstanceId}`,
+    sql`delete from trellis_job where process_instance_id = ${processInstanceId}`,
+    sql`delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}`,
+    sql`delete from trellis_incident where proc_inst_id = ${processInstanceId}`,
+    sql`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
+  ].map(rawWrite);
 }
