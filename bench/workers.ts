@@ -30,16 +30,26 @@ async function post(url: string, json: unknown): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
+/** Milliseconds of this process's CPU time (server, engine and the benchmark's own HTTP clients) per item of `work`. */
+async function cpuPer<T>(items: number, work: () => Promise<T>): Promise<T & { cpu: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const { user, system } = process.cpuUsage(before);
+  return { ...result, cpu: (user + system) / 1000 / items };
+}
+
 /** The HTTP ceiling: GET /engine from WORKERS concurrent clients. */
-async function bareRate(url: string, requests: number): Promise<number> {
+async function bareRate(url: string, requests: number): Promise<{ rate: number; cpu: number }> {
   let left = requests;
   const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      while (left-- > 0) await (await fetch(`${url}/engine`)).text();
-    }),
-  );
-  return requests / (Number(process.hrtime.bigint() - started) / 1e9);
+  return cpuPer(requests, async () => {
+    await Promise.all(
+      Array.from({ length: WORKERS }, async () => {
+        while (left-- > 0) await (await fetch(`${url}/engine`)).text();
+      }),
+    );
+    return { rate: requests / (Number(process.hrtime.bigint() - started) / 1e9) };
+  });
 }
 
 /**
@@ -119,15 +129,19 @@ export async function main(): Promise<void> {
     const before = await bareRate(url, TASKS * 2);
     const profile = await startProfile(process.env.BENCH_PROFILE);
     const results = [];
-    for (const run of runs) results.push({ ...run, ...(await workerRate(url, run.topic, run.maxTasks, run.usePriority)) });
+    for (const run of runs) results.push({ ...run, ...(await cpuPer(TASKS, () => workerRate(url, run.topic, run.maxTasks, run.usePriority))) });
     await profile?.();
     const after = await bareRate(url, TASKS * 2);
-    const ceiling = (before + after) / 2;
-    console.log(`${'baseline: GET /engine (the HTTP ceiling)'.padEnd(58)} ${ceiling.toFixed(0).padStart(8)} /s   (before ${before.toFixed(0)}, after ${after.toFixed(0)})`);
+    const ceiling = (before.rate + after.rate) / 2;
+    // CPU per request / per task of this one process: the budget a task gets at the target is four requests'.
+    const requestCpu = (before.cpu + after.cpu) / 2;
+    console.log(
+      `${'baseline: GET /engine (the HTTP ceiling)'.padEnd(58)} ${ceiling.toFixed(0).padStart(8)} /s   (before ${before.rate.toFixed(0)}, after ${after.rate.toFixed(0)})   cpu ${requestCpu.toFixed(2)} ms/request`,
+    );
     for (const result of results) {
       const ratio = result.rate / ceiling;
       console.log(
-        `${`Trellis: ${result.label}`.padEnd(58)} ${result.rate.toFixed(0).padStart(8)} tasks/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   ratio ${ratio.toFixed(2)}`,
+        `${`Trellis: ${result.label}`.padEnd(58)} ${result.rate.toFixed(0).padStart(8)} tasks/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   ratio ${ratio.toFixed(2)}   cpu ${result.cpu.toFixed(2)} ms/task`,
       );
     }
     const ratio = results[1].rate / ceiling;

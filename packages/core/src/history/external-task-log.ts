@@ -4,6 +4,7 @@ import { historicRootOf } from './history-roots.js';
 import { removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
+import { insertRows } from '../persistence/combined-writes.js';
 
 /** Camunda's ExternalTaskState: which event of an external task a log entry records. */
 export const ExternalTaskLogState = { created: 0, failed: 1, successful: 2, deleted: 3 } as const;
@@ -46,5 +47,5 @@ function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, s
     removal_time: null,
   };
   // The removal time is read when the statement is built: the instance's flush may decide it first.
-  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_ext_task_log').values({ ...row, removal_time: removalTimeFor(ctx, task.processInstanceId) }));
+  queueHistoryWrite(ctx, () => insertRows('trellis_hi_ext_task_log', [{ ...row, removal_time: removalTimeFor(ctx, task.processInstanceId) }]));
 }

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { executeWrites, type Write } from '../persistence/combined-writes.js';
+import { executeWrites, insertRows, updateRows, type Write } from '../persistence/combined-writes.js';
 import type { CommandContext } from '../command/command-context.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
@@ -168,7 +168,7 @@ function processInstanceWrites(
     : { end_time: null, state, delete_reason: null, end_act_id: null };
   if (pending.written) {
     const removalTime = removal.ending === undefined ? {} : { removal_time: removal.ending };
-    return [(db) => db.updateTable('trellis_hi_procinst').set({ ...end, ...removalTime, duration: sql<number>`${now} - start_time` }).where('id', '=', history.processInstanceId)];
+    return [updateRows('trellis_hi_procinst', { ...end, ...removalTime, duration: sql<number>`${now} - start_time` }, sql`id = ${history.processInstanceId}`)];
   }
   const startTime = pending.startTime.getTime();
   const row = {
@@ -189,7 +189,7 @@ function processInstanceWrites(
     restarted_proc_inst_id: null,
     ...end,
   };
-  return [(db) => db.insertInto('trellis_hi_procinst').values(row as HistoricProcessInstanceTable)];
+  return [insertRows('trellis_hi_procinst', [row satisfies Record<keyof HistoricProcessInstanceTable, unknown>])];
 }
 
 /** The removal time of the rows a flush writes, and the one its end updates set (undefined: unchanged). */
@@ -219,12 +219,12 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
         complete_scope: Number(kind[1]),
         ...(removal.ending === undefined ? {} : { removal_time: removal.ending }),
       };
-      writes.push((db) => db.updateTable('trellis_hi_actinst').set(changes).where('id', 'in', chunk));
+      writes.push(updateRows('trellis_hi_actinst', changes, sql`id in (${sql.join(chunk)})`));
     }
   }
   for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT) {
     const rows = fresh.slice(i, i + ROWS_PER_STATEMENT).map((pending) => toRow(pending, history, definition, root, now, removal.value));
-    writes.push((db) => db.insertInto('trellis_hi_actinst').values(rows as HistoricActivityInstanceTable[]));
+    writes.push(insertRows('trellis_hi_actinst', rows));
   }
   return writes;
 }
@@ -254,5 +254,5 @@ function toRow(pending: PendingActivity, history: InstanceHistory, definition: H
     sequence_counter: pending.sequenceCounter,
     tenant_id: definition.tenantId,
     removal_time: removalTime,
-  };
+  } satisfies Record<keyof HistoricActivityInstanceTable, unknown>;
 }

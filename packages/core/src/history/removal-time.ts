@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
-import { rawWrite, type Write } from '../persistence/combined-writes.js';
+import type { Write } from '../persistence/combined-writes.js';
 import type { InstanceHistory } from './instance-history.js';
 
 const REMOVAL_TIMES = Symbol('trellis.removalTimes');
@@ -136,11 +136,9 @@ function hierarchyWrites(root: string, removalTime: RemovalTime, mode: 'ended' |
   return [
     (db) => db.updateTable('trellis_hi_procinst').set(set).where('root_proc_inst_id', '=', root).where('id', '<>', root),
     ...INSTANCE_TABLES.map(([table, column]) =>
-      rawWrite(
-        table === 'trellis_hi_op_log'
-          ? sql`update trellis_hi_op_log set removal_time = ${removalTime} where root_proc_inst_id = ${root}`
-          : sql`update ${sql.table(table)} set removal_time = ${removalTime} where ${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
-      ),
+      table === 'trellis_hi_op_log'
+        ? sql`update trellis_hi_op_log set removal_time = ${removalTime} where root_proc_inst_id = ${root}`
+        : sql`update ${sql.table(table)} set removal_time = ${removalTime} where ${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
     ),
   ];
 }

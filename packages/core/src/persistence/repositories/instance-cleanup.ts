@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { DEFERRABLE } from '../dialects/pg.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
-import { executeWrites, rawWrite, withWrites, type Write } from '../combined-writes.js';
+import { executeWrites, writesStatement, type Write } from '../combined-writes.js';
 
 /**
  * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
@@ -31,22 +31,19 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
  * together with `writes` that do not touch these rows (the instance's history). The statement checks
  * itself: unless it deletes exactly the `expected` executions at their revisions, it fails as a whole
  * (see OPTIMISTIC_LOCK_FAILED) and nothing is written; so it may wait for the end of the transaction.
- * Its own deletes are SQL text (rawWrite): this statement ends every instance, and building them with
+ * Its own deletes are SQL text: this statement ends every instance, and building them with
  * the query builder cost the engine more than the database spent running them.
  */
 export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, expected: ReadonlyArray<{ id: string; rev: number }>, writes: readonly Write[] = []): Promise<void> {
   const ids = expected.map((execution) => execution.id);
   const revs = expected.map((execution) => execution.rev);
-  const cleanup = [...outsideTree(processInstanceId), rawWrite(sql`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`)];
-  const statement = withWrites(trx, cleanup.concat(writes))
-    .with('deleted', () => sql`(delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`)
-    .selectFrom('deleted')
-    .select(
-      sql<number>`cast(case when count(*) = ${expected.length}
+  const cleanup = [...outsideTree(processInstanceId), sql`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
+  const statement = writesStatement(trx, cleanup.concat(writes), {
+    ctes: [sql`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`],
+    select: sql`select cast(case when count(*) = ${expected.length}
         and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
-        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer)`.as('checked'),
-    )
-    .compile();
+        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer) as checked from deleted`,
+  }).compile(trx);
   await trx.executeQuery(CompiledQuery.raw(DEFERRABLE + statement.sql, [...statement.parameters]));
 }
 
@@ -66,5 +63,5 @@ function outsideTree(processInstanceId: string): Write[] {
     sql`delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}`,
     sql`delete from trellis_incident where proc_inst_id = ${processInstanceId}`,
     sql`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
-  ].map(rawWrite);
+  ];
 }
