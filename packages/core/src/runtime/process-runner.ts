@@ -582,12 +582,8 @@ export class ProcessRunner {
       executionId: target.id,
       startTime: this.ctx.clock.now(),
     });
-    if (target !== execution) {
-      if (!this.skips.skipIoMappings) await mapInputs(this, target, element);
-      if (!element.multiInstance) await createBoundaryEventTriggers(this, target, element);
-      if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, target, element.id);
-    }
-    await this.notify(target, element.executionListeners, 'start', element.id);
+    if (target !== execution) await this.initializeScope(target, element);
+    await this.notifyListeners(target, element, 'start');
     // An event sub-process starts at the start event whose event happened; a modification inside a scope it creates.
     const [next, ...deeper] = options.startAt ?? [];
     if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper }));
@@ -596,12 +592,32 @@ export class ProcessRunner {
     await behaviorFor(element).execute(this, target, element);
   }
 
+  /**
+   * A scope execution just created for `element` (before its start listeners): its input mappings
+   * unless skipped, its boundary events' triggers and its event sub-processes.
+   */
+  async initializeScope(scope: Execution, element: FlowElementModel): Promise<void> {
+    if (!this.skips.skipIoMappings) await mapInputs(this, scope, element);
+    if (!element.multiInstance) await createBoundaryEventTriggers(this, scope, element);
+    if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, scope, element.id);
+  }
+
+  /** A scope execution about to go: its output mappings unless skipped, then its end listeners. */
+  async endScope(scope: Execution, element: FlowElementModel): Promise<void> {
+    if (!this.skips.skipIoMappings) await mapOutputs(this, scope, element);
+    await this.notifyListeners(scope, element, 'end');
+  }
+
+  /** The element's execution listeners of `event`, unless skipCustomListeners. */
+  notifyListeners(execution: Execution, element: FlowElementModel, event: 'start' | 'end'): Promise<void> {
+    return this.notify(execution, element.executionListeners, event, element.id);
+  }
+
   private async completeActivity(execution: Execution, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     const element = this.elementOf(execution);
     let leaving = execution;
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
-      if (!this.skips.skipIoMappings) await mapOutputs(this, execution, element);
-      await this.notify(execution, element.executionListeners, 'end', element.id);
+      await this.endScope(execution, element);
       leaving = this.parentOf(execution);
       await this.removeExecution(execution);
       leaving.activityId = element.id;

@@ -5,13 +5,10 @@ import { loadInstanceRows } from '../../persistence/repositories/instance-rows.j
 import { activityInstanceId, type ActivityInstance, type Execution } from '../../runtime/execution.js';
 import { ExecutionTree } from '../../runtime/execution-tree.js';
 import { InstanceVariables } from '../../runtime/instance-variables.js';
-import { mapInputs, mapOutputs } from '../../runtime/io-mapping.js';
-import { invokeListeners } from '../../runtime/listeners.js';
 import { scopeElementId } from '../../runtime/multi-instance.js';
 import { ProcessRunner, type RunnerSkips } from '../../runtime/process-runner.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import { createBoundaryEventTriggers } from '../../runtime/events/boundary-events.js';
-import { armEventSubProcesses, scopeTriggerActivities } from '../../runtime/events/event-sub-processes.js';
+import { scopeTriggerActivities } from '../../runtime/events/event-sub-processes.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { flowScopeOf, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
 import { MigrationRepository } from './migration-repository.js';
@@ -36,7 +33,7 @@ export async function cancelUnmappedScopes(
   source: { definition: ProcessDefinition; model: ProcessModel },
   processInstanceId: string,
   unmapped: ReadonlySet<string>,
-  skips: MigrationSkips,
+  skips: RunnerSkips,
 ): Promise<void> {
   if (unmapped.size === 0) return;
   const rows = await loadInstanceRows(ctx.trx, ctx.dialect, processInstanceId);
@@ -45,10 +42,11 @@ export async function cancelUnmappedScopes(
   const variables = InstanceVariables.of(processInstanceId, ctx.variables.adopt(rows.variables));
   // A runner of its own (not the command's open instance): it runs listeners and mappings against the source model.
   const runner = new ProcessRunner(ctx, env, tree, source.model, source.definition, variables);
+  runner.skips = skips;
   const parentOf = new Map([...tree.activityInstances.values()].map((each) => [each.id, each.parentId]));
   const depth = (id: string): number => (parentOf.get(id) ? 1 + depth(parentOf.get(id)!) : 0);
   for (const instanceId of [...unmapped].sort((a, b) => depth(b) - depth(a))) {
-    await cancelScope(runner, repository, tree.activityInstances.get(instanceId)!, skips);
+    await cancelScope(runner, repository, tree.activityInstances.get(instanceId)!);
   }
   await tree.flush(ctx);
   await variables.flush(ctx);
@@ -60,7 +58,7 @@ export async function cancelUnmappedScopes(
   }
 }
 
-async function cancelScope(runner: ProcessRunner, repository: MigrationRepository, instance: ActivityInstance, skips: MigrationSkips): Promise<void> {
+async function cancelScope(runner: ProcessRunner, repository: MigrationRepository, instance: ActivityInstance): Promise<void> {
   const { tree } = runner;
   const processInstanceId = tree.processInstanceId;
   const isBody = instance.activityId.endsWith(MI_BODY_SUFFIX);
@@ -68,8 +66,7 @@ async function cancelScope(runner: ProcessRunner, repository: MigrationRepositor
   const element = runner.model.activity(isBody ? scopeElementId(instance.activityId) : instance.activityId);
   if (!scope || !element || scope.parentId === null) throw unsupportedShape(processInstanceId, `activity instance '${instance.id}' is not mapped and is no scope that could be cancelled`);
   // A multi-instance body has no mappings or listeners of its own (they belong to the inner activity).
-  if (!isBody && !skips.skipIoMappings) await mapOutputs(runner, scope, element);
-  if (!isBody && !skips.skipCustomListeners) await notify(runner, scope, element, 'end');
+  if (!isBody) await runner.endScope(scope, element);
 
   const holder = runner.parentOf(scope);
   const children = tree.childrenOf(scope.id);
@@ -126,7 +123,7 @@ async function cancelScope(runner: ProcessRunner, repository: MigrationRepositor
  * events and event sub-processes, and the migrated instance attached below it. Instances of one parent
  * that move into the same new scope share it. Returns the activity instances whose parent changed.
  */
-export async function createMissingScopes(runner: ProcessRunner, skips: MigrationSkips): Promise<Map<string, string>> {
+export async function createMissingScopes(runner: ProcessRunner): Promise<Map<string, string>> {
   const { tree } = runner;
   const reparented = new Map<string, string>();
   const created = new Map<string, { instanceId: string; scope: Execution }>();
@@ -136,7 +133,7 @@ export async function createMissingScopes(runner: ProcessRunner, skips: Migratio
   };
   const instances = [...tree.activityInstances.values()].filter((each) => each.parentId !== null).sort((a, b) => depth(a) - depth(b));
   for (const instance of instances) {
-    const parentInstanceId = await placeInTargetScope(runner, { instance }, instance.parentId!, created, skips);
+    const parentInstanceId = await placeInTargetScope(runner, { instance }, instance.parentId!, created);
     if (parentInstanceId === instance.parentId) continue;
     instance.parentId = parentInstanceId;
     reparented.set(instance.id, parentInstanceId);
@@ -144,7 +141,7 @@ export async function createMissingScopes(runner: ProcessRunner, skips: Migratio
   // Transition instances (waiting async continuations) after the activity instances: they are leaves.
   for (const execution of [...tree.executions.values()].filter((each) => each.activityId !== null && each.activityInstanceId === null)) {
     const parentInstanceId = runner.scopeExecutionOf(execution).scopeInstanceId ?? tree.processInstanceId;
-    await placeInTargetScope(runner, { transition: execution }, parentInstanceId, created, skips);
+    await placeInTargetScope(runner, { transition: execution }, parentInstanceId, created);
   }
   return reparented;
 }
@@ -159,7 +156,6 @@ async function placeInTargetScope(
   element: Migrating,
   parentInstanceId: string,
   created: Map<string, { instanceId: string; scope: Execution }>,
-  skips: MigrationSkips,
 ): Promise<string> {
   const { tree, model } = runner;
   const id = element.instance?.id ?? element.transition!.id;
@@ -179,7 +175,7 @@ async function placeInTargetScope(
     const key = `${current}|${scopeId}`;
     let entry = created.get(key);
     if (!entry) {
-      entry = await instantiateAround(runner, element, model.activity(scopeId)!, current, skips);
+      entry = await instantiateAround(runner, element, model.activity(scopeId)!, current);
       created.set(key, entry);
     } else {
       await attachInto(runner, element, entry.scope);
@@ -203,7 +199,6 @@ async function instantiateAround(
   element: Migrating,
   scopeElement: FlowElementModel,
   parentInstanceId: string,
-  skips: MigrationSkips,
 ): Promise<{ instanceId: string; scope: Execution }> {
   const { tree, ctx } = runner;
   const { holder } = holderOf(tree, element);
@@ -224,10 +219,8 @@ async function instantiateAround(
   holder.activityInstanceId = instanceId;
   holder.isActive = false;
   tree.touch(holder);
-  if (!skips.skipIoMappings) await mapInputs(runner, scope, scopeElement);
-  if (!scopeElement.multiInstance) await createBoundaryEventTriggers(runner, scope, scopeElement);
-  if (scopeElement.type === 'bpmn:SubProcess' && !scopeElement.triggeredByEvent) await armEventSubProcesses(runner, scope, scopeElement.id);
-  if (!skips.skipCustomListeners) await notify(runner, scope, scopeElement, 'start');
+  await runner.initializeScope(scope, scopeElement);
+  await runner.notifyListeners(scope, scopeElement, 'start');
   return { instanceId, scope };
 }
 
@@ -269,9 +262,4 @@ async function movePath(runner: ProcessRunner, element: Migrating, to: Execution
   await ctx.eventSubscriptions.moveExecution(holder.id, to.id, own);
   await ctx.externalTasks.moveExecution(holder.id, to.id);
   if (!holder.isScope) await new MigrationRepository(ctx.trx).moveIncidents(holder.id, to.id);
-}
-
-async function notify(runner: ProcessRunner, execution: Execution, element: FlowElementModel, event: 'start' | 'end'): Promise<void> {
-  const listeners = element.executionListeners.filter((listener) => listener.event === event);
-  if (listeners.length > 0) await invokeListeners(runner, execution, listeners, element.id);
 }

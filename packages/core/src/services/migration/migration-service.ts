@@ -171,6 +171,7 @@ export class MigrationService {
    */
   private async migrateInstance(ctx: CommandContext, resolved: ResolvedPlan, processInstanceId: string, skips: MigrationSkips): Promise<void> {
     const { plan, sides } = resolved;
+    const flags = runnerSkips(skips);
     const repository = new MigrationRepository(ctx.trx, ctx.dialect);
     let rows = await repository.load(processInstanceId);
     const root = rows.executions.find((each) => each.id === processInstanceId);
@@ -188,14 +189,15 @@ export class MigrationService {
 
     const unmapped = new Set(rows.activityInstances.filter((each) => each.id !== processInstanceId && !instructionOf.has(each.activity_id)).map((each) => each.id));
     if (unmapped.size > 0) {
-      await cancelUnmappedScopes(ctx, this.env, repository, { definition: resolved.source, model: sides.source }, processInstanceId, unmapped, skips);
+      await cancelUnmappedScopes(ctx, this.env, repository, { definition: resolved.source, model: sides.source }, processInstanceId, unmapped, flags);
       rows = await repository.load(processInstanceId);
     }
     const scopeExecutionOf = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
 
     const runner = await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
-    const reparented = await createMissingScopes(runner, skips);
+    runner.skips = flags;
+    const reparented = await createMissingScopes(runner);
     await armNewBoundaryEvents(runner, sides, rows, instructionOf, scopeExecutionOf, plan);
     for (const [name, value] of Object.entries(plan.variables ?? {})) runner.variables.set(name, value);
     await completeRun(ctx, runner);
