@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
-import type { Write } from '../persistence/combined-writes.js';
+import { updateRows, type Write } from '../persistence/combined-writes.js';
 import type { InstanceHistory } from './instance-history.js';
 
 const REMOVAL_TIMES = Symbol('trellis.removalTimes');
@@ -121,24 +121,21 @@ function hierarchyWrites(root: string, removalTime: RemovalTime, mode: 'ended' |
   const set = { removal_time: removalTime };
   if (mode === 'called') {
     const called = (column: 'proc_inst_id' | 'process_instance_id') =>
-      sql<boolean>`${sql.ref(column)} in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} and hr.id <> ${root})`;
+      sql`${sql.ref(column)} in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} and hr.id <> ${root}) and removal_time is null`;
     return [
-      (db) => db.updateTable('trellis_hi_procinst').set(set).where('root_proc_inst_id', '=', root).where('id', '<>', root).where('removal_time', 'is', null),
-      ...INSTANCE_TABLES.filter(([table]) => table !== 'trellis_hi_op_log').map(
-        ([table, column]): Write =>
-          (db) => db.updateTable(table).set(set).where(called(column)).where('removal_time', 'is', null),
-      ),
+      updateRows('trellis_hi_procinst', set, sql`root_proc_inst_id = ${root} and id <> ${root} and removal_time is null`),
+      ...INSTANCE_TABLES.filter(([table]) => table !== 'trellis_hi_op_log').map(([table, column]) => updateRows(table, set, called(column))),
     ];
   }
   // One IN over a union, not `= root OR IN (…)`: PostgreSQL scans the whole table for that OR.
   // SQL text, not the query builder: these run on every root instance end.
   const inHierarchy = sql`in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} union all select cast(${root} as varchar(64)))`;
   return [
-    (db) => db.updateTable('trellis_hi_procinst').set(set).where('root_proc_inst_id', '=', root).where('id', '<>', root),
+    updateRows('trellis_hi_procinst', set, sql`root_proc_inst_id = ${root} and id <> ${root}`),
     ...INSTANCE_TABLES.map(([table, column]) =>
       table === 'trellis_hi_op_log'
-        ? sql`update trellis_hi_op_log set removal_time = ${removalTime} where root_proc_inst_id = ${root}`
-        : sql`update ${sql.table(table)} set removal_time = ${removalTime} where ${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
+        ? updateRows(table, set, sql`root_proc_inst_id = ${root}`)
+        : updateRows(table, set, sql`${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`),
     ),
   ];
 }
