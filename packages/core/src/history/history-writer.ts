@@ -167,8 +167,8 @@ function processInstanceWrites(
     ? { end_time: now, state, delete_reason: termination?.deleteReason ?? null, end_act_id: pending.endActivityId }
     : { end_time: null, state, delete_reason: null, end_act_id: null };
   if (pending.written) {
-    const removalTime = removal.ending === undefined ? {} : { removal_time: removal.ending };
-    return [updateRows('trellis_hi_procinst', { ...end, ...removalTime, duration: sql<number>`${now} - start_time` }, sql`id = ${history.processInstanceId}`)];
+    // updateRows leaves an undefined removal time (unchanged) out.
+    return [updateRows('trellis_hi_procinst', { ...end, removal_time: removal.ending, duration: sql<number>`${now} - start_time` }, sql`id = ${history.processInstanceId}`)];
   }
   const startTime = pending.startTime.getTime();
   const row = {
@@ -217,7 +217,7 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
         duration: sql<number>`${now} - start_time`,
         canceled: Number(kind[0]),
         complete_scope: Number(kind[1]),
-        ...(removal.ending === undefined ? {} : { removal_time: removal.ending }),
+        removal_time: removal.ending,
       };
       writes.push(updateRows('trellis_hi_actinst', changes, sql`id in (${sql.join(chunk)})`));
     }

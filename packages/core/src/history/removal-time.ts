@@ -133,9 +133,11 @@ function hierarchyWrites(root: string, removalTime: RemovalTime, mode: 'ended' |
   return [
     updateRows('trellis_hi_procinst', set, sql`root_proc_inst_id = ${root} and id <> ${root}`),
     ...INSTANCE_TABLES.map(([table, column]) =>
-      table === 'trellis_hi_op_log'
-        ? updateRows(table, set, sql`root_proc_inst_id = ${root}`)
-        : updateRows(table, set, sql`${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`),
+      updateRows(
+        table,
+        set,
+        table === 'trellis_hi_op_log' ? sql`root_proc_inst_id = ${root}` : sql`${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
+      ),
     ),
   ];
 }
