@@ -48,6 +48,7 @@ import { BatchSetRemovalTimeJobHandler } from './services/batch/types/batch-set-
 import { HistoryCleanupService } from './services/history/history-cleanup.js';
 import { HistoryCleanupJobHandler } from './history/history-cleanup-job.js';
 import { ProcessSetRemovalTimeJobHandler } from './history/process-set-removal-time.js';
+import { HistoricInstanceDeletionJobHandler } from './services/batch/types/historic-instance-deletion.js';
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
@@ -125,6 +126,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(HistoryCleanupService).toSelf();
   container.bind(JOB_HANDLER).to(HistoryCleanupJobHandler);
   container.bind(JOB_HANDLER).to(ProcessSetRemovalTimeJobHandler);
+  container.bind(JOB_HANDLER).to(HistoricInstanceDeletionJobHandler);
   container.bind(JOB_HANDLER).to(SuspendJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(ActivateJobDefinitionHandler);
   container.bind(JOB_HANDLER).to(TimerActivateProcessDefinitionHandler);

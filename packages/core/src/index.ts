@@ -94,6 +94,7 @@ export { HistoryCleanupService, type HistoryCleanupConfiguration, type SetRemova
 export { HISTORY_CLEANUP } from './history/history-cleanup-job.js';
 export { PROCESS_SET_REMOVAL_TIME } from './history/process-set-removal-time.js';
 export { BATCH_SET_REMOVAL_TIME } from './services/batch/types/batch-set-removal-time.js';
+export { HISTORIC_INSTANCE_DELETION } from './services/batch/types/historic-instance-deletion.js';
 export { batchIdOfJob } from './services/batch/batch-job.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';
 export type { TelemetryService, TelemetryData } from './services/telemetry/telemetry-service.js';

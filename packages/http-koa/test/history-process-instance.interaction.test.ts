@@ -145,6 +145,47 @@ describe('the Historic Process Instance group', () => {
     expect(tolerated.status).toBe(204);
   });
 
+  it('deletes the history of finished instances by a batch over given ids and a query; a running one fails its job', async () => {
+    await rest.request('DELETE', `/process-instance/${started.approvalB}`);
+    const runBatchJobs = async () => {
+      await rest.engine.jobExecutor.runDueJobs();
+      rest.engine.clock.advance(30_000);
+      await rest.engine.jobExecutor.runDueJobs();
+    };
+
+    const created = await post('/history/process-instance/delete', {
+      historicProcessInstanceIds: [started.quick, 'nope'],
+      historicProcessInstanceQuery: { processInstanceBusinessKey: 'B-2' },
+      deleteReason: 'tidy up',
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ type: 'historic-instance-deletion', totalJobs: 3, invocationsPerBatchJob: 1 });
+    await runBatchJobs();
+
+    expect((await get(`/history/process-instance/${started.quick}`)).status).toBe(404);
+    expect((await get(`/history/process-instance/${started.approvalB}`)).status).toBe(404);
+    expect((await get('/history/activity-instance/count', { processInstanceId: started.approvalB })).body).toEqual({ count: 0 });
+    expect((await get(`/history/process-instance/${started.approvalA}`)).status).toBe(200);
+    expect((await get('/job', { jobDefinitionId: created.body.batchJobDefinitionId })).body).toEqual([]);
+
+    const running = await post('/history/process-instance/delete', { historicProcessInstanceIds: [started.approvalA] });
+    await runBatchJobs();
+    const [failed] = (await get('/job', { jobDefinitionId: running.body.batchJobDefinitionId })).body;
+    expect(failed.exceptionMessage).toBe(`Process instance is still running, cannot delete historic process instance: ${started.approvalA}: instance.getEndTime() is null`);
+    expect((await get(`/history/process-instance/${started.approvalA}`)).status).toBe(200);
+  });
+
+  it('refuses a deletion batch that selects nothing with 400', async () => {
+    const empty = await post('/history/process-instance/delete', {});
+    const noMatch = await post('/history/process-instance/delete', { historicProcessInstanceIds: [], historicProcessInstanceQuery: { processInstanceBusinessKey: 'none' } });
+
+    for (const response of [empty, noMatch]) {
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ type: 'InvalidRequestException', message: 'historicProcessInstanceIds is empty' });
+    }
+    expect((await get('/batch/count')).body).toEqual({ count: 0 });
+  });
+
   it('keeps the history of a completed and of a deleted instance', async () => {
     const [task] = (await get('/task', { processInstanceId: started.approvalA })).body;
     rest.engine.clock.advance(1_500);
@@ -266,6 +307,26 @@ describe('history with authorization on', () => {
     expect((await get(`/history/process-instance/${started.quick}`, {}, jonny)).body).toMatchObject({ startUserId: 'admin' });
     expect((await get('/history/process-instance/count', { startedBy: 'admin' }, admin)).body).toEqual({ count: 3 });
     expect((await get('/history/process-instance/count', { startedBy: 'jonny' }, admin)).body).toEqual({ count: 0 });
+  });
+
+  it('creates the history deletion batch with CREATE_BATCH_DELETE_FINISHED_PROCESS_INSTANCES and logs the operation', async () => {
+    const request = () => rest.request('POST', '/history/process-instance/delete', { json: { historicProcessInstanceIds: [started.quick], deleteReason: 'tidy up' }, headers: jonny });
+    const denied = await request();
+    await rest.request('POST', '/authorization/create', {
+      json: { type: 1, userId: 'jonny', resourceType: 13, resourceId: '*', permissions: ['CREATE_BATCH_DELETE_FINISHED_PROCESS_INSTANCES'] },
+      headers: admin,
+    });
+    const allowed = await request();
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.type).toBe('AuthorizationException');
+    expect(allowed.status).toBe(200);
+    const entries = (await get('/history/user-operation', { operationType: 'DeleteHistory' }, admin)).body as Array<Record<string, unknown>>;
+    expect(entries.map(({ property, newValue, entityType, userId }) => ({ property, newValue, entityType, userId })).sort((a, b) => String(a.property).localeCompare(String(b.property)))).toEqual([
+      { property: 'async', newValue: 'true', entityType: 'ProcessInstance', userId: 'jonny' },
+      { property: 'deleteReason', newValue: 'tidy up', entityType: 'ProcessInstance', userId: 'jonny' },
+      { property: 'nrOfInstances', newValue: '1', entityType: 'ProcessInstance', userId: 'jonny' },
+    ]);
   });
 
   it('deletes history only with DELETE_HISTORY on the definition', async () => {

@@ -1,11 +1,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { BadUserRequestException, type HistoricProcessInstance, type HistoricProcessInstanceQuery } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { toBatchDto } from './batch.js';
+import { badUserRequestAs400 } from './batch-retries-suspension.js';
 import type { RestContext } from './context.js';
+import { historicQueryOf, idList } from './historic-selection.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
 export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
@@ -53,7 +56,7 @@ export function toHistoricProcessInstanceDto(instance: HistoricProcessInstance) 
   };
 }
 
-/** The Historic Process Instance group: query, count, get and delete. */
+/** The Historic Process Instance group: query, count, get, delete and the deletion batch. */
 export function historyProcessInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
   const fromQueryString = (ctx: Context) => {
@@ -82,6 +85,13 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
   });
   router.post('/history/process-instance/count', async (ctx) => {
     ctx.body = await count(await fromBody(ctx));
+  });
+
+  // DeleteHistoricProcessInstancesDto (its failIfNotExists is not read, as in Camunda's deleteAsync); engine refusals are 400s.
+  router.post('/history/process-instance/delete', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const selection = { historicProcessInstanceIds: idList(body.historicProcessInstanceIds, 'historicProcessInstanceIds'), historicProcessInstanceQuery: historicQueryOf(body) };
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.history.deleteHistoricProcessInstancesAsync(selection, text(body.deleteReason))));
   });
 
   router.get('/history/process-instance/:id', async (ctx) => {

@@ -19,6 +19,11 @@ import { HistoricReports } from './historic-reports.js';
 import { HistoricUserOperations } from './historic-user-operations.js';
 import { HistoricVariableRepository } from '../../persistence/repositories/historic-variable-repository.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { checkCreateBatch } from '../batch/async-operations.js';
+import type { Batch } from '../batch/batch.js';
+import { createBatch, type CreateBatchOptions } from '../batch/batch-service.js';
+import { HISTORIC_INSTANCE_DELETION } from '../batch/types/historic-instance-deletion.js';
+import { historicInstanceIds } from './historic-instance-ids.js';
 
 /**
  * Camunda's HistoryService, first increment: historic process and activity instances. Lists show
@@ -67,21 +72,32 @@ export class HistoryService {
    * instance (unless `failIfNotExists` is false) or it is still running.
    */
   deleteHistoricProcessInstance(id: string, options: { failIfNotExists?: boolean } = {}): Promise<void> {
-    return this.commands.run('DeleteHistoricProcessInstancesCmd', async (ctx) => {
-      const repository = new HistoricInstanceRepository(ctx.trx);
-      const [instance] = await repository.findProcessInstances({ processInstanceId: id }, null);
-      if (!instance) {
-        if (options.failIfNotExists === false) return;
-        throw new BadUserRequestException(`No historic process instance found with id: ${id}: historicProcessInstanceIds is empty`);
-      }
-      await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: instance.processDefinitionKey });
-      if (instance.endTime === null) {
-        throw new BadUserRequestException(`Process instance is still running, cannot delete historic process instance: ${id}: instance.getEndTime() is null`);
-      }
-      await repository.deleteProcessInstance(id);
-      OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: 1 }, { property: 'async', newValue: false }]);
-      await IncidentAndLogDeletion.ofProcessInstances(ctx, [id]);
-      await new HistoricVariableRepository(ctx.trx).deleteInstances({ processInstanceId: id });
+    return this.commands.run('DeleteHistoricProcessInstancesCmd', (ctx) => deleteHistoricProcessInstancesIn(ctx, [id], options.failIfNotExists !== false));
+  }
+
+  /**
+   * POST /history/process-instance/delete (Camunda's DeleteHistoricProcessInstancesBatchCmd): a
+   * `historic-instance-deletion` batch over the given ids (kept as given; an id with no history is
+   * skipped when its job runs) and the instances the query selects among those the caller may read.
+   * BATCH CREATE or CREATE_BATCH_DELETE_FINISHED_PROCESS_INSTANCES.
+   */
+  deleteHistoricProcessInstancesAsync(
+    selection: { historicProcessInstanceIds?: ReadonlyArray<string | null> | null; historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null },
+    deleteReason: string | null = null,
+    sizing: Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'> = {},
+  ): Promise<Batch> {
+    return this.commands.run('DeleteHistoricProcessInstancesBatchCmd', async (ctx) => {
+      const given = (selection.historicProcessInstanceIds ?? []).filter((id): id is string => typeof id === 'string');
+      const selected = selection.historicProcessInstanceQuery ? await historicInstanceIds(ctx, selection.historicProcessInstanceQuery) : [];
+      const ids = [...new Set([...given, ...selected])];
+      if (ids.length === 0) throw new BadUserRequestException('historicProcessInstanceIds is empty');
+      await checkCreateBatch(ctx, 'CREATE_BATCH_DELETE_FINISHED_PROCESS_INSTANCES');
+      OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [
+        { property: 'nrOfInstances', newValue: ids.length },
+        { property: 'async', newValue: true },
+        { property: 'deleteReason', newValue: deleteReason },
+      ]);
+      return createBatch(ctx, HISTORIC_INSTANCE_DELETION, ids, {}, sizing);
     });
   }
 
@@ -99,3 +115,36 @@ export class HistoryService {
 }
 
 const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+
+/**
+ * Camunda's DeleteHistoricProcessInstancesCmd inside the caller's command: every instance found
+ * needs DELETE_HISTORY on its definition and must have ended. With `failIfNotExists`, finding none
+ * or missing some of the ids is a BadUserRequestException; without, the missing ones are skipped.
+ */
+export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids: readonly string[], failIfNotExists: boolean): Promise<void> {
+  if (ids.length === 0) throw new BadUserRequestException('processInstanceIds is empty');
+  const repository = new HistoricInstanceRepository(ctx.trx);
+  const instances = await repository.findProcessInstances({ processInstanceIds: [...new Set(ids)] }, null);
+  if (failIfNotExists && instances.length === 0) {
+    const what = ids.length === 1 ? `No historic process instance found with id: ${ids[0]}` : 'No historic process instances found';
+    throw new BadUserRequestException(`${what}: historicProcessInstanceIds is empty`);
+  }
+  for (const instance of instances) {
+    await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: instance.processDefinitionKey });
+    if (instance.endTime === null) {
+      throw new BadUserRequestException(`Process instance is still running, cannot delete historic process instance: ${instance.id}: instance.getEndTime() is null`);
+    }
+  }
+  const found = instances.map((instance) => instance.id);
+  const missing = ids.filter((id) => !found.includes(id));
+  if (failIfNotExists && missing.length > 0) throw new BadUserRequestException(`No historic process instance found with id: [${missing.join(', ')}]`);
+  if (found.length > 0) {
+    const variables = new HistoricVariableRepository(ctx.trx);
+    for (const id of found) {
+      await repository.deleteProcessInstance(id);
+      await variables.deleteInstances({ processInstanceId: id });
+    }
+    await IncidentAndLogDeletion.ofProcessInstances(ctx, found);
+  }
+  OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: found.length }, { property: 'async', newValue: false }]);
+}
