@@ -1,12 +1,15 @@
 // Worker benchmark: K concurrent HTTP workers (fetchAndLock → complete) against a Trellis server on
 // PostgreSQL, beside the same server's bare `GET /engine` request rate with the same concurrency
 // (the HTTP ceiling), both measured in this run. Target: completed tasks ≥ 25 % of that ceiling.
+// Beside them, the HTTP floor: the same loop with the engine's part answered at once.
 // Tasks: BENCH_TASKS (default 3,000); workers: BENCH_WORKERS (default 8).
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { createEngine } from '@trellis/core';
+import { createEngine, type ProcessEngine } from '@trellis/core';
 import { createRestApp } from '@trellis/http-koa';
 
 const DATABASE_URL = process.env.TRELLIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,36 +33,90 @@ async function post(url: string, json: unknown): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
-/** Milliseconds of this process's CPU time (server, engine and the benchmark's own HTTP clients) per item of `work`. */
-async function cpuPer<T>(items: number, work: () => Promise<T>): Promise<T & { cpu: number }> {
+/** Linux: milliseconds of CPU all `postgres` processes of this machine have used (null where /proc is not there). */
+function postgresCpu(): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    }
+    return ticks * 10; // USER_HZ 100
+  } catch {
+    return null;
+  }
+}
+
+/** Linux: [busy, all] CPU ticks of the whole machine since boot (null where /proc is not there). */
+function machineTicks(): [number, number] | null {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const all = ticks.reduce((sum, value) => sum + value, 0);
+    return [all - ticks[3] - ticks[4], all]; // less idle and iowait
+  } catch {
+    return null;
+  }
+}
+
+interface CpuFigures {
+  /** This process (server, engine and the benchmark's own HTTP clients), ms per item. */
+  cpu: number;
+  /** PostgreSQL's processes on this machine, ms per item (null: not measurable here). */
+  pgCpu: number | null;
+  /** Share of the machine's cores busy during the work, 0–1 (null: not measurable here). */
+  busy: number | null;
+}
+
+/** Starts measuring; the function returned gives the CPU time per item since then. */
+function cpuMeter(): (items: number) => CpuFigures {
   const before = process.cpuUsage();
-  const result = await work();
-  const { user, system } = process.cpuUsage(before);
-  return { ...result, cpu: (user + system) / 1000 / items };
+  const pgBefore = postgresCpu();
+  const machineBefore = machineTicks();
+  return (items) => {
+    const { user, system } = process.cpuUsage(before);
+    const pgAfter = postgresCpu();
+    const machineAfter = machineTicks();
+    return {
+      cpu: (user + system) / 1000 / items,
+      pgCpu: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / items,
+      busy: machineBefore && machineAfter ? (machineAfter[0] - machineBefore[0]) / (machineAfter[1] - machineBefore[1]) : null,
+    };
+  };
 }
 
 /** The HTTP ceiling: GET /engine from WORKERS concurrent clients. */
-async function bareRate(url: string, requests: number): Promise<{ rate: number; cpu: number }> {
+async function bareRate(url: string, requests: number): Promise<{ rate: number } & CpuFigures> {
   let left = requests;
   const started = process.hrtime.bigint();
-  return cpuPer(requests, async () => {
-    await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
-        while (left-- > 0) await (await fetch(`${url}/engine`)).text();
-      }),
-    );
-    return { rate: requests / (Number(process.hrtime.bigint() - started) / 1e9) };
-  });
+  const cpu = cpuMeter();
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (left-- > 0) await (await fetch(`${url}/engine`)).text();
+    }),
+  );
+  return { rate: requests / (Number(process.hrtime.bigint() - started) / 1e9), ...cpu(requests) };
 }
 
 /**
  * WORKERS workers fetch (up to maxTasks each time) and complete until every task of the topic is
  * done; tasks per second, and p50 / p99 of one fetch + complete round.
  */
-async function workerRate(url: string, topicName: string, maxTasks: number, usePriority: boolean): Promise<{ rate: number; p99: number; p50: number }> {
+async function workerRate(url: string, topicName: string, maxTasks: number, usePriority: boolean): Promise<{ rate: number; p99: number; p50: number } & CpuFigures> {
   let completed = 0;
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  const cpu = cpuMeter();
+  // The run ends when TASKS are done: workers then still long-polling for more wait up to their
+  // timeout, which is not part of it.
+  let finished: ({ at: bigint; completed: number } & CpuFigures) | null = null;
   await Promise.all(
     Array.from({ length: WORKERS }, async (_, index) => {
       const workerId = `bench-${index}`;
@@ -77,10 +134,33 @@ async function workerRate(url: string, topicName: string, maxTasks: number, useP
           completed++;
         }
         if (tasks.length > 0) latencies.push(Number(process.hrtime.bigint() - roundStart) / 1e6);
+        // The floor run's fetches may hand out more than TASKS: counted up to this moment.
+        if (completed >= TASKS && !finished) finished = { at: process.hrtime.bigint(), completed, ...cpu(completed) };
       }
     }),
   );
-  return { rate: TASKS / (Number(process.hrtime.bigint() - started) / 1e9), p99: percentile(latencies, 0.99), p50: percentile(latencies, 0.5) };
+  const { at, completed: done, ...figures } = finished ?? { at: process.hrtime.bigint(), completed, ...cpu(completed) };
+  return { rate: done / (Number(at - started) / 1e9), p99: percentile(latencies, 0.99), p50: percentile(latencies, 0.5), ...figures };
+}
+
+/**
+ * The HTTP floor: the same worker loop through the same server, routes and body parsing, with the
+ * engine's fetchAndLock answering copies of a task it locked earlier and complete doing nothing. Its
+ * rate is the most any engine could reach here; the gap to it is what the engine's work costs.
+ */
+async function httpFloor(engine: ProcessEngine, url: string, template: unknown): Promise<{ rate: number; p99: number; p50: number }> {
+  const service = engine.externalTask;
+  const { fetchAndLock, complete } = service;
+  let served = 0;
+  Object.assign(service, {
+    fetchAndLock: async (request: { maxTasks: number }) => Array.from({ length: request.maxTasks }, () => ({ ...(template as object), id: `floor-${served++}` })),
+    complete: async () => undefined,
+  });
+  try {
+    return await workerRate(url, 'floor', 10, true);
+  } finally {
+    Object.assign(service, { fetchAndLock, complete });
+  }
 }
 
 /** BENCH_PROFILE=<file>: a CPU profile of the worker phase only, for Chrome DevTools. */
@@ -127,10 +207,13 @@ export async function main(): Promise<void> {
     // during the run (other processes on the machine) weighs on both sides alike.
     await bareRate(url, 1_000); // warm-up: the first requests pay for JIT compilation
     const before = await bareRate(url, TASKS * 2);
+    // One real locked task (its lock lapses at once), the model of the floor run's answers.
+    const [template] = await engine.externalTask.fetchAndLock({ workerId: 'template', maxTasks: 1, topics: [{ topicName: 'batched', lockDuration: 1 }] });
     const profile = await startProfile(process.env.BENCH_PROFILE);
     const results = [];
-    for (const run of runs) results.push({ ...run, ...(await cpuPer(TASKS, () => workerRate(url, run.topic, run.maxTasks, run.usePriority))) });
+    for (const run of runs) results.push({ ...run, ...(await workerRate(url, run.topic, run.maxTasks, run.usePriority)) });
     await profile?.();
+    const floor = await httpFloor(engine, url, template);
     const after = await bareRate(url, TASKS * 2);
     const ceiling = (before.rate + after.rate) / 2;
     // CPU per request / per task of this one process: the budget a task gets at the target is four requests'.
@@ -141,10 +224,27 @@ export async function main(): Promise<void> {
     for (const result of results) {
       const ratio = result.rate / ceiling;
       console.log(
-        `${`Trellis: ${result.label}`.padEnd(58)} ${result.rate.toFixed(0).padStart(8)} tasks/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   ratio ${ratio.toFixed(2)}   cpu ${result.cpu.toFixed(2)} ms/task`,
+        `${`Trellis: ${result.label}`.padEnd(58)} ${result.rate.toFixed(0).padStart(8)} tasks/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   ratio ${ratio.toFixed(2)}   cpu ${result.cpu.toFixed(2)} ms/task` +
+          (result.pgCpu === null ? '' : ` + PostgreSQL ${result.pgCpu.toFixed(2)} ms/task`) +
+          (result.busy === null ? '' : `   cores busy ${(result.busy * 100).toFixed(0)} %`),
       );
     }
+    console.log(
+      `${'HTTP floor: the same loop, engine calls answered at once'.padEnd(58)} ${floor.rate.toFixed(0).padStart(8)} tasks/s   p50 ${floor.p50.toFixed(1)} ms   p99 ${floor.p99.toFixed(1)} ms   ratio ${(floor.rate / ceiling).toFixed(2)}`,
+    );
     const ratio = results[1].rate / ceiling;
+    // Reciprocal rates: the time one task takes of the server's throughput, less its HTTP part.
+    const engineShare = 1_000 / results[1].rate - 1_000 / floor.rate;
+    const budget = 1_000 / (0.25 * ceiling) - 1_000 / floor.rate;
+    console.log(`engine's share per task with the client's default fetch: ${engineShare.toFixed(2)} ms (at the target at most ${budget.toFixed(2)} ms)`);
+    const { cpu, pgCpu } = results[1];
+    if (pgCpu !== null) {
+      // Even with every core busy all the time, the target rate leaves each task this much CPU in all.
+      const cores = availableParallelism();
+      console.log(
+        `CPU per task with the client's default fetch: ${(cpu + pgCpu).toFixed(2)} ms (this process ${cpu.toFixed(2)}, PostgreSQL ${pgCpu.toFixed(2)}); ${cores} cores at the target rate give at most ${((cores * 1_000) / (0.25 * ceiling)).toFixed(2)} ms`,
+      );
+    }
     console.log(`ratio completed tasks / HTTP ceiling with the client's default fetch: ${ratio.toFixed(2)}   (target ≥ 0.25: ${ratio >= 0.25 ? 'met' : 'MISSED'})\n`);
   } finally {
     await new Promise((resolve) => server.close(resolve));
