@@ -148,7 +148,7 @@ async function workerRate(url: string, topicName: string, maxTasks: number, useP
  * engine's fetchAndLock answering copies of a task it locked earlier and complete doing nothing. Its
  * rate is the most any engine could reach here; the gap to it is what the engine's work costs.
  */
-async function httpFloor(engine: ProcessEngine, url: string, template: unknown): Promise<{ rate: number; p99: number; p50: number }> {
+async function httpFloor(engine: ProcessEngine, url: string, template: unknown): ReturnType<typeof workerRate> {
   const service = engine.externalTask;
   const { fetchAndLock, complete } = service;
   let served = 0;
@@ -230,7 +230,7 @@ export async function main(): Promise<void> {
       );
     }
     console.log(
-      `${'HTTP floor: the same loop, engine calls answered at once'.padEnd(58)} ${floor.rate.toFixed(0).padStart(8)} tasks/s   p50 ${floor.p50.toFixed(1)} ms   p99 ${floor.p99.toFixed(1)} ms   ratio ${(floor.rate / ceiling).toFixed(2)}`,
+      `${'HTTP floor: the same loop, engine calls answered at once'.padEnd(58)} ${floor.rate.toFixed(0).padStart(8)} tasks/s   p50 ${floor.p50.toFixed(1)} ms   p99 ${floor.p99.toFixed(1)} ms   ratio ${(floor.rate / ceiling).toFixed(2)}   cpu ${floor.cpu.toFixed(2)} ms/task`,
     );
     const ratio = results[1].rate / ceiling;
     // Reciprocal rates: the time one task takes of the server's throughput, less its HTTP part.
