@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBpmnResource } from '../../src/bpmn/index.js';
-import { parseErrors, processXml, startAndEnd } from './bpmn-xml.js';
+import { parseErrors, parseFailure, parseProcess, processXml, startAndEnd } from './bpmn-xml.js';
 
 const flow = (id: string, source: string, target: string, condition?: string) =>
   condition === undefined
@@ -137,6 +137,53 @@ describe('Camunda rules on activities and events', () => {
 
     expect(await messages(startAndEnd(body))).toEqual([
       'Invalid reference in boundary event. Make sure that the referenced activity is defined in the same scope as the boundary event',
+    ]);
+  });
+});
+
+describe('Camunda rules on link events', () => {
+  const throwLink = (id: string, name: string) => `    <bpmn:intermediateThrowEvent id="${id}"><bpmn:linkEventDefinition name="${name}" /></bpmn:intermediateThrowEvent>`;
+  const catchLink = (id: string, name: string, label = name) =>
+    `    <bpmn:intermediateCatchEvent id="${id}" name="${label}"><bpmn:linkEventDefinition name="${name}" /></bpmn:intermediateCatchEvent>`;
+
+  it('leads a flow into a link throw event to the link catch event of its name; the throw event is no activity', async () => {
+    const body = [throwLink('goto', 'A'), catchLink('landing', 'A'), flow('f1', 'start', 'goto'), flow('f2', 'landing', 'end')].join('\n');
+
+    const model = await parseProcess(processXml(startAndEnd(body)));
+
+    expect(model.flows.get('f1')).toMatchObject({ sourceRef: 'start', targetRef: 'landing' });
+    expect(model.elements.get('landing')).toMatchObject({ activityType: 'intermediateLinkCatch', incoming: ['f1'], outgoing: ['f2'] });
+    expect(model.elements.has('goto')).toBe(false);
+  });
+
+  it('rejects two link catch events of one name, and warns about a link name unlike the event name', async () => {
+    const body = [catchLink('c1', 'A', 'Jump'), catchLink('c2', 'A'), flow('f1', 'start', 'end')].join('\n');
+
+    const failure = await parseFailure(processXml(startAndEnd(body)));
+
+    expect(failure.details['model.bpmn'].errors).toMatchObject([
+      { message: "Multiple Intermediate Catch Events with the same link event name ('A') are not allowed.", mainElementId: 'c2' },
+    ]);
+    expect(failure.details['model.bpmn'].warnings).toMatchObject([
+      { message: "Link Event named 'Jump' contains link event definition with name 'A' - it is recommended to use the same name for both.", mainElementId: 'c1' },
+    ]);
+  });
+
+  it('rejects a flow into a link throw event without a target, a flow out of one, and a link catch after an event-based gateway', async () => {
+    const body = [
+      throwLink('nowhere', 'B'),
+      throwLink('goto', 'A'),
+      catchLink('landing', 'A'),
+      '    <bpmn:eventBasedGateway id="gw" />',
+      flow('f1', 'start', 'nowhere'),
+      flow('f2', 'goto', 'end'),
+      flow('f3', 'gw', 'landing'),
+    ].join('\n');
+
+    expect(await messages(startAndEnd(body))).toEqual([
+      "sequence flow points to link event source with name 'B' but no event target with that name exists. Most probably your link events are not configured correctly.",
+      "Invalid source 'goto' of sequence flow 'f2'",
+      'IntermediateCatchLinkEvent is not allowed after an EventBasedGateway.',
     ]);
   });
 });

@@ -60,6 +60,19 @@ const PARENT = wrap(
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
 );
 
+// A loop drawn with link events: review, and back to it through link 'again' until approved.
+const LINKS = wrap(
+  'links',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'again')}
+   <bpmn:intermediateCatchEvent id="again" name="again"><bpmn:linkEventDefinition name="again" /></bpmn:intermediateCatchEvent>
+   ${flow('f2', 'again', 'review')}<bpmn:userTask id="review" />${flow('f3', 'review', 'decide')}
+   <bpmn:exclusiveGateway id="decide" default="f5" />
+   ${flow('f4', 'decide', 'done', '\${approved}')}
+   ${flow('f5', 'decide', 'back')}
+   <bpmn:intermediateThrowEvent id="back" name="again"><bpmn:linkEventDefinition name="again" /></bpmn:intermediateThrowEvent>
+   <bpmn:endEvent id="done" />`,
+);
+
 const engines: ProcessEngine[] = [];
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.close()));
@@ -123,6 +136,32 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
 
     expect(await engine.runtime.getVariables(instance.id)).toMatchObject({ version: { value: 'one' }, order: { value: 'o-1' } });
     expect(await keys(engine, instance.id)).toEqual(['after']);
+  });
+
+  it('follows a link throw event to the link catch event of its name, which passes straight on', async () => {
+    const engine = await engineWith(LINKS);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'links' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    const approved = (value: boolean) => ({ approved: { type: 'boolean' as const, value, valueInfo: {} } });
+
+    await engine.task.complete((await engine.task.findTasks({ processInstanceId: instance.id }))[0].id, approved(false));
+    const looped = await keys(engine, instance.id);
+    await engine.task.complete((await engine.task.findTasks({ processInstanceId: instance.id }))[0].id, approved(true));
+    const activities = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id });
+
+    expect(looped).toEqual(['review']);
+    expect(await engine.runtime.countProcessInstances()).toBe(0);
+    // Twice through the link catch event; the throw event leaves no trace: it is no activity.
+    expect(activities.map((activity) => `${activity.activityId}:${activity.activityType}`).sort()).toEqual([
+      'again:intermediateLinkCatch',
+      'again:intermediateLinkCatch',
+      'decide:exclusiveGateway',
+      'decide:exclusiveGateway',
+      'done:noneEndEvent',
+      'review:userTask',
+      'review:userTask',
+      'start:startEvent',
+    ]);
   });
 
   it('deletes an instance without its called instances when asked, and ignores unknown ids when asked', async () => {

@@ -10,6 +10,7 @@ import {
   propertiesOf,
 } from './camunda-extensions.js';
 import { eventDefinitionsOf } from './event-definitions.js';
+import { resolveLinks } from './link-events.js';
 import {
   expressionText,
   flowNodesOf,
@@ -31,13 +32,17 @@ export interface ProcessGraph {
 export function mapProcessGraph(process: ModdleElement, references: UnresolvedReferences): ProcessGraph {
   const nodes: Array<{ node: ModdleElement; scopeId: string }> = [];
   const flowElements: Array<{ flow: ModdleElement; scopeId: string }> = [];
+  // Where flows into link throw events lead instead (they are not activities).
+  const redirect = new Map<string, string>();
   for (const scope of scopesOf(process)) {
     const scopeId = scope.id!;
     for (const flow of sequenceFlowsOf(scope)) if (flow.id) flowElements.push({ flow, scopeId });
-    for (const node of flowNodesOf(scope)) nodes.push({ node, scopeId });
+    const links = resolveLinks(flowNodesOf(scope));
+    for (const node of links.activities) nodes.push({ node, scopeId });
+    for (const [from, to] of links.redirect) redirect.set(from, to);
   }
   const defaults = new Set(nodes.map(({ node }) => (node.default as ModdleElement | undefined)?.id).filter(Boolean));
-  const flows = flowElements.map(({ flow, scopeId }) => toSequenceFlow(flow, scopeId, defaults.has(flow.id)));
+  const flows = flowElements.map(({ flow, scopeId }) => toSequenceFlow(flow, scopeId, defaults.has(flow.id), redirect));
 
   // Camunda derives incoming and outgoing from the sequence flows, not from bpmn:incoming/outgoing.
   const links = new Map<string, { incoming: string[]; outgoing: string[]; boundaryEvents: string[] }>();
@@ -54,14 +59,15 @@ export function mapProcessGraph(process: ModdleElement, references: UnresolvedRe
   return { elements, flows };
 }
 
-function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean): SequenceFlowModel {
+function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean, redirect: ReadonlyMap<string, string>): SequenceFlowModel {
   const condition = flow.conditionExpression as ModdleElement | undefined;
+  const targetRef = (flow.targetRef as ModdleElement | undefined)?.id ?? '';
   return Object.freeze({
     id: flow.id!,
     name: stringOrNull(flow.name),
     scopeId,
     sourceRef: (flow.sourceRef as ModdleElement | undefined)?.id ?? '',
-    targetRef: (flow.targetRef as ModdleElement | undefined)?.id ?? '',
+    targetRef: redirect.get(targetRef) ?? targetRef,
     condition: expressionText(condition),
     conditionLanguage: stringOrNull(condition?.language),
     conditionResource: stringOrNull(condition?.resource),

@@ -53,6 +53,8 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(false);
       return null;
     case 'bpmn:IntermediateCatchEvent':
+      // A link catch event is no wait state (Camunda's IntermediateCatchLinkEventActivityBehavior).
+      if (definition === 'bpmn:LinkEventDefinition') return passThrough;
       return ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(definition ?? '')
         ? catchEvent
         : null;

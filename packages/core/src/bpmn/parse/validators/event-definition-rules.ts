@@ -16,6 +16,7 @@ type Subscriptions = Map<string, Set<string>>;
  */
 export function checkEventDefinitions(process: ModdleElement, context: RuleContext): void {
   const subscriptions: Subscriptions = new Map();
+  const linkTargets = new Set<string>();
   for (const scope of scopesOf(process)) {
     const isPlainSubProcess = scope !== process && scope.triggeredByEvent !== true;
     for (const node of flowNodesOf(scope)) {
@@ -24,7 +25,7 @@ export function checkEventDefinitions(process: ModdleElement, context: RuleConte
       if (node.$type === 'bpmn:ReceiveTask') checkReceiveTask(node, context);
       // The subscriptions of a start event live in its event scope: the process, or the scope around an event sub-process.
       const eventScope = node.$type === 'bpmn:StartEvent' ? ((scope === process ? process.id : scope.$parent?.id) ?? null) : null;
-      for (const definition of eventDefinitionsOf(node)) checkDefinition(node, definition, eventScope, context, subscriptions);
+      for (const definition of eventDefinitionsOf(node)) checkDefinition(node, definition, eventScope, context, subscriptions, linkTargets);
     }
   }
 }
@@ -35,10 +36,14 @@ function checkDefinition(
   eventScope: string | null,
   context: RuleContext,
   subscriptions: Subscriptions,
+  linkTargets: Set<string>,
 ): void {
   const { report } = context;
   const at = definitionLocation(definition, node);
   switch (definition.$type) {
+    case 'bpmn:LinkEventDefinition':
+      if (node.$type === 'bpmn:IntermediateCatchEvent') checkLinkTarget(node, definition, linkTargets, context);
+      return;
     case 'bpmn:MessageEventDefinition': {
       if (!CATCHING.has(node.$type)) return;
       const message = checkMessageRef(node, definition, context);
@@ -113,6 +118,21 @@ function checkEscalation(node: ModdleElement, definition: ModdleElement, context
     const message = node.$type === 'bpmn:EndEvent' ? 'escalation end event must have an' : 'throwing escalation event must have an';
     report.error(`${message} 'escalationCode'`, [node.id], at);
   }
+}
+
+// Camunda's BpmnParse.parseIntermediateLinkEventCatchBehavior: one target per link name (Camunda
+// counts them per resource, Trellis per process: a link cannot leave its process either way).
+function checkLinkTarget(node: ModdleElement, definition: ModdleElement, linkTargets: Set<string>, { report }: RuleContext): void {
+  const linkName = (definition.name as string | undefined) ?? null;
+  const elementName = (node.name as string | undefined) ?? null;
+  if (linkTargets.has(String(linkName))) {
+    report.error(`Multiple Intermediate Catch Events with the same link event name ('${linkName}') are not allowed.`, [node.id]);
+    return;
+  }
+  if (linkName !== elementName) {
+    report.warning(`Link Event named '${elementName}' contains link event definition with name '${linkName}' - it is recommended to use the same name for both.`, [node.id]);
+  }
+  linkTargets.add(String(linkName));
 }
 
 function subscribe(subscriptions: Subscriptions, kind: string, scopeId: string, name: string, node: ModdleElement, { report }: RuleContext): void {

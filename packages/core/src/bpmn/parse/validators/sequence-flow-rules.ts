@@ -1,5 +1,6 @@
+import { isLinkCatch, isLinkThrow, linkNameOf } from '../link-events.js';
 import { flowNodesOf, isA, scopesOf, sequenceFlowsOf, type ModdleElement } from '../moddle-element.js';
-import { eventDefinitionsOf, referenceOf, type RuleContext } from './rule-context.js';
+import { referenceOf, type RuleContext } from './rule-context.js';
 
 /**
  * Camunda's BpmnParse.parseSequenceFlow: both ends must be flow nodes of the flow's own scope
@@ -29,19 +30,21 @@ function checkFlow(
   const targetRef = referenceOf(flow, 'bpmn:targetRef', context).id;
   const source = sourceRef === null ? undefined : nodes.get(sourceRef);
   const target = targetRef === null ? undefined : nodes.get(targetRef);
+  // A link throw event is no activity (its incoming flows lead to the link catch): nothing leaves it.
   // Java prints a missing attribute as 'null'.
-  if (!source) {
+  if (!source || isLinkThrow(source)) {
     report.error(`Invalid source '${sourceRef}' of sequence flow '${flow.id ?? null}'`, ids);
   } else if (!target) {
     report.error(`Invalid destination '${targetRef}' of sequence flow '${flow.id ?? null}'`, ids);
   } else if (isLinkThrow(target) && !hasLinkCatch(target, nodes)) {
-    const linkName = eventDefinitionsOf(target)[0].name ?? null;
+    const linkName = linkNameOf(target);
     report.error(
       `sequence flow points to link event source with name '${linkName}' but no event target with that name exists. ` +
         'Most probably your link events are not configured correctly.',
       ids,
     );
   } else if (source.$type === 'bpmn:EventBasedGateway') {
+    if (isLinkCatch(target)) report.error('IntermediateCatchLinkEvent is not allowed after an EventBasedGateway.', [target.id]);
     return;
   } else if (target.$type === 'bpmn:IntermediateCatchEvent' && afterEventGateway.has(target.id)) {
     report.error(`Invalid incoming sequenceflow for intermediateCatchEvent with id '${target.id}' connected to an event-based gateway.`, ids);
@@ -54,14 +57,7 @@ function checkFlow(
 
 const isEventSubProcess = (node: ModdleElement) => isA(node, 'bpmn:SubProcess') && node.triggeredByEvent === true;
 
-const isLinkThrow = (node: ModdleElement) =>
-  node.$type === 'bpmn:IntermediateThrowEvent' && eventDefinitionsOf(node)[0]?.$type === 'bpmn:LinkEventDefinition';
-
 function hasLinkCatch(linkThrow: ModdleElement, nodes: Map<string, ModdleElement>): boolean {
-  const name = eventDefinitionsOf(linkThrow)[0].name;
-  return [...nodes.values()].some(
-    (node) =>
-      node.$type === 'bpmn:IntermediateCatchEvent' &&
-      eventDefinitionsOf(node).some((definition) => definition.$type === 'bpmn:LinkEventDefinition' && definition.name === name),
-  );
+  const name = linkNameOf(linkThrow);
+  return [...nodes.values()].some((node) => isLinkCatch(node) && linkNameOf(node) === name);
 }
