@@ -183,6 +183,32 @@ describe('query bodies and BPMN errors from user tasks', () => {
     expect((await rest.request('GET', `/process-instance/${id}/variables`)).body.why.value).toBe('typo');
   });
 
+  it('routes a user task escalation to its boundary event, and fails as a whole when nothing catches it', async () => {
+    const escalating = REVIEW.replace('id="r"', 'id="esc"')
+      .replace('<bpmn:error id="e" errorCode="REJECTED" />', '<bpmn:escalation id="late" escalationCode="LATE" />')
+      .replace('id="review"', 'id="escalating"')
+      .replace('<bpmn:boundaryEvent id="rejected" attachedToRef="check"><bpmn:errorEventDefinition errorRef="e" /></bpmn:boundaryEvent>', '<bpmn:boundaryEvent id="rejected" attachedToRef="check" cancelActivity="false"><bpmn:escalationEventDefinition escalationRef="late" /></bpmn:boundaryEvent>');
+    await rest.engine.deployment.deploy({ resources: [{ name: 'escalating.bpmn', bytes: Buffer.from(escalating) }] });
+    const id = (await rest.request('POST', '/process-definition/key/escalating/start', { json: {} })).body.id;
+    const [task] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
+
+    const missingCode = await rest.request('POST', `/task/${task.id}/bpmnEscalation`, { json: {} });
+    const unknownTask = await rest.request('POST', '/task/nope/bpmnEscalation', { json: { escalationCode: 'LATE' } });
+    const uncaught = await rest.request('POST', `/task/${task.id}/bpmnEscalation`, { json: { escalationCode: 'OTHER', variables: { lost: { value: 1, type: 'Integer' } } } });
+    const caught = await rest.request('POST', `/task/${task.id}/bpmnEscalation`, { json: { escalationCode: 'LATE', variables: { why: { value: 'slow', type: 'String' } } } });
+    const tasks = (await rest.request('GET', `/task?processInstanceId=${id}`)).body.map((each: { taskDefinitionKey: string }) => each.taskDefinitionKey).sort();
+
+    expect(missingCode.status).toBe(400);
+    expect(missingCode.body).toMatchObject({ type: 'InvalidRequestException', message: 'escalationCode is null' });
+    expect(unknownTask.status).toBe(404);
+    expect(uncaught.status).toBe(500);
+    expect(uncaught.body.message).toBe("ENGINE-02043 Execution with id 'check' throws an escalation event with escalationCode 'OTHER', but no escalation handler was defined. ");
+    expect(caught.status).toBe(204);
+    // The non-interrupting boundary event keeps the task; the failed call set nothing.
+    expect(tasks).toEqual(['check', 'fix']);
+    expect(Object.keys((await rest.request('GET', `/process-instance/${id}/variables`)).body)).toEqual(['why']);
+  });
+
   it('keeps comments on a task and its process instance, also after the task ended', async () => {
     await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(REVIEW) }] });
     const id = (await rest.request('POST', '/process-definition/key/review/start', { json: {} })).body.id;

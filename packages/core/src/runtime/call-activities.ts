@@ -3,7 +3,7 @@ import { NotFoundException, ProcessEngineException } from '../errors/exceptions.
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import type { Execution } from './execution.js';
 import { completeRun, openInstance } from './open-instance.js';
-import type { ProcessRunner } from './process-runner.js';
+import type { EscalationOutcome, ProcessRunner } from './process-runner.js';
 import { startInstance } from './start-instance.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
 
@@ -45,14 +45,42 @@ export async function resumeCallingInstance(called: ProcessRunner, root: Executi
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId);
   const execution = caller?.tree.executions.get(root.superExecutionId);
   if (!caller || !execution) return;
+  passOutputVariables(called, root, caller, execution);
+  caller.leave(execution);
+  await completeRun(caller.ctx, caller);
+}
+
+/** camunda:out: the called instance's variables the call activity's execution receives. */
+function passOutputVariables(called: ProcessRunner, root: Execution, caller: ProcessRunner, execution: Execution): void {
   const element = caller.elementOf(execution);
   const output: Record<string, TypedValue> = {};
   for (const mapping of mappings(element, 'camunda:Out')) {
     Object.assign(output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot(), false));
   }
   for (const [name, value] of Object.entries(output)) caller.variables.setVisible(execution.id, name, value);
-  caller.leave(execution);
-  await completeRun(caller.ctx, caller);
+}
+
+/**
+ * An escalation nobody in the called instance catches goes on to its caller, with the camunda:out
+ * variables (Camunda's OutputVariablesPropagator), and from there to the caller's caller. An
+ * interrupting event that catches it cancels the call activity and with it the called instance.
+ */
+export async function escalateToCaller(called: ProcessRunner, root: Execution, escalationCode: string): Promise<EscalationOutcome> {
+  const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
+  const execution = caller?.tree.executions.get(root.superExecutionId!);
+  if (!caller || !execution) return 'uncaught';
+  passOutputVariables(called, root, caller, execution);
+  const found = caller.escalationCatchFor(execution, escalationCode);
+  if (found) {
+    caller.schedule(execution, () => caller.fireEscalationCatch(found, escalationCode));
+    await completeRun(caller.ctx, caller);
+    return found.interrupting ? 'interrupted' : 'caught';
+  }
+  const callerRoot = caller.tree.root;
+  const outcome = callerRoot?.superExecutionId ? await escalateToCaller(caller, callerRoot, escalationCode) : 'uncaught';
+  // Cancelled from further up, the caller has been written already.
+  if (outcome !== 'interrupted') await completeRun(caller.ctx, caller);
+  return outcome;
 }
 
 /**

@@ -9,14 +9,14 @@ import type { ExecutionTree } from './execution-tree.js';
 import { evaluateExpression, S, type ExpressionContext } from './expressions/index.js';
 import type { InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
-import { createBoundaryEventTriggers, matchingErrorBoundary } from './events/boundary-events.js';
-import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, scopeTriggerActivities } from './events/event-sub-processes.js';
+import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
+import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, matchingEscalationStart, scopeTriggerActivities } from './events/event-sub-processes.js';
 import { createAsyncJob } from './runtime-jobs.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
 import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue } from './variables/index.js';
-import { cancelCalledInstances, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
+import { cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
@@ -58,6 +58,17 @@ export function isScopeActivity(element: FlowElementModel): boolean {
     (element.boundaryEvents.length > 0 && !element.multiInstance) ||
     (element.inputOutput !== null && (element.inputOutput.inputParameters.length > 0 || element.inputOutput.outputParameters.length > 0))
   );
+}
+
+/** What became of a thrown escalation: caught by an interrupting event, by one that does not interrupt, or by none. */
+export type EscalationOutcome = 'interrupted' | 'caught' | 'uncaught';
+
+/** An escalation event that catches a thrown escalation, and the scope execution it fires on. */
+export interface EscalationCatch {
+  scope: Execution;
+  /** An escalation start event of an event sub-process, or an escalation boundary event. */
+  event: FlowElementModel;
+  interrupting: boolean;
 }
 
 /** Containers whose content is a flow of its own (ending its last path completes the container). */
@@ -515,6 +526,61 @@ export class ProcessRunner {
     );
     this.endActivityInstance(execution);
     await this.end(execution);
+  }
+
+  /**
+   * Throws an escalation from an execution (Camunda's EscalationHandler): the nearest enclosing
+   * escalation event sub-process or boundary event that catches the code fires, in this instance or,
+   * through the call activity, in the calling ones. Whether one caught it, and the execution that
+   * goes on past the throw: none when an interrupting event took its scope away.
+   */
+  async throwEscalation(execution: Execution, escalationCode: string): Promise<{ caught: boolean; goesOn: Execution | null }> {
+    const instanceId = execution.activityInstanceId;
+    const found = this.escalationCatchFor(execution, escalationCode);
+    const root = this.tree.root;
+    let outcome: EscalationOutcome = 'uncaught';
+    if (found) {
+      await this.fireEscalationCatch(found, escalationCode);
+      outcome = found.interrupting ? 'interrupted' : 'caught';
+    } else if (root?.superExecutionId) {
+      outcome = await escalateToCaller(this, root, escalationCode);
+    }
+    if (outcome === 'interrupted') return { caught: true, goesOn: null };
+    // A non-interrupting event sub-process of the throwing execution's own scope hands its path to a new child.
+    const goesOn =
+      execution.activityInstanceId === instanceId && this.tree.executions.has(execution.id)
+        ? execution
+        : ([...this.tree.executions.values()].find((each) => each.activityInstanceId === instanceId) ?? null);
+    return { caught: outcome === 'caught', goesOn };
+  }
+
+  /** The escalation event of this instance that catches an escalation thrown by `execution`, innermost scope first. */
+  escalationCatchFor(execution: Execution, escalationCode: string): EscalationCatch | null {
+    for (let scope: Execution | null = this.scopeExecutionOf(execution); scope; scope = scope.parentId === null ? null : this.scopeExecutionOf(this.parentOf(scope))) {
+      const container = scope.scopeActivityId === null ? this.model.key : this.model.activity(scope.scopeActivityId);
+      if (typeof container === 'string' || container?.type === 'bpmn:SubProcess') {
+        const start = matchingEscalationStart(this.model, typeof container === 'string' ? container : container!.id, escalationCode);
+        // An event sub-process does not catch what its own content throws.
+        if (start && !this.insideEventSubProcess(execution, start)) return { scope, event: start, interrupting: start.isInterrupting };
+      }
+      if (scope.scopeActivityId === null) break;
+      const host = this.model.activity(scopeElementId(scope.scopeActivityId))!;
+      if (host.multiInstance && !scope.scopeActivityId.endsWith(MI_BODY_SUFFIX)) continue;
+      const boundary = matchingEscalationBoundary(this.model, host, escalationCode);
+      if (boundary) return { scope, event: boundary, interrupting: boundary.cancelActivity };
+    }
+    return null;
+  }
+
+  /** Fires a caught escalation; camunda:escalationCodeVariable is set as Camunda's handler sets it. */
+  async fireEscalationCatch({ scope, event, interrupting }: EscalationCatch, escalationCode: string): Promise<void> {
+    const eventSubProcess = eventSubProcessOf(this.model, event);
+    const variable = event.eventDefinitions.find((each) => each.type === 'bpmn:EscalationEventDefinition')?.camunda.escalationCodeVariable;
+    // On the event's event scope when it interrupts, else on its flow scope.
+    const on = eventSubProcess || interrupting ? scope : this.parentOf(scope);
+    if (typeof variable === 'string' && variable !== '') this.variables.setVisible(on.id, variable, untypedValue(escalationCode));
+    if (eventSubProcess) await this.fireEventSubProcess(scope, event, eventSubProcess);
+    else await this.fireBoundaryEvent(scope, event);
   }
 
   private setErrorVariables(on: Execution, definition: EventDefinitionModel, errorCode: string, errorMessage: string | null): void {

@@ -187,3 +187,41 @@ describe('Camunda rules on link events', () => {
     ]);
   });
 });
+
+describe('Camunda rules on escalation events', () => {
+  const escalations = '<bpmn:escalation id="late" escalationCode="LATE" /><bpmn:escalation id="any" />';
+  const catcher = (tag: string, id: string, escalationRef: string | null, attributes = '') =>
+    `<bpmn:${tag} id="${id}" ${attributes}><bpmn:escalationEventDefinition${escalationRef ? ` escalationRef="${escalationRef}"` : ''} /></bpmn:${tag}>`;
+  const eventSubProcess = (id: string, escalationRef: string | null) =>
+    `    <bpmn:subProcess id="${id}" triggeredByEvent="true">${catcher('startEvent', `${id}Start`, escalationRef)}</bpmn:subProcess>`;
+
+  it('rejects an escalation boundary event on a service task', async () => {
+    const body = ['    <bpmn:serviceTask id="work" camunda:type="external" camunda:topic="t" />', `    ${catcher('boundaryEvent', 'b', 'late', 'attachedToRef="work"')}`].join('\n');
+
+    expect(await messages(startAndEnd(body), escalations)).toEqual(['An escalation boundary event should only be attached to a subprocess, a call activity or an user task']);
+  });
+
+  it('rejects two escalation boundary events of one code on an activity, and a catch-all beside one with a code', async () => {
+    const body = [
+      '    <bpmn:callActivity id="call" calledElement="other" />',
+      `    ${catcher('boundaryEvent', 'b1', 'late', 'attachedToRef="call"')}`,
+      `    ${catcher('boundaryEvent', 'b2', 'late', 'attachedToRef="call"')}`,
+      '    <bpmn:userTask id="review" />',
+      `    ${catcher('boundaryEvent', 'b3', null, 'attachedToRef="review"')}`,
+      `    ${catcher('boundaryEvent', 'b4', 'late', 'attachedToRef="review"')}`,
+    ].join('\n');
+
+    expect(await messages(startAndEnd(body), escalations)).toEqual([
+      "multiple escalation boundary events with the same escalationCode 'LATE' are not supported on same scope",
+      'The same scope can not contains an escalation boundary event without escalation code and another one with escalation code. The escalation boundary event without escalation code catch all escalation events.',
+    ]);
+  });
+
+  it('rejects two catch-all escalation event sub-processes in one scope (an escalation without a code catches all)', async () => {
+    const body = [eventSubProcess('first', 'any'), eventSubProcess('second', null)].join('\n');
+
+    expect(await messages(startAndEnd(body), escalations)).toEqual([
+      'The same scope can not contains more than one escalation event subprocess without escalation code. An escalation event subprocess without escalation code catch all escalation events.',
+    ]);
+  });
+});

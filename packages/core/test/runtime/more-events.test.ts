@@ -200,20 +200,19 @@ describe('models Trellis cannot run', () => {
   it('are refused at deployment with a ParseException naming the element', async () => {
     const engine = await createTestEngine();
     engines.push(engine);
-    const escalation = wrap(
-      'escalating',
-      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'raise')}
-       <bpmn:intermediateThrowEvent id="raise"><bpmn:escalationEventDefinition escalationRef="esc" /></bpmn:intermediateThrowEvent>
-       ${flow('f2', 'raise', 'end')}<bpmn:endEvent id="end" />`,
-      '<bpmn:escalation id="esc" escalationCode="UP" />',
+    const compensating = wrap(
+      'compensating',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'undo')}
+       <bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
+       ${flow('f2', 'undo', 'end')}<bpmn:endEvent id="end" />`,
     );
 
-    const refused = engine.deployment.deploy({ resources: [{ name: 'escalating.bpmn', bytes: Buffer.from(escalation) }] });
+    const refused = engine.deployment.deploy({ resources: [{ name: 'compensating.bpmn', bytes: Buffer.from(compensating) }] });
 
     await expect(refused).rejects.toMatchObject({
       name: 'ParseException',
-      message: expect.stringContaining("Trellis cannot execute IntermediateThrowEvent (EscalationEventDefinition) 'raise'"),
-      details: { 'escalating.bpmn': { errors: [expect.objectContaining({ mainElementId: 'raise' })] } },
+      message: expect.stringContaining("Trellis cannot execute IntermediateThrowEvent (CompensateEventDefinition) 'undo'"),
+      details: { 'compensating.bpmn': { errors: [expect.objectContaining({ mainElementId: 'undo' })] } },
     });
     expect(await engine.processDefinition.findProcessDefinitions()).toEqual([]);
   });

@@ -173,6 +173,18 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     ctx.status = 204;
   });
 
+  router.post('/task/:id/bpmnEscalation', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const variables = variablesFromDto(body.variables, `Cannot report escalation for task ${ctx.params.id}`);
+    try {
+      await notFoundAs404(() => engine.task.handleEscalation(ctx.params.id, text(body.escalationCode) ?? null, variables), notFound(ctx.params.id));
+    } catch (error) {
+      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message);
+      throw error;
+    }
+    ctx.status = 204;
+  });
+
   router.post('/task/:id/delegate', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     await notFoundAs404(() => engine.task.delegateTask(ctx.params.id, text(body.userId)), notFound(ctx.params.id));

@@ -3,7 +3,7 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ActivityBehavior } from './behavior.js';
 import { noneEndEvent, terminateEndEvent } from './end-event.js';
 import { eventBasedGateway } from './event-based-gateway.js';
-import { catchEvent, errorEndEvent, messageThrow, signalThrow } from './events.js';
+import { catchEvent, errorEndEvent, escalationThrow, messageThrow, signalThrow } from './events.js';
 import { exclusiveGateway } from './exclusive-gateway.js';
 import { inclusiveGateway } from './inclusive-gateway.js';
 import { parallelGateway } from './parallel-gateway.js';
@@ -30,12 +30,24 @@ function unsupportedElementMessage(element: FlowElementModel): string {
   return `Trellis cannot execute ${element.type.replace('bpmn:', '')}${kind ? ` (${kind})` : ''} '${element.id}'`;
 }
 
+// Boundary events Trellis fires (timers and subscriptions arm them; errors and escalations find them when thrown).
+const BOUNDARY_DEFINITIONS = [
+  'bpmn:TimerEventDefinition',
+  'bpmn:MessageEventDefinition',
+  'bpmn:SignalEventDefinition',
+  'bpmn:ErrorEventDefinition',
+  'bpmn:EscalationEventDefinition',
+  'bpmn:ConditionalEventDefinition',
+];
+
 const hasDelegate = (element: FlowElementModel) => Boolean(element.camunda.class || element.camunda.expression || element.camunda.delegateExpression);
 
 function lookup(element: FlowElementModel): ActivityBehavior | null {
   const definition = element.eventDefinitions[0]?.type ?? null;
   switch (element.type) {
     case 'bpmn:StartEvent':
+      // An escalation start event only starts an event sub-process (elsewhere it has no type of its own).
+      if (definition === 'bpmn:EscalationEventDefinition') return element.activityType === 'escalationStartEvent' ? passThrough : null;
       return definition === null ||
         ['bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:TimerEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(definition)
         ? passThrough
@@ -46,11 +58,13 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
       if (definition === 'bpmn:ErrorEventDefinition') return errorEndEvent;
       if (definition === 'bpmn:SignalEventDefinition') return signalThrow(true);
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(true);
+      if (definition === 'bpmn:EscalationEventDefinition') return escalationThrow(true);
       return null;
     case 'bpmn:IntermediateThrowEvent':
       if (definition === null) return passThrough;
       if (definition === 'bpmn:SignalEventDefinition') return signalThrow(false);
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(false);
+      if (definition === 'bpmn:EscalationEventDefinition') return escalationThrow(false);
       return null;
     case 'bpmn:IntermediateCatchEvent':
       // A link catch event is no wait state (Camunda's IntermediateCatchLinkEventActivityBehavior).
@@ -59,11 +73,7 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
         ? catchEvent
         : null;
     case 'bpmn:BoundaryEvent':
-      return ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(
-        definition ?? '',
-      )
-        ? passThrough
-        : null;
+      return BOUNDARY_DEFINITIONS.includes(definition ?? '') ? passThrough : null;
     case 'bpmn:Task':
     case 'bpmn:ManualTask':
       return passThrough;

@@ -70,3 +70,19 @@ export const errorEndEvent: ActivityBehavior = {
     await runner.throwError(execution, definition?.errorCode ?? '', null);
   },
 };
+
+/**
+ * An escalation throw or end event (Camunda's ThrowEscalationEventActivityBehavior): the escalation
+ * goes to the nearest event that catches it; unless that one interrupts, the event goes on (or ends),
+ * caught or not.
+ */
+export const escalationThrow = (end: boolean): ActivityBehavior => ({
+  async execute(runner, execution, element) {
+    const definition = element.eventDefinitions.find((each) => each.type === 'bpmn:EscalationEventDefinition');
+    const { goesOn } = await runner.throwEscalation(execution, definition?.escalationCode ?? '');
+    if (!goesOn) return;
+    if (!end) return runner.leave(goesOn);
+    runner.endActivityInstance(goesOn);
+    await runner.end(goesOn);
+  },
+});

@@ -37,3 +37,21 @@ export function matchingErrorBoundary(
   }
   return catchAll;
 }
+
+/**
+ * The escalation boundary event of an activity that catches an escalation code (Camunda's
+ * EscalationEventDefinitionFinder: the first, in document order, naming the code or none).
+ */
+export function matchingEscalationBoundary(model: ProcessModel, activity: FlowElementModel, escalationCode: string): FlowElementModel | null {
+  return (
+    activity.boundaryEvents
+      .map((id) => model.activity(id))
+      .find((boundary) => boundary !== undefined && catchesEscalation(boundary, escalationCode)) ?? null
+  );
+}
+
+/** Whether a catching escalation event takes this code: it names it, or names no code (catch-all). */
+export function catchesEscalation(event: FlowElementModel, escalationCode: string): boolean {
+  const definition = event.eventDefinitions.find((each) => each.type === 'bpmn:EscalationEventDefinition');
+  return definition !== undefined && (definition.escalationCode === null || definition.escalationCode === escalationCode);
+}

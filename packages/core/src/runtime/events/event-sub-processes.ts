@@ -1,6 +1,7 @@
 import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import type { Execution } from '../execution.js';
 import type { ProcessRunner } from '../process-runner.js';
+import { catchesEscalation } from './boundary-events.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import { subscribe } from './subscriptions.js';
 
@@ -41,6 +42,11 @@ export function matchingErrorStart(model: ProcessModel, containerId: string, err
     if (definition.errorCode === null) catchAll ??= start;
   }
   return catchAll;
+}
+
+/** The escalation start event of an event sub-process in the container that catches this code (the first in document order). */
+export function matchingEscalationStart(model: ProcessModel, containerId: string, escalationCode: string): FlowElementModel | null {
+  return eventSubProcessStarts(model, containerId).find((start) => catchesEscalation(start, escalationCode)) ?? null;
 }
 
 /** The activities whose triggers belong to a scope execution itself (its event sub-process starts, its activity's boundary events). */

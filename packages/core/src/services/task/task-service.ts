@@ -3,10 +3,12 @@ import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
+import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -173,16 +175,45 @@ export class TaskService {
   handleBpmnError(taskId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('HandleTaskBpmnErrorCmd', async (ctx) => {
       if (!errorCode) throw new BadUserRequestException('errorCode is null');
-      const task = await this.load(ctx, taskId);
-      await checkTask(ctx, task, WORK);
-      if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
-      const runner = await this.setExecutionVariables(ctx, task, variables);
-      const execution = runner?.tree.executions.get(task.executionId ?? '');
-      if (!runner || !execution) throw new BadUserRequestException(`Task ${taskId} does not belong to a process instance`);
+      const { task, runner, execution } = await this.throwingTask(ctx, taskId, variables);
       await ctx.tasks.delete(task);
       runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
       await completeRun(ctx, runner);
     });
+  }
+
+  /**
+   * Camunda's HandleTaskEscalationCmd: the task's execution throws the escalation to the nearest
+   * catching escalation event (boundary events on the task included). The task stays unless an
+   * interrupting event takes it away; an escalation nothing catches fails the command.
+   */
+  handleEscalation(taskId: string, escalationCode: string | null, variables: Record<string, TypedValue> = {}): Promise<void> {
+    return this.commands.run('HandleTaskEscalationCmd', async (ctx) => {
+      if (escalationCode === null || escalationCode === undefined) throw new BadUserRequestException('escalationCode is null');
+      if (escalationCode.trim() === '') throw new BadUserRequestException('escalationCode is empty');
+      const { runner, execution } = await this.throwingTask(ctx, taskId, variables);
+      const activityId = execution.activityId;
+      runner.schedule(execution, async () => {
+        const { caught } = await runner.throwEscalation(execution, escalationCode);
+        if (!caught) {
+          throw new ProcessEngineException(
+            engineMessage('02', '043', `Execution with id '${activityId}' throws an escalation event with escalationCode '${escalationCode}', but no escalation handler was defined. `),
+          );
+        }
+      });
+      await completeRun(ctx, runner);
+    });
+  }
+
+  /** An active task of a process instance about to throw (a BPMN error, an escalation), the given variables set on its execution. */
+  private async throwingTask(ctx: CommandContext, taskId: string, variables: Record<string, TypedValue>): Promise<{ task: Task; runner: ProcessRunner; execution: Execution }> {
+    const task = await this.load(ctx, taskId);
+    await checkTask(ctx, task, WORK);
+    if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+    const runner = await this.setExecutionVariables(ctx, task, variables);
+    const execution = runner?.tree.executions.get(task.executionId ?? '');
+    if (!runner || !execution) throw new BadUserRequestException(`Task ${taskId} does not belong to a process instance`);
+    return { task, runner, execution };
   }
 
   /**

@@ -27,6 +27,60 @@ export function checkEventDefinitions(process: ModdleElement, context: RuleConte
       const eventScope = node.$type === 'bpmn:StartEvent' ? ((scope === process ? process.id : scope.$parent?.id) ?? null) : null;
       for (const definition of eventDefinitionsOf(node)) checkDefinition(node, definition, eventScope, context, subscriptions, linkTargets);
     }
+    checkEscalationCatchers(scope, context);
+  }
+}
+
+const escalationDefinitionOf = (node: ModdleElement) => eventDefinitionsOf(node).find((definition) => definition.$type === 'bpmn:EscalationEventDefinition');
+
+// What an escalation boundary event may be attached to (Camunda's BpmnParse.parseBoundaryEvents).
+const ESCALATION_HOSTS = new Set(['bpmn:SubProcess', 'bpmn:Transaction', 'bpmn:CallActivity', 'bpmn:UserTask']);
+
+/**
+ * Camunda's BpmnParse.addEscalationEventDefinition: per catching scope, one escalation event
+ * sub-process and one escalation boundary event (per attached activity) for each escalation code,
+ * and a catch-all only alone; escalation boundary events only on sub-processes, call activities and
+ * user tasks.
+ */
+function checkEscalationCatchers(scope: ModdleElement, context: RuleContext): void {
+  const nodes = flowNodesOf(scope);
+  const starts = nodes
+    .filter((node) => node.$type === 'bpmn:SubProcess' && node.triggeredByEvent === true)
+    .flatMap((eventSubProcess) => flowNodesOf(eventSubProcess).filter((node) => node.$type === 'bpmn:StartEvent' && escalationDefinitionOf(node)));
+  checkEscalationCodes(starts, 'escalation event subprocess', 'escalation event subprocesses', context);
+  const boundaries = new Map<ModdleElement, ModdleElement[]>();
+  for (const node of nodes) {
+    const attachedTo = node.attachedToRef as ModdleElement | undefined;
+    if (node.$type !== 'bpmn:BoundaryEvent' || !escalationDefinitionOf(node) || !attachedTo) continue;
+    if (!ESCALATION_HOSTS.has(attachedTo.$type)) {
+      context.report.error('An escalation boundary event should only be attached to a subprocess, a call activity or an user task', [node.id]);
+      continue;
+    }
+    boundaries.set(attachedTo, [...(boundaries.get(attachedTo) ?? []), node]);
+  }
+  for (const events of boundaries.values()) checkEscalationCodes(events, 'escalation boundary event', 'escalation boundary events', context);
+}
+
+function checkEscalationCodes(events: ModdleElement[], kind: string, kinds: string, { report }: RuleContext): void {
+  const codes: Array<string | null> = [];
+  for (const event of events) {
+    const definition = escalationDefinitionOf(event)!;
+    const code = ((definition.escalationRef as ModdleElement | undefined)?.escalationCode as string | undefined) ?? null;
+    const at = definitionLocation(definition, event);
+    for (const other of codes) {
+      if (other === null && code === null) {
+        report.error(`The same scope can not contains more than one ${kind} without escalation code. An ${kind} without escalation code catch all escalation events.`, [event.id], at);
+      } else if (other === null || code === null) {
+        report.error(
+          `The same scope can not contains an ${kind} without escalation code and another one with escalation code. The ${kind} without escalation code catch all escalation events.`,
+          [event.id],
+          at,
+        );
+      } else if (other === code) {
+        report.error(`multiple ${kinds} with the same escalationCode '${code}' are not supported on same scope`, [event.id], at);
+      }
+    }
+    codes.push(code);
   }
 }
 
