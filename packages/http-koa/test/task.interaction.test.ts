@@ -255,6 +255,40 @@ describe('the Task group', () => {
     });
   });
 
+  it('updates a task with PUT: every field as given, its history with it', async () => {
+    const before = (await rest.request('GET', `/task/${taskId}`)).body;
+    const put = await rest.request('PUT', `/task/${taskId}`, {
+      json: { ...before, name: 'Check twice', priority: 80, assignee: 'mary', due: '2026-12-01T10:00:00.000+0000', delegationState: 'pending', description: undefined },
+    });
+    const after = (await rest.request('GET', `/task/${taskId}`)).body;
+    const historic = (await rest.request('GET', `/history/task?taskId=${taskId}`)).body[0];
+    const cleared = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'Bare' } });
+    const bare = (await rest.request('GET', `/task/${taskId}`)).body;
+
+    expect(put.status).toBe(204);
+    expect(after).toMatchObject({ name: 'Check twice', priority: 80, assignee: 'mary', due: '2026-12-01T10:00:00.000+0000', delegationState: 'PENDING', description: null });
+    expect(historic).toMatchObject({ name: 'Check twice', priority: 80, assignee: 'mary' });
+    // What the body leaves out is cleared (priority to 0), as Camunda's TaskDto does.
+    expect(cleared.status).toBe(204);
+    expect(bare).toMatchObject({ name: 'Bare', priority: 0, assignee: null, due: null, delegationState: null });
+  });
+
+  it('refuses a PUT with a bad delegation state, a tenant change, or a task it cannot find', async () => {
+    const badState = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', delegationState: 'done' } });
+    const tenant = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', tenantId: 'acme' } });
+    const unknown = await rest.request('PUT', '/task/nope', { json: { name: 'x' } });
+    const subTask = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', parentTaskId: 'other' } });
+
+    expect(badState.status).toBe(400);
+    expect(badState.body.message).toBe("Valid values for property 'delegationState' are 'PENDING' or 'RESOLVED', but was 'done'");
+    expect(tenant.status).toBe(500);
+    expect(tenant.body.message).toBe(`ENGINE-03072 Cannot change tenantId of Task '${taskId}'. Current tenant id 'null', Tenant id to set 'acme'`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ type: 'InvalidRequestException', message: 'No matching task with id nope', code: null });
+    expect(subTask.status).toBe(400);
+    expect((await rest.request('GET', `/task/${taskId}`)).body.name).toBe('Check');
+  });
+
   it('answers unknown tasks with 404s (400 for the form, as Camunda)', async () => {
     const paths: Array<[string, string, unknown?]> = [
       ['GET', '/task/nope/variables'],
@@ -323,5 +357,27 @@ describe('the Task group with authorization on', () => {
     expect(update.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['UPDATE', 'UPDATE_VARIABLE', 'UPDATE_TASK', 'UPDATE_TASK_VARIABLE']);
     expect(delegate.status).toBe(403);
     expect(delegate.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'UPDATE', 'TASK_ASSIGN', 'UPDATE_TASK']);
+  });
+
+  it('updates a task with PUT only with TASK_ASSIGN or UPDATE, and finds it only with READ', async () => {
+    const { taskId } = await deployAndStart(rest, admin);
+
+    const unseen = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x' }, headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'review', permissions: ['READ_TASK'] });
+    const denied = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x' }, headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 7, resourceId: taskId, permissions: ['TASK_ASSIGN'] });
+    const allowed = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', due: '2026-12-01T10:00:00.000+0000' }, headers: jonny });
+    const entries = (await rest.request('GET', `/history/user-operation?taskId=${taskId}&operationType=Update`, { headers: admin })).body;
+
+    expect(unseen.status).toBe(404);
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'UPDATE', 'TASK_ASSIGN', 'UPDATE_TASK']);
+    expect(allowed.status).toBe(204);
+    // One entry per property that changed (the priority the body left out went to 0), by the user who changed it.
+    expect(entries.map((entry: { property: string; orgValue: string | null; newValue: string | null; userId: string }) => [entry.property, entry.orgValue, entry.newValue, entry.userId]).sort()).toEqual([
+      ['dueDate', null, String(Date.parse('2026-12-01T10:00:00Z')), 'jonny'],
+      ['name', 'Check', 'x', 'jonny'],
+      ['priority', '50', '0', 'jonny'],
+    ]);
   });
 });

@@ -30,6 +30,22 @@ interface TaskRef {
   owner: string | null;
   priority: number;
   delegationState?: string | null;
+  name?: string | null;
+  description?: string | null;
+  due?: Date | null;
+  followUp?: Date | null;
+}
+
+/** The task properties Camunda's TaskEntity tracks, as its PropertyChange names them (dates as epoch millis). */
+interface TaskProperties {
+  assignee?: string | null;
+  owner?: string | null;
+  delegation?: string | null;
+  priority?: number;
+  name?: string | null;
+  description?: string | null;
+  dueDate?: number | null;
+  followUpDate?: number | null;
 }
 
 const suspensionState = (suspended: boolean): PropertyChange => ({ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' });
@@ -154,8 +170,17 @@ export const OperationLogEntries = {
   },
 
   /** Camunda's TaskEntity property tracking: an entry per property the operation really changes; none changed, none written. */
-  taskChanged(ctx: CommandContext, operationType: string, task: TaskRef, after: { assignee?: string | null; owner?: string | null; delegation?: string | null; priority?: number }): void {
-    const before: Record<string, unknown> = { assignee: task.assignee, owner: task.owner, delegation: task.delegationState ?? null, priority: task.priority };
+  taskChanged(ctx: CommandContext, operationType: string, task: TaskRef, after: TaskProperties): void {
+    const before: Record<string, unknown> = {
+      assignee: task.assignee,
+      owner: task.owner,
+      delegation: task.delegationState ?? null,
+      priority: task.priority,
+      name: task.name ?? null,
+      description: task.description ?? null,
+      dueDate: task.due?.getTime() ?? null,
+      followUpDate: task.followUp?.getTime() ?? null,
+    };
     const changes = Object.entries(after)
       .filter(([property, value]) => value !== undefined && value !== before[property])
       .map(([property, newValue]) => ({ property, orgValue: before[property], newValue }));

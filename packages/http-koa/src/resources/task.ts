@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type TaskQuery, type TypedValue } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
@@ -9,6 +9,7 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
+import { dateField } from './job.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
 const TASK_QUERY: QuerySpec = {
@@ -109,6 +110,30 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const task = await engine.task.getTask(ctx.params.id);
     if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
     ctx.body = toTaskDto(task);
+  });
+
+  // Camunda's TaskResourceImpl.updateTask: the task as the caller may read it, then every field of the body.
+  router.put('/task/:id', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const due = dateField(body.due, 'due');
+    const followUp = dateField(body.followUp, 'followUp');
+    const task = await engine.task.getTask(ctx.params.id);
+    if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
+    for (const field of ['parentTaskId', 'caseInstanceId'] as const) {
+      if (text(body[field]) !== null) throw new InvalidRequestException(400, `Trellis does not support setting '${field}' of a task`);
+    }
+    await engine.task.updateTask(ctx.params.id, {
+      name: text(body.name),
+      description: text(body.description),
+      priority: typeof body.priority === 'number' ? body.priority : 0,
+      assignee: text(body.assignee),
+      owner: text(body.owner),
+      delegationState: delegationStateOf(body.delegationState),
+      due,
+      followUp,
+      tenantId: text(body.tenantId),
+    });
+    ctx.status = 204;
   });
 
   router.post('/task/:id/claim', async (ctx) => {
@@ -339,3 +364,14 @@ async function asRestException<T>(prefix: string, call: () => Promise<T>): Promi
 
 // Camunda's TaskResourceImpl turns an unknown task into a 404 with this text.
 const notFound = (taskId: string) => `Cannot find task with id ${taskId}`;
+
+/** Camunda's DelegationStateConverter: PENDING or RESOLVED in any case; null when not given. */
+function delegationStateOf(value: unknown): DelegationState | null {
+  const given = text(value);
+  if (given === null) return null;
+  const state = given.toUpperCase();
+  if (state !== 'PENDING' && state !== 'RESOLVED') {
+    throw new InvalidRequestException(400, `Valid values for property 'delegationState' are 'PENDING' or 'RESOLVED', but was '${given}'`);
+  }
+  return state;
+}

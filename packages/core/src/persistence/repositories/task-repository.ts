@@ -3,6 +3,9 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
+
+/** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
+export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNullable<ReadFilter> } | null;
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
@@ -46,12 +49,12 @@ export class TaskRepository {
     return row ? this.remember(row) : null;
   }
 
-  async find(query: TaskQuery, readable: ReadFilter = null): Promise<Task[]> {
+  async find(query: TaskQuery, readable: TaskReadFilter = null): Promise<Task[]> {
     const sorted = applySorting(this.filtered(query, readable).selectAll('t'), query.sorting, SORT_COLUMNS, 't.id');
     return (await applyPage(sorted, query).execute()).map((row) => this.remember(row));
   }
 
-  async count(query: TaskQuery, readable: ReadFilter = null): Promise<number> {
+  async count(query: TaskQuery, readable: TaskReadFilter = null): Promise<number> {
     const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -118,7 +121,7 @@ export class TaskRepository {
     await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).execute();
   }
 
-  private filtered(q: TaskQuery, readable: ReadFilter) {
+  private filtered(q: TaskQuery, readable: TaskReadFilter) {
     let select = this.trx.selectFrom('trellis_task as t');
     if (q.taskId !== undefined) select = select.where('t.id', '=', q.taskId);
     if (q.taskIdIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.taskIdIn));
@@ -143,7 +146,15 @@ export class TaskRepository {
     if (q.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
     if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     select = this.filteredMore(select, q);
-    if (readable) select = select.where(readable('t.id'));
+    if (readable) {
+      const { task, definition } = readable;
+      select = select.where((eb) =>
+        eb.or([
+          task('t.id'),
+          eb.exists(eb.selectFrom('trellis_process_definition as pd').select('pd.id').whereRef('pd.id', '=', 't.proc_def_id').where(definition('pd.key'))),
+        ]),
+      );
+    }
     return select;
   }
 

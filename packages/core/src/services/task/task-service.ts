@@ -6,13 +6,14 @@ import { BadUserRequestException, NotFoundException, NullValueException, Process
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
+import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
 import { checkInstance } from '../runtime/runtime-service.js';
 import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import type { Task, TaskIdentityLink, TaskQuery } from './task.js';
+import type { Task, TaskIdentityLink, TaskQuery, TaskUpdate } from './task.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
@@ -79,6 +80,35 @@ export class TaskService {
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.taskChanged(ctx, 'SetOwner', task, { owner: userId });
       await updateTask(ctx, task, { owner: userId });
+    });
+  }
+
+  /**
+   * Camunda's SaveTaskCmd for a task that exists (REST's PUT /task/{id}): every field as given, so
+   * what is left out is cleared. Needs TASK_ASSIGN or UPDATE; the tenant cannot change; an Update
+   * entry in the operation log per property that really changed.
+   */
+  updateTask(taskId: string, update: TaskUpdate): Promise<void> {
+    return this.commands.run('SaveTaskCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, ASSIGN);
+      if (task.tenantId !== update.tenantId) {
+        throw new ProcessEngineException(engineMessage('03', '072', `Cannot change tenantId of Task '${task.id}'. Current tenant id '${task.tenantId}', Tenant id to set '${update.tenantId}'`));
+      }
+      // TaskEntity.setAssignee checks first, and the update always sets the assignee.
+      if (task.suspended) throw new ProcessEngineException(engineMessage('03', '043', `task with id '${task.id}' is suspended.`));
+      const { name, description, priority, assignee, owner, delegationState, due, followUp } = update;
+      OperationLogEntries.taskChanged(ctx, 'Update', task, {
+        name,
+        description,
+        priority,
+        assignee,
+        owner,
+        delegation: delegationState,
+        dueDate: due?.getTime() ?? null,
+        followUpDate: followUp?.getTime() ?? null,
+      });
+      await updateAssignment(ctx, task, { name, description, priority, assignee, owner, delegationState, due, followUp });
     });
   }
 
@@ -519,7 +549,12 @@ async function checkTask(ctx: CommandContext, task: Task, permissions: TaskPermi
   );
 }
 
-const readableTasks = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.TASK);
+/** Camunda's configureTaskQuery: READ on the task, or READ_TASK on its process definition. */
+async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
+  const task = await ctx.authz.readFilter('READ', Resources.TASK);
+  const definition = await ctx.authz.readFilter('READ_TASK', Resources.PROCESS_DEFINITION);
+  return task && definition ? { task, definition } : null;
+}
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
 async function updateAssignment(ctx: CommandContext, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {

@@ -24,6 +24,19 @@ export interface Task {
   delegationState?: DelegationState | null;
 }
 
+/** What an update of a task sets (REST's TaskDto): all of it, a field left out included. */
+export interface TaskUpdate {
+  name: string | null;
+  description: string | null;
+  priority: number;
+  assignee: string | null;
+  owner: string | null;
+  delegationState: DelegationState | null;
+  due: Date | null;
+  followUp: Date | null;
+  tenantId: string | null;
+}
+
 /** Camunda's DelegationState. */
 export type DelegationState = 'PENDING' | 'RESOLVED';
 
