@@ -190,11 +190,14 @@ describe('long polling', () => {
     await startInvoice();
     expect((await denied).body).toEqual([]);
 
-    // Reading is not enough: fetchAndLock needs READ and UPDATE (or READ_INSTANCE and UPDATE_INSTANCE on the definition).
-    const readOnly = await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ'] });
+    // Topic names come from readable tasks only (Camunda's GetTopicNamesCmd runs the task query).
+    expect((await rest.request('GET', '/external-task/topic-names', { headers: jonny })).body).toEqual([]);
+
+    // Reading is not enough: fetchAndLock needs (READ or READ_INSTANCE) and (UPDATE or UPDATE_INSTANCE), in any mix.
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ'] });
+    expect((await rest.request('GET', '/external-task/topic-names', { headers: jonny })).body).toEqual(['invoice']);
     expect((await rest.request('POST', '/external-task/fetchAndLock', { json: { ...body, asyncResponseTimeout: undefined }, headers: jonny })).body).toEqual([]);
-    await rest.engine.authorization.deleteAuthorization(readOnly.id);
-    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ', 'UPDATE'] });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['UPDATE_INSTANCE'] });
     const allowed = await rest.request('POST', '/external-task/fetchAndLock', { json: body, headers: jonny });
     expect(allowed.body).toHaveLength(1);
   });

@@ -346,4 +346,18 @@ describe('jobs with authorization', () => {
     expect(allowed.status).toBe(204);
     expect(charges).toBe(1);
   });
+
+  it('shows batch jobs and their incidents to everyone: they belong to no process definition', async () => {
+    const instance = await start();
+    const batch = await rest.request('POST', '/process-instance/delete', { json: { processInstanceIds: [instance] }, headers: admin });
+    const seed = (await rest.request('GET', `/job?jobDefinitionId=${batch.body.seedJobDefinitionId}`, { headers: admin })).body[0];
+    await rest.request('PUT', `/job/${seed.id}/retries`, { json: { retries: 0 }, headers: admin });
+
+    const jobs = await rest.request('GET', '/job', { headers: jonny });
+    const incidents = await rest.request('GET', '/incident', { headers: jonny });
+
+    expect(batch.status).toBe(200);
+    expect(jobs.body.map((each: JobBody) => each.id)).toEqual([seed.id]);
+    expect(incidents.body.map((each: { configuration: string }) => each.configuration)).toEqual([seed.id]);
+  });
 });

@@ -255,7 +255,7 @@ describe('the Variable Instance group with authorization on', () => {
     return [...new Set(list.map((v) => v.processInstanceId))].sort();
   };
 
-  it('shows variables of readable instances, through READ, READ_INSTANCE or READ_INSTANCE_VARIABLE', async () => {
+  it('shows variables of readable instances, through READ or READ_INSTANCE (READ_INSTANCE_VARIABLE only counts with specific variable permissions)', async () => {
     expect((await get('/variable-instance/count', {}, admin)).body).toEqual({ count: 10 });
     expect(await visible()).toEqual([]);
     const [bobsCustomer] = (await get('/variable-instance', { processInstanceIdIn: bob.id, variableName: 'customer' }, admin)).body;
@@ -266,8 +266,20 @@ describe('the Variable Instance group with authorization on', () => {
     expect((await get('/variable-instance/count', {}, jonny)).body).toEqual({ count: 7 });
 
     await grant(6, 'approval', ['READ_INSTANCE_VARIABLE']);
+    expect(await visible()).toEqual([alice.id]);
+    await grant(6, 'approval', ['READ_INSTANCE']);
     expect(await visible()).toEqual([alice.id, bob.id].sort());
     expect((await get(`/variable-instance/${bobsCustomer.id}`, {}, jonny)).body.value).toBe('Bob');
+  });
+
+  it('shows the local variables of a task readable by READ on it', async () => {
+    const [task] = (await rest.request('GET', `/task?processInstanceId=${bob.id}`, { headers: admin })).body;
+    await rest.request('PUT', `/task/${task.id}/localVariables/note`, { json: { value: 'private', type: 'String' }, headers: admin });
+
+    await grant(7, task.id, ['READ']);
+    const list = (await get('/variable-instance', {}, jonny)).body as Dto[];
+
+    expect(list.map((v) => [v.name, v.value])).toEqual([['note', 'private']]);
   });
 
   it('accepts READ_INSTANCE on the definition', async () => {

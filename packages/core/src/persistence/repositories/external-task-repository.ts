@@ -156,8 +156,9 @@ export class ExternalTaskRepository {
     return Number(row.count);
   }
 
-  async topicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean }, now: Date): Promise<string[]> {
+  async topicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean }, now: Date, readable: InstanceReadFilter = null): Promise<string[]> {
     let select = this.trx.selectFrom('trellis_external_task as t').select('t.topic_name').distinct();
+    if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
     if (options.withLockedTasks) select = select.where('t.lock_expiration_time', '>', now.getTime());
     if (options.withUnlockedTasks) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]));
     if (options.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));

@@ -8,7 +8,8 @@ import type {
   VariableValueCondition,
 } from '../../services/variable-instance/variable-instance.js';
 import type { StoreSchema } from '../schema.js';
-import type { InstanceReadFilter } from './process-instance-repository.js';
+/** Variables the caller may read: by their process instance, its definition's key, or their task (null: no checks). */
+export type VariableReadFilter = ((instanceColumn: string, definitionKeyColumn: string, taskColumn: string) => Expression<SqlBool>) | null;
 import { applyPage, applySorting } from './query-support.js';
 
 const SORT_COLUMNS: Record<VariableInstanceSortField, string> = {
@@ -29,7 +30,7 @@ export class VariableInstanceQueryRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   /** `withBinary`: load Bytes values and File contents (Camunda's list and single reads leave them out). */
-  async find(query: VariableInstanceQuery, readable: InstanceReadFilter = null, withBinary = false): Promise<VariableInstance[]> {
+  async find(query: VariableInstanceQuery, readable: VariableReadFilter = null, withBinary = false): Promise<VariableInstance[]> {
     const select = this.filtered(query, readable).select([
       'v.id', 'v.name', 'v.type', 'v.execution_id', 'v.proc_inst_id', 'v.task_id', 'v.text', 'v.text2', 'v.long_value', 'v.double_value',
       'p.proc_def_id', 'p.tenant_id', ACTIVITY_INSTANCE.as('act_inst_id'),
@@ -56,12 +57,12 @@ export class VariableInstanceQueryRepository {
     }));
   }
 
-  async count(query: VariableInstanceQuery, readable: InstanceReadFilter = null): Promise<number> {
+  async count(query: VariableInstanceQuery, readable: VariableReadFilter = null): Promise<number> {
     const row = await this.filtered(query, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  private filtered(q: VariableInstanceQuery, readable: InstanceReadFilter) {
+  private filtered(q: VariableInstanceQuery, readable: VariableReadFilter) {
     let select = this.trx
       .selectFrom('trellis_variable as v')
       .leftJoin('trellis_execution as x', 'x.id', 'v.execution_id')
@@ -88,7 +89,7 @@ export class VariableInstanceQueryRepository {
     for (const condition of q.variableValues ?? []) {
       select = select.where(valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
     }
-    if (readable) select = select.where(readable('v.proc_inst_id', 'p.proc_def_key'));
+    if (readable) select = select.where(readable('v.proc_inst_id', 'p.proc_def_key', 'v.task_id'));
     return select;
   }
 }

@@ -239,7 +239,8 @@ export class ExternalTaskService {
   }
 
   getTopicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean } = {}): Promise<string[]> {
-    return this.commands.run('GetTopicNamesCmd', (ctx) => ctx.externalTasks.topicNames(options, ctx.clock.now()));
+    // Camunda's GetTopicNamesCmd runs the external task query: topics of readable tasks only.
+    return this.commands.run('GetTopicNamesCmd', async (ctx) => ctx.externalTasks.topicNames(options, ctx.clock.now(), await readableTasks(ctx)));
   }
 
   /** The details of the last failure; NullValueException for an unknown task (REST answers 500, as Camunda). */
@@ -395,7 +396,10 @@ function errorEventDefinitionHolding(runner: ProcessRunner, execution: Execution
   return null;
 }
 
-/** Camunda's fetchAndLock check: READ and UPDATE on the instance, or READ_INSTANCE and UPDATE_INSTANCE on its definition. */
+/**
+ * Camunda's configureExternalTaskFetch: (READ on the instance or READ_INSTANCE on its definition)
+ * and (UPDATE on the instance or UPDATE_INSTANCE on its definition).
+ */
 async function lockableTasks(ctx: CommandContext): Promise<InstanceReadFilter> {
   const [read, update, readInstance, updateInstance] = await Promise.all([
     ctx.authz.readFilter('READ', Resources.PROCESS_INSTANCE),
@@ -405,7 +409,7 @@ async function lockableTasks(ctx: CommandContext): Promise<InstanceReadFilter> {
   ]);
   if (!read || !update || !readInstance || !updateInstance) return null;
   return (instanceColumn, definitionKeyColumn) =>
-    sql<SqlBool>`((${read(instanceColumn)} and ${update(instanceColumn)}) or (${readInstance(definitionKeyColumn)} and ${updateInstance(definitionKeyColumn)}))`;
+    sql<SqlBool>`((${read(instanceColumn)} or ${readInstance(definitionKeyColumn)}) and (${update(instanceColumn)} or ${updateInstance(definitionKeyColumn)}))`;
 }
 
 const readableTasks = (ctx: CommandContext) =>

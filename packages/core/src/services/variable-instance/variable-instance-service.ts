@@ -3,7 +3,7 @@ import { sql, type SqlBool } from 'kysely';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import type { InstanceReadFilter } from '../../persistence/repositories/process-instance-repository.js';
+import type { VariableReadFilter } from '../../persistence/repositories/variable-instance-query.js';
 import { VariableInstanceQueryRepository } from '../../persistence/repositories/variable-instance-query.js';
 import type { VariableInstance, VariableInstanceQuery } from './variable-instance.js';
 
@@ -31,16 +31,16 @@ export class VariableInstanceService {
 }
 
 /**
- * Camunda 7.22: READ on the process instance, READ_INSTANCE on its definition (by key) or
- * READ_INSTANCE_VARIABLE on the definition. Variables without a process instance (standalone tasks)
- * pass only through a `*` grant on process instances.
+ * Camunda's configureVariableInstanceQuery (without enforceSpecificVariablePermission, which
+ * Trellis does not offer): READ on the process instance, READ_INSTANCE on its definition (by key),
+ * or READ on the task a task-local variable belongs to.
  */
-async function readableVariables(ctx: CommandContext): Promise<InstanceReadFilter> {
+async function readableVariables(ctx: CommandContext): Promise<VariableReadFilter> {
   const either = await ctx.authz.readFilterEither(
     { permission: 'READ', resource: Resources.PROCESS_INSTANCE },
     { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION },
   );
-  const variables = await ctx.authz.readFilter('READ_INSTANCE_VARIABLE', Resources.PROCESS_DEFINITION);
-  if (!either || !variables) return null;
-  return (instanceColumn, definitionKeyColumn) => sql<SqlBool>`(${either(instanceColumn, definitionKeyColumn)} or ${variables(definitionKeyColumn)})`;
+  const tasks = await ctx.authz.readFilter('READ', Resources.TASK);
+  if (!either || !tasks) return null;
+  return (instanceColumn, definitionKeyColumn, taskColumn) => sql<SqlBool>`(${either(instanceColumn, definitionKeyColumn)} or ${tasks(taskColumn)})`;
 }
