@@ -219,7 +219,7 @@ describe('with authorization', () => {
   const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
     rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
 
-  it('counts only what the caller may read', async () => {
+  it('lists readable definitions with all their instances, and counts per activity only readable instances', async () => {
     const { taskInstances, tasks } = await rest.engine.runAs({ userId: 'admin', groupIds: ['camunda-admin'], tenantIds: [] }, () => scenario(admin));
 
     const nothing = await rest.request('GET', '/process-definition/statistics', { headers: jonny });
@@ -232,14 +232,23 @@ describe('with authorization', () => {
     await grant(6, 'tasks', ['READ', 'READ_INSTANCE']);
     const allInstances = await rest.request('GET', '/process-definition/statistics', { headers: jonny });
     const hiddenDefinition = await rest.request('GET', '/process-definition/key/failing/statistics', { headers: jonny });
+    const failing = await rest.engine.runAs({ userId: 'admin', groupIds: ['camunda-admin'], tenantIds: [] }, async () => (await rest.engine.processDefinition.findProcessDefinitions({ key: 'failing' }))[0]);
+    const deniedActivities = await rest.request('GET', `/process-definition/${failing.id}/statistics`, { headers: jonny });
+    const unknownActivities = await rest.request('GET', '/process-definition/nope/statistics', { headers: jonny });
 
     expect(nothing.body).toEqual([]);
-    expect(definitionOnly.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([[tasks.id, 0]]);
+    // Camunda's definition statistics check READ on the definition only (Statistics.xml counts every instance).
+    expect(definitionOnly.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([[tasks.id, 3]]);
     expect(activitiesWithoutInstances.body).toEqual([]);
-    expect(oneInstance.body[0].instances).toBe(1);
+    expect(oneInstance.body[0].instances).toBe(3);
     expect(oneInstanceActivities.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['approve', 1], ['review', 1], ['sub', 1]]);
     expect(allInstances.body[0].instances).toBe(3);
-    expect(hiddenDefinition.body).toEqual([]);
+    expect(hiddenDefinition.status).toBe(404);
+    // Activity statistics of a definition the caller may not read: Camunda's checkReadProcessDefinition.
+    expect(deniedActivities.status).toBe(403);
+    expect(deniedActivities.body.missingAuthorizations).toEqual([{ permissionName: 'READ', resourceName: 'ProcessDefinition', resourceId: 'failing' }]);
+    expect(unknownActivities.status).toBe(500);
+    expect(unknownActivities.body.message).toBe("no deployed process definition found with id 'nope': processDefinition is null");
   });
 
   it('needs READ on the definition for forms and the start permissions for submit-form', async () => {

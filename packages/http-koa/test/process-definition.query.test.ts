@@ -86,3 +86,24 @@ describe('GET /process-definition filters', () => {
     expect(response.body.message).toBe("Cannot set query parameter 'version' to value 'one': Cannot convert value one to java type java.lang.Integer");
   });
 });
+
+describe('GET /process-definition by incident', () => {
+  it('finds the definitions with an incident matching every incident filter', async () => {
+    const waiting = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="w" targetNamespace="http://trellis.test">
+  <bpmn:process id="waiting" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="task" />
+    <bpmn:userTask id="task" /><bpmn:sequenceFlow id="f2" sourceRef="task" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'waiting.bpmn', bytes: Buffer.from(waiting) }] });
+    const instance = (await rest.request('POST', '/process-definition/key/waiting/start', { json: {} })).body.id;
+    const created = await rest.request('POST', `/execution/${instance}/create-incident`, { json: { incidentType: 'custom', message: 'broken belt' } });
+
+    expect(created.status).toBe(200);
+    expect(await keys({ incidentType: 'custom' })).toEqual(['waiting:1']);
+    expect(await keys({ incidentId: created.body.id, incidentMessage: 'broken belt' })).toEqual(['waiting:1']);
+    expect(await keys({ incidentMessageLike: 'broken%', incidentType: 'failedJob' })).toEqual([]);
+    expect(await keys({ incidentMessageLike: '%belt' })).toEqual(['waiting:1']);
+  });
+});

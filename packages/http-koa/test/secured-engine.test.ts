@@ -79,6 +79,24 @@ describe('with HTTP Basic authentication and authorization on', () => {
     expect(deployments.body.map((d: any) => d.id)).toEqual([deployed.body.id]);
   });
 
+  it('lists only startable definitions (READ and CREATE_INSTANCE) with startablePermissionCheck', async () => {
+    await deploy(admin);
+    const grant = (permissions: string[]) =>
+      rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions }, headers: admin });
+    const startable = async () =>
+      (await rest.request('GET', '/process-definition', { query: { startablePermissionCheck: true }, headers: jonny })).body.map((d: { key: string }) => d.key);
+
+    await grant(['READ']);
+    const readOnly = await startable();
+    const count = await rest.request('GET', '/process-definition/count', { query: { startablePermissionCheck: true }, headers: jonny });
+    await grant(['CREATE_INSTANCE']);
+
+    expect(readOnly).toEqual([]);
+    expect(count.body).toEqual({ count: 0 });
+    expect((await rest.request('GET', '/process-definition', { headers: jonny })).body).toHaveLength(1);
+    expect(await startable()).toEqual(['invoice']);
+  });
+
   it('asks for SUSPEND or UPDATE to suspend a definition, listing both as missing', async () => {
     const { deployedProcessDefinitions } = (await deploy(admin)).body;
     const id = Object.keys(deployedProcessDefinitions)[0];

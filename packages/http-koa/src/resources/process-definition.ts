@@ -107,7 +107,12 @@ export function processDefinitionRoutes(router: Router, rest: RestContext): void
 export async function resolveDefinitionId({ engine }: RestContext, ctx: Context): Promise<string> {
   const { id, key, tenantId } = ctx.params as Record<string, string | undefined>;
   if (id !== undefined) return id;
-  const definition = await engine.processDefinition.findLatestByKey(key!, tenantId ?? null);
+  // Camunda's getProcessDefinitionByKey runs the definition query: a definition the caller may not read is not found.
+  const [definition] = await engine.processDefinition.findProcessDefinitions({
+    key: key!,
+    latestVersion: true,
+    ...(tenantId === undefined ? { withoutTenantId: true } : { tenantIdIn: [tenantId] }),
+  });
   if (definition) return definition.id;
   const tenant = tenantId === undefined ? 'no tenant-id' : `tenant-id: ${tenantId}`;
   throw new InvalidRequestException(404, `No matching process definition with key: ${key} and ${tenant}`, 'RestException');

@@ -52,8 +52,16 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
     );
   }
   if (q.incidentId !== undefined || q.incidentType !== undefined || q.incidentMessage !== undefined || q.incidentMessageLike !== undefined) {
-    // Incidents arrive with the runtime; until a definition can have one, no definition matches an incident filter.
-    select = select.where((eb) => eb.val(1), '=', 0);
+    // Camunda's ProcessDefinition.xml joins the definition's incidents: definitions with one that matches every incident filter.
+    const { incidentId, incidentType, incidentMessage, incidentMessageLike } = q;
+    select = select.where((eb) => {
+      let incidents = eb.selectFrom('trellis_incident as inc').select('inc.id').whereRef('inc.proc_def_id', '=', 'pd.id');
+      if (incidentId !== undefined) incidents = incidents.where('inc.id', '=', incidentId);
+      if (incidentType !== undefined) incidents = incidents.where('inc.incident_type', '=', incidentType);
+      if (incidentMessage !== undefined) incidents = incidents.where('inc.incident_message', '=', incidentMessage);
+      if (incidentMessageLike !== undefined) incidents = incidents.where('inc.incident_message', 'like', incidentMessageLike);
+      return eb.exists(incidents);
+    });
   }
   if (q.latestVersion) {
     select = select.where('pd.version', '=', (eb) =>

@@ -1,4 +1,6 @@
 import { inject, injectable } from 'inversify';
+import { sql, type SqlBool } from 'kysely';
+import type { ReadFilter } from '../../persistence/repositories/authorization-repository.js';
 import type { ProcessModel } from '../../bpmn/index.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
@@ -35,11 +37,11 @@ export class ProcessDefinitionService {
   ) {}
 
   findProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<ProcessDefinition[]> {
-    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.find(query, await readable(ctx)));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.find(query, await readable(ctx, query)));
   }
 
   countProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<number> {
-    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.count(query, await readable(ctx)));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.count(query, await readable(ctx, query)));
   }
 
   /** NotFoundException when there is no definition with this id; AuthorizationException without READ on its key. */
@@ -139,6 +141,12 @@ export class ProcessDefinitionService {
   }
 }
 
-const readable = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION);
+/** Camunda's configureProcessDefinitionQuery: READ on the key, and with startablePermissionCheck also CREATE_INSTANCE. */
+async function readable(ctx: CommandContext, query: ProcessDefinitionQuery = {}): Promise<ReadFilter> {
+  const read = await ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION);
+  if (!read || !query.startablePermissionCheck) return read;
+  const startable = (await ctx.authz.readFilter('CREATE_INSTANCE', Resources.PROCESS_DEFINITION))!;
+  return (keyColumn) => sql<SqlBool>`(${read(keyColumn)} and ${startable(keyColumn)})`;
+}
 const readDefinition = (key: string) => ({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: key });
 const deleteDefinition = (key: string) => ({ permission: 'DELETE', resource: Resources.PROCESS_DEFINITION, resourceId: key });

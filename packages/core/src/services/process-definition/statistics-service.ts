@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
+import { NullValueException } from '../../errors/exceptions.js';
 import {
   StatisticsRepository,
   type IncidentCount,
@@ -41,8 +42,9 @@ export interface ProcessDefinitionStatistics {
 
 /**
  * Statistics over the running state (Camunda's ManagementService statistics queries). With authorization
- * enabled only readable definitions are listed and only instances the caller may read (READ on the
- * instance or READ_INSTANCE on its definition) are counted.
+ * enabled, the statistics of a definition need READ on it and count only instances the caller may read
+ * (READ on the instance or READ_INSTANCE on its definition); the per-definition statistics list the
+ * readable definitions with all their instances, as Camunda's do.
  */
 @injectable()
 export class StatisticsService {
@@ -51,9 +53,12 @@ export class StatisticsService {
   /** One row per activity of the definition with running instances (or, when asked, failed jobs / incidents). */
   getActivityStatistics(processDefinitionId: string, options: StatisticsOptions = {}): Promise<ActivityStatistics[]> {
     return this.commands.run('ActivityStatisticsQuery', async (ctx) => {
-      const definition = await ctx.processDefinitions.findById(processDefinitionId);
-      if (!definition) return [];
-      if (ctx.authz.isActive && !(await ctx.authz.isAuthorized(readDefinition(definition.key)))) return [];
+      // Camunda's StatisticsManager.checkReadProcessDefinition, with authorization on only.
+      if (ctx.authz.isActive) {
+        const definition = await ctx.processDefinitions.findById(processDefinitionId);
+        if (!definition) throw new NullValueException(`no deployed process definition found with id '${processDefinitionId}': processDefinition is null`);
+        await ctx.authz.check(readDefinition(definition.key));
+      }
       const failedJobs = options.failedJobs === true;
       const counts = await new StatisticsRepository(ctx.trx).activityCounts(
         processDefinitionId,
@@ -77,10 +82,8 @@ export class StatisticsService {
         { sorting: [{ sortBy: 'id', sortOrder: 'asc' }] },
         await ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION),
       );
-      const counts = await new StatisticsRepository(ctx.trx).definitionCounts(
-        { failedJobs: options.failedJobs === true, incidents: incidentSelection(options) },
-        await readableInstances(ctx),
-      );
+      // Camunda's configureProcessDefinitionStatisticsQuery checks READ on the definition only: its counts are whole.
+      const counts = await new StatisticsRepository(ctx.trx).definitionCounts({ failedJobs: options.failedJobs === true, incidents: incidentSelection(options) }, null);
       return definitions.map((definition) => ({
         id: definition.id,
         instances: counts.instances.get(definition.id) ?? 0,
