@@ -185,4 +185,16 @@ describe('historic incidents and logs with authorization on', () => {
     expect((await get('/history/job-log/count', {}, admin)).body.count).toBeGreaterThan(0);
     expect(scenario.taskId).toBeTruthy();
   });
+
+  it('shows the logs and incidents of batch jobs to everyone: they belong to no process definition', async () => {
+    const batch = await rest.request('POST', '/process-instance/delete', { json: { processInstanceIds: [scenario.failing] }, headers: admin });
+    const seed = (await get('/job', { jobDefinitionId: batch.body.seedJobDefinitionId }, admin)).body[0];
+    await rest.request('PUT', `/job/${seed.id}/retries`, { json: { retries: 0 }, headers: admin });
+
+    const logs = await get('/history/job-log', {}, jonny);
+    const incidents = await get('/history/incident', {}, jonny);
+
+    expect(logs.body.map((entry: { jobId: string }) => entry.jobId)).toEqual([seed.id]);
+    expect(incidents.body.map((incident: { configuration: string }) => incident.configuration)).toEqual([seed.id]);
+  });
 });

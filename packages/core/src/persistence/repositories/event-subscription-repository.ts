@@ -108,7 +108,11 @@ export class EventSubscriptionRepository {
   }
 
   private listFiltered(q: EventSubscriptionListQuery, readable: InstanceReadFilter) {
-    let select = this.trx.selectFrom('trellis_event_subscription as s').leftJoin('trellis_process_definition as d', 'd.id', 's.proc_def_id');
+    // Camunda's EventSubscription.xml reaches the definition through the process instance: a start
+    // event's subscription (no instance) has no key to check, only a `*` grant shows it.
+    let select = this.trx
+      .selectFrom('trellis_event_subscription as s')
+      .leftJoin('trellis_process_definition as d', (join) => join.onRef('d.id', '=', 's.proc_def_id').on('s.proc_inst_id', 'is not', null));
     if (q.eventSubscriptionId !== undefined) select = select.where('s.id', '=', q.eventSubscriptionId);
     if (q.eventName !== undefined) select = select.where('s.event_name', '=', q.eventName);
     if (q.eventType !== undefined) select = select.where('s.event_type', '=', q.eventType);

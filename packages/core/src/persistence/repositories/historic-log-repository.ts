@@ -34,20 +34,20 @@ const STATES: ReadonlyArray<['creationLog' | 'failureLog' | 'successLog' | 'dele
 /**
  * The historic job log and external task log (Camunda's HistoricJobLogQuery and
  * HistoricExternalTaskLogQuery). `readable` filters by definition key; a job of no definition (a
- * batch's) passes when `readableBatches` allows it.
+ * batch's) passes, as in Camunda's HistoricJobLog.xml.
  */
 export class HistoricLogRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async findJobLogs(q: HistoricJobLogQuery, readable: ReadFilter, readableBatches: ReadFilter): Promise<HistoricJobLog[]> {
+  async findJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<HistoricJobLog[]> {
     // Camunda's occurrence: the order the entries were written in.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'occurrence' ? [{ ...each, sortBy: 'timestamp' as const }, each] : [each]));
-    const select = applySorting(this.jobSelect(q, readable, readableBatches).selectAll('j'), sorting, JOB_SORT, 'j.id');
+    const select = applySorting(this.jobSelect(q, readable).selectAll('j'), sorting, JOB_SORT, 'j.id');
     return (await applyPage(sorting?.length ? select : select.orderBy('j.timestamp').orderBy('j.sequence_counter'), q).execute()).map(toJobLog);
   }
 
-  async countJobLogs(q: HistoricJobLogQuery, readable: ReadFilter, readableBatches: ReadFilter): Promise<number> {
-    const row = await this.jobSelect(q, readable, readableBatches).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  async countJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<number> {
+    const row = await this.jobSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -86,17 +86,9 @@ export class HistoricLogRepository {
     if (jobDefinitionIds.length > 0) await this.trx.deleteFrom('trellis_hi_job_log').where('job_def_id', 'in', jobDefinitionIds).execute();
   }
 
-  private jobSelect(q: HistoricJobLogQuery, readable: ReadFilter, readableBatches: ReadFilter): JobSelect {
+  private jobSelect(q: HistoricJobLogQuery, readable: ReadFilter): JobSelect {
     let s: JobSelect = jobBase(this.trx);
-    if (readable || readableBatches) {
-      s = s.where((eb) =>
-        eb.or([
-          eb.and([eb('j.process_def_key', 'is not', null), readable ? readable('j.process_def_key') : eb.lit(true)]),
-          eb.and([eb('j.batch_id', 'is not', null), readableBatches ? readableBatches('j.batch_id') : eb.lit(true)]),
-          eb.and([eb('j.process_def_key', 'is', null), eb('j.batch_id', 'is', null)]),
-        ]),
-      );
-    }
+    if (readable) s = s.where((eb) => eb.or([eb('j.process_def_key', 'is', null), readable('j.process_def_key')]));
     if (q.logId !== undefined) s = s.where('j.id', '=', q.logId);
     if (q.jobId !== undefined) s = s.where('j.job_id', '=', q.jobId);
     if (q.jobExceptionMessage !== undefined) s = s.where('j.job_exception_msg', '=', q.jobExceptionMessage);

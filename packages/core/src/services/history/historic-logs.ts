@@ -14,11 +14,11 @@ export class HistoricLogs {
   constructor(private readonly commands: CommandExecutor) {}
 
   findJobLogs(query: HistoricJobLogQuery = {}): Promise<HistoricJobLog[]> {
-    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findJobLogs(query, ...(await jobFilters(ctx))));
+    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findJobLogs(query, await readableHistory(ctx)));
   }
 
   countJobLogs(query: HistoricJobLogQuery = {}): Promise<number> {
-    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countJobLogs(query, ...(await jobFilters(ctx))));
+    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countJobLogs(query, await readableHistory(ctx)));
   }
 
   async getJobLog(id: string): Promise<HistoricJobLog | null> {
@@ -30,8 +30,8 @@ export class HistoricLogs {
     return this.commands.run('GetHistoricJobLogExceptionStacktraceCmd', async (ctx) => {
       const entry = await new HistoricLogRepository(ctx.trx).jobStacktrace(id);
       if (!entry) throw new NullValueException(`No historic job log found with id ${id}: historicJobLog is null`);
+      // Camunda's checkReadHistoricJobLog: READ_HISTORY on the definition; a batch job's entry needs nothing.
       if (entry.processDefinitionKey) await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: entry.processDefinitionKey });
-      else if (entry.batchId) await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.BATCH, resourceId: entry.batchId });
       return entry.stacktrace;
     });
   }
@@ -61,6 +61,3 @@ export class HistoricLogs {
 
 const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
 
-async function jobFilters(ctx: CommandContext) {
-  return [await readableHistory(ctx), await ctx.authz.readFilter('READ_HISTORY', Resources.BATCH)] as const;
-}
