@@ -163,6 +163,9 @@ describe('GET /event-subscription with authorization on', () => {
 
     await grant(8, first, ['READ']);
     expect((await list({}, jonny)).body).toMatchObject([{ processInstanceId: first, eventName: 'paid' }]);
+    // The engine API's own subscription search shows the caller the same subscriptions.
+    const found = await rest.engine.runAs({ userId: 'jonny', groupIds: [], tenantIds: [] }, () => rest.engine.management.findEventSubscriptions());
+    expect(found.map((each) => [each.processInstanceId, each.eventName])).toEqual([[first, 'paid']]);
 
     // A start event's subscription belongs to no instance: Camunda checks it against no key, so only a `*` grant shows it.
     await grant(6, 'orders', ['READ_INSTANCE']);

@@ -334,12 +334,16 @@ describe('jobs with authorization', () => {
 
     const list = await rest.request('GET', '/job', { headers: jonny });
     const count = await rest.request('GET', '/job/count', { headers: admin });
+    // The engine API's own job search shows the caller the same jobs.
+    const asJonny = { userId: 'jonny', groupIds: [], tenantIds: [] };
+    const found = await rest.engine.runAs(asJonny, () => rest.engine.management.findJobs({ activityId: 'charge' }));
     const denied = await rest.request('POST', `/job/${job.id}/execute`, { headers: jonny });
     const deniedRetries = await rest.request('PUT', `/job/${job.id}/retries`, { json: { retries: 5 }, headers: jonny });
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
     const allowed = await rest.request('POST', `/job/${job.id}/execute`, { headers: jonny });
 
     expect(list.body.map((each: JobBody) => each.id)).toEqual([job.id]);
+    expect(found.map((each) => each.id)).toEqual([job.id]);
     expect(count.body).toEqual({ count: 2 });
     expect(denied.status).toBe(403);
     expect(deniedRetries.status).toBe(403);

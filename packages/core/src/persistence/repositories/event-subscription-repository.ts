@@ -34,6 +34,7 @@ export interface EventSubscriptionQuery {
 /** Camunda's EventSubscriptionQuery as the REST list and count endpoints use it. */
 export interface EventSubscriptionListQuery extends Page {
   eventSubscriptionId?: string;
+  eventSubscriptionIds?: readonly string[];
   eventName?: string;
   eventType?: string;
   executionId?: string;
@@ -114,6 +115,7 @@ export class EventSubscriptionRepository {
       .selectFrom('trellis_event_subscription as s')
       .leftJoin('trellis_process_definition as d', (join) => join.onRef('d.id', '=', 's.proc_def_id').on('s.proc_inst_id', 'is not', null));
     if (q.eventSubscriptionId !== undefined) select = select.where('s.id', '=', q.eventSubscriptionId);
+    if (q.eventSubscriptionIds !== undefined) select = select.where('s.id', 'in', nonEmpty(q.eventSubscriptionIds));
     if (q.eventName !== undefined) select = select.where('s.event_name', '=', q.eventName);
     if (q.eventType !== undefined) select = select.where('s.event_type', '=', q.eventType);
     if (q.executionId !== undefined) select = select.where('s.execution_id', '=', q.executionId);

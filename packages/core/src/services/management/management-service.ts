@@ -28,8 +28,15 @@ export class ManagementService {
     @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
+  /** Jobs by the engine's own criteria; with authorization on, only those queryJobs would show the caller. */
   findJobs(query: JobQuery = {}): Promise<Job[]> {
-    return this.commands.run('JobQuery', (ctx) => ctx.jobs.find(query));
+    return this.commands.run('JobQuery', async (ctx) => {
+      const jobs = await ctx.jobs.find(query);
+      const readable = await readableSubscriptions(ctx);
+      if (!readable || jobs.length === 0) return jobs;
+      const visible = new Set((await ctx.jobs.query({ jobIds: jobs.map((job) => job.id) }, ctx.clock.now(), readable)).map((job) => job.id));
+      return jobs.filter((job) => visible.has(job.id));
+    });
   }
 
   /** Camunda's job query (REST GET /job): only jobs whose instance the caller may READ (or whose definition READ_INSTANCE). */
@@ -197,14 +204,21 @@ export class ManagementService {
     return this.setIncidentAnnotation(id, null);
   }
 
+  /** Subscriptions by the engine's own criteria; with authorization on, only those queryEventSubscriptions would show the caller. */
   findEventSubscriptions(query: EventSubscriptionQuery = {}): Promise<EventSubscription[]> {
-    return this.commands.run('EventSubscriptionQuery', (ctx) => ctx.eventSubscriptions.find(query));
+    return this.commands.run('EventSubscriptionQuery', async (ctx) => {
+      const subscriptions = await ctx.eventSubscriptions.find(query);
+      const readable = await readableSubscriptions(ctx);
+      if (!readable || subscriptions.length === 0) return subscriptions;
+      const visible = new Set((await ctx.eventSubscriptions.query({ eventSubscriptionIds: subscriptions.map((each) => each.id) }, readable)).map((each) => each.id));
+      return subscriptions.filter((each) => visible.has(each.id));
+    });
   }
 
   /**
    * Camunda's event subscription query (REST GET /event-subscription): only the subscriptions whose
-   * process instance the caller may READ or whose definition (by key) it may READ_INSTANCE; a
-   * start-event subscription has no instance, so only the definition grant (or a `*` instance grant) shows it.
+   * process instance the caller may READ or whose instance's definition (by key) it may READ_INSTANCE;
+   * a start-event subscription has no instance, so only a `*` grant shows it.
    */
   queryEventSubscriptions(query: EventSubscriptionListQuery = {}): Promise<EventSubscription[]> {
     return this.commands.run('EventSubscriptionQuery', async (ctx) => ctx.eventSubscriptions.query(query, await readableSubscriptions(ctx)));
