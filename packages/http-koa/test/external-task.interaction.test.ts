@@ -193,6 +193,13 @@ describe('long polling', () => {
     // Topic names come from readable tasks only (Camunda's GetTopicNamesCmd runs the task query).
     expect((await rest.request('GET', '/external-task/topic-names', { headers: jonny })).body).toEqual([]);
 
+    // A worker that does not hold the lock hears so before any permission is checked (Camunda's HandleExternalTaskCmd).
+    await startInvoice('b2');
+    const [heldByOther] = await rest.engine.externalTask.fetchAndLock({ workerId: 'other', maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] });
+    const wrongWorker = await rest.request('POST', `/external-task/${heldByOther.id}/complete`, { json: { workerId: 'w1' }, headers: jonny });
+    expect(wrongWorker.status).toBe(400);
+    expect(wrongWorker.body.message).toBe(`External Task ${heldByOther.id} cannot be completed by worker 'w1'. It is locked by worker 'other'.`);
+
     // Reading is not enough: fetchAndLock needs (READ or READ_INSTANCE) and (UPDATE or UPDATE_INSTANCE), in any mix.
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: '*', permissions: ['READ'] });
     expect((await rest.request('GET', '/external-task/topic-names', { headers: jonny })).body).toEqual(['invoice']);

@@ -351,6 +351,45 @@ describe('jobs with authorization', () => {
     expect(charges).toBe(1);
   });
 
+  it('suspends a job with UPDATE on its instance or UPDATE_INSTANCE on its definition, not with SUSPEND_INSTANCE', async () => {
+    const job = await jobOf(await start());
+    const suspend = () => rest.request('PUT', `/job/${job.id}/suspended`, { json: { suspended: true }, headers: jonny });
+
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['SUSPEND_INSTANCE'] });
+    const denied = await suspend();
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
+    const allowed = await suspend();
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations.map((each: { permissionName: string }) => each.permissionName)).toEqual(['UPDATE', 'UPDATE_INSTANCE']);
+    expect(allowed.status).toBe(204);
+  });
+
+  it('suspends a job definition with UPDATE on its process definition, its jobs too only with UPDATE_INSTANCE', async () => {
+    const job = await jobOf(await start());
+    const suspend = (includeJobs: boolean) =>
+      rest.request('PUT', `/job-definition/${job.jobDefinitionId}/suspended`, { json: { suspended: true, includeJobs }, headers: jonny });
+    const grantOnBilling = (permissions: string[]) =>
+      rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions });
+
+    await grantOnBilling(['SUSPEND']);
+    const withSuspend = await suspend(false);
+    await grantOnBilling(['UPDATE']);
+    const withUpdate = await suspend(false);
+    const withJobs = await suspend(true);
+    await grantOnBilling(['UPDATE_INSTANCE']);
+    const withJobsAllowed = await suspend(true);
+
+    expect(withSuspend.status).toBe(403);
+    expect(withUpdate.status).toBe(204);
+    expect(withJobs.status).toBe(403);
+    expect(withJobs.body.missingAuthorizations).toEqual([
+      { permissionName: 'UPDATE', resourceName: 'ProcessInstance', resourceId: null },
+      { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'billing' },
+    ]);
+    expect(withJobsAllowed.status).toBe(204);
+  });
+
   it('shows batch jobs and their incidents to everyone: they belong to no process definition', async () => {
     const instance = await start();
     const batch = await rest.request('POST', '/process-instance/delete', { json: { processInstanceIds: [instance] }, headers: admin });

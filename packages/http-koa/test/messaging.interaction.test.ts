@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+import { basic } from './support/basic-auth.js';
+import { deploymentForm, startRestHarness, type RestHarness } from './support/rest-harness.js';
 
 let rest: RestHarness;
 
@@ -260,5 +261,55 @@ describe('query bodies and BPMN errors from user tasks', () => {
       approved: { type: 'Boolean', value: null, valueInfo: {} },
     });
     expect(submitted.body.amount).toEqual({ type: 'Long', value: 250, valueInfo: {} });
+  });
+});
+
+describe('POST /signal with authorization on', () => {
+  const SIGNALS = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="sig" targetNamespace="http://trellis.test">
+  <bpmn:signal id="s_alarm" name="alarm" />
+  <bpmn:process id="waiter" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="wait" />
+    <bpmn:intermediateCatchEvent id="wait"><bpmn:signalEventDefinition signalRef="s_alarm" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f2" sourceRef="wait" targetRef="react" /><bpmn:userTask id="react" />
+  </bpmn:process>
+  <bpmn:process id="starter" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="alarmStart"><bpmn:signalEventDefinition signalRef="s_alarm" /></bpmn:startEvent>
+    <bpmn:sequenceFlow id="g1" sourceRef="alarmStart" targetRef="respond" /><bpmn:userTask id="respond" />
+  </bpmn:process>
+</bpmn:definitions>`;
+  const admin = basic('admin', 'admin-secret');
+  const jonny = basic('jonny', 'jonny-secret');
+
+  it('needs UPDATE on every waiting instance and CREATE with CREATE_INSTANCE for every started one, before anything moves', async () => {
+    await rest.close();
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } }, headers: admin });
+    await rest.request('POST', '/deployment/create', { form: deploymentForm({ 'deployment-name': 'sig' }, [{ name: 'sig.bpmn', content: SIGNALS }]), headers: admin });
+    const waiting = (await rest.request('POST', '/process-definition/key/waiter/start', { json: {}, headers: admin })).body.id;
+    const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
+      rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+    const send = () => rest.request('POST', '/signal', { json: { name: 'alarm' }, headers: jonny });
+
+    const noRights = await send();
+    await grant(6, 'waiter', ['UPDATE_INSTANCE']);
+    const noCreate = await send();
+    const tasksBefore = (await rest.request('GET', '/task', { headers: admin })).body.length;
+    await grant(8, '*', ['CREATE']);
+    await grant(6, 'starter', ['CREATE_INSTANCE']);
+    const sent = await send();
+    const tasks = (await rest.request('GET', '/task', { headers: admin })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey).sort();
+
+    expect(noRights.status).toBe(403);
+    expect(noRights.body.missingAuthorizations).toEqual([
+      { permissionName: 'UPDATE', resourceName: 'ProcessInstance', resourceId: waiting },
+      { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'waiter' },
+    ]);
+    expect(noCreate.status).toBe(403);
+    expect(noCreate.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE', resourceName: 'ProcessInstance', resourceId: null }]);
+    expect(tasksBefore).toBe(0);
+    expect(sent.status).toBe(204);
+    expect(tasks).toEqual(['react', 'respond']);
   });
 });

@@ -272,6 +272,28 @@ describe('the Variable Instance group with authorization on', () => {
     expect((await get(`/variable-instance/${bobsCustomer.id}`, {}, jonny)).body.value).toBe('Bob');
   });
 
+  it('sets instance variables with UPDATE_VARIABLE on the instance, execution variables with UPDATE_INSTANCE_VARIABLE on the definition', async () => {
+    const put = (path: string) => rest.request('PUT', path, { json: { value: 1, type: 'Integer' }, headers: jonny });
+
+    const denied = await put(`/process-instance/${alice.id}/variables/extra`);
+    await grant(8, alice.id, ['UPDATE_VARIABLE']);
+    const onInstance = await put(`/process-instance/${alice.id}/variables/extra`);
+    const deniedLocal = await put(`/execution/${bob.id}/localVariables/extra`);
+    await grant(6, 'approval', ['UPDATE_INSTANCE_VARIABLE']);
+    const onDefinition = await put(`/execution/${bob.id}/localVariables/extra`);
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([
+      { permissionName: 'UPDATE_VARIABLE', resourceName: 'ProcessInstance', resourceId: alice.id },
+      { permissionName: 'UPDATE_INSTANCE_VARIABLE', resourceName: 'ProcessDefinition', resourceId: 'approval' },
+      { permissionName: 'UPDATE', resourceName: 'ProcessInstance', resourceId: alice.id },
+      { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'approval' },
+    ]);
+    expect(onInstance.status).toBe(204);
+    expect(deniedLocal.status).toBe(403);
+    expect(onDefinition.status).toBe(204);
+  });
+
   it('shows the local variables of a task readable by READ on it', async () => {
     const [task] = (await rest.request('GET', `/task?processInstanceId=${bob.id}`, { headers: admin })).body;
     await rest.request('PUT', `/task/${task.id}/localVariables/note`, { json: { value: 'private', type: 'String' }, headers: admin });

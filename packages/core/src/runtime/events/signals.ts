@@ -1,4 +1,6 @@
+import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
+import type { ProcessDefinition } from '../../services/process-definition/process-definition.js';
 import { completeRun, openInstance } from '../open-instance.js';
 import type { ProcessRunner } from '../process-runner.js';
 import type { RuntimeEnvironment } from '../runtime-environment.js';
@@ -17,15 +19,42 @@ export interface SignalThrow {
 /**
  * Broadcasts a signal: every execution waiting for it continues (with the variables) and every
  * signal start event starts an instance. The throwing instance, when given, handles its own catches.
+ * A signal sent through the API (`authorize`) first needs, for every target, Camunda's
+ * SignalEventReceivedCmd permissions: UPDATE on a waiting instance (or UPDATE_INSTANCE on its
+ * definition), CREATE on process instances and CREATE_INSTANCE on a started definition.
  */
-export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, signal: SignalThrow, thrower: ProcessRunner | null = null): Promise<void> {
-  const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, ...(signal.executionId ? { executionId: signal.executionId } : {}) });
+export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, signal: SignalThrow, thrower: ProcessRunner | null = null, authorize = false): Promise<void> {
+  const subscriptions = (
+    await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, ...(signal.executionId ? { executionId: signal.executionId } : {}) })
+  ).filter(
+    (subscription) =>
+      !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== null && subscription.tenantId !== signal.tenantId) &&
+      !(signal.withoutTenantId && subscription.tenantId !== null) &&
+      !(subscription.executionId === null && signal.executionId),
+  );
+  const definitions = new Map<string, ProcessDefinition | null>();
+  const definitionOf = async (id: string) => {
+    if (!definitions.has(id)) definitions.set(id, await ctx.processDefinitions.findById(id));
+    return definitions.get(id)!;
+  };
+  if (authorize) {
+    for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
+      const definition = await definitionOf(subscription.processDefinitionId!);
+      await ctx.authz.check(
+        { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: subscription.processInstanceId },
+        { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition?.key ?? null },
+      );
+    }
+    for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
+      const definition = await definitionOf(subscription.processDefinitionId!);
+      if (!definition) continue;
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
+      await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+    }
+  }
   for (const subscription of subscriptions) {
-    if (signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== null && subscription.tenantId !== signal.tenantId) continue;
-    if (signal.withoutTenantId && subscription.tenantId !== null) continue;
     if (subscription.executionId === null) {
-      if (signal.executionId) continue;
-      const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+      const definition = await definitionOf(subscription.processDefinitionId!);
       if (!definition || definition.suspended) continue;
       await startInstance(ctx, env, definition, { variables: signal.variables, startActivityId: subscription.activityId! });
       continue;

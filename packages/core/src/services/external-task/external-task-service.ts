@@ -156,10 +156,11 @@ export class ExternalTaskService {
       if (!workerId) throw new NullValueException('workerId is null');
       if (!(lockDuration > 0)) throw new BadUserRequestException('lockDuration is not greater than 0');
       const task = await this.load(ctx, id);
-      await this.checkUpdate(ctx, task);
       const now = ctx.clock.now();
       const lockedByOther = task.workerId !== null && task.workerId !== workerId && task.lockExpirationTime !== null && task.lockExpirationTime > now;
       if (lockedByOther) throw new BadUserRequestException(`External Task ${id} cannot be locked by worker '${workerId}'. It is locked by worker '${task.workerId}'.`);
+      // Camunda's HandleExternalTaskCmd: the worker first, then the permission.
+      await this.checkUpdate(ctx, task);
       await ctx.externalTasks.update({ ...task, workerId, lockExpirationTime: new Date(now.getTime() + lockDuration) });
     });
   }
@@ -302,8 +303,9 @@ export class ExternalTaskService {
   private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true, withInstance = false): Promise<ExternalTask> {
     if (!workerId) throw new NullValueException('workerId is null');
     const task = withInstance ? await this.loadWithInstance(ctx, id) : await this.load(ctx, id);
-    await this.checkUpdate(ctx, task);
+    // Camunda's HandleExternalTaskCmd: the worker first, then the permission, then the suspension.
     if (task.workerId !== workerId) throw new BadUserRequestException(`${prefix}'. It is locked by worker '${task.workerId}'.`);
+    await this.checkUpdate(ctx, task);
     if (checkSuspended && task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${id}' is suspended.`));
     return task;
   }

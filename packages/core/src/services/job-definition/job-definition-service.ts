@@ -58,6 +58,8 @@ export class JobDefinitionService {
       if (priority === null && includeJobs) throw new BadUserRequestException('Cannot reset priority for job definition ' + id + ' with includeJobs=true');
       const definition = await load(ctx, id);
       await checkDefinition(ctx, definition, 'UPDATE');
+      // Camunda's SetJobDefinitionPriorityCmd: giving the jobs the priority too updates the instances.
+      if (includeJobs) await checkUpdateInstancesOf(ctx, definition);
       OperationLogEntries.jobDefinition(ctx, 'SetPriority', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey }, [
         { property: 'overridingPriority', orgValue: definition.overridingJobPriority, newValue: priority },
       ]);
@@ -94,7 +96,11 @@ export class JobDefinitionService {
 
 async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
   const definitions = await targets(ctx, target);
-  for (const definition of definitions) await checkDefinition(ctx, definition, 'SUSPEND', 'UPDATE');
+  // Camunda's AbstractSetJobDefinitionStateCmd: UPDATE on the definition; with its jobs, also on its instances.
+  for (const definition of definitions) {
+    await checkDefinition(ctx, definition, 'UPDATE');
+    if (change.includeJobs) await checkUpdateInstancesOf(ctx, definition);
+  }
   OperationLogEntries.jobDefinitionSuspension(ctx, target.jobDefinitionId ? { jobDefinitionId: target.jobDefinitionId, processDefinitionId: definitions[0]?.processDefinitionId } : target, change.suspended);
   if (change.executionDate && change.executionDate.getTime() > ctx.clock.now().getTime()) {
     await createJob(ctx, {
@@ -127,6 +133,15 @@ async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
   const definition = await ctx.jobDefinitions.findById(id);
   if (!definition) throw new NotFoundException(`Job Definition with id ${id} does not exist`);
   return definition;
+}
+
+/** Camunda's checkUpdateProcessInstanceByProcessDefinitionKey: UPDATE on every process instance (a `*` grant) or UPDATE_INSTANCE on the definition. */
+async function checkUpdateInstancesOf(ctx: CommandContext, definition: JobDefinition): Promise<void> {
+  if (!definition.processDefinitionKey) return;
+  await ctx.authz.check(
+    { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+    { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+  );
 }
 
 function checkDefinition(ctx: CommandContext, definition: JobDefinition, ...permissions: string[]) {

@@ -58,7 +58,7 @@ export class ManagementService {
     return this.commands.run('GetJobExceptionStacktraceCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NullValueException(`No job found with id ${id}: job is null`);
-      await checkJob(ctx, job, ['READ'], ['READ_INSTANCE'], ['READ']);
+      await checkJob(ctx, job, ['READ'], ['READ_INSTANCE']);
       return job.exceptionStacktrace;
     });
   }
@@ -76,7 +76,7 @@ export class ManagementService {
     return this.commands.run('SetJobDuedateCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       OperationLogEntries.job(ctx, 'SetDueDate', job, [{ property: 'duedate', orgValue: job.dueDate, newValue: dueDate }]);
       await ctx.jobs.setDueDate(job, dueDate);
     });
@@ -90,7 +90,7 @@ export class ManagementService {
     return this.commands.run('RecalculateJobDuedateCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
       const element = definition && job.activityId ? (await this.env.models.get(ctx, definition)).activity(job.activityId) : undefined;
       const timer = element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
@@ -110,7 +110,7 @@ export class ManagementService {
     return this.commands.run('SetJobPriorityCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       OperationLogEntries.job(ctx, 'SetPriority', job, [{ property: 'priority', orgValue: job.priority, newValue: priority }]);
       await ctx.jobs.setPriority(job, priority);
     });
@@ -121,7 +121,7 @@ export class ManagementService {
     return this.commands.run('DeleteJobCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NullValueException(`No job found with id '${id}': job is null`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']);
+      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       if (job.lockOwner !== null || job.lockExpirationTime !== null) {
         throw new ProcessEngineException('Cannot delete job when the job is being executed. Try again later.');
       }
@@ -138,7 +138,7 @@ export class ManagementService {
    * is recorded (one retry less, an incident at 0) and thrown to the caller unchanged.
    */
   executeJob(id: string): Promise<void> {
-    return this.jobExecutor.executeJobNow(id, (ctx, job) => checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE'], ['UPDATE']));
+    return this.jobExecutor.executeJobNow(id, (ctx, job) => checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']));
   }
 
   /**
@@ -149,7 +149,8 @@ export class ManagementService {
     return this.commands.run(suspended ? 'SuspendJobCmd' : 'ActivateJobCmd', async (ctx) => {
       const jobs = await ctx.jobs.findBySuspensionSelector(selector);
       for (const job of jobs) {
-        await checkJob(ctx, job, ['SUSPEND', 'UPDATE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE'], ['SUSPEND_INSTANCE', 'UPDATE_INSTANCE']);
+        // Camunda's AbstractSetJobStateCmd: UPDATE, not SUSPEND.
+        await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       }
       for (const job of jobs) if (job.suspended !== suspended) await ctx.jobs.setSuspended(job, suspended);
       OperationLogEntries.jobSuspension(ctx, selector.jobId ? (jobs[0] ?? { id: selector.jobId }) : selector, suspended);
@@ -243,7 +244,7 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
   }
   const job = await ctx.jobs.findById(id);
   if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
-  await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
+  await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
   OperationLogEntries.job(ctx, 'SetJobRetries', job, [{ property: 'retries', orgValue: job.retries, newValue: retries }]);
   await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
   if (retries > 0) {
@@ -258,17 +259,18 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
  * process instance or `onInstanceViaDefinition` on its definition key; a job without an instance (e.g. a
  * definition's timer) any of `onDefinition` on its definition. Jobs of no definition need nothing.
  */
-async function checkJob(ctx: CommandContext, job: Job, onInstance: string[], onInstanceViaDefinition: string[], onDefinition: string[]): Promise<void> {
+/**
+ * Camunda's checks on a job (checkReadJob, checkUpdateJob, checkUpdateRetriesJob): on its instance,
+ * or on its definition by key; a job of a definition but no instance (a start timer) is checked on
+ * process instances as a whole (only a `*` grant counts there); a job of neither needs nothing.
+ */
+async function checkJob(ctx: CommandContext, job: Job, onInstance: string[], onInstanceViaDefinition: string[]): Promise<void> {
   const key = job.processDefinitionKey;
   if (!key) return;
-  if (job.processInstanceId) {
-    await ctx.authz.check(
-      ...onInstance.map((permission) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: job.processInstanceId })),
-      ...onInstanceViaDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })),
-    );
-  } else {
-    await ctx.authz.check(...onDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })));
-  }
+  await ctx.authz.check(
+    ...onInstance.map((permission) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: job.processInstanceId })),
+    ...onInstanceViaDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })),
+  );
 }
 
 const readableSubscriptions = (ctx: CommandContext) =>

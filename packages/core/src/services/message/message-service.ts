@@ -75,7 +75,7 @@ export class MessageService {
           throw new ProcessEngineException(`Execution '${signal.executionId}' has not subscribed to a signal event with name '${signal.name}'.`);
         }
       }
-      await throwSignal(ctx, this.env, signal);
+      await throwSignal(ctx, this.env, signal, null, true);
     });
   }
 

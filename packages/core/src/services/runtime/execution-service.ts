@@ -13,7 +13,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import type { ExecutionInfo, ExecutionQuery } from './execution.js';
-import { checkInstance } from './runtime-service.js';
+import { checkInstance, checkUpdateInstanceVariables } from './runtime-service.js';
 
 /** Executions: queries, local variables, signals and message triggers (Camunda's RuntimeService, execution part). */
 @injectable()
@@ -48,7 +48,7 @@ export class ExecutionService {
   modifyLocalVariables(executionId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
     return this.commands.run('SetExecutionVariablesCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      await checkUpdateInstanceVariables(ctx, execution.processInstanceId, runner.definition.key);
       for (const [name, value] of Object.entries(modifications)) runner.variables.setLocal(execution.id, name, value);
       for (const name of deletions) runner.variables.removeLocal(execution.id, name);
       await completeRun(ctx, runner);

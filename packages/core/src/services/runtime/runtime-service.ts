@@ -89,7 +89,7 @@ export class RuntimeService {
   ): Promise<void> {
     const runner = failIfNotExists ? await this.open(ctx, processInstanceId) : await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
-    await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+    await checkUpdateInstanceVariables(ctx, processInstanceId, runner.definition.key);
     OperationLogEntries.variablesChanged(ctx, { processInstanceId, processDefinitionId: runner.definition.id }, modifications, deletions);
     for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
     for (const name of deletions) runner.variables.remove(name);
@@ -203,6 +203,13 @@ export function checkInstance(ctx: CommandContext, onInstance: string, onDefinit
     { permission: onInstance, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId },
     { permission: onDefinition, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
   );
+}
+
+/** Camunda's checkUpdateProcessInstanceVariables: any of UPDATE_VARIABLE / UPDATE on the instance, UPDATE_INSTANCE_VARIABLE / UPDATE_INSTANCE on its definition. */
+export function checkUpdateInstanceVariables(ctx: CommandContext, instanceId: string, definitionKey: string) {
+  const onInstance = (permission: string) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId });
+  const onDefinition = (permission: string) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
+  return ctx.authz.check(onInstance('UPDATE_VARIABLE'), onDefinition('UPDATE_INSTANCE_VARIABLE'), onInstance('UPDATE'), onDefinition('UPDATE_INSTANCE'));
 }
 
 export const readableInstances = (ctx: CommandContext) =>
