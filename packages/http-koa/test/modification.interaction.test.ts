@@ -182,5 +182,18 @@ describe('modification with authorization', () => {
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'modified', permissions: ['UPDATE_INSTANCE'] });
     expect((await rest.request('POST', '/modification/execute', { json, headers: jonny })).status).toBe(204);
     expect(await positions(ids, admin)).toEqual([['approve'], ['approve'], ['approve']]);
+
+    // Cancelling everything deletes the instance: Camunda's ModifyProcessInstanceCmd then also needs DELETE.
+    const cancelAll = { instructions: [{ type: 'cancel', activityId: 'approve' }] };
+    const deniedDelete = await rest.request('POST', `/process-instance/${ids[0]}/modification`, { json: cancelAll, headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: ids[0], permissions: ['DELETE'] });
+    const deleted = await rest.request('POST', `/process-instance/${ids[0]}/modification`, { json: cancelAll, headers: jonny });
+    expect(deniedDelete.status).toBe(403);
+    expect(deniedDelete.body.missingAuthorizations).toEqual([
+      { permissionName: 'DELETE', resourceName: 'ProcessInstance', resourceId: ids[0] },
+      { permissionName: 'DELETE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'modified' },
+    ]);
+    expect(deleted.status).toBe(204);
+    expect((await rest.request('GET', `/process-instance/${ids[0]}`, { headers: admin })).status).toBe(404);
   });
 });

@@ -97,6 +97,32 @@ describe('with HTTP Basic authentication and authorization on', () => {
     expect(await startable()).toEqual(['invoice']);
   });
 
+  it('suspends a definition with its instances, or all its instances, only with the instances\' suspension permissions', async () => {
+    const { deployedProcessDefinitions } = (await deploy(admin)).body;
+    const id = Object.keys(deployedProcessDefinitions)[0];
+    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'SUSPEND'] }, headers: admin });
+
+    const withInstances = await rest.request('PUT', `/process-definition/${id}/suspended`, { json: { suspended: true, includeProcessInstances: true }, headers: jonny });
+    const instancesByKey = await rest.request('PUT', '/process-instance/suspended', { json: { processDefinitionKey: 'invoice', suspended: true }, headers: jonny });
+    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['SUSPEND_INSTANCE'] }, headers: admin });
+    const allowedByKey = await rest.request('PUT', '/process-instance/suspended', { json: { processDefinitionKey: 'invoice', suspended: true }, headers: jonny });
+    const allowed = await rest.request('PUT', `/process-definition/${id}/suspended`, { json: { suspended: true, includeProcessInstances: true }, headers: jonny });
+
+    const missing = [
+      { permissionName: 'SUSPEND', resourceName: 'ProcessInstance', resourceId: null },
+      { permissionName: 'SUSPEND_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'invoice' },
+      { permissionName: 'UPDATE', resourceName: 'ProcessInstance', resourceId: null },
+      { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'invoice' },
+    ];
+    expect(withInstances.status).toBe(403);
+    expect(withInstances.body.missingAuthorizations).toEqual(missing);
+    // Checked once for the definition, even when it has no instance to suspend.
+    expect(instancesByKey.status).toBe(403);
+    expect(instancesByKey.body.missingAuthorizations).toEqual(missing);
+    expect(allowedByKey.status).toBe(204);
+    expect(allowed.status).toBe(204);
+  });
+
   it('asks for SUSPEND or UPDATE to suspend a definition, listing both as missing', async () => {
     const { deployedProcessDefinitions } = (await deploy(admin)).body;
     const id = Object.keys(deployedProcessDefinitions)[0];

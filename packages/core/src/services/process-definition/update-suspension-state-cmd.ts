@@ -2,6 +2,7 @@ import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { Resources } from '../../authorization/resources.js';
+import { checkSuspendInstancesOf } from '../runtime/runtime-service.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { HistoryWriter } from '../../history/history-writer.js';
@@ -37,12 +38,13 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
 
   async execute(ctx: CommandContext): Promise<ProcessDefinition[]> {
     const definitions = await this.findTargets(ctx);
-    // Camunda: SUSPEND or UPDATE on the definition's key.
+    // Camunda: SUSPEND or UPDATE on the definition's key; with its instances, their suspension permissions too.
     for (const key of new Set(definitions.map((definition) => definition.key))) {
       await ctx.authz.check(
         { permission: 'SUSPEND', resource: Resources.PROCESS_DEFINITION, resourceId: key },
         { permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
       );
+      if (this.change.includeProcessInstances) await checkSuspendInstancesOf(ctx, key);
     }
     OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
     const executionDate = this.change.executionDate;

@@ -103,6 +103,7 @@ export class RuntimeService {
   updateSuspensionState(target: InstanceSuspensionTarget, suspended: boolean): Promise<void> {
     return this.commands.run(suspended ? 'SuspendProcessInstanceCmd' : 'ActivateProcessInstanceCmd', async (ctx) => {
       const instanceIds = [...(target.processInstanceIds ?? [])];
+      const byDefinition = new Set<string>();
       if (target.processDefinitionId || target.processDefinitionKey) {
         const definitions = target.processDefinitionId
           ? [await ctx.processDefinitions.findById(target.processDefinitionId)].filter((each) => each !== null)
@@ -114,21 +115,23 @@ export class RuntimeService {
               : `no deployed process definition found with key '${target.processDefinitionKey}'`,
           );
         }
+        // Camunda checks the definition's instances as a whole, not one by one.
+        for (const key of new Set(definitions.map((definition) => definition.key))) await checkSuspendInstancesOf(ctx, key);
         for (const definition of definitions) {
-          for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) instanceIds.push(instance.id);
+          for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) byDefinition.add(instance.id);
         }
       }
-      for (const id of instanceIds) await this.setInstanceSuspended(ctx, id, suspended);
+      for (const id of [...instanceIds, ...byDefinition]) await this.setInstanceSuspended(ctx, id, suspended, !byDefinition.has(id));
       for (const id of target.processInstanceIds ?? []) OperationLogEntries.processInstanceSuspension(ctx, { processInstanceId: id }, suspended);
       if (target.processDefinitionId || target.processDefinitionKey) OperationLogEntries.processInstanceSuspension(ctx, { processDefinitionId: target.processDefinitionId, processDefinitionKey: target.processDefinitionKey }, suspended);
     });
   }
 
   /** One instance's suspension inside the caller's command (also the instance-update-suspension-state batch job). */
-  async setInstanceSuspended(ctx: CommandContext, id: string, suspended: boolean): Promise<void> {
+  async setInstanceSuspended(ctx: CommandContext, id: string, suspended: boolean, check = true): Promise<void> {
     const root = await ctx.executions.findById(id);
     if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
-    await ctx.authz.check(
+    if (check) await ctx.authz.check(
       { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
       { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
       { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
@@ -210,6 +213,19 @@ export function checkUpdateInstanceVariables(ctx: CommandContext, instanceId: st
   const onInstance = (permission: string) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId });
   const onDefinition = (permission: string) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
   return ctx.authz.check(onInstance('UPDATE_VARIABLE'), onDefinition('UPDATE_INSTANCE_VARIABLE'), onInstance('UPDATE'), onDefinition('UPDATE_INSTANCE'));
+}
+
+/**
+ * Camunda's checkUpdateProcessInstanceSuspensionStateByProcessDefinitionKey: any of SUSPEND / UPDATE
+ * on process instances as a whole (a `*` grant) or SUSPEND_INSTANCE / UPDATE_INSTANCE on the definition.
+ */
+export function checkSuspendInstancesOf(ctx: CommandContext, definitionKey: string) {
+  return ctx.authz.check(
+    { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+    { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
+    { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+    { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
+  );
 }
 
 export const readableInstances = (ctx: CommandContext) =>
