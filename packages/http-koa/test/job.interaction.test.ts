@@ -357,12 +357,22 @@ describe('jobs with authorization', () => {
 
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['SUSPEND_INSTANCE'] });
     const denied = await suspend();
+    // By definition: checked once on the definition's instances as a whole (an instance grant is not enough).
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: job.processInstanceId!, permissions: ['UPDATE'] });
+    const byKeyDenied = await rest.request('PUT', '/job/suspended', { json: { processDefinitionKey: 'billing', suspended: true }, headers: jonny });
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
     const allowed = await suspend();
+    const byKey = await rest.request('PUT', '/job/suspended', { json: { processDefinitionKey: 'billing', suspended: false }, headers: jonny });
 
     expect(denied.status).toBe(403);
     expect(denied.body.missingAuthorizations.map((each: { permissionName: string }) => each.permissionName)).toEqual(['UPDATE', 'UPDATE_INSTANCE']);
+    expect(byKeyDenied.status).toBe(403);
+    expect(byKeyDenied.body.missingAuthorizations).toEqual([
+      { permissionName: 'UPDATE', resourceName: 'ProcessInstance', resourceId: null },
+      { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'billing' },
+    ]);
     expect(allowed.status).toBe(204);
+    expect(byKey.status).toBe(204);
   });
 
   it('suspends a job definition with UPDATE on its process definition, its jobs too only with UPDATE_INSTANCE', async () => {

@@ -148,10 +148,7 @@ export class ManagementService {
   updateJobSuspensionState(selector: JobSuspensionSelector, suspended: boolean): Promise<void> {
     return this.commands.run(suspended ? 'SuspendJobCmd' : 'ActivateJobCmd', async (ctx) => {
       const jobs = await ctx.jobs.findBySuspensionSelector(selector);
-      for (const job of jobs) {
-        // Camunda's AbstractSetJobStateCmd: UPDATE, not SUSPEND.
-        await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
-      }
+      await checkJobSuspension(ctx, selector, jobs);
       for (const job of jobs) if (job.suspended !== suspended) await ctx.jobs.setSuspended(job, suspended);
       OperationLogEntries.jobSuspension(ctx, selector.jobId ? (jobs[0] ?? { id: selector.jobId }) : selector, suspended);
     });
@@ -259,6 +256,40 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
  * process instance or `onInstanceViaDefinition` on its definition key; a job without an instance (e.g. a
  * definition's timer) any of `onDefinition` on its definition. Jobs of no definition need nothing.
  */
+/**
+ * Camunda's AbstractSetJobStateCmd: UPDATE, not SUSPEND; by job, on that job; by process instance,
+ * on it; by job definition or process definition, once on the definition's instances as a whole,
+ * whether or not any job matches.
+ */
+async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSelector, jobs: readonly Job[]): Promise<void> {
+  if (!ctx.authz.isActive) return;
+  if (selector.jobId) {
+    for (const job of jobs) await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
+    return;
+  }
+  if (selector.processInstanceId) {
+    const root = await ctx.executions.findById(selector.processInstanceId);
+    if (root) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', root.id, root.processDefinitionKey);
+    return;
+  }
+  const keys = new Set<string>();
+  if (selector.jobDefinitionId) {
+    const definition = await ctx.jobDefinitions.findById(selector.jobDefinitionId);
+    if (definition?.processDefinitionKey) keys.add(definition.processDefinitionKey);
+  } else if (selector.processDefinitionId) {
+    const definition = await ctx.processDefinitions.findById(selector.processDefinitionId);
+    if (definition) keys.add(definition.key);
+  } else if (selector.processDefinitionKey) {
+    keys.add(selector.processDefinitionKey);
+  }
+  for (const key of keys) {
+    await ctx.authz.check(
+      { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+      { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
+    );
+  }
+}
+
 /**
  * Camunda's checks on a job (checkReadJob, checkUpdateJob, checkUpdateRetriesJob): on its instance,
  * or on its definition by key; a job of a definition but no instance (a start timer) is checked on
