@@ -123,6 +123,29 @@ describe('with HTTP Basic authentication and authorization on', () => {
     expect(allowed.status).toBe(204);
   });
 
+  it('updates and deletes only what the caller may read: 404 without READ, as Camunda\'s REST resources look it up first', async () => {
+    await rest.request('POST', '/group/create', { json: { id: 'sales', name: 'Sales', type: 'WORKFLOW' }, headers: admin });
+    const deployment = (await deploy(admin)).body.id;
+    const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
+      rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+    await grant(2, 'sales', ['UPDATE']);
+    await grant(9, deployment, ['DELETE']);
+
+    const groupUnseen = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales team', type: 'WORKFLOW' }, headers: jonny });
+    const deploymentUnseen = await rest.request('DELETE', `/deployment/${deployment}`, { headers: jonny });
+    await grant(2, 'sales', ['READ']);
+    await grant(9, deployment, ['READ']);
+    const groupUpdated = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales team', type: 'WORKFLOW' }, headers: jonny });
+    const deploymentDeleted = await rest.request('DELETE', `/deployment/${deployment}`, { headers: jonny });
+
+    expect(groupUnseen.status).toBe(404);
+    expect(groupUnseen.body.message).toBe('Group with id sales does not exist');
+    expect(deploymentUnseen.status).toBe(404);
+    expect(deploymentUnseen.body.message).toBe(`Deployment with id '${deployment}' do not exist`);
+    expect(groupUpdated.status).toBe(204);
+    expect(deploymentDeleted.status).toBe(204);
+  });
+
   it('asks for SUSPEND or UPDATE to suspend a definition, listing both as missing', async () => {
     const { deployedProcessDefinitions } = (await deploy(admin)).body;
     const id = Object.keys(deployedProcessDefinitions)[0];

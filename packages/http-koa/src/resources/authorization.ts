@@ -74,11 +74,14 @@ export function authorizationRoutes(router: Router, rest: RestContext): void {
 
   router.put('/authorization/:id', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
+    // Camunda's AuthorizationResourceImpl looks the authorization up as the caller may read it first.
+    if (!(await engine.authorization.getAuthorization(ctx.params.id))) throw notFound(ctx.params.id);
     await notFoundAs404(() => engine.authorization.updateAuthorization(ctx.params.id, authorizationInput(body)));
     ctx.status = 204;
   });
 
   router.delete('/authorization/:id', async (ctx) => {
+    if (!(await engine.authorization.getAuthorization(ctx.params.id))) throw notFound(ctx.params.id);
     await notFoundAs404(() => engine.authorization.deleteAuthorization(ctx.params.id));
     ctx.status = 204;
   });

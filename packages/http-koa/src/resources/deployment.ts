@@ -65,6 +65,8 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
   });
 
   router.delete('/deployment/:id', async (ctx) => {
+    // Camunda's DeploymentResourceImpl looks the deployment up as the caller may read it first.
+    if (!(await engine.deployment.getDeployment(ctx.params.id))) throw new InvalidRequestException(404, `Deployment with id '${ctx.params.id}' do not exist`);
     try {
       await engine.deployment.deleteDeployment(ctx.params.id, {
         cascade: strictFlag(ctx, 'cascade'),

@@ -55,6 +55,8 @@ export function groupRoutes(router: Router, rest: RestContext): void {
 
   router.put('/group/:id', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
+    // Camunda's GroupResourceImpl looks the group up as the caller may read it first.
+    if (!(await engine.identity.getGroup(ctx.params.id))) throw new InvalidRequestException(404, `Group with id ${ctx.params.id} does not exist`);
     await notFoundAs404(() => engine.identity.updateGroup(ctx.params.id, { name: text(body.name), type: text(body.type) }));
     ctx.status = 204;
   });

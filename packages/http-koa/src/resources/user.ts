@@ -53,6 +53,8 @@ export function userRoutes(router: Router, rest: RestContext): void {
 
   router.put('/user/:id/profile', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
+    // Camunda's UserResourceImpl looks the user up as the caller may read it first.
+    if (!(await engine.identity.getUser(ctx.params.id))) throw userNotFound(ctx.params.id);
     await notFoundAs404(() =>
       engine.identity.updateUserProfile(ctx.params.id, { firstName: text(body.firstName), lastName: text(body.lastName), email: text(body.email) }),
     );
@@ -66,6 +68,7 @@ export function userRoutes(router: Router, rest: RestContext): void {
     if (caller && !(await engine.identity.checkPassword(caller.userId, text(body.authenticatedUserPassword) ?? ''))) {
       throw new InvalidRequestException(400, 'The given authenticated user password is not valid.');
     }
+    if (!(await engine.identity.getUser(ctx.params.id))) throw userNotFound(ctx.params.id);
     const password = text(body.password);
     if (!password) throw new InvalidRequestException(400, 'A new password is required.');
     await notFoundAs404(() => engine.identity.updatePassword(ctx.params.id, password));
