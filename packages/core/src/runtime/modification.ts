@@ -1,4 +1,4 @@
-import { Resources } from '../authorization/resources.js';
+import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { BadUserRequestException, ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
@@ -27,10 +27,7 @@ export async function modifyInstance(runner: ProcessRunner, instructions: readon
   const root = runner.tree.root;
   if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) {
     // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
-    await runner.ctx.authz.check(
-      { permission: 'DELETE', resource: Resources.PROCESS_INSTANCE, resourceId: root.processInstanceId },
-      { permission: 'DELETE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: runner.definition.key },
-    );
+    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', root.processInstanceId, runner.definition.key);
     runner.tree.history.terminate('EXTERNALLY_TERMINATED', null);
     await runner.cancelInstance();
   }

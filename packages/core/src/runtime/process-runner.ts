@@ -497,9 +497,8 @@ export class ProcessRunner {
    * matches catches it. Uncaught, the execution ends as at a none end event (Camunda's semantics).
    */
   async throwError(execution: Execution, errorCode: string, errorMessage: string | null): Promise<void> {
-    for (let scope: Execution | null = this.scopeExecutionOf(execution); scope; scope = scope.parentId === null ? null : this.scopeExecutionOf(this.parentOf(scope))) {
-      const container = scope.scopeActivityId === null ? this.model.key : this.model.activity(scope.scopeActivityId);
-      const errorStart = typeof container === 'string' || container?.type === 'bpmn:SubProcess' ? matchingErrorStart(this.model, typeof container === 'string' ? container : container!.id, errorCode) : null;
+    for (const { scope, containerId, host } of this.catchingScopes(execution)) {
+      const errorStart = containerId === null ? null : matchingErrorStart(this.model, containerId, errorCode);
       // Inside the scope first: an error event sub-process; then the boundary events of the scope's activity.
       if (errorStart && !this.insideEventSubProcess(execution, errorStart)) {
         const definition = errorStart.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition')!;
@@ -507,11 +506,7 @@ export class ProcessRunner {
         await this.fireEventSubProcess(scope, errorStart, this.model.activity(errorStart.scopeId)!);
         return;
       }
-      if (scope.scopeActivityId === null) break;
-      const host = this.model.activity(scopeElementId(scope.scopeActivityId))!;
-      // An instance of a multi-instance activity: its boundary events belong to the body further up.
-      if (host.multiInstance && !scope.scopeActivityId.endsWith(MI_BODY_SUFFIX)) continue;
-      const found = matchingErrorBoundary(this.model, host, errorCode);
+      const found = host && matchingErrorBoundary(this.model, host, errorCode);
       if (!found) continue;
       const { boundary, definition } = found;
       this.setErrorVariables(this.parentOf(scope), definition, errorCode, errorMessage);
@@ -556,17 +551,11 @@ export class ProcessRunner {
 
   /** The escalation event of this instance that catches an escalation thrown by `execution`, innermost scope first. */
   escalationCatchFor(execution: Execution, escalationCode: string): EscalationCatch | null {
-    for (let scope: Execution | null = this.scopeExecutionOf(execution); scope; scope = scope.parentId === null ? null : this.scopeExecutionOf(this.parentOf(scope))) {
-      const container = scope.scopeActivityId === null ? this.model.key : this.model.activity(scope.scopeActivityId);
-      if (typeof container === 'string' || container?.type === 'bpmn:SubProcess') {
-        const start = matchingEscalationStart(this.model, typeof container === 'string' ? container : container!.id, escalationCode);
-        // An event sub-process does not catch what its own content throws.
-        if (start && !this.insideEventSubProcess(execution, start)) return { scope, event: start, interrupting: start.isInterrupting };
-      }
-      if (scope.scopeActivityId === null) break;
-      const host = this.model.activity(scopeElementId(scope.scopeActivityId))!;
-      if (host.multiInstance && !scope.scopeActivityId.endsWith(MI_BODY_SUFFIX)) continue;
-      const boundary = matchingEscalationBoundary(this.model, host, escalationCode);
+    for (const { scope, containerId, host } of this.catchingScopes(execution)) {
+      const start = containerId === null ? null : matchingEscalationStart(this.model, containerId, escalationCode);
+      // An event sub-process does not catch what its own content throws.
+      if (start && !this.insideEventSubProcess(execution, start)) return { scope, event: start, interrupting: start.isInterrupting };
+      const boundary = host && matchingEscalationBoundary(this.model, host, escalationCode);
       if (boundary) return { scope, event: boundary, interrupting: boundary.cancelActivity };
     }
     return null;
@@ -581,6 +570,29 @@ export class ProcessRunner {
     if (typeof variable === 'string' && variable !== '') this.variables.setVisible(on.id, variable, untypedValue(escalationCode));
     if (eventSubProcess) await this.fireEventSubProcess(scope, event, eventSubProcess);
     else await this.fireBoundaryEvent(scope, event);
+  }
+
+  /**
+   * The scopes an event thrown by `execution` passes on its way out, innermost first: each with the
+   * container whose event sub-processes may catch it (the process or a sub-process, else null) and
+   * the activity whose boundary events may (none at process level, nor for one instance of a
+   * multi-instance activity: its boundary events belong to the body further up).
+   */
+  private *catchingScopes(execution: Execution): Generator<{ scope: Execution; containerId: string | null; host: FlowElementModel | null }> {
+    for (let scope: Execution | null = this.scopeExecutionOf(execution); scope; scope = scope.parentId === null ? null : this.scopeExecutionOf(this.parentOf(scope))) {
+      const activityId = scope.scopeActivityId;
+      if (activityId === null) {
+        yield { scope, containerId: this.model.key, host: null };
+        return;
+      }
+      const container = this.model.activity(activityId);
+      const host = this.model.activity(scopeElementId(activityId))!;
+      yield {
+        scope,
+        containerId: container?.type === 'bpmn:SubProcess' ? container.id : null,
+        host: host.multiInstance && !activityId.endsWith(MI_BODY_SUFFIX) ? null : host,
+      };
+    }
   }
 
   private setErrorVariables(on: Execution, definition: EventDefinitionModel, errorCode: string, errorMessage: string | null): void {

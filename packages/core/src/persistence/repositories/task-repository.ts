@@ -3,13 +3,13 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-
-/** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
-export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNullable<ReadFilter> } | null;
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
 import { valueCondition } from './variable-instance-query.js';
+
+/** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
+export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNullable<ReadFilter> } | null;
 
 const SORT_COLUMNS = {
   id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',

@@ -8,9 +8,10 @@ import type {
   VariableValueCondition,
 } from '../../services/variable-instance/variable-instance.js';
 import type { StoreSchema } from '../schema.js';
+import { applyPage, applySorting } from './query-support.js';
+
 /** Variables the caller may read: by their process instance, its definition's key, or their task (null: no checks). */
 export type VariableReadFilter = ((instanceColumn: string, definitionKeyColumn: string, taskColumn: string) => Expression<SqlBool>) | null;
-import { applyPage, applySorting } from './query-support.js';
 
 const SORT_COLUMNS: Record<VariableInstanceSortField, string> = {
   variableName: 'v.name', variableType: 'v.type', activityInstanceId: 'act_inst_id', tenantId: 'p.tenant_id',

@@ -1,4 +1,4 @@
-import { Resources } from '../../authorization/resources.js';
+import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { ProcessDefinition } from '../../services/process-definition/process-definition.js';
 import { completeRun, openInstance } from '../open-instance.js';
@@ -40,16 +40,12 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   if (authorize) {
     for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
       const definition = await definitionOf(subscription.processDefinitionId!);
-      await ctx.authz.check(
-        { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: subscription.processInstanceId },
-        { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition?.key ?? null },
-      );
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', subscription.processInstanceId, definition?.key ?? null);
     }
     for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
       const definition = await definitionOf(subscription.processDefinitionId!);
       if (!definition) continue;
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
-      await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      await checkCreateInstance(ctx, definition.key);
     }
   }
   for (const subscription of subscriptions) {

@@ -15,7 +15,8 @@ import type { ProcessDefinition } from '../process-definition/process-definition
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
 import { historicInstanceIds } from '../history/historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
-import { checkInstance, readableInstances } from '../runtime/runtime-service.js';
+import { checkInstance } from '../../authorization/instance-checks.js';
+import { readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';

@@ -1,3 +1,4 @@
+import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
@@ -138,8 +139,7 @@ export async function restartInstance(
       `ENGINE-13039 Historic process instance '${historicId}' cannot be restarted. Its process definition '${historic.processDefinitionId}' does not match given process definition '${settings.processDefinitionId}'`,
     );
   }
-  await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
-  await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+  await checkCreateInstance(ctx, definition.key);
   if (definition.suspended) {
     throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
   }

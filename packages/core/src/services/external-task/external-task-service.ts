@@ -13,7 +13,7 @@ import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { fromStorage, toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
 import type { VariableRow } from '../../persistence/repositories/variable-repository.js';
-import { checkInstance } from '../runtime/runtime-service.js';
+import { checkInstance } from '../../authorization/instance-checks.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
 import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
 import { ExternalTaskLog } from '../../history/external-task-log.js';

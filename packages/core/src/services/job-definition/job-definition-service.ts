@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { checkInstance } from '../../authorization/instance-checks.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -135,13 +136,9 @@ async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
   return definition;
 }
 
-/** Camunda's checkUpdateProcessInstanceByProcessDefinitionKey: UPDATE on every process instance (a `*` grant) or UPDATE_INSTANCE on the definition. */
+/** Camunda's checkUpdateProcessInstanceByProcessDefinitionKey: UPDATE on process instances as a whole or UPDATE_INSTANCE on the definition. */
 async function checkUpdateInstancesOf(ctx: CommandContext, definition: JobDefinition): Promise<void> {
-  if (!definition.processDefinitionKey) return;
-  await ctx.authz.check(
-    { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
-    { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
-  );
+  if (definition.processDefinitionKey) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, definition.processDefinitionKey);
 }
 
 function checkDefinition(ctx: CommandContext, definition: JobDefinition, ...permissions: string[]) {

@@ -16,7 +16,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
-import { checkInstance } from '../runtime/runtime-service.js';
+import { checkInstance } from '../../authorization/instance-checks.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
@@ -282,12 +282,7 @@ async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSe
   } else if (selector.processDefinitionKey) {
     keys.add(selector.processDefinitionKey);
   }
-  for (const key of keys) {
-    await ctx.authz.check(
-      { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
-      { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
-    );
-  }
+  for (const key of keys) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, key);
 }
 
 /**

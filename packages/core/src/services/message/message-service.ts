@@ -1,5 +1,4 @@
 import { inject, injectable } from 'inversify';
-import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
@@ -10,7 +9,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
 import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
-import { checkInstance } from '../runtime/runtime-service.js';
+import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 
 /** A message correlation (Camunda's MessageCorrelationBuilder / POST /message). */
 export interface MessageCorrelation {
@@ -148,8 +147,7 @@ export class MessageService {
   private async start(ctx: CommandContext, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
     const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
     if (!definition) throw new ProcessEngineException(`Process definition '${subscription.processDefinitionId}' does not exist`);
-    await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
-    await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+    await checkCreateInstance(ctx, definition.key);
     if (definition.suspended) {
       throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
     }

@@ -1,3 +1,4 @@
+import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
@@ -91,8 +92,7 @@ export class StartFormService {
     return this.commands.run('SubmitStartFormCmd', async (ctx) => {
       const definition = await ctx.processDefinitions.findById(processDefinitionId);
       if (!definition) throw noDeployedDefinition(processDefinitionId);
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
-      await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      await checkCreateInstance(ctx, definition.key);
       const model = await this.env.models.get(ctx, definition);
       const form = startFormDataOf(model.initialActivity());
       const variables = submitFormVariables(form.fields, request.variables ?? {});

@@ -2,7 +2,7 @@ import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { Resources } from '../../authorization/resources.js';
-import { checkSuspendInstancesOf } from '../runtime/runtime-service.js';
+import { checkSuspendInstancesOf } from '../../authorization/instance-checks.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { HistoryWriter } from '../../history/history-writer.js';

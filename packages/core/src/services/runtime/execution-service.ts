@@ -13,7 +13,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import type { ExecutionInfo, ExecutionQuery } from './execution.js';
-import { checkInstance, checkUpdateInstanceVariables } from './runtime-service.js';
+import { checkInstance, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
 
 /** Executions: queries, local variables, signals and message triggers (Camunda's RuntimeService, execution part). */
 @injectable()

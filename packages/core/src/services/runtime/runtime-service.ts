@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { checkInstance, checkSuspendInstancesOf, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -198,34 +199,6 @@ export interface InstanceSuspensionTarget {
   processDefinitionKey?: string;
   processDefinitionTenantId?: string | null;
   processDefinitionWithoutTenantId?: boolean;
-}
-
-/** Camunda: a permission on the instance itself, or the matching *_INSTANCE permission on its definition's key. */
-export function checkInstance(ctx: CommandContext, onInstance: string, onDefinition: string, instanceId: string, definitionKey: string) {
-  return ctx.authz.check(
-    { permission: onInstance, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId },
-    { permission: onDefinition, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
-  );
-}
-
-/** Camunda's checkUpdateProcessInstanceVariables: any of UPDATE_VARIABLE / UPDATE on the instance, UPDATE_INSTANCE_VARIABLE / UPDATE_INSTANCE on its definition. */
-export function checkUpdateInstanceVariables(ctx: CommandContext, instanceId: string, definitionKey: string) {
-  const onInstance = (permission: string) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId });
-  const onDefinition = (permission: string) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
-  return ctx.authz.check(onInstance('UPDATE_VARIABLE'), onDefinition('UPDATE_INSTANCE_VARIABLE'), onInstance('UPDATE'), onDefinition('UPDATE_INSTANCE'));
-}
-
-/**
- * Camunda's checkUpdateProcessInstanceSuspensionStateByProcessDefinitionKey: any of SUSPEND / UPDATE
- * on process instances as a whole (a `*` grant) or SUSPEND_INSTANCE / UPDATE_INSTANCE on the definition.
- */
-export function checkSuspendInstancesOf(ctx: CommandContext, definitionKey: string) {
-  return ctx.authz.check(
-    { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: null },
-    { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
-    { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
-    { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
-  );
 }
 
 export const readableInstances = (ctx: CommandContext) =>

@@ -1,4 +1,4 @@
-import { Resources } from '../../authorization/resources.js';
+import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
@@ -35,8 +35,7 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
   async execute(ctx: CommandContext): Promise<StartedProcessInstance> {
     const definition = await ctx.processDefinitions.findById(this.processDefinitionId);
     if (!definition) throw definitionNotFound(this.processDefinitionId);
-    await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
-    await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+    await checkCreateInstance(ctx, definition.key);
     if (definition.suspended) {
       throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
     }

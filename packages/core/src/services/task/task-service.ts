@@ -7,7 +7,7 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { checkInstance } from '../runtime/runtime-service.js';
+import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';

@@ -1,0 +1,42 @@
+import type { CommandContext } from '../command/command-context.js';
+import { Resources } from './resources.js';
+
+// The checks Camunda's AuthorizationCommandChecker makes on process instances, shared by the
+// services and the runtime (a leaf module: the runtime cannot import the services).
+
+/**
+ * A permission on the instance itself, or the matching *_INSTANCE permission on its definition's
+ * key; a null instance id stands for process instances as a whole (only a `*` grant counts there).
+ */
+export function checkInstance(ctx: CommandContext, onInstance: string, onDefinition: string, instanceId: string | null, definitionKey: string | null) {
+  return ctx.authz.check(
+    { permission: onInstance, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId },
+    { permission: onDefinition, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
+  );
+}
+
+/** Camunda's checkUpdateProcessInstanceVariables: any of UPDATE_VARIABLE / UPDATE on the instance, UPDATE_INSTANCE_VARIABLE / UPDATE_INSTANCE on its definition. */
+export function checkUpdateInstanceVariables(ctx: CommandContext, instanceId: string, definitionKey: string) {
+  const onInstance = (permission: string) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: instanceId });
+  const onDefinition = (permission: string) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
+  return ctx.authz.check(onInstance('UPDATE_VARIABLE'), onDefinition('UPDATE_INSTANCE_VARIABLE'), onInstance('UPDATE'), onDefinition('UPDATE_INSTANCE'));
+}
+
+/**
+ * Camunda's checkUpdateProcessInstanceSuspensionStateByProcessDefinitionKey: any of SUSPEND / UPDATE
+ * on process instances as a whole or SUSPEND_INSTANCE / UPDATE_INSTANCE on the definition.
+ */
+export function checkSuspendInstancesOf(ctx: CommandContext, definitionKey: string) {
+  return ctx.authz.check(
+    { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+    { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
+    { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: null },
+    { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey },
+  );
+}
+
+/** Camunda's checkCreateProcessInstance: CREATE on process instances, and CREATE_INSTANCE on the definition (both). */
+export async function checkCreateInstance(ctx: CommandContext, definitionKey: string): Promise<void> {
+  await ctx.authz.check({ permission: 'CREATE', resource: Resources.PROCESS_INSTANCE });
+  await ctx.authz.check({ permission: 'CREATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
+}
