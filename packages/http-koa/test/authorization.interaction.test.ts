@@ -163,6 +163,28 @@ describe('GET /authorization/check with authentication and authorization on', ()
     expect(asAdmin.body.authorized).toBe(true);
   });
 
+  it('counts stored grants only, also for an administrator (as Camunda), in the check and the OPTIONS links', async () => {
+    const ops = await startRestHarness({ authorization: { enabled: true, adminUsers: ['ops'] } }, { authentication: 'basic' });
+    try {
+      await ops.engine.identity.createUser({ id: 'ops', firstName: null, lastName: null, email: null }, 'pw');
+      const ask = () => ops.request('GET', '/authorization/check', { query: { permissionName: 'READ', resourceName: 'Deployment', resourceType: 9 }, headers: basic('ops', 'pw') });
+      const links = async () => ((await ops.request('OPTIONS', '/authorization', { headers: basic('ops', 'pw') })).body.links as Array<{ rel: string }>).map((link) => link.rel);
+
+      const [before, linksBefore] = [await ask(), await links()];
+      await ops.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 9, resourceId: '*', permissions: ['READ'] });
+      await ops.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 4, resourceId: '*', permissions: ['CREATE'] });
+
+      expect(before.body.authorized).toBe(false);
+      expect(linksBefore).not.toContain('create');
+      expect((await ask()).body.authorized).toBe(true);
+      expect(await links()).toContain('create');
+      // the administrator set up the usual way holds ALL through camunda-admin
+      expect((await check({ permissionName: 'DELETE', resourceId: 'd1' }, basic('admin', 'secret'))).body.authorized).toBe(true);
+    } finally {
+      await ops.close();
+    }
+  });
+
   it('answers 400 for a permission the resource type does not have', async () => {
     const unknown = await check({ permissionName: 'FLY' });
     const undeclared = await check({ permissionName: 'UPDATE' });

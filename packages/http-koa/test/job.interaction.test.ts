@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { simpleProcessXml } from '@trellis/core/testing';
 import { formatRestDate } from '../src/dto/dates.js';
 import { basic } from './support/basic-auth.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
@@ -292,13 +293,23 @@ describe('the Job group', () => {
     const fromCreation = await rest.request('POST', `/job/${timer.id}/duedate/recalculate`, { query: { creationDateBased: true } });
     const afterCreation = await rest.request('GET', `/job/${timer.id}`);
     const other = await start();
-    const notATimer = await rest.request('POST', `/job/${(await jobOf(other)).id}/duedate/recalculate`);
+    const otherJob = await jobOf(other);
+    const notATimer = await rest.request('POST', `/job/${otherJob.id}/duedate/recalculate`);
+    const unknown = await rest.request('POST', '/job/nope/duedate/recalculate');
+    await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.management.recalculateJobDuedate(timer.id, true));
+    const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'RecalculateDuedate', jobId: timer.id } });
 
     expect(fromNow.status).toBe(204);
     expect(afterNow.body.dueDate).toBe(formatRestDate(new Date(rest.engine.clock.now().getTime() + 3600_000)));
     expect(fromCreation.status).toBe(204);
     expect(afterCreation.body.dueDate).toBe(formatRestDate(new Date(created + 3600_000)));
     expect(notATimer.status).toBe(500);
+    expect(notATimer.body).toEqual({ type: 'InvalidRequestException', message: `Only timer jobs can be recalculated, but the job with id '${otherJob.id}' is of type 'async-continuation'.`, code: null });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("No job found with id 'nope': job is null");
+    expect(logged.body.map((entry: { property: string; newValue: string }) => [entry.property, entry.newValue])).toEqual(
+      expect.arrayContaining([['creationDateBased', 'true'], ['duedate', String(created + 3600_000)]]),
+    );
   });
 
   it('deletes a job', async () => {
@@ -398,6 +409,21 @@ describe('jobs with authorization', () => {
       { permissionName: 'UPDATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'billing' },
     ]);
     expect(withJobsAllowed.status).toBe(204);
+  });
+
+  it('checks job definition suspension by definition once, also when the definition has no job definitions', async () => {
+    const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'plain.bpmn', bytes: Buffer.from(simpleProcessXml('plain')) }] });
+    const byKey = () => rest.request('PUT', '/job-definition/suspended', { json: { processDefinitionKey: 'plain', suspended: true }, headers: jonny });
+    const byId = () => rest.request('PUT', '/job-definition/suspended', { json: { processDefinitionId: processDefinitions![0].id, suspended: true }, headers: jonny });
+
+    const [deniedByKey, deniedById] = [await byKey(), await byId()];
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'plain', permissions: ['UPDATE'] });
+
+    expect(deniedByKey.status).toBe(403);
+    expect(deniedByKey.body.missingAuthorizations).toEqual([{ permissionName: 'UPDATE', resourceName: 'ProcessDefinition', resourceId: 'plain' }]);
+    expect(deniedById.status).toBe(403);
+    expect((await byKey()).status).toBe(204);
+    expect((await byId()).status).toBe(204);
   });
 
   it('shows batch jobs and their incidents to everyone: they belong to no process definition', async () => {

@@ -194,9 +194,14 @@ describe('PUT …/history-time-to-live', () => {
     const definition = await deploy('invoice');
 
     const response = await rest.request('PUT', `/process-definition/${definition.id}/history-time-to-live`, { json: { historyTimeToLive: 7 } });
+    await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.processDefinition.updateHistoryTimeToLive(definition.id, 9));
+    const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'UpdateHistoryTimeToLive' } });
 
     expect(response.status).toBe(204);
-    expect((await rest.request('GET', '/process-definition/key/invoice')).body.historyTimeToLive).toBe(7);
+    expect((await rest.request('GET', '/process-definition/key/invoice')).body.historyTimeToLive).toBe(9);
+    expect(logged.body).toEqual([
+      expect.objectContaining({ entityType: 'ProcessDefinition', processDefinitionId: definition.id, processDefinitionKey: 'invoice', property: 'historyTimeToLive', orgValue: '7', newValue: '9', userId: 'demo' }),
+    ]);
   });
 
   it('updates the latest definition addressed by key and by key and tenant', async () => {

@@ -14,7 +14,7 @@ let rest: RestHarness;
 afterEach(async () => rest.close());
 
 describe('the Telemetry group', () => {
-  it('stores the configuration (never sending anything) and reports what the engine did', async () => {
+  it('keeps the configuration a deprecated no-op (always false) and reports what the engine did', async () => {
     rest = await startRestHarness();
     await rest.engine.deployment.deploy({ resources: [{ name: 'tick.bpmn', bytes: Buffer.from(MODEL) }] });
     const before = await rest.request('GET', '/telemetry/configuration');
@@ -27,7 +27,7 @@ describe('the Telemetry group', () => {
 
     expect(before.body).toEqual({ enableTelemetry: false });
     expect(configured.status).toBe(204);
-    expect(after.body).toEqual({ enableTelemetry: true });
+    expect(after.body).toEqual({ enableTelemetry: false });
     expect(data.body.product).toMatchObject({ name: 'Trellis', edition: 'community' });
     expect(data.body.product.internals.database).toMatchObject({ vendor: 'SQLite' });
     expect(data.body.product.internals.jdk).toEqual({ vendor: 'Node.js', version: process.versions.node });
@@ -51,7 +51,10 @@ describe('the Telemetry group', () => {
       rest.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 21, resourceId: '*', permissions: ['READ'] }),
     );
     const allowed = await rest.request('GET', '/telemetry/data', { headers: basic('ops', 'ops-secret') });
+    // the deprecated configuration command checks nothing
+    const configured = await rest.request('POST', '/telemetry/configuration', { json: { enableTelemetry: true }, headers: basic('ops', 'ops-secret') });
 
+    expect(configured.status).toBe(204);
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe(
       "ENGINE-03110 Required admin authenticated group or user or any of the following permissions: 'READ' permission on resource 'System'.",

@@ -64,6 +64,28 @@ const onTask = (task: TaskRef) => ({
  * categories (UserOperationLogManager's log* methods and the commands' property changes). Each is
  * one call from the service that made the change.
  */
+/** A process definition as its entries name it. */
+interface DefinitionEntity {
+  id: string;
+  key: string;
+  deploymentId: string;
+  tenantId: string | null;
+}
+
+/** Camunda's logProcessDefinitionOperation: one change, in the context of the definition (its deployment and tenant). */
+function definitionEntry(ctx: CommandContext, operationType: string, definition: DefinitionEntity, change: PropertyChange): void {
+  UserOperationLog.write(ctx, {
+    operationType,
+    entityType: 'ProcessDefinition',
+    category: operator,
+    processDefinitionId: definition.id,
+    processDefinitionKey: definition.key,
+    deploymentId: definition.deploymentId,
+    tenantId: definition.tenantId,
+    changes: [change],
+  });
+}
+
 export const OperationLogEntries = {
   /** Camunda's AbstractMigrationCmd: one Migrate entry on the source definition. */
   migrated(ctx: CommandContext, source: DefinitionRef & { processDefinitionId: string }, targetId: string, instances: number, variables: object | null | undefined, async: boolean): void {
@@ -96,18 +118,14 @@ export const OperationLogEntries = {
     });
   },
 
+  /** Camunda's UpdateProcessDefinitionHistoryTimeToLiveCmd. */
+  historyTimeToLiveUpdated(ctx: CommandContext, definition: DefinitionEntity & { historyTimeToLive: number | null }, historyTimeToLive: number | null): void {
+    definitionEntry(ctx, 'UpdateHistoryTimeToLive', definition, { property: 'historyTimeToLive', orgValue: definition.historyTimeToLive, newValue: historyTimeToLive });
+  },
+
   /** Camunda's DeleteProcessDefinitionsCmd: one Delete per definition, with its cascade flag. */
-  processDefinitionDeleted(ctx: CommandContext, definition: { id: string; key: string; deploymentId: string; tenantId: string | null }, cascade: boolean): void {
-    UserOperationLog.write(ctx, {
-      operationType: 'Delete',
-      entityType: 'ProcessDefinition',
-      category: operator,
-      processDefinitionId: definition.id,
-      processDefinitionKey: definition.key,
-      deploymentId: definition.deploymentId,
-      tenantId: definition.tenantId,
-      changes: [{ property: 'cascade', orgValue: false, newValue: cascade }],
-    });
+  processDefinitionDeleted(ctx: CommandContext, definition: DefinitionEntity, cascade: boolean): void {
+    definitionEntry(ctx, 'Delete', definition, { property: 'cascade', orgValue: false, newValue: cascade });
   },
 
   /** Camunda's logJobOperation: one job, or the jobs one criterion selects (the job's context fills the rest). */

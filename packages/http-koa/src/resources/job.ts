@@ -135,7 +135,15 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.post('/job/:id/duedate/recalculate', async (ctx) => {
     const { creationDateBased } = parseListQuery<{ creationDateBased?: boolean }>(ctx.query, { params: { creationDateBased: 'boolean' } });
-    await engineErrorAs500(() => engine.management.recalculateJobDuedate(ctx.params.id, creationDateBased ?? false));
+    // Camunda's JobResourceImpl: an unknown job is a 404, any other engine error a 500.
+    await engineErrorAs500(async () => {
+      try {
+        await engine.management.recalculateJobDuedate(ctx.params.id, creationDateBased ?? false);
+      } catch (error) {
+        if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
+        throw error;
+      }
+    });
     ctx.status = 204;
   });
 

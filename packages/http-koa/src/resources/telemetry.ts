@@ -4,7 +4,7 @@ import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { type RestContext } from './context.js';
 
-/** The Telemetry group: the stored (never acted on) configuration and the local diagnostics data. */
+/** The Telemetry group: the deprecated configuration (a no-op, always false) and the local diagnostics data. */
 export function telemetryRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 

@@ -101,7 +101,8 @@ export class AuthorizationService {
 
   /**
    * Whether a user holds a permission (Camunda's AuthorizationCheckCmd): always true while
-   * authorization is disabled. Checking another user than the caller needs READ on Authorization.
+   * authorization is disabled; otherwise only stored grants count, also for administrators (whose
+   * camunda-admin group holds ALL everywhere when set up by IdentityService.setUpAdministrator).
    */
   isUserAuthorized(request: AuthorizationCheckRequest, subject: Authentication): Promise<boolean> {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) => {
@@ -110,7 +111,7 @@ export class AuthorizationService {
         const name = resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
         throw new BadUserRequestException(engineMessage('03', '086', `The resource type '${name}' is not valid for '${permission.name}' permission.`));
       }
-      if (!ctx.config.authorization.enabled || ctx.authz.isAdmin(subject)) return true;
+      if (!ctx.config.authorization.enabled) return true;
       const resource = resourceByCode(request.resourceType) ?? { code: request.resourceType, name: String(request.resourceType), constant: 'null' };
       const resourceId = request.resourceId && request.resourceId !== ANY ? request.resourceId : null;
       return ctx.authz.isAuthorized({ permission: permission.name, resource, resourceId }, subject);
@@ -122,10 +123,14 @@ export class AuthorizationService {
     return this.mayOn('READ', Resources.AUTHORIZATION);
   }
 
-  /** Whether the caller may do `permission` on a resource (for the REST OPTIONS links); true when checks do not apply. */
+  /**
+   * Whether the caller may do `permission` on a resource (for the REST OPTIONS links): true while
+   * authorization is disabled or nobody is authenticated; otherwise by stored grants only, as
+   * Camunda's REST resources ask (no administrator shortcut).
+   */
   mayOn(permission: string, resource: ResourceType, resourceId?: string): Promise<boolean> {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) =>
-      !ctx.authz.isActive || ctx.authz.isAuthorized({ permission, resource, resourceId: resourceId ?? null }),
+      !ctx.config.authorization.enabled || ctx.authz.isAuthorized({ permission, resource, resourceId: resourceId ?? null }),
     );
   }
 

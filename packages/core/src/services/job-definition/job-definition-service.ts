@@ -58,9 +58,8 @@ export class JobDefinitionService {
     return this.commands.run('SetJobDefinitionPriorityCmd', async (ctx) => {
       if (priority === null && includeJobs) throw new BadUserRequestException('Cannot reset priority for job definition ' + id + ' with includeJobs=true');
       const definition = await load(ctx, id);
-      await checkDefinition(ctx, definition, 'UPDATE');
       // Camunda's SetJobDefinitionPriorityCmd: giving the jobs the priority too updates the instances.
-      if (includeJobs) await checkUpdateInstancesOf(ctx, definition);
+      await checkUpdateDefinition(ctx, definition.processDefinitionKey, includeJobs);
       OperationLogEntries.jobDefinition(ctx, 'SetPriority', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey }, [
         { property: 'overridingPriority', orgValue: definition.overridingJobPriority, newValue: priority },
       ]);
@@ -97,11 +96,15 @@ export class JobDefinitionService {
 
 async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
   const definitions = await targets(ctx, target);
-  // Camunda's AbstractSetJobDefinitionStateCmd: UPDATE on the definition; with its jobs, also on its instances.
-  for (const definition of definitions) {
-    await checkDefinition(ctx, definition, 'UPDATE');
-    if (change.includeJobs) await checkUpdateInstancesOf(ctx, definition);
-  }
+  // Camunda's AbstractSetJobDefinitionStateCmd: once per command, on the process definition key the
+  // target names (also when it has no job definitions), UPDATE on the definition; with its jobs, also
+  // on its instances. A definition id that names no definition checks nothing.
+  const key = target.jobDefinitionId
+    ? definitions[0].processDefinitionKey
+    : target.processDefinitionId
+      ? (await ctx.processDefinitions.findById(target.processDefinitionId))?.key
+      : target.processDefinitionKey;
+  await checkUpdateDefinition(ctx, key, change.includeJobs ?? false);
   OperationLogEntries.jobDefinitionSuspension(ctx, target.jobDefinitionId ? { jobDefinitionId: target.jobDefinitionId, processDefinitionId: definitions[0]?.processDefinitionId } : target, change.suspended);
   if (change.executionDate && change.executionDate.getTime() > ctx.clock.now().getTime()) {
     await createJob(ctx, {
@@ -136,13 +139,14 @@ async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
   return definition;
 }
 
-/** Camunda's checkUpdateProcessInstanceByProcessDefinitionKey: UPDATE on process instances as a whole or UPDATE_INSTANCE on the definition. */
-async function checkUpdateInstancesOf(ctx: CommandContext, definition: JobDefinition): Promise<void> {
-  if (definition.processDefinitionKey) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, definition.processDefinitionKey);
-}
-
-function checkDefinition(ctx: CommandContext, definition: JobDefinition, ...permissions: string[]) {
-  return ctx.authz.check(...permissions.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey })));
+/**
+ * Camunda's checkUpdateProcessDefinitionByKey, and with `instances` its
+ * checkUpdateProcessInstanceByProcessDefinitionKey; nothing without a key (batch job definitions).
+ */
+async function checkUpdateDefinition(ctx: CommandContext, processDefinitionKey: string | null | undefined, instances: boolean): Promise<void> {
+  if (!processDefinitionKey) return;
+  await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: processDefinitionKey });
+  if (instances) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, processDefinitionKey);
 }
 
 const readableDefinitions = async (ctx: CommandContext) => {

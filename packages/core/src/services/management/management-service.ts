@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { openInstance } from '../../runtime/open-instance.js';
-import { parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
+import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
@@ -18,6 +18,9 @@ import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+
+/** The jobs RecalculateJobDuedateCmd accepts: Camunda's timer job handlers (no timeout task listeners here). */
+const TIMER_HANDLERS: ReadonlySet<string> = new Set([JobHandlerTypes.intermediateTimer, JobHandlerTypes.boundaryTimer, JobHandlerTypes.timerStartEvent, JobHandlerTypes.eventSubProcessTimer]);
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
 @injectable()
@@ -89,19 +92,28 @@ export class ManagementService {
   recalculateJobDuedate(id: string, creationDateBased = false): Promise<void> {
     return this.commands.run('RecalculateJobDuedateCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
-      if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
+      if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
+      // Camunda's order: the job's type, then the permission, then its timer declaration.
+      if (job.type !== 'timer' || !TIMER_HANDLERS.has(job.handlerType)) {
+        throw new ProcessEngineException(`Only timer jobs can be recalculated, but the job with id '${id}' is of type '${job.handlerType}'.`);
+      }
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
       const element = definition && job.activityId ? (await this.env.models.get(ctx, definition)).activity(job.activityId) : undefined;
       const timer = element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
-      if (job.type !== 'timer' || !element || !timer) throw new BadUserRequestException(`Only timer jobs can be recalculated, but job '${id}' is no timer of a process`);
+      if (!element || !timer) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
       const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
       const text =
         job.repeat ??
         resolveTimerText(timer, (expression) => (runner && execution ? runner.evaluate(execution, expression, element.id) : evaluateExpression(expression, { has: () => false, resolve: () => undefined })));
       const base = creationDateBased ? job.createTime : ctx.clock.now();
-      await ctx.jobs.setDueDate(job, parseTimerOrFail(job.repeat ? { ...timer, kind: 'cycle' } : timer, text, element.id).firstDueDate(base));
+      const [before, dueDate] = [job.dueDate, parseTimerOrFail(job.repeat ? { ...timer, kind: 'cycle' } : timer, text, element.id).firstDueDate(base)];
+      await ctx.jobs.setDueDate(job, dueDate);
+      OperationLogEntries.job(ctx, 'RecalculateDuedate', job, [
+        { property: 'duedate', orgValue: before, newValue: dueDate },
+        { property: 'creationDateBased', orgValue: null, newValue: creationDateBased },
+      ]);
     });
   }
 

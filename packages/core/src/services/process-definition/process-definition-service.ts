@@ -96,10 +96,12 @@ export class ProcessDefinitionService {
   /** NotValidException for a negative value; NotAllowedException for null while TTL is enforced. */
   updateHistoryTimeToLive(id: string, historyTimeToLive: number | null): Promise<ProcessDefinition> {
     return this.commands.run('UpdateProcessDefinitionHistoryTimeToLiveCmd', async (ctx) => {
-      if (historyTimeToLive !== null && historyTimeToLive < 0) throw negativeHistoryTimeToLive();
-      if (historyTimeToLive === null && ctx.config.enforceHistoryTimeToLive) throw nullHistoryTimeToLive();
+      // Camunda's order: the permission, then the value (an unknown id is a 404 here).
       const definition = await this.load(ctx, id);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      if (historyTimeToLive !== null && historyTimeToLive < 0) throw negativeHistoryTimeToLive();
+      if (historyTimeToLive === null && ctx.config.enforceHistoryTimeToLive) throw nullHistoryTimeToLive();
+      OperationLogEntries.historyTimeToLiveUpdated(ctx, definition, historyTimeToLive);
       return ctx.processDefinitions.update(definition, { historyTimeToLive });
     });
   }

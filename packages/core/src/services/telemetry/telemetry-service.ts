@@ -8,7 +8,6 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { AuthorizationException } from '../../errors/exceptions.js';
 import { EngineMetrics, type TelemetryMetric } from './engine-metrics.js';
 
-const ENABLED = 'camunda.telemetry.enabled';
 const INSTALLATION = 'camunda.installation.id';
 /** Trellis' own version, as telemetry reports the product. */
 export const TRELLIS_VERSION = '0.1.0';
@@ -31,8 +30,8 @@ export interface TelemetryData {
 }
 
 /**
- * The Telemetry group. Trellis never sends telemetry anywhere: the configuration is only stored
- * (Camunda 7.22 keeps the endpoint), and the data is what an operator may read locally.
+ * The Telemetry group. Nothing is ever sent anywhere: the configuration endpoints are Camunda 7.22's
+ * deprecated no-ops, and the data is what an operator may read locally.
  */
 @injectable()
 export class TelemetryService {
@@ -41,16 +40,17 @@ export class TelemetryService {
     @inject(EngineMetrics) private readonly metrics: EngineMetrics,
   ) {}
 
-  configure(enabled: boolean): Promise<void> {
-    return this.commands.run('TelemetryConfigureCmd', async (ctx) => {
-      await requireSystemPermission(ctx, 'SET');
-      await ctx.properties.set(ENABLED, String(enabled));
-    });
+  /**
+   * Camunda 7.22 removed sending telemetry and kept this command empty (deprecated): it checks
+   * nothing and changes nothing, whatever `enabled` says.
+   */
+  configure(_enabled: boolean): Promise<void> {
+    return this.commands.run('TelemetryConfigureCmd', async () => undefined);
   }
 
-  /** What was configured; false until set. */
+  /** Always false, as in Camunda 7.22 (deprecated; sending telemetry was removed). */
   isTelemetryEnabled(): Promise<boolean> {
-    return this.commands.run('IsTelemetryEnabledCmd', async (ctx) => (await ctx.properties.get(ENABLED)) === 'true');
+    return this.commands.run('IsTelemetryEnabledCmd', async () => false);
   }
 
   /** Camunda's diagnostics snapshot with Trellis' truths (the database, Node.js); camunda-admin or READ on System. */
