@@ -1,3 +1,4 @@
+import { compensationHandlersIn } from './compensation.js';
 import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { BadUserRequestException, ProcessEngineException } from '../errors/exceptions.js';
@@ -162,5 +163,6 @@ function ownTriggers(runner: ProcessRunner, execution: Execution): string[] {
   return runner.model
     .childrenOf(container)
     .filter((child) => child.triggeredByEvent)
-    .flatMap((sub) => runner.model.childrenOf(sub.id).map((each) => each.id));
+    .flatMap((sub) => runner.model.childrenOf(sub.id).map((each) => each.id))
+    .concat(compensationHandlersIn(runner.model, container));
 }

@@ -10,6 +10,7 @@ import { evaluateExpression, S, type ExpressionContext } from './expressions/ind
 import type { InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
+import { compensationDone, compensationHandlersIn, subscribeCompensation } from './compensation.js';
 import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, matchingEscalationStart, scopeTriggerActivities } from './events/event-sub-processes.js';
 import { createAsyncJob } from './runtime-jobs.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
@@ -306,12 +307,14 @@ export class ProcessRunner {
 
   /** Ends a path of control (an end event, or an activity without outgoing flows). */
   async end(execution: Execution): Promise<void> {
+    const compensated = execution.activityId !== null && this.model.activity(execution.activityId)?.isForCompensation === true;
     if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     execution.activityId = null;
     this.tree.touch(execution);
     if (execution.isConcurrent) {
       const parent = this.parentOf(execution);
       await this.removeExecution(execution);
+      if (compensated) compensationDone(this, parent);
       // Unlike Camunda, a last concurrent path is not pruned into its parent: it runs on as it is.
       if (this.tree.childrenOf(parent.id).length === 0) await this.scopeDone(parent);
       return;
@@ -434,7 +437,8 @@ export class ProcessRunner {
       for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
       if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
-      const keep = host?.boundaryEvents ?? [];
+      // Camunda's removeEventSubscriptionsExceptCompensation: what completed there can still be compensated.
+      const keep = [...(host?.boundaryEvents ?? []), ...compensationHandlersIn(this.model, scope.scopeActivityId ?? this.model.key)];
       await this.ctx.tasks.deleteByExecutions([scope.id]);
       for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
@@ -705,6 +709,7 @@ export class ProcessRunner {
       await this.notify(execution, element.executionListeners, 'end', element.id);
     }
     this.endActivityInstance(leaving);
+    await subscribeCompensation(this, leaving, element);
     const body = enclosingBody(this, leaving, element);
     if (body) return instanceCompleted(this, body, leaving, element);
     await this.afterActivity(leaving, element, chosen, evaluateConditions);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
+import { MigratingProcessInstanceValidationException } from '../../src/services/migration/migration-plan.js';
 
 const engines: ProcessEngine[] = [];
 afterEach(async () => {
@@ -185,17 +186,38 @@ describe.each(testStoreConfigs())('migration instruction validators on $name', (
   });
 });
 
-// Camunda's compensation instance validators (facts-2 §1.6) never apply: Trellis refuses compensation at deployment.
+// Camunda's compensation instance validator (facts-2 §1.6): a compensation subscription follows its boundary event.
 describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
-  it('refuses a model with a compensation boundary event at deployment', async () => {
+  const compensable = model(
+    `${chain(userTask('task'), userTask('next'))}<bpmn:boundaryEvent id="comp" attachedToRef="task"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+     <bpmn:userTask id="undo" isForCompensation="true" /><bpmn:association id="as1" associationDirection="One" sourceRef="comp" targetRef="undo" />`,
+  );
+
+  it('migrates a compensation subscription with its boundary event, and refuses one whose boundary event is not mapped', async () => {
     const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
     engines.push(engine);
-    const xml = model(
-      `${chain(userTask('task'))}<bpmn:boundaryEvent id="comp" attachedToRef="task"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
-       <bpmn:userTask id="undo" isForCompensation="true" /><bpmn:association id="as1" associationDirection="One" sourceRef="comp" targetRef="undo" />`,
-    );
-    await expect(engine.deployment.deploy({ resources: [{ name: 'validators.bpmn', bytes: Buffer.from(xml) }] })).rejects.toThrow(
-      "Trellis cannot execute BoundaryEvent (CompensateEventDefinition) 'comp'",
-    );
+    const deploy = async (xml: string) => (await engine.deployment.deploy({ resources: [{ name: 'validators.bpmn', bytes: Buffer.from(xml) }] })).processDefinitions![0].id;
+    const [v1, v2] = [await deploy(compensable), await deploy(compensable.replace('id="undo"', 'id="undo2"').replace('targetRef="undo"', 'targetRef="undo2"'))];
+    const instance = await engine.runtime.startProcessInstanceById(v1);
+    const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
+    await engine.task.complete(task.id);
+
+    const refused = await engine.migration
+      .execute({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [map('next')], variables: null }, { processInstanceIds: [instance.id] })
+      .catch((caught: unknown) => caught);
+    const plan = await engine.migration.generate({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2 });
+    await engine.migration.execute(plan, { processInstanceIds: [instance.id] });
+
+    expect(refused).toBeInstanceOf(MigratingProcessInstanceValidationException);
+    expect((refused as MigratingProcessInstanceValidationException).validationReport.activityInstanceValidationReports).toEqual([
+      {
+        migrationInstruction: null,
+        activityInstanceId: instance.id,
+        sourceScopeId: expect.any(String),
+        failures: ["Cannot migrate subscription for compensation handler 'undo'. There is no migration instruction for the compensation boundary event"],
+      },
+    ]);
+    expect(plan.instructions).toContainEqual(map('comp'));
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toMatchObject([{ eventType: 'compensate', activityId: 'undo2', processDefinitionId: v2 }]);
   });
 });

@@ -30,6 +30,8 @@ export interface EventDefinitionModel {
   readonly linkName: string | null;
   /** A compensate event's activity. */
   readonly activityRef: string | null;
+  /** A compensate throw event's waitForCompletion (Camunda always waits; false only draws a warning). */
+  readonly waitForCompletion: boolean;
   readonly camunda: CamundaAttributes;
 }
 
@@ -111,6 +113,11 @@ export interface FlowElementModel {
   /** For event sub-process start events: whether they interrupt the enclosing scope. */
   readonly isInterrupting: boolean;
   readonly isForCompensation: boolean;
+  /**
+   * For an activity with a compensation boundary event: the compensation handler the boundary event
+   * is associated with (bpmn:association), which runs when the completed activity is compensated.
+   */
+  readonly compensationHandler: string | null;
   readonly eventDefinitions: readonly EventDefinitionModel[];
   /** For call activities: the bpmn calledElement attribute. */
   readonly calledElement: string | null;

@@ -8,6 +8,7 @@ import { buildProcessModel } from './process-model-builder.js';
 import { checkActivities } from './validators/activity-rules.js';
 import { checkDiagrams } from './validators/diagram-rules.js';
 import { checkEventDefinitions } from './validators/event-definition-rules.js';
+import { checkCompensation } from './validators/compensation-rules.js';
 import { checkExclusiveGateways } from './validators/exclusive-gateway-rules.js';
 import type { RuleContext } from './validators/rule-context.js';
 import { checkSequenceFlows } from './validators/sequence-flow-rules.js';
@@ -35,7 +36,7 @@ export interface BpmnParseOptions extends TimeToLiveRules {
 const DEFAULT_OPTIONS: BpmnParseOptions = { historyTimeToLive: null, enforceHistoryTimeToLive: false };
 
 // The order in which Camunda's BpmnParse meets these problems.
-const PROCESS_RULES = [checkStartEvents, checkActivities, checkEventDefinitions, checkSequenceFlows, checkExclusiveGateways];
+const PROCESS_RULES = [checkStartEvents, checkActivities, checkEventDefinitions, checkCompensation, checkSequenceFlows, checkExclusiveGateways];
 
 /**
  * Parses one BPMN 2.0 resource into immutable models of its executable processes.

@@ -49,6 +49,7 @@ function toEventDefinition(definition: ModdleElement, references: UnresolvedRefe
     variableEvents: frozenList(commaSeparatedList(definition.variableEvents)),
     linkName: definition.$type === 'bpmn:LinkEventDefinition' ? stringOrNull(definition.name) : null,
     activityRef: stringOrNull((definition.activityRef as ModdleElement | undefined)?.id),
+    waitForCompletion: definition.waitForCompletion !== false,
     camunda: camundaAttributes(definition),
   });
 }

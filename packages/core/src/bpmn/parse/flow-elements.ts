@@ -55,8 +55,35 @@ export function mapProcessGraph(process: ModdleElement, references: UnresolvedRe
     const attachedTo = (node.attachedToRef as ModdleElement | undefined)?.id;
     if (attachedTo) linksOf(attachedTo).boundaryEvents.push(node.id!);
   }
-  const elements = nodes.map(({ node, scopeId }) => toFlowElement(node, scopeId, linksOf(node.id!), references));
+  const handlers = compensationHandlers(process);
+  const elements = nodes.map(({ node, scopeId }) => toFlowElement(node, scopeId, linksOf(node.id!), handlers.get(node.id!) ?? null, references));
   return { elements, flows };
+}
+
+/**
+ * Activity id → the compensation handler its compensation boundary event is associated with: the
+ * target of a bpmn:association whose source is that boundary event (in the artifacts of any scope).
+ */
+export function compensationHandlers(process: ModdleElement): Map<string, string> {
+  const handlers = new Map<string, string>();
+  for (const scope of scopesOf(process)) {
+    for (const association of compensationAssociationsOf(scope)) {
+      const host = (association.source.attachedToRef as ModdleElement | undefined)?.id;
+      if (host && association.target.id && association.target.isForCompensation === true) handlers.set(host, association.target.id);
+    }
+  }
+  return handlers;
+}
+
+/** The associations of a scope that start at a compensation boundary event, with their ends. */
+export function compensationAssociationsOf(scope: ModdleElement): Array<{ association: ModdleElement; source: ModdleElement; target: ModdleElement }> {
+  return ((scope.artifacts ?? []) as ModdleElement[]).flatMap((association) => {
+    const source = association.sourceRef as ModdleElement | undefined;
+    const target = association.targetRef as ModdleElement | undefined;
+    if (association.$type !== 'bpmn:Association' || !source || !target || source.$type !== 'bpmn:BoundaryEvent') return [];
+    const compensates = ((source.eventDefinitions ?? []) as ModdleElement[]).some((definition) => definition.$type === 'bpmn:CompensateEventDefinition');
+    return compensates ? [{ association, source, target }] : [];
+  });
 }
 
 function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean, redirect: ReadonlyMap<string, string>): SequenceFlowModel {
@@ -80,6 +107,7 @@ function toFlowElement(
   node: ModdleElement,
   scopeId: string,
   links: { incoming: string[]; outgoing: string[]; boundaryEvents: string[] },
+  compensationHandler: string | null,
   references: UnresolvedReferences,
 ): FlowElementModel {
   return Object.freeze({
@@ -97,6 +125,7 @@ function toFlowElement(
     triggeredByEvent: node.triggeredByEvent === true,
     isInterrupting: node.isInterrupting !== false,
     isForCompensation: node.isForCompensation === true,
+    compensationHandler,
     eventDefinitions: eventDefinitionsOf(node, references),
     calledElement: stringOrNull(node.calledElement),
     script: node.$type === 'bpmn:ScriptTask' ? scriptTaskScript(node) : null,

@@ -12,6 +12,7 @@ import { scriptTask, serviceTask } from './service-task.js';
 import { callActivity, subProcess } from './sub-process.js';
 import { userTask } from './user-task.js';
 import { externalTask } from './external-task.js';
+import { compensationThrow } from '../compensation.js';
 
 /** The behavior of an element; an element Trellis cannot run fails with a clear message. */
 export function behaviorFor(element: FlowElementModel): ActivityBehavior {
@@ -38,6 +39,8 @@ const BOUNDARY_DEFINITIONS = [
   'bpmn:ErrorEventDefinition',
   'bpmn:EscalationEventDefinition',
   'bpmn:ConditionalEventDefinition',
+  // Never armed: the completed activity's subscription stands for it (compensation.ts).
+  'bpmn:CompensateEventDefinition',
 ];
 
 const hasDelegate = (element: FlowElementModel) => Boolean(element.camunda.class || element.camunda.expression || element.camunda.delegateExpression);
@@ -59,12 +62,14 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
       if (definition === 'bpmn:SignalEventDefinition') return signalThrow(true);
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(true);
       if (definition === 'bpmn:EscalationEventDefinition') return escalationThrow(true);
+      if (definition === 'bpmn:CompensateEventDefinition') return compensationThrow(true);
       return null;
     case 'bpmn:IntermediateThrowEvent':
       if (definition === null) return passThrough;
       if (definition === 'bpmn:SignalEventDefinition') return signalThrow(false);
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(false);
       if (definition === 'bpmn:EscalationEventDefinition') return escalationThrow(false);
+      if (definition === 'bpmn:CompensateEventDefinition') return compensationThrow(false);
       return null;
     case 'bpmn:IntermediateCatchEvent':
       // A link catch event is no wait state (Camunda's IntermediateCatchLinkEventActivityBehavior).

@@ -1,3 +1,4 @@
+import { compensationLimit } from '../../runtime/compensation.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { parseBpmnResource, type ProcessModel } from '../../bpmn/index.js';
 import { engineMessage } from '../../errors/engine-message.js';
@@ -96,7 +97,7 @@ async function scheduleActivation(ctx: CommandContext, definition: ProcessDefini
 function refuseWhatCannotRun(resourceName: string, model: ProcessModel): void {
   const errors: ParseProblem[] = [];
   for (const element of model.elements.values()) {
-    const reason = unsupportedReason(element);
+    const reason = unsupportedReason(element) ?? compensationLimit(model, element);
     if (reason) errors.push({ message: reason, line: 0, column: 0, mainElementId: element.id, elementIds: [element.id] });
   }
   if (errors.length === 0) return;

@@ -8,6 +8,7 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
+import { migratedCompensationHandler } from '../../runtime/compensation.js';
 import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
@@ -287,6 +288,20 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       report.transitionInstanceValidationReports.push({ migrationInstruction: instruction, transitionInstanceId: execution.id, sourceScopeId: execution.activity_id, failures });
     }
   }
+  // Compensation subscriptions follow their compensation boundary event (Camunda's NoUnmappedLeafInstanceValidator),
+  // reported on the activity instance of the scope they belong to.
+  for (const subscription of rows.subscriptions) {
+    if (subscription.event_type !== 'compensate' || subscription.activity_id === null) continue;
+    if (migratedCompensationHandler(sides.source, sides.target, subscription.activity_id, (id) => instructionOf.get(id)?.targetActivityId ?? undefined)) continue;
+    const failure = `Cannot migrate subscription for compensation handler '${subscription.activity_id}'. There is no migration instruction for the compensation boundary event`;
+    const scopeInstanceId = scopeInstanceOf(subscription.execution_id) ?? processInstanceId;
+    const existing = report.activityInstanceValidationReports.find((each) => each.activityInstanceId === scopeInstanceId);
+    if (existing) existing.failures.push(failure);
+    else {
+      const sourceScopeId = rows.activityInstances.find((each) => each.id === scopeInstanceId)?.activity_id ?? sides.sourceId;
+      report.activityInstanceValidationReports.push({ migrationInstruction: instructionOf.get(sourceScopeId) ?? null, activityInstanceId: scopeInstanceId, sourceScopeId, failures: [failure] });
+    }
+  }
   const unclaimedJobs = rows.jobs.filter((job) => job.handler_type !== JobHandlerTypes.asyncContinuation && !TIMER_HANDLERS.has(job.handler_type));
   if (unclaimedJobs.length > 0) report.failures.push(`Process instance contains not migrated jobs: [${unclaimedJobs.map((each) => each.id).join(', ')}]`);
   if (report.failures.length + report.activityInstanceValidationReports.length + report.transitionInstanceValidationReports.length > 0) {
@@ -392,7 +407,10 @@ async function applyMigration(
       await repository.updateSubscription(subscription.id, { proc_def_id: targetDefinition.id });
       continue;
     }
-    const mapped = mapActivityId(instructionOf, subscription.activity_id);
+    const mapped =
+      subscription.event_type === 'compensate'
+        ? migratedCompensationHandler(sides.source, targetModel, subscription.activity_id, (id) => instructionOf.get(id)?.targetActivityId ?? undefined)
+        : mapActivityId(instructionOf, subscription.activity_id);
     if (mapped === undefined) {
       await repository.deleteSubscription(subscription.id);
       continue;

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import { ParseException } from '../../src/errors/exceptions.js';
+import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { flow, wrap } from './scope-models.js';
+
+/** An activity with a compensation boundary event associated with its handler. */
+const compensable = (id: string, activity: string, handler: string) =>
+  `${activity}
+   <bpmn:boundaryEvent id="${id}Compensation" attachedToRef="${id}"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+   ${handler}
+   <bpmn:association id="${id}Association" associationDirection="One" sourceRef="${id}Compensation" targetRef="undo_${id}" />`;
+
+/** A script handler that appends its name to the variable 'undone'. */
+const undoScript = (id: string) =>
+  `<bpmn:scriptTask id="undo_${id}" isForCompensation="true" scriptFormat="javascript"><bpmn:script>execution.setVariable('undone', (execution.getVariable('undone') || '') + '${id},')</bpmn:script></bpmn:scriptTask>`;
+
+/** The saga: hotel, then flight (both user tasks), then `thrower` compensates, then `after`. */
+const saga = (key: string, thrower: string, handlers: { hotel: string; flight: string } = { hotel: undoScript('hotel'), flight: undoScript('flight') }) =>
+  wrap(
+    key,
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'hotel')}
+     ${compensable('hotel', '<bpmn:userTask id="hotel" />', handlers.hotel)}
+     ${flow('f2', 'hotel', 'flight')}
+     ${compensable('flight', '<bpmn:userTask id="flight" />', handlers.flight)}
+     ${flow('f3', 'flight', 'undo')}${thrower}${flow('f4', 'undo', 'after')}<bpmn:userTask id="after" />${flow('f5', 'after', 'end')}<bpmn:endEvent id="end" />`,
+  );
+
+const throwAll = '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>';
+
+const engines: ProcessEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.close()));
+});
+
+describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
+  async function deployed(...xmls: string[]) {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), scripting: { enabled: true } });
+    engines.push(engine);
+    for (const [i, xml] of xmls.entries()) await engine.deployment.deploy({ resources: [{ name: `m${i}.bpmn`, bytes: Buffer.from(xml) }] });
+    return engine;
+  }
+  async function started(key: string, xml: string) {
+    const engine = await deployed(xml);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    return { engine, instance };
+  }
+  const tasksOf = async (engine: ProcessEngine, processInstanceId: string) =>
+    (await engine.task.findTasks({ processInstanceId })).map((task) => task.taskDefinitionKey).sort();
+  async function complete(engine: ProcessEngine, processInstanceId: string, ...keys: string[]) {
+    for (const key of keys) {
+      const [task] = await engine.task.findTasks({ processInstanceId, taskDefinitionKey: key });
+      await engine.task.complete(task.id);
+    }
+  }
+
+  it('compensates the completed activities of the scope, newest first, and goes on', async () => {
+    const { engine, instance } = await started('saga', saga('saga', throwAll));
+    await complete(engine, instance.id, 'hotel');
+    const subscriptions = await engine.management.findEventSubscriptions({ processInstanceId: instance.id });
+    await complete(engine, instance.id, 'flight');
+
+    expect(subscriptions).toMatchObject([{ eventType: 'compensate', activityId: 'undo_hotel', executionId: instance.id, eventName: null }]);
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'flight,hotel,' });
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
+    const history = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'undo' });
+    expect(history).toMatchObject([{ activityType: 'intermediateCompensationThrowEvent', canceled: false }]);
+    expect(await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'undo_flight' })).toMatchObject([{ activityType: 'scriptTask' }]);
+  });
+
+  it('waits at the throw event until every handler that waits (user tasks) is done', async () => {
+    const userHandler = (id: string) => `<bpmn:userTask id="undo_${id}" isForCompensation="true" />`;
+    const { engine, instance } = await started('waiting', saga('waiting', throwAll, { hotel: userHandler('hotel'), flight: userHandler('flight') }));
+    await complete(engine, instance.id, 'hotel', 'flight');
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['undo_flight', 'undo_hotel']);
+    const tree = await engine.runtime.getActivityInstanceTree(instance.id);
+    expect(tree!.childActivityInstances.map((child) => child.activityId).sort()).toEqual(['undo', 'undo_flight', 'undo_hotel']);
+
+    await complete(engine, instance.id, 'undo_flight');
+    expect(await tasksOf(engine, instance.id)).toEqual(['undo_hotel']);
+    await complete(engine, instance.id, 'undo_hotel');
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+  });
+
+  it('compensates only the activity an activityRef names, and ends at a compensation end event', async () => {
+    const thrower = '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="hotel" /></bpmn:intermediateThrowEvent>';
+    const { engine, instance } = await started('onlyHotel', saga('onlyHotel', thrower));
+    await complete(engine, instance.id, 'hotel', 'flight');
+
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,' });
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toMatchObject([{ activityId: 'undo_flight' }]);
+
+    const ending = saga('ending', '<bpmn:endEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:endEvent>').replace(flow('f4', 'undo', 'after'), '');
+    const { engine: other, instance: second } = await started('ending', ending);
+    await complete(other, second.id, 'hotel', 'flight');
+    const finished = await other.history.getHistoricProcessInstance(second.id);
+    expect(finished).toMatchObject({ state: 'COMPLETED' });
+    expect(await other.history.findHistoricActivityInstances({ processInstanceId: second.id, activityId: 'undo' })).toMatchObject([{ activityType: 'compensationEndEvent' }]);
+  });
+
+  it('compensates nothing for an activity that did not complete, and passes the throw event at once', async () => {
+    const { engine, instance } = await started('nothing', saga('nothing', throwAll).replace(flow('f1', 'start', 'hotel'), flow('f1', 'start', 'undo')));
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toBeUndefined();
+  });
+
+  it('compensates inside a sub-process the activities completed there', async () => {
+    const xml = wrap(
+      'inSub',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+       <bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+         ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'undo')}${throwAll}${flow('s3', 'undo', 'se')}<bpmn:endEvent id="se" />
+       </bpmn:subProcess>
+       ${flow('f2', 'sub', 'after')}<bpmn:userTask id="after" />`,
+    );
+    const { engine, instance } = await started('inSub', xml);
+    await complete(engine, instance.id, 'hotel');
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,' });
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
+  });
+
+  it('runs the handlers from an error event sub-process, for the scope around it', async () => {
+    const xml = wrap(
+      'onError',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'hotel')}
+       ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}
+       ${flow('f2', 'hotel', 'fail')}<bpmn:endEvent id="fail"><bpmn:errorEventDefinition errorRef="boom" /></bpmn:endEvent>
+       <bpmn:subProcess id="onFailure" triggeredByEvent="true">
+         <bpmn:startEvent id="caught"><bpmn:errorEventDefinition errorRef="boom" /></bpmn:startEvent>
+         ${flow('e1', 'caught', 'undo')}${throwAll}${flow('e2', 'undo', 'handled')}<bpmn:userTask id="handled" />
+       </bpmn:subProcess>`,
+      '<bpmn:error id="boom" errorCode="BOOM" />',
+    );
+    const { engine, instance } = await started('onError', xml);
+    await complete(engine, instance.id, 'hotel');
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['handled']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,' });
+  });
+
+  it("refuses Camunda's invalid compensation models with its messages, and what Trellis cannot run yet", async () => {
+    const engine = await deployed();
+    const problems = async (xml: string) => {
+      try {
+        await engine.deployment.deploy({ resources: [{ name: 'bad.bpmn', bytes: Buffer.from(xml) }] });
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ParseException);
+        return (error as ParseException).message.split('\n* ').slice(1).map((line) => line.split(' | ')[0]);
+      }
+    };
+    const notForCompensation = saga('p1', throwAll, { hotel: '<bpmn:task id="undo_hotel" />', flight: undoScript('flight') });
+    const badRef = saga('p2', '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="nowhere" /></bpmn:intermediateThrowEvent>');
+    const withFlow = saga('p3', throwAll).replace('<bpmn:userTask id="after" />', `<bpmn:userTask id="after" />${flow('fx', 'undo_hotel', 'after')}`);
+    const subProcess = wrap(
+      'p4',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+       ${compensable('sub', `<bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'se')}<bpmn:endEvent id="se" /></bpmn:subProcess>`, undoScript('sub'))}
+       ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
+    );
+
+    const fromOutside = wrap(
+      'p5',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+       <bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+         ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
+       </bpmn:subProcess>
+       ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
+    );
+
+    expect(await problems(notForCompensation)).toContain('compensation boundary catch must be connected to element with isForCompensation=true');
+    expect(await problems(badRef)).toEqual(["Invalid attribute value for 'activityRef': no activity with id 'nowhere' in scope 'p2'"]);
+    expect(await problems(withFlow)).toEqual([
+      "Invalid outgoing sequence flow of compensation activity 'undo_hotel'. A compensation activity should not have an incoming or outgoing sequence flow.",
+    ]);
+    expect(await problems(subProcess)).toEqual(["Trellis cannot compensate the sub-process 'sub' (not supported yet)"]);
+    expect(await problems(fromOutside)).toEqual(["Trellis cannot compensate 'hotel' from 'undo' outside its sub-process 'sub' (not supported yet)"]);
+  });
+});
