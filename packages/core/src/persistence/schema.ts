@@ -179,6 +179,8 @@ export interface ExecutionTable {
   is_active: number;
   is_concurrent: number;
   is_scope: number;
+  /** A path running a compensation handler (or compensating a completed sub-process). */
+  is_compensating: number;
   suspended: number;
   tenant_id: string | null;
   start_time: number;

@@ -1,40 +1,60 @@
 import type { FlowElementModel, ProcessModel } from '../bpmn/index.js';
 import type { EventSubscription } from '../persistence/repositories/event-subscription-repository.js';
 import type { ActivityBehavior } from './behaviors/behavior.js';
-import type { Execution } from './execution.js';
+import { activityInstanceId, type Execution } from './execution.js';
 import type { ProcessRunner } from './process-runner.js';
 
 // Compensation as Camunda 7 runs it (AbstractBpmnActivityBehavior.doLeave, CompensationUtil,
 // CompensationEventActivityBehavior, CompensationEventHandler): an activity with a compensation
 // boundary event that completes leaves a 'compensate' subscription (activity: its handler) in its
-// flow scope's execution; a compensation throw event in that scope triggers the subscriptions,
-// newest first, each handler on a new concurrent path, and waits until all of them are done.
+// flow scope's execution. A sub-process that completes with such subscriptions inside hands them
+// to its flow scope as one subscription for itself (Camunda keeps them in an event-scope
+// execution). A compensation throw event triggers the subscriptions of its scope, newest first,
+// each on a new concurrent path marked compensating: a handler runs there, or the sub-process is
+// entered again and compensates what completed inside it. The throw event waits until no
+// compensating path is left in its scope.
 
 const isCompensate = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CompensateEventDefinition';
 const isThrow = (element: FlowElementModel | undefined) => isCompensate(element) && (element!.type === 'bpmn:IntermediateThrowEvent' || element!.type === 'bpmn:EndEvent');
+const isSubProcess = (element: FlowElementModel | undefined) => element?.type === 'bpmn:SubProcess' && !element.multiInstance;
+
+/** A completed sub-process's subscriptions, kept in the configuration of its own subscription. */
+interface Inner {
+  activityId: string;
+  configuration: string | null;
+  created: number;
+}
+interface SubProcessConfiguration {
+  sequence: number;
+  inner: Inner[];
+}
+const sequenceOf = (subscription: Pick<EventSubscription, 'configuration'>): number => {
+  const configuration = subscription.configuration ?? '0';
+  return configuration.startsWith('{') ? (JSON.parse(configuration) as SubProcessConfiguration).sequence : Number(configuration);
+};
 
 /**
- * Why Trellis cannot run this element's compensation yet, or null. Compensating a sub-process (or an
- * activity inside a completed one) needs Camunda's event-scope executions, and a multi-instance
- * activity one handler per instance: neither is supported.
+ * Why Trellis cannot run this element's compensation yet, or null: a compensation handler of a
+ * sub-process itself or of a multi-instance activity, and compensable activities inside a
+ * multi-instance sub-process.
  */
 export function compensationLimit(model: ProcessModel, element: FlowElementModel): string | null {
   if (!element.compensationHandler) return null;
-  if (element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') return `Trellis cannot compensate the sub-process '${element.id}' (not supported yet)`;
+  if (element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') return `Trellis cannot compensate the sub-process '${element.id}' with a handler of its own (not supported yet)`;
   if (element.multiInstance) return `Trellis cannot compensate the multi-instance activity '${element.id}' (not supported yet)`;
-  const outside = [...model.elements.values()].find((each) => isThrow(each) && isAncestor(model, compensationContainer(model, each), element.scopeId));
-  if (outside) return `Trellis cannot compensate '${element.id}' from '${outside.id}' outside its sub-process '${element.scopeId}' (not supported yet)`;
+  for (let scope = model.activity(element.scopeId); scope; scope = model.activity(scope.scopeId)) {
+    if (scope.multiInstance) return `Trellis cannot compensate '${element.id}' inside the multi-instance sub-process '${scope.id}' (not supported yet)`;
+  }
   return null;
 }
 
-/** The scope ids from `scopeId` up to the process. */
-function ancestorsOf(model: ProcessModel, scopeId: string): string[] {
-  const chain = [scopeId];
-  for (let current = model.activity(scopeId); current; current = model.activity(current.scopeId)) chain.push(current.scopeId);
-  return chain;
+/** Whether the model compensates at all (only then do completing sub-processes look for subscriptions). */
+const compensating = new WeakMap<ProcessModel, boolean>();
+function hasCompensation(model: ProcessModel): boolean {
+  let known = compensating.get(model);
+  if (known === undefined) compensating.set(model, (known = [...model.elements.values()].some((each) => each.compensationHandler !== null)));
+  return known;
 }
-
-const isAncestor = (model: ProcessModel, ancestor: string, scopeId: string) => ancestor !== scopeId && ancestorsOf(model, scopeId).includes(ancestor);
 
 /** The scope a throw event compensates in: its own, or for an event sub-process the scope around it (Camunda's consumesCompensation). */
 function compensationContainer(model: ProcessModel, element: FlowElementModel): string {
@@ -65,18 +85,41 @@ export function migratedCompensationHandler(source: ProcessModel, target: Proces
   return host?.compensationHandler ?? undefined;
 }
 
-/** The compensation handlers of the activities directly in a scope: their subscriptions stay with the scope execution. */
-export function compensationHandlersIn(model: ProcessModel, containerId: string): string[] {
-  return model.childrenOf(containerId).flatMap((child) => (child.compensationHandler ? [child.compensationHandler] : []));
+/**
+ * A compensate subscription after migration: a handler's follows its compensation boundary event, a
+ * completed sub-process's follows the sub-process's instruction, with what completed inside it.
+ * Otherwise Camunda's failure for it.
+ */
+export function migratedCompensation(
+  source: ProcessModel,
+  target: ProcessModel,
+  subscription: { activityId: string; configuration: string | null },
+  targetOf: (activityId: string) => string | undefined,
+): { activityId: string; configuration: string | null } | { failure: string } {
+  const { activityId, configuration } = subscription;
+  if (!configuration?.startsWith('{') || !isSubProcess(source.activity(activityId))) {
+    const handler = migratedCompensationHandler(source, target, activityId, targetOf);
+    if (handler) return { activityId: handler, configuration };
+    return { failure: `Cannot migrate subscription for compensation handler '${activityId}'. There is no migration instruction for the compensation boundary event` };
+  }
+  const mapped = targetOf(activityId);
+  if (!mapped || !isSubProcess(target.activity(mapped))) {
+    return { failure: `Cannot migrate subscription for compensation handler '${activityId}'. There is no migration instruction for the compensation start event` };
+  }
+  const parsed = JSON.parse(configuration) as SubProcessConfiguration;
+  const inner: Inner[] = [];
+  for (const each of parsed.inner) {
+    const migrated = migratedCompensation(source, target, each, targetOf);
+    if ('failure' in migrated) return migrated;
+    inner.push({ ...each, ...migrated });
+  }
+  return { activityId: mapped, configuration: JSON.stringify({ sequence: parsed.sequence, inner } satisfies SubProcessConfiguration) };
 }
 
-/** An activity with a compensation handler completed: its subscription, in the execution of its flow scope. */
-export async function subscribeCompensation(runner: ProcessRunner, leaving: Execution, element: FlowElementModel): Promise<void> {
-  if (!element.compensationHandler) return;
-  const scope = runner.scopeExecutionOf(leaving);
+async function subscribe(runner: ProcessRunner, scope: Execution, activityId: string, configuration: (sequence: number) => string, created = runner.ctx.clock.now()): Promise<void> {
   // The order of completion, for compensating newest first (creation times may tie within a millisecond).
   const earlier = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
-  const sequence = earlier.reduce((highest, each) => Math.max(highest, Number(each.configuration ?? 0)), 0) + 1;
+  const sequence = earlier.reduce((highest, each) => Math.max(highest, sequenceOf(each)), 0) + 1;
   runner.wroteRows = true;
   await runner.ctx.eventSubscriptions.insert({
     id: runner.ctx.ids.next(),
@@ -84,17 +127,75 @@ export async function subscribeCompensation(runner: ProcessRunner, leaving: Exec
     eventName: null,
     executionId: scope.id,
     processInstanceId: scope.processInstanceId,
-    activityId: element.compensationHandler,
+    activityId,
     processDefinitionId: runner.definition.id,
-    configuration: String(sequence),
-    created: runner.ctx.clock.now(),
+    configuration: configuration(sequence),
+    created,
     tenantId: runner.definition.tenantId,
   });
 }
 
+/** An activity with a compensation handler completed: its subscription, in the execution of its flow scope. */
+export async function subscribeCompensation(runner: ProcessRunner, leaving: Execution, element: FlowElementModel): Promise<void> {
+  if (element.compensationHandler) await subscribe(runner, runner.scopeExecutionOf(leaving), element.compensationHandler, String);
+}
+
+/**
+ * A sub-process's scope execution is about to go: the compensate subscriptions in it, if any, to
+ * be handed to its flow scope once it is gone (subProcessCompleted).
+ */
+export async function compensableInside(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<Inner[]> {
+  if (!isSubProcess(element) || !hasCompensation(runner.model)) return [];
+  const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
+  return subscriptions.map((each) => ({ activityId: each.activityId!, configuration: each.configuration, created: each.created.getTime() }));
+}
+
+/** A sub-process completed with compensable work inside: one subscription for it in its flow scope. */
+export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
+  if (inner.length === 0) return;
+  await subscribe(runner, runner.scopeExecutionOf(leaving), element.id, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+}
+
+/**
+ * Triggers compensate subscriptions of a scope, newest first: each on a new compensating path of
+ * the scope, running its handler or entering its completed sub-process again.
+ */
+async function compensate(runner: ProcessRunner, scope: Execution, subscriptions: readonly EventSubscription[]): Promise<void> {
+  for (const subscription of [...subscriptions].sort(newestFirst)) {
+    await runner.ctx.eventSubscriptions.delete(subscription.id);
+    const path = await runner.newConcurrentPathIn(scope);
+    path.isCompensating = true;
+    runner.tree.touch(path);
+    const element = runner.model.activity(subscription.activityId!);
+    if (isSubProcess(element) && subscription.configuration?.startsWith('{')) await enterAgain(runner, path, element!, JSON.parse(subscription.configuration) as SubProcessConfiguration);
+    else runner.enter(path, subscription.activityId!);
+  }
+}
+
+/** A completed sub-process compensated: its scope again (a new activity instance), compensating what completed inside. */
+async function enterAgain(runner: ProcessRunner, path: Execution, element: FlowElementModel, { inner }: SubProcessConfiguration): Promise<void> {
+  const instanceId = activityInstanceId(element.id, runner.ctx.ids.next());
+  const parentInstanceId = runner.scopeExecutionOf(path).scopeInstanceId ?? path.processInstanceId;
+  Object.assign(path, { activityId: element.id, activityInstanceId: instanceId, isActive: false });
+  runner.tree.touch(path);
+  const scope = runner.tree.add({ ...runner.childOf(path), isScope: true, isActive: false, scopeActivityId: element.id, scopeInstanceId: instanceId, activityInstanceId: instanceId });
+  runner.tree.addActivityInstance({
+    id: instanceId,
+    processInstanceId: path.processInstanceId,
+    parentId: parentInstanceId,
+    activityId: element.id,
+    activityType: element.activityType,
+    activityName: element.name,
+    executionId: scope.id,
+    startTime: runner.ctx.clock.now(),
+  });
+  for (const each of inner) await subscribe(runner, scope, each.activityId, () => each.configuration ?? '0', new Date(each.created));
+  await compensate(runner, scope, await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' }));
+}
+
 /**
  * A compensation throw event (intermediate or end): the handlers of the completed activities of its
- * scope (only those of `activityRef` when set) start, newest first; the event waits for them all.
+ * scope (only those of `activityRef` when set) start; the event waits for them all.
  */
 export function compensationThrow(isEnd: boolean): ActivityBehavior {
   const goOn = async (runner: ProcessRunner, execution: Execution) => {
@@ -106,43 +207,48 @@ export function compensationThrow(isEnd: boolean): ActivityBehavior {
     async execute(runner, execution, element) {
       const scope = compensationScopeOf(runner, execution, element);
       const activityRef = element.eventDefinitions[0].activityRef;
-      const handler = activityRef === null ? null : (runner.model.activity(activityRef)?.compensationHandler ?? activityRef);
-      const subscriptions = (await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' }))
-        .filter((subscription) => handler === null || subscription.activityId === handler)
-        .sort(newestFirst);
+      const target = activityRef === null ? null : (runner.model.activity(activityRef)?.compensationHandler ?? activityRef);
+      const subscriptions = (await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' })).filter(
+        (subscription) => target === null || subscription.activityId === target,
+      );
       if (subscriptions.length === 0) return goOn(runner, execution);
       execution.isActive = false;
       runner.tree.touch(execution);
-      for (const subscription of subscriptions) {
-        await runner.ctx.eventSubscriptions.delete(subscription.id);
-        const path = await runner.newConcurrentPathIn(scope);
-        runner.enter(path, subscription.activityId!);
-      }
+      await compensate(runner, scope, subscriptions);
     },
-    // Every handler is done (compensationDone); a signal from outside while handlers run changes nothing.
+    // Every compensating path is done (compensationDone); a signal from outside while they run changes nothing.
     async signal(runner, execution, element) {
-      if (!handlersRunningIn(runner, compensationScopeOf(runner, execution, element))) await goOn(runner, execution);
+      if (!compensatingIn(runner, compensationScopeOf(runner, execution, element))) await goOn(runner, execution);
     },
   };
 }
 
-/** Whether a path of the scope still runs a compensation handler. */
-function handlersRunningIn(runner: ProcessRunner, scope: Execution): boolean {
-  return runner.tree.childrenOf(scope.id).some((each) => each.activityId !== null && runner.model.activity(each.activityId)?.isForCompensation === true);
-}
+const newestFirst = (a: EventSubscription, b: EventSubscription) => b.created.getTime() - a.created.getTime() || sequenceOf(b) - sequenceOf(a);
 
-const newestFirst = (a: EventSubscription, b: EventSubscription) =>
-  b.created.getTime() - a.created.getTime() || Number(b.configuration ?? 0) - Number(a.configuration ?? 0);
+/** Whether a compensating path is left in the scope. */
+const compensatingIn = (runner: ProcessRunner, scope: Execution) => runner.tree.childrenOf(scope.id).some((each) => each.isCompensating === true);
 
 /**
- * A path that ran a compensation handler ended in `scope`: when no other handler runs there, the
- * throw events waiting for them go on.
+ * A compensating path of `scope` ended. When none is left there, the throw events waiting for them
+ * go on; a sub-process entered again for compensation completes, and its own path ends.
  */
-export function compensationDone(runner: ProcessRunner, scope: Execution): void {
-  if (handlersRunningIn(runner, scope)) return;
+export async function compensationDone(runner: ProcessRunner, scope: Execution): Promise<void> {
+  if (compensatingIn(runner, scope)) return;
+  let waited = false;
   for (const waiting of runner.tree.executions.values()) {
     if (waiting.isActive || waiting.activityId === null) continue;
     const element = runner.model.activity(waiting.activityId);
-    if (isThrow(element) && compensationScopeOf(runner, waiting, element!) === scope) runner.signal(waiting);
+    if (isThrow(element) && compensationScopeOf(runner, waiting, element!) === scope) {
+      runner.signal(waiting);
+      waited = true;
+    }
   }
+  if (waited || scope.parentId === null || runner.tree.childrenOf(scope.id).length > 0) return;
+  const holder = runner.parentOf(scope);
+  if (!holder.isCompensating || holder.activityId !== scope.scopeActivityId) return;
+  // The sub-process's activity instance completes (removing the execution would cancel it).
+  if (scope.scopeInstanceId) runner.tree.removeActivityInstance(scope.scopeInstanceId);
+  await runner.removeExecution(scope);
+  runner.endActivityInstance(holder);
+  await runner.end(holder);
 }

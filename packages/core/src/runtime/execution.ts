@@ -11,6 +11,8 @@ export interface Execution {
   isActive: boolean;
   isConcurrent: boolean;
   isScope: boolean;
+  /** A concurrent path that runs a compensation handler, or compensates a completed sub-process. */
+  isCompensating?: boolean;
   suspended: boolean;
   tenantId: string | null;
   startTime: Date;

@@ -1,4 +1,3 @@
-import { compensationHandlersIn } from './compensation.js';
 import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { BadUserRequestException, ProcessEngineException } from '../errors/exceptions.js';
@@ -163,6 +162,5 @@ function ownTriggers(runner: ProcessRunner, execution: Execution): string[] {
   return runner.model
     .childrenOf(container)
     .filter((child) => child.triggeredByEvent)
-    .flatMap((sub) => runner.model.childrenOf(sub.id).map((each) => each.id))
-    .concat(compensationHandlersIn(runner.model, container));
+    .flatMap((sub) => runner.model.childrenOf(sub.id).map((each) => each.id));
 }

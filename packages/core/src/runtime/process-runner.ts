@@ -10,7 +10,7 @@ import { evaluateExpression, S, type ExpressionContext } from './expressions/ind
 import type { InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
-import { compensationDone, compensationHandlersIn, subscribeCompensation } from './compensation.js';
+import { compensableInside, compensationDone, subProcessCompleted, subscribeCompensation } from './compensation.js';
 import { armEventSubProcesses, eventSubProcessOf, matchingErrorStart, matchingEscalationStart, scopeTriggerActivities } from './events/event-sub-processes.js';
 import { createAsyncJob } from './runtime-jobs.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
@@ -180,7 +180,8 @@ export class ProcessRunner {
     for (const scope of [...this.tree.executions.values()]) {
       if (!this.tree.executions.has(scope.id) || scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX)) continue;
       const children = this.tree.childrenOf(scope.id);
-      if (children.length !== 1 || !children[0].isConcurrent) continue;
+      // A compensating path stays one: its throw event waits for it to end.
+      if (children.length !== 1 || !children[0].isConcurrent || children[0].isCompensating) continue;
       const [path] = children;
       scope.activityId = path.activityId;
       scope.activityInstanceId = path.activityInstanceId;
@@ -307,14 +308,16 @@ export class ProcessRunner {
 
   /** Ends a path of control (an end event, or an activity without outgoing flows). */
   async end(execution: Execution): Promise<void> {
-    const compensated = execution.activityId !== null && this.model.activity(execution.activityId)?.isForCompensation === true;
+    const compensated = execution.isCompensating === true;
     if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     execution.activityId = null;
     this.tree.touch(execution);
     if (execution.isConcurrent) {
       const parent = this.parentOf(execution);
       await this.removeExecution(execution);
-      if (compensated) compensationDone(this, parent);
+      if (compensated) await compensationDone(this, parent);
+      // A sub-process entered again for compensation is gone once its last compensating path ended.
+      if (!this.tree.executions.has(parent.id)) return;
       // Unlike Camunda, a last concurrent path is not pruned into its parent: it runs on as it is.
       if (this.tree.childrenOf(parent.id).length === 0) await this.scopeDone(parent);
       return;
@@ -437,8 +440,7 @@ export class ProcessRunner {
       for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
       if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
-      // Camunda's removeEventSubscriptionsExceptCompensation: what completed there can still be compensated.
-      const keep = [...(host?.boundaryEvents ?? []), ...compensationHandlersIn(this.model, scope.scopeActivityId ?? this.model.key)];
+      const keep = host?.boundaryEvents ?? [];
       await this.ctx.tasks.deleteByExecutions([scope.id]);
       for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
@@ -701,7 +703,11 @@ export class ProcessRunner {
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
       await this.endScope(execution, element);
       leaving = this.parentOf(execution);
+      const compensable = await compensableInside(this, execution, element);
+      // The scope's activity instance completes here (removing the execution would cancel it).
+      if (execution.scopeInstanceId) this.tree.removeActivityInstance(execution.scopeInstanceId);
       await this.removeExecution(execution);
+      await subProcessCompleted(this, leaving, element, compensable);
       leaving.activityId = element.id;
       leaving.isActive = true;
       this.tree.touch(leaving);
@@ -790,6 +796,7 @@ export class ProcessRunner {
       isActive: true,
       isConcurrent: false,
       isScope: false,
+      isCompensating: false,
       startTime: this.ctx.clock.now(),
       scopeActivityId: null,
       scopeInstanceId: null,

@@ -125,6 +125,41 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
   });
 
+  it('compensates a completed sub-process from outside: it is entered again and compensates what completed inside', async () => {
+    const userHandler = (id: string) => `<bpmn:userTask id="undo_${id}" isForCompensation="true" />`;
+    const xml = wrap(
+      'outside',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'flight')}
+       ${compensable('flight', '<bpmn:userTask id="flight" />', undoScript('flight'))}${flow('f2', 'flight', 'sub')}
+       <bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+         ${compensable('hotel', '<bpmn:userTask id="hotel" />', userHandler('hotel'))}${flow('s2', 'hotel', 'car')}
+         ${compensable('car', '<bpmn:userTask id="car" />', undoScript('car'))}${flow('s3', 'car', 'se')}<bpmn:endEvent id="se" />
+       </bpmn:subProcess>
+       ${flow('f3', 'sub', 'undo')}${throwAll}${flow('f4', 'undo', 'after')}<bpmn:userTask id="after" />`,
+    );
+    const { engine, instance } = await started('outside', xml);
+    await complete(engine, instance.id, 'flight', 'hotel', 'car');
+    const completedSub = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'sub' });
+
+    // newest first, all at once as Camunda's loop does: the sub-process (car at once, hotel waits), then flight
+    // the completed run of the sub-process, and its run for compensation (still going)
+    expect(completedSub.map((each) => [each.canceled, each.endTime === null]).sort()).toEqual([[false, false], [false, true]]);
+    expect(await tasksOf(engine, instance.id)).toEqual(['undo_hotel']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'car,flight,' });
+    const tree = await engine.runtime.getActivityInstanceTree(instance.id);
+    const sub = tree!.childActivityInstances.find((child) => child.activityId === 'sub');
+    expect(sub?.childActivityInstances.map((child) => child.activityId)).toEqual(['undo_hotel']);
+
+    await complete(engine, instance.id, 'undo_hotel');
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'car,flight,' });
+    expect(await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'sub' })).toMatchObject([
+      { canceled: false },
+      { canceled: false },
+    ]);
+  });
+
   it('runs the handlers from an error event sub-process, for the scope around it', async () => {
     const xml = wrap(
       'onError',
@@ -165,10 +200,11 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
        ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
     );
 
-    const fromOutside = wrap(
+    const insideMultiInstance = wrap(
       'p5',
       `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
-       <bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+       <bpmn:subProcess id="sub"><bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics>
+         <bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
          ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
        </bpmn:subProcess>
        ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
@@ -179,7 +215,7 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect(await problems(withFlow)).toEqual([
       "Invalid outgoing sequence flow of compensation activity 'undo_hotel'. A compensation activity should not have an incoming or outgoing sequence flow.",
     ]);
-    expect(await problems(subProcess)).toEqual(["Trellis cannot compensate the sub-process 'sub' (not supported yet)"]);
-    expect(await problems(fromOutside)).toEqual(["Trellis cannot compensate 'hotel' from 'undo' outside its sub-process 'sub' (not supported yet)"]);
+    expect(await problems(subProcess)).toEqual(["Trellis cannot compensate the sub-process 'sub' with a handler of its own (not supported yet)"]);
+    expect(await problems(insideMultiInstance)).toEqual(["Trellis cannot compensate 'hotel' inside the multi-instance sub-process 'sub' (not supported yet)"]);
   });
 });

@@ -193,20 +193,28 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
      <bpmn:userTask id="undo" isForCompensation="true" /><bpmn:association id="as1" associationDirection="One" sourceRef="comp" targetRef="undo" />`,
   );
 
-  it('migrates a compensation subscription with its boundary event, and refuses one whose boundary event is not mapped', async () => {
+  /**
+   * Deploys both models, completes the first task of an instance of the first, then migrates it with
+   * only `next` mapped (refused) and with the generated plan.
+   */
+  async function migrated(source: string, target: string) {
     const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
     engines.push(engine);
     const deploy = async (xml: string) => (await engine.deployment.deploy({ resources: [{ name: 'validators.bpmn', bytes: Buffer.from(xml) }] })).processDefinitions![0].id;
-    const [v1, v2] = [await deploy(compensable), await deploy(compensable.replace('id="undo"', 'id="undo2"').replace('targetRef="undo"', 'targetRef="undo2"'))];
+    const [v1, v2] = [await deploy(source), await deploy(target)];
     const instance = await engine.runtime.startProcessInstanceById(v1);
     const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
     await engine.task.complete(task.id);
-
     const refused = await engine.migration
       .execute({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [map('next')], variables: null }, { processInstanceIds: [instance.id] })
       .catch((caught: unknown) => caught);
     const plan = await engine.migration.generate({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2 });
     await engine.migration.execute(plan, { processInstanceIds: [instance.id] });
+    return { engine, v2, instance, plan, refused };
+  }
+
+  it('migrates a compensation subscription with its boundary event, and refuses one whose boundary event is not mapped', async () => {
+    const { engine, v2, instance, plan, refused } = await migrated(compensable, compensable.replace('id="undo"', 'id="undo2"').replace('targetRef="undo"', 'targetRef="undo2"'));
 
     expect(refused).toBeInstanceOf(MigratingProcessInstanceValidationException);
     expect((refused as MigratingProcessInstanceValidationException).validationReport.activityInstanceValidationReports).toEqual([
@@ -219,5 +227,24 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     ]);
     expect(plan.instructions).toContainEqual(map('comp'));
     expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toMatchObject([{ eventType: 'compensate', activityId: 'undo2', processDefinitionId: v2 }]);
+  });
+
+  it('migrates the subscription of a completed sub-process with what completed inside it, or refuses it unmapped', async () => {
+    const inSub = (handler: string) =>
+      model(
+        `${chain(subProcess('sub', 'task'), userTask('next'))}`.replace(
+          '<bpmn:endEvent id="subEnd" />',
+          `<bpmn:endEvent id="subEnd" /><bpmn:boundaryEvent id="comp" attachedToRef="task"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+           <bpmn:userTask id="${handler}" isForCompensation="true" /><bpmn:association id="as1" associationDirection="One" sourceRef="comp" targetRef="${handler}" />`,
+        ),
+      );
+    const { engine, v2, instance, refused } = await migrated(inSub('undo'), inSub('undo2'));
+    const [subscription] = await engine.management.findEventSubscriptions({ processInstanceId: instance.id });
+
+    expect((refused as MigratingProcessInstanceValidationException).validationReport.activityInstanceValidationReports[0].failures).toEqual([
+      "Cannot migrate subscription for compensation handler 'sub'. There is no migration instruction for the compensation start event",
+    ]);
+    expect(subscription).toMatchObject({ eventType: 'compensate', activityId: 'sub', processDefinitionId: v2 });
+    expect(JSON.parse(subscription.configuration!).inner).toMatchObject([{ activityId: 'undo2' }]);
   });
 });

@@ -15,6 +15,7 @@ import { historicIncidentsAndLogs } from './0014-historic-incidents-and-logs.js'
 import { userOperationLog } from './0015-user-operation-log.js';
 import { historyCleanup } from './0016-history-cleanup.js';
 import { externalTaskFetchOrder } from './0017-external-task-fetch-order.js';
+import { compensatingExecutions } from './0018-compensating-executions.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -36,5 +37,6 @@ export const migrations: readonly Migration[] = [
   userOperationLog,
   historyCleanup,
   externalTaskFetchOrder,
+  compensatingExecutions,
 ];
 export type { Migration } from './migration.js';

@@ -136,15 +136,24 @@ export class EventSubscriptionRepository {
   }
 
   /** Hands an execution's subscriptions to another one, except those of the given activities. */
-  async moveExecution(fromExecutionId: string, toExecutionId: string, exceptActivityIds: readonly string[]): Promise<void> {
+  /**
+   * Moves an execution's subscriptions to another, except those of the given activities and the
+   * compensate ones (they belong to the scope execution, whatever its paths do), unless
+   * `withCompensation` (a scope execution replaced by another).
+   */
+  async moveExecution(fromExecutionId: string, toExecutionId: string, exceptActivityIds: readonly string[], withCompensation = false): Promise<void> {
     let update = this.trx.updateTable('trellis_event_subscription').set({ execution_id: toExecutionId }).where('execution_id', '=', fromExecutionId);
+    if (!withCompensation) update = update.where('event_type', '<>', 'compensate');
     if (exceptActivityIds.length > 0) update = update.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
     await update.execute();
   }
 
-  /** Removes every subscription of the executions except those of the given activities. */
+  /**
+   * Removes every subscription of the execution except those of the given activities and the
+   * compensate ones (Camunda's removeEventSubscriptionsExceptCompensation).
+   */
   async deleteByExecutionExcept(executionId: string, exceptActivityIds: readonly string[]): Promise<void> {
-    let del = this.trx.deleteFrom('trellis_event_subscription').where('execution_id', '=', executionId);
+    let del = this.trx.deleteFrom('trellis_event_subscription').where('execution_id', '=', executionId).where('event_type', '<>', 'compensate');
     if (exceptActivityIds.length > 0) del = del.where((eb) => eb.or([eb('activity_id', 'is', null), eb('activity_id', 'not in', [...exceptActivityIds])]));
     await del.execute();
   }

@@ -1,4 +1,3 @@
-import { compensationHandlersIn } from '../compensation.js';
 import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import type { Execution } from '../execution.js';
 import type { ProcessRunner } from '../process-runner.js';
@@ -50,12 +49,9 @@ export function matchingEscalationStart(model: ProcessModel, containerId: string
   return eventSubProcessStarts(model, containerId).find((start) => catchesEscalation(start, escalationCode)) ?? null;
 }
 
-/**
- * The activities whose triggers belong to a scope execution itself: its event sub-process starts, its
- * activity's boundary events, and the compensation handlers of the activities completed in it.
- */
+/** The activities whose triggers belong to a scope execution itself (its event sub-process starts, its activity's boundary events). */
 export function scopeTriggerActivities(model: ProcessModel, scope: Execution): string[] {
   const container = scope.scopeActivityId ?? model.key;
   const host = scope.scopeActivityId ? model.activity(scope.scopeActivityId.replace(/#multiInstanceBody$/, '')) : undefined;
-  return [...eventSubProcessStarts(model, container).map((start) => start.id), ...(host?.boundaryEvents ?? []), ...compensationHandlersIn(model, container)];
+  return [...eventSubProcessStarts(model, container).map((start) => start.id), ...(host?.boundaryEvents ?? [])];
 }

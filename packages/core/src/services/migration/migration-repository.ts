@@ -124,7 +124,7 @@ export class MigrationRepository {
     await this.trx.deleteFrom('trellis_job').where('id', '=', id).execute();
   }
 
-  async updateSubscription(id: string, changes: Partial<Pick<SubscriptionRow, 'proc_def_id' | 'activity_id' | 'event_name'>>): Promise<void> {
+  async updateSubscription(id: string, changes: Partial<Pick<SubscriptionRow, 'proc_def_id' | 'activity_id' | 'event_name' | 'configuration'>>): Promise<void> {
     await this.trx
       .updateTable('trellis_event_subscription')
       .set((eb) => ({ ...changes, rev: eb('rev', '+', 1) }))

@@ -101,7 +101,7 @@ async function cancelScope(runner: ProcessRunner, repository: MigrationRepositor
   // What the scope execution owned moves along; triggers of the cancelled scope itself are unmapped and go with the migration.
   await runner.ctx.tasks.moveExecution(scope.id, heir.id);
   await runner.ctx.jobs.moveExecution(scope.id, heir.id, []);
-  await runner.ctx.eventSubscriptions.moveExecution(scope.id, heir.id, []);
+  await runner.ctx.eventSubscriptions.moveExecution(scope.id, heir.id, [], true);
   await runner.ctx.externalTasks.moveExecution(scope.id, heir.id);
   await repository.moveIncidents(scope.id, heir.id);
   // A sequential instance runs on the body execution itself: its loopCounter and element variable stay (with the heir).

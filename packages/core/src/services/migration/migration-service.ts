@@ -8,7 +8,7 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
-import { migratedCompensationHandler } from '../../runtime/compensation.js';
+import { migratedCompensation } from '../../runtime/compensation.js';
 import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
@@ -218,6 +218,9 @@ function mapActivityId(instructionOf: Map<string, MigrationInstruction>, activit
   return body?.endsWith(MI_BODY_SUFFIX) ? body.slice(0, -MI_BODY_SUFFIX.length) : undefined;
 }
 
+/** An instruction's target activity by source activity id. */
+const targetOf = (instructionOf: Map<string, MigrationInstruction>) => (activityId: string) => instructionOf.get(activityId)?.targetActivityId ?? undefined;
+
 /** Camunda's instance validators (§ activity-instance, transition-instance and unclaimed entities). */
 function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceId: string, instructionOf: Map<string, MigrationInstruction>): void {
   const report: MigratingProcessInstanceReport = {
@@ -292,8 +295,9 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
   // reported on the activity instance of the scope they belong to.
   for (const subscription of rows.subscriptions) {
     if (subscription.event_type !== 'compensate' || subscription.activity_id === null) continue;
-    if (migratedCompensationHandler(sides.source, sides.target, subscription.activity_id, (id) => instructionOf.get(id)?.targetActivityId ?? undefined)) continue;
-    const failure = `Cannot migrate subscription for compensation handler '${subscription.activity_id}'. There is no migration instruction for the compensation boundary event`;
+    const migrated = migratedCompensation(sides.source, sides.target, { activityId: subscription.activity_id, configuration: subscription.configuration }, targetOf(instructionOf));
+    if (!('failure' in migrated)) continue;
+    const { failure } = migrated;
     const scopeInstanceId = scopeInstanceOf(subscription.execution_id) ?? processInstanceId;
     const existing = report.activityInstanceValidationReports.find((each) => each.activityInstanceId === scopeInstanceId);
     if (existing) existing.failures.push(failure);
@@ -407,10 +411,13 @@ async function applyMigration(
       await repository.updateSubscription(subscription.id, { proc_def_id: targetDefinition.id });
       continue;
     }
-    const mapped =
-      subscription.event_type === 'compensate'
-        ? migratedCompensationHandler(sides.source, targetModel, subscription.activity_id, (id) => instructionOf.get(id)?.targetActivityId ?? undefined)
-        : mapActivityId(instructionOf, subscription.activity_id);
+    if (subscription.event_type === 'compensate') {
+      // Validated: each one has its target.
+      const migrated = migratedCompensation(sides.source, targetModel, { activityId: subscription.activity_id, configuration: subscription.configuration }, targetOf(instructionOf));
+      if (!('failure' in migrated)) await repository.updateSubscription(subscription.id, { proc_def_id: targetDefinition.id, activity_id: migrated.activityId, configuration: migrated.configuration });
+      continue;
+    }
+    const mapped = mapActivityId(instructionOf, subscription.activity_id);
     if (mapped === undefined) {
       await repository.deleteSubscription(subscription.id);
       continue;
@@ -486,6 +493,7 @@ async function restructureScopes(
         is_active: 1,
         is_concurrent: 0,
         is_scope: 1,
+        is_compensating: 0,
         start_time: ctx.clock.now().getTime(),
         scope_activity_id: target.id,
         scope_instance_id: instance.id,
