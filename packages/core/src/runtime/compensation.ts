@@ -17,6 +17,9 @@ import type { ProcessRunner } from './process-runner.js';
 const isCompensate = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CompensateEventDefinition';
 const isThrow = (element: FlowElementModel | undefined) => isCompensate(element) && (element!.type === 'bpmn:IntermediateThrowEvent' || element!.type === 'bpmn:EndEvent');
 const isSubProcess = (element: FlowElementModel | undefined) => element?.type === 'bpmn:SubProcess' && !element.multiInstance;
+/** The compensation start event of an event sub-process, if it has one. */
+const compensationStartOf = (model: ProcessModel, element: FlowElementModel | undefined) =>
+  element?.triggeredByEvent ? model.childrenOf(element.id).find((child) => child.type === 'bpmn:StartEvent' && isCompensate(child)) : undefined;
 
 /** A completed sub-process's subscriptions, kept in the configuration of its own subscription. */
 interface Inner {
@@ -40,7 +43,10 @@ const sequenceOf = (subscription: Pick<EventSubscription, 'configuration'>): num
  */
 export function compensationLimit(model: ProcessModel, element: FlowElementModel): string | null {
   if (!element.compensationHandler) return null;
-  if (element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') return `Trellis cannot compensate the sub-process '${element.id}' with a handler of its own (not supported yet)`;
+  const byEventSubProcess = compensationStartOf(model, model.activity(element.compensationHandler)) !== undefined;
+  if ((element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') && !byEventSubProcess) {
+    return `Trellis cannot compensate the sub-process '${element.id}' with a handler of its own (not supported yet)`;
+  }
   if (element.multiInstance) return `Trellis cannot compensate the multi-instance activity '${element.id}' (not supported yet)`;
   for (let scope = model.activity(element.scopeId); scope; scope = model.activity(scope.scopeId)) {
     if (scope.multiInstance) return `Trellis cannot compensate '${element.id}' inside the multi-instance sub-process '${scope.id}' (not supported yet)`;
@@ -137,7 +143,8 @@ async function subscribe(runner: ProcessRunner, scope: Execution, activityId: st
 
 /** An activity with a compensation handler completed: its subscription, in the execution of its flow scope. */
 export async function subscribeCompensation(runner: ProcessRunner, leaving: Execution, element: FlowElementModel): Promise<void> {
-  if (element.compensationHandler) await subscribe(runner, runner.scopeExecutionOf(leaving), element.compensationHandler, String);
+  // A sub-process with a compensation event sub-process subscribes as it completes (subProcessCompleted).
+  if (element.compensationHandler && !isSubProcess(element)) await subscribe(runner, runner.scopeExecutionOf(leaving), element.compensationHandler, String);
 }
 
 /**
@@ -152,8 +159,10 @@ export async function compensableInside(runner: ProcessRunner, scope: Execution,
 
 /** A sub-process completed with compensable work inside: one subscription for it in its flow scope. */
 export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
-  if (inner.length === 0) return;
-  await subscribe(runner, runner.scopeExecutionOf(leaving), element.id, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+  // With a compensation event sub-process, the subscription names it (Camunda's getEventScopeCompensationHandler).
+  const handler = isSubProcess(element) && element.compensationHandler ? element.compensationHandler : null;
+  if (inner.length === 0 && handler === null) return;
+  await subscribe(runner, runner.scopeExecutionOf(leaving), handler ?? element.id, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
 }
 
 /**
@@ -167,13 +176,25 @@ async function compensate(runner: ProcessRunner, scope: Execution, subscriptions
     path.isCompensating = true;
     runner.tree.touch(path);
     const element = runner.model.activity(subscription.activityId!);
-    if (isSubProcess(element) && subscription.configuration?.startsWith('{')) await enterAgain(runner, path, element!, JSON.parse(subscription.configuration) as SubProcessConfiguration);
+    const configuration = subscription.configuration?.startsWith('{') ? (JSON.parse(subscription.configuration) as SubProcessConfiguration) : null;
+    const start = compensationStartOf(runner.model, element);
+    if (configuration && start) await enterAgain(runner, path, runner.model.activity(element!.scopeId)!, configuration, { eventSubProcess: element!, start });
+    else if (configuration && isSubProcess(element)) await enterAgain(runner, path, element!, configuration, null);
     else runner.enter(path, subscription.activityId!);
   }
 }
 
-/** A completed sub-process compensated: its scope again (a new activity instance), compensating what completed inside. */
-async function enterAgain(runner: ProcessRunner, path: Execution, element: FlowElementModel, { inner }: SubProcessConfiguration): Promise<void> {
+/**
+ * A completed sub-process compensated: its scope again (a new activity instance), where its
+ * compensation event sub-process runs, or else what completed inside is compensated.
+ */
+async function enterAgain(
+  runner: ProcessRunner,
+  path: Execution,
+  element: FlowElementModel,
+  { inner }: SubProcessConfiguration,
+  handler: { eventSubProcess: FlowElementModel; start: FlowElementModel } | null,
+): Promise<void> {
   const instanceId = activityInstanceId(element.id, runner.ctx.ids.next());
   const parentInstanceId = runner.scopeExecutionOf(path).scopeInstanceId ?? path.processInstanceId;
   Object.assign(path, { activityId: element.id, activityInstanceId: instanceId, isActive: false });
@@ -190,6 +211,14 @@ async function enterAgain(runner: ProcessRunner, path: Execution, element: FlowE
     startTime: runner.ctx.clock.now(),
   });
   for (const each of inner) await subscribe(runner, scope, each.activityId, () => each.configuration ?? '0', new Date(each.created));
+  if (handler) {
+    // Its own compensation throw events compensate what completed inside (they wait in this scope).
+    const eventPath = await runner.newConcurrentPathIn(scope);
+    eventPath.isCompensating = true;
+    runner.tree.touch(eventPath);
+    runner.enter(eventPath, handler.eventSubProcess.id, { startAt: [handler.start.id], startOccurred: true });
+    return;
+  }
   await compensate(runner, scope, await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' }));
 }
 
@@ -218,32 +247,35 @@ export function compensationThrow(isEnd: boolean): ActivityBehavior {
     },
     // Every compensating path is done (compensationDone); a signal from outside while they run changes nothing.
     async signal(runner, execution, element) {
-      if (!compensatingIn(runner, compensationScopeOf(runner, execution, element))) await goOn(runner, execution);
+      if (!othersCompensating(runner, compensationScopeOf(runner, execution, element), execution)) await goOn(runner, execution);
     },
   };
 }
 
 const newestFirst = (a: EventSubscription, b: EventSubscription) => b.created.getTime() - a.created.getTime() || sequenceOf(b) - sequenceOf(a);
 
-/** Whether a compensating path is left in the scope. */
-const compensatingIn = (runner: ProcessRunner, scope: Execution) => runner.tree.childrenOf(scope.id).some((each) => each.isCompensating === true);
+/**
+ * Whether a compensating path other than the one `execution` runs on is left in the scope (a
+ * compensation event sub-process runs on a compensating path itself, and its throw events wait there).
+ */
+function othersCompensating(runner: ProcessRunner, scope: Execution, execution: Execution): boolean {
+  let own: Execution | undefined = execution;
+  while (own && own.parentId !== scope.id) own = own.parentId === null ? undefined : runner.tree.executions.get(own.parentId);
+  return runner.tree.childrenOf(scope.id).some((each) => each.isCompensating === true && each !== own);
+}
 
 /**
- * A compensating path of `scope` ended. When none is left there, the throw events waiting for them
- * go on; a sub-process entered again for compensation completes, and its own path ends.
+ * A compensating path of `scope` ended. When no other is left there, the throw events waiting for
+ * them go on; a sub-process entered again for compensation completes once nothing runs in it, and
+ * its own path ends.
  */
 export async function compensationDone(runner: ProcessRunner, scope: Execution): Promise<void> {
-  if (compensatingIn(runner, scope)) return;
-  let waited = false;
   for (const waiting of runner.tree.executions.values()) {
     if (waiting.isActive || waiting.activityId === null) continue;
     const element = runner.model.activity(waiting.activityId);
-    if (isThrow(element) && compensationScopeOf(runner, waiting, element!) === scope) {
-      runner.signal(waiting);
-      waited = true;
-    }
+    if (isThrow(element) && compensationScopeOf(runner, waiting, element!) === scope && !othersCompensating(runner, scope, waiting)) runner.signal(waiting);
   }
-  if (waited || scope.parentId === null || runner.tree.childrenOf(scope.id).length > 0) return;
+  if (scope.parentId === null || runner.tree.childrenOf(scope.id).length > 0) return;
   const holder = runner.parentOf(scope);
   if (!holder.isCompensating || holder.activityId !== scope.scopeActivityId) return;
   // The sub-process's activity instance completes (removing the execution would cancel it).

@@ -160,6 +160,31 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     ]);
   });
 
+  it("runs a sub-process's compensation event sub-process when it is compensated; its throw event compensates what completed inside", async () => {
+    const note = (id: string) =>
+      `<bpmn:scriptTask id="${id}" scriptFormat="javascript"><bpmn:script>execution.setVariable('undone', (execution.getVariable('undone') || '') + '${id},')</bpmn:script></bpmn:scriptTask>`;
+    const xml = wrap(
+      'byEventSub',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+       <bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+         ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
+         <bpmn:subProcess id="onCompensation" triggeredByEvent="true">
+           <bpmn:startEvent id="compensationStart"><bpmn:compensateEventDefinition /></bpmn:startEvent>${flow('e1', 'compensationStart', 'esp')}${note('esp')}
+           ${flow('e2', 'esp', 'inner')}<bpmn:intermediateThrowEvent id="inner"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
+           ${flow('e3', 'inner', 'espEnd')}<bpmn:endEvent id="espEnd" />
+         </bpmn:subProcess>
+       </bpmn:subProcess>
+       ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'after')}<bpmn:userTask id="after" />`,
+    );
+    const { engine, instance } = await started('byEventSub', xml);
+    await complete(engine, instance.id, 'hotel');
+
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'esp,hotel,' });
+    expect(await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'compensationStart' })).toMatchObject([{ activityType: 'compensationStartEvent' }]);
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
+  });
+
   it('runs the handlers from an error event sub-process, for the scope around it', async () => {
     const xml = wrap(
       'onError',
@@ -216,6 +241,16 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
       "Invalid outgoing sequence flow of compensation activity 'undo_hotel'. A compensation activity should not have an incoming or outgoing sequence flow.",
     ]);
     expect(await problems(subProcess)).toEqual(["Trellis cannot compensate the sub-process 'sub' with a handler of its own (not supported yet)"]);
+    const atProcessLevel = wrap(
+      'p6',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />
+       <bpmn:subProcess id="onCompensation" triggeredByEvent="true">
+         <bpmn:startEvent id="compensationStart"><bpmn:compensateEventDefinition /></bpmn:startEvent>${flow('e1', 'compensationStart', 'espEnd')}<bpmn:endEvent id="espEnd" />
+       </bpmn:subProcess>`,
+    );
+    expect(await problems(atProcessLevel)).toEqual([
+      'event subprocess with compensation start event is only supported for embedded subprocess (since throwing compensation through a call activity-induced process hierarchy is not supported)',
+    ]);
     expect(await problems(insideMultiInstance)).toEqual(["Trellis cannot compensate 'hotel' inside the multi-instance sub-process 'sub' (not supported yet)"]);
   });
 });

@@ -202,21 +202,16 @@ describe('models Trellis cannot run', () => {
     engines.push(engine);
     const compensating = wrap(
       'compensating',
-      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
-       <bpmn:subProcess id="sub">
-         <bpmn:startEvent id="subStart" />${flow('s1', 'subStart', 'subEnd')}<bpmn:endEvent id="subEnd" />
-         <bpmn:subProcess id="onCompensation" triggeredByEvent="true">
-           <bpmn:startEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:startEvent>${flow('e1', 'undo', 'undone')}<bpmn:endEvent id="undone" />
-         </bpmn:subProcess>
-       </bpmn:subProcess>
-       ${flow('f2', 'sub', 'end')}<bpmn:endEvent id="end" />`,
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'undo')}
+       <bpmn:transaction id="undo"><bpmn:startEvent id="txStart" />${flow('t1', 'txStart', 'txEnd')}<bpmn:endEvent id="txEnd" /></bpmn:transaction>
+       ${flow('f2', 'undo', 'end')}<bpmn:endEvent id="end" />`,
     );
 
     const refused = engine.deployment.deploy({ resources: [{ name: 'compensating.bpmn', bytes: Buffer.from(compensating) }] });
 
     await expect(refused).rejects.toMatchObject({
       name: 'ParseException',
-      message: expect.stringContaining("Trellis cannot execute StartEvent (CompensateEventDefinition) 'undo'"),
+      message: expect.stringContaining("Trellis cannot execute Transaction 'undo'"),
       details: { 'compensating.bpmn': { errors: [expect.objectContaining({ mainElementId: 'undo' })] } },
     });
     expect(await engine.processDefinition.findProcessDefinitions()).toEqual([]);

@@ -71,8 +71,21 @@ export function compensationHandlers(process: ModdleElement): Map<string, string
       const host = (association.source.attachedToRef as ModdleElement | undefined)?.id;
       if (host && association.target.id && association.target.isForCompensation === true) handlers.set(host, association.target.id);
     }
+    // A sub-process's compensation event sub-process is its handler (Camunda's parseCompensationEventSubprocess).
+    const eventSubProcess = compensationEventSubProcessesOf(scope)[0];
+    if (scope !== process && eventSubProcess?.id && !handlers.has(scope.id!)) handlers.set(scope.id!, eventSubProcess.id);
   }
   return handlers;
+}
+
+/** The event sub-processes of a scope that start with a compensation start event. */
+export function compensationEventSubProcessesOf(scope: ModdleElement): ModdleElement[] {
+  return flowNodesOf(scope).filter(
+    (node) =>
+      node.$type === 'bpmn:SubProcess' &&
+      node.triggeredByEvent === true &&
+      flowNodesOf(node).some((start) => start.$type === 'bpmn:StartEvent' && ((start.eventDefinitions ?? []) as ModdleElement[]).some((definition) => definition.$type === 'bpmn:CompensateEventDefinition')),
+  );
 }
 
 /** The associations of a scope that start at a compensation boundary event, with their ends. */

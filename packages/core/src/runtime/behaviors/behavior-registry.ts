@@ -51,6 +51,8 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
     case 'bpmn:StartEvent':
       // An escalation start event only starts an event sub-process (elsewhere it has no type of its own).
       if (definition === 'bpmn:EscalationEventDefinition') return element.activityType === 'escalationStartEvent' ? passThrough : null;
+      // A compensation start event starts its event sub-process when its sub-process is compensated (compensation.ts).
+      if (definition === 'bpmn:CompensateEventDefinition') return element.activityType === 'compensationStartEvent' ? passThrough : null;
       return definition === null ||
         ['bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:TimerEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(definition)
         ? passThrough

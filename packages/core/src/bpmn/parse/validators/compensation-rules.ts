@@ -1,4 +1,4 @@
-import { compensationAssociationsOf } from '../flow-elements.js';
+import { compensationAssociationsOf, compensationEventSubProcessesOf } from '../flow-elements.js';
 import { flowNodesOf, scopesOf, sequenceFlowsOf, type ModdleElement } from '../moddle-element.js';
 import { definitionLocation, eventDefinitionsOf, referenceOf, type RuleContext } from './rule-context.js';
 
@@ -32,6 +32,7 @@ export function checkCompensation(process: ModdleElement, context: RuleContext):
       if (THROWING.has(node.$type)) checkThrow(node, definition, scope, context);
       else checkCatch(node, definition, context);
     }
+    checkCompensationEventSubProcesses(scope, process, context);
     for (const flow of sequenceFlowsOf(scope)) {
       const source = flow.sourceRef as ModdleElement | undefined;
       const target = flow.targetRef as ModdleElement | undefined;
@@ -73,4 +74,32 @@ function checkCatch(node: ModdleElement, definition: ModdleElement, context: Rul
   if (definition.waitForCompletion !== undefined) {
     context.report.warning("attribute 'waitForCompletion' is not supported on catching compensation event. attribute will be ignored", [node.id], at);
   }
+}
+
+/**
+ * Camunda's parseCompensationEventSubprocess: only inside an embedded sub-process, one per
+ * sub-process, and not beside a compensation boundary event of that sub-process.
+ */
+function checkCompensationEventSubProcesses(scope: ModdleElement, process: ModdleElement, context: RuleContext): void {
+  const { report } = context;
+  const eventSubProcesses = compensationEventSubProcessesOf(scope);
+  for (const [index, eventSubProcess] of eventSubProcesses.entries()) {
+    const start = flowNodesOf(eventSubProcess).find((node) => node.$type === 'bpmn:StartEvent' && compensateDefinitionOf(node))!;
+    if (scope === process) {
+      report.error(
+        'event subprocess with compensation start event is only supported for embedded subprocess (since throwing compensation through a call activity-induced process hierarchy is not supported)',
+        [start.id],
+      );
+    } else if (index > 0) {
+      report.error('multiple event subprocesses with compensation start event are not supported on the same scope', [start.id]);
+    } else if (hasCompensationBoundary(scope)) {
+      report.error('compensation boundary event and event subprocess with compensation start event are not supported on the same scope', [start.id]);
+    }
+  }
+}
+
+/** Whether the sub-process has a compensation boundary event (attached to it, in its parent scope). */
+function hasCompensationBoundary(subProcess: ModdleElement): boolean {
+  const parent = subProcess.$parent;
+  return parent ? flowNodesOf(parent).some((node) => node.$type === 'bpmn:BoundaryEvent' && (node.attachedToRef as ModdleElement | undefined)?.id === subProcess.id && compensateDefinitionOf(node) !== undefined) : false;
 }
