@@ -1,6 +1,7 @@
 import type { FlowElementModel, ProcessModel } from '../bpmn/index.js';
 import type { EventSubscription } from '../persistence/repositories/event-subscription-repository.js';
 import type { ActivityBehavior } from './behaviors/behavior.js';
+import { NullValueException } from '../errors/exceptions.js';
 import { activityInstanceId, type Execution } from './execution.js';
 import type { ProcessRunner } from './process-runner.js';
 
@@ -15,8 +16,11 @@ import type { ProcessRunner } from './process-runner.js';
 // compensating path is left in its scope.
 
 const isCompensate = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CompensateEventDefinition';
-const isThrow = (element: FlowElementModel | undefined) => isCompensate(element) && (element!.type === 'bpmn:IntermediateThrowEvent' || element!.type === 'bpmn:EndEvent');
-const isSubProcess = (element: FlowElementModel | undefined) => element?.type === 'bpmn:SubProcess' && !element.multiInstance;
+const isCancel = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CancelEventDefinition';
+/** Events that throw compensation and wait for it: compensation throw events, and cancel end events. */
+const isThrow = (element: FlowElementModel | undefined) =>
+  (isCompensate(element) && (element!.type === 'bpmn:IntermediateThrowEvent' || element!.type === 'bpmn:EndEvent')) || (isCancel(element) && element!.type === 'bpmn:EndEvent');
+const isSubProcess = (element: FlowElementModel | undefined) => (element?.type === 'bpmn:SubProcess' || element?.type === 'bpmn:Transaction') && !element.multiInstance;
 /** The compensation start event of an event sub-process, if it has one. */
 const compensationStartOf = (model: ProcessModel, element: FlowElementModel | undefined) =>
   element?.triggeredByEvent ? model.childrenOf(element.id).find((child) => child.type === 'bpmn:StartEvent' && isCompensate(child)) : undefined;
@@ -283,4 +287,36 @@ export async function compensationDone(runner: ProcessRunner, scope: Execution):
   await runner.removeExecution(scope);
   runner.endActivityInstance(holder);
   await runner.end(holder);
+}
+
+/**
+ * A cancel end event (Camunda's CancelEndEventActivityBehavior): the other paths of its transaction
+ * end at once, what completed inside the transaction is compensated, and then the transaction's
+ * cancel boundary event fires (interrupting it).
+ */
+export const cancelEndEvent: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    const boundary = cancelBoundaryOf(runner.model, element);
+    const scope = runner.scopeExecutionOf(execution);
+    // INTERRUPT_FLOW_SCOPE
+    let own: Execution = execution;
+    while (own !== scope && own.parentId !== scope.id) own = runner.parentOf(own);
+    for (const child of runner.tree.childrenOf(scope.id)) if (child !== own) await runner.removeExecution(child, true);
+    const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
+    if (subscriptions.length === 0) return runner.fireBoundaryEvent(scope, boundary);
+    execution.isActive = false;
+    runner.tree.touch(execution);
+    await compensate(runner, scope, subscriptions);
+  },
+  async signal(runner, execution, element) {
+    const scope = runner.scopeExecutionOf(execution);
+    if (!othersCompensating(runner, scope, execution)) await runner.fireBoundaryEvent(runner.scopeExecutionOf(execution), cancelBoundaryOf(runner.model, element));
+  },
+};
+
+function cancelBoundaryOf(model: ProcessModel, cancelEnd: FlowElementModel): FlowElementModel {
+  const transaction = model.activity(cancelEnd.scopeId);
+  const boundary = transaction?.boundaryEvents.map((id) => model.activity(id)).find(isCancel);
+  if (!boundary) throw new NullValueException(`Could not find cancel boundary event for cancel end event Activity(${cancelEnd.id}): cancelBoundaryEvent is null`);
+  return boundary;
 }

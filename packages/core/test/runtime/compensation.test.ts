@@ -204,6 +204,44 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,' });
   });
 
+  it('cancels a transaction at a cancel end event: compensates what completed inside, then takes the cancel boundary event', async () => {
+    const transaction = (key: string, handler = undoScript('book')) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'tx')}
+         <bpmn:transaction id="tx"><bpmn:startEvent id="txStart" />${flow('t1', 'txStart', 'book')}
+           ${compensable('book', '<bpmn:userTask id="book" />', handler)}${flow('t2', 'book', 'decide')}
+           <bpmn:exclusiveGateway id="decide" default="t4" />${flow('t3', 'decide', 'cancel', '${abort}')}${flow('t4', 'decide', 'txEnd')}
+           <bpmn:endEvent id="cancel"><bpmn:cancelEventDefinition /></bpmn:endEvent><bpmn:endEvent id="txEnd" />
+         </bpmn:transaction>
+         <bpmn:boundaryEvent id="cancelled" attachedToRef="tx"><bpmn:cancelEventDefinition /></bpmn:boundaryEvent>
+         ${flow('f2', 'cancelled', 'afterCancel')}<bpmn:userTask id="afterCancel" />${flow('f3', 'tx', 'done')}<bpmn:userTask id="done" />`,
+      );
+    const engine = await deployed(transaction('booking'));
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'booking' });
+    const run = async (abort: boolean) => {
+      const instance = await engine.runtime.startProcessInstanceById(definition.id, { variables: { abort: { type: 'boolean', value: abort, valueInfo: {} } } });
+      await complete(engine, instance.id, 'book');
+      return instance.id;
+    };
+    const [aborted, committed] = [await run(true), await run(false)];
+
+    expect(await tasksOf(engine, aborted)).toEqual(['afterCancel']);
+    expect((await engine.runtime.getVariables(aborted)).undone).toMatchObject({ value: 'book,' });
+    expect(await engine.history.findHistoricActivityInstances({ processInstanceId: aborted, activityId: 'tx' })).toMatchObject([{ activityType: 'transaction', canceled: true }]);
+    expect(await engine.history.findHistoricActivityInstances({ processInstanceId: aborted, activityId: 'cancelled' })).toMatchObject([{ activityType: 'cancelBoundaryCatch' }]);
+    expect(await tasksOf(engine, committed)).toEqual(['done']);
+    expect((await engine.runtime.getVariables(committed)).undone).toBeUndefined();
+
+    // A handler that waits: the transaction is cancelled once it is done.
+    const { engine: other, instance } = await started('waitingTx', transaction('waitingTx', '<bpmn:userTask id="undo_book" isForCompensation="true" />'));
+    await other.runtime.modifyVariables(instance.id, { abort: { type: 'boolean', value: true, valueInfo: {} } });
+    await complete(other, instance.id, 'book');
+    expect(await tasksOf(other, instance.id)).toEqual(['undo_book']);
+    await complete(other, instance.id, 'undo_book');
+    expect(await tasksOf(other, instance.id)).toEqual(['afterCancel']);
+  });
+
   it("refuses Camunda's invalid compensation models with its messages, and what Trellis cannot run yet", async () => {
     const engine = await deployed();
     const problems = async (xml: string) => {
@@ -251,6 +289,10 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect(await problems(atProcessLevel)).toEqual([
       'event subprocess with compensation start event is only supported for embedded subprocess (since throwing compensation through a call activity-induced process hierarchy is not supported)',
     ]);
+    const cancelOutside = saga('p7', '<bpmn:endEvent id="undo"><bpmn:cancelEventDefinition /></bpmn:endEvent>').replace(flow('f4', 'undo', 'after'), '');
+    expect(await problems(cancelOutside)).toEqual(['end event with cancelEventDefinition only supported inside transaction subprocess']);
+    const cancelOnSubProcess = subProcess.replace('attachedToRef="sub"><bpmn:compensateEventDefinition />', 'attachedToRef="sub"><bpmn:cancelEventDefinition />').replace(/<bpmn:association[^>]*>/, '');
+    expect(await problems(cancelOnSubProcess)).toContain('boundary event with cancelEventDefinition only supported on transaction subprocesses');
     expect(await problems(insideMultiInstance)).toEqual(["Trellis cannot compensate 'hotel' inside the multi-instance sub-process 'sub' (not supported yet)"]);
   });
 });

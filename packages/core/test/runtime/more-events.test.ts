@@ -203,7 +203,7 @@ describe('models Trellis cannot run', () => {
     const compensating = wrap(
       'compensating',
       `<bpmn:startEvent id="start" />${flow('f1', 'start', 'undo')}
-       <bpmn:transaction id="undo"><bpmn:startEvent id="txStart" />${flow('t1', 'txStart', 'txEnd')}<bpmn:endEvent id="txEnd" /></bpmn:transaction>
+       <bpmn:businessRuleTask id="undo" camunda:decisionRef="approval" />
        ${flow('f2', 'undo', 'end')}<bpmn:endEvent id="end" />`,
     );
 
@@ -211,7 +211,7 @@ describe('models Trellis cannot run', () => {
 
     await expect(refused).rejects.toMatchObject({
       name: 'ParseException',
-      message: expect.stringContaining("Trellis cannot execute Transaction 'undo'"),
+      message: expect.stringContaining("Trellis cannot execute BusinessRuleTask 'undo'"),
       details: { 'compensating.bpmn': { errors: [expect.objectContaining({ mainElementId: 'undo' })] } },
     });
     expect(await engine.processDefinition.findProcessDefinitions()).toEqual([]);

@@ -12,7 +12,7 @@ import { scriptTask, serviceTask } from './service-task.js';
 import { callActivity, subProcess } from './sub-process.js';
 import { userTask } from './user-task.js';
 import { externalTask } from './external-task.js';
-import { compensationThrow } from '../compensation.js';
+import { cancelEndEvent, compensationThrow } from '../compensation.js';
 
 /** The behavior of an element; an element Trellis cannot run fails with a clear message. */
 export function behaviorFor(element: FlowElementModel): ActivityBehavior {
@@ -41,6 +41,8 @@ const BOUNDARY_DEFINITIONS = [
   'bpmn:ConditionalEventDefinition',
   // Never armed: the completed activity's subscription stands for it (compensation.ts).
   'bpmn:CompensateEventDefinition',
+  // Fired by a cancel end event of its transaction.
+  'bpmn:CancelEventDefinition',
 ];
 
 const hasDelegate = (element: FlowElementModel) => Boolean(element.camunda.class || element.camunda.expression || element.camunda.delegateExpression);
@@ -65,6 +67,7 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
       if (definition === 'bpmn:MessageEventDefinition') return messageThrow(true);
       if (definition === 'bpmn:EscalationEventDefinition') return escalationThrow(true);
       if (definition === 'bpmn:CompensateEventDefinition') return compensationThrow(true);
+      if (definition === 'bpmn:CancelEventDefinition') return cancelEndEvent;
       return null;
     case 'bpmn:IntermediateThrowEvent':
       if (definition === null) return passThrough;
@@ -105,6 +108,7 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
     case 'bpmn:EventBasedGateway':
       return eventBasedGateway;
     case 'bpmn:SubProcess':
+    case 'bpmn:Transaction':
       return subProcess;
     case 'bpmn:CallActivity':
       return element.calledElement ? callActivity : null;

@@ -33,6 +33,7 @@ export function checkCompensation(process: ModdleElement, context: RuleContext):
       else checkCatch(node, definition, context);
     }
     checkCompensationEventSubProcesses(scope, process, context);
+    checkCancelEvents(scope, nodes, context);
     for (const flow of sequenceFlowsOf(scope)) {
       const source = flow.sourceRef as ModdleElement | undefined;
       const target = flow.targetRef as ModdleElement | undefined;
@@ -102,4 +103,28 @@ function checkCompensationEventSubProcesses(scope: ModdleElement, process: Moddl
 function hasCompensationBoundary(subProcess: ModdleElement): boolean {
   const parent = subProcess.$parent;
   return parent ? flowNodesOf(parent).some((node) => node.$type === 'bpmn:BoundaryEvent' && (node.attachedToRef as ModdleElement | undefined)?.id === subProcess.id && compensateDefinitionOf(node) !== undefined) : false;
+}
+
+const cancelDefinitionOf = (node: ModdleElement) => eventDefinitionsOf(node).find((definition) => definition.$type === 'bpmn:CancelEventDefinition');
+
+/**
+ * Camunda's rules on cancel events: an end event only inside a transaction, a boundary event only on
+ * a transaction, one per transaction.
+ */
+function checkCancelEvents(scope: ModdleElement, nodes: ModdleElement[], context: RuleContext): void {
+  const { report } = context;
+  const transactions = new Set<string>();
+  for (const node of nodes) {
+    const definition = cancelDefinitionOf(node);
+    if (!definition) continue;
+    const at = definitionLocation(definition, node);
+    if (node.$type === 'bpmn:EndEvent' && scope.$type !== 'bpmn:Transaction') {
+      report.error('end event with cancelEventDefinition only supported inside transaction subprocess', [node.id], at);
+    } else if (node.$type === 'bpmn:BoundaryEvent') {
+      const host = node.attachedToRef as ModdleElement | undefined;
+      if (host?.$type !== 'bpmn:Transaction') report.error('boundary event with cancelEventDefinition only supported on transaction subprocesses', [node.id], at);
+      else if (transactions.has(host.id!)) report.error('multiple boundary events with cancelEventDefinition not supported on same transaction subprocess', [node.id], at);
+      else transactions.add(host.id!);
+    }
+  }
 }
