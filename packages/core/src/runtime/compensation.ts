@@ -3,17 +3,20 @@ import type { EventSubscription } from '../persistence/repositories/event-subscr
 import type { ActivityBehavior } from './behaviors/behavior.js';
 import { NullValueException } from '../errors/exceptions.js';
 import { activityInstanceId, type Execution } from './execution.js';
+import { MI_BODY_SUFFIX, miBodyId, scopeElementId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 
 // Compensation as Camunda 7 runs it (AbstractBpmnActivityBehavior.doLeave, CompensationUtil,
 // CompensationEventActivityBehavior, CompensationEventHandler): an activity with a compensation
 // boundary event that completes leaves a 'compensate' subscription (activity: its handler) in its
-// flow scope's execution. A sub-process that completes with such subscriptions inside hands them
-// to its flow scope as one subscription for itself (Camunda keeps them in an event-scope
-// execution). A compensation throw event triggers the subscriptions of its scope, newest first,
-// each on a new concurrent path marked compensating: a handler runs there, or the sub-process is
-// entered again and compensates what completed inside it. The throw event waits until no
-// compensating path is left in its scope.
+// flow scope's execution. A sub-process (or multi-instance body) that completes with such
+// subscriptions inside hands them to its flow scope as one subscription for itself (Camunda keeps
+// them in an event-scope execution); one with a compensation event sub-process always does. A
+// compensation throw event (or a cancel end event, for its transaction) triggers the subscriptions
+// of its scope, newest first, each on a new concurrent path marked compensating: a handler runs
+// there, or the sub-process / body is entered again and runs its compensation event sub-process or
+// compensates what completed inside it. The throw event waits until no other compensating path is
+// left in its scope.
 
 const isCompensate = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CompensateEventDefinition';
 const isCancel = (element: FlowElementModel | undefined) => element?.eventDefinitions[0]?.type === 'bpmn:CancelEventDefinition';
@@ -25,7 +28,7 @@ const isSubProcess = (element: FlowElementModel | undefined) => (element?.type =
 const compensationStartOf = (model: ProcessModel, element: FlowElementModel | undefined) =>
   element?.triggeredByEvent ? model.childrenOf(element.id).find((child) => child.type === 'bpmn:StartEvent' && isCompensate(child)) : undefined;
 
-/** A completed sub-process's subscriptions, kept in the configuration of its own subscription. */
+/** A completed sub-process's (or body's) subscriptions, kept in the configuration of its own subscription. */
 interface Inner {
   activityId: string;
   configuration: string | null;
@@ -41,9 +44,8 @@ const sequenceOf = (subscription: Pick<EventSubscription, 'configuration'>): num
 };
 
 /**
- * Why Trellis cannot run this element's compensation yet, or null: a compensation handler of a
- * sub-process itself or of a multi-instance activity, and compensable activities inside a
- * multi-instance sub-process.
+ * Why Trellis cannot run this element's compensation yet, or null: a compensation handler (boundary
+ * event) of a sub-process itself, and compensable activities inside a multi-instance sub-process.
  */
 export function compensationLimit(model: ProcessModel, element: FlowElementModel): string | null {
   if (!element.compensationHandler) return null;
@@ -51,7 +53,6 @@ export function compensationLimit(model: ProcessModel, element: FlowElementModel
   if ((element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') && !byEventSubProcess) {
     return `Trellis cannot compensate the sub-process '${element.id}' with a handler of its own (not supported yet)`;
   }
-  if (element.multiInstance) return `Trellis cannot compensate the multi-instance activity '${element.id}' (not supported yet)`;
   for (let scope = model.activity(element.scopeId); scope; scope = model.activity(scope.scopeId)) {
     if (scope.multiInstance) return `Trellis cannot compensate '${element.id}' inside the multi-instance sub-process '${scope.id}' (not supported yet)`;
   }
@@ -156,7 +157,8 @@ export async function subscribeCompensation(runner: ProcessRunner, leaving: Exec
  * be handed to its flow scope once it is gone (subProcessCompleted).
  */
 export async function compensableInside(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<Inner[]> {
-  if (!isSubProcess(element) || !hasCompensation(runner.model)) return [];
+  const body = scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX) === true;
+  if ((!body && !isSubProcess(element)) || !hasCompensation(runner.model)) return [];
   const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
   return subscriptions.map((each) => ({ activityId: each.activityId!, configuration: each.configuration, created: each.created.getTime() }));
 }
@@ -167,6 +169,12 @@ export async function subProcessCompleted(runner: ProcessRunner, leaving: Execut
   const handler = isSubProcess(element) && element.compensationHandler ? element.compensationHandler : null;
   if (inner.length === 0 && handler === null) return;
   await subscribe(runner, runner.scopeExecutionOf(leaving), handler ?? element.id, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+}
+
+/** A multi-instance body completed with compensable instances: one subscription for the body in its flow scope (Camunda's miBody handler). */
+export async function bodyCompleted(runner: ProcessRunner, holder: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
+  if (inner.length === 0) return;
+  await subscribe(runner, runner.scopeExecutionOf(holder), miBodyId(element.id), (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
 }
 
 /**
@@ -182,7 +190,9 @@ async function compensate(runner: ProcessRunner, scope: Execution, subscriptions
     const element = runner.model.activity(subscription.activityId!);
     const configuration = subscription.configuration?.startsWith('{') ? (JSON.parse(subscription.configuration) as SubProcessConfiguration) : null;
     const start = compensationStartOf(runner.model, element);
-    if (configuration && start) await enterAgain(runner, path, runner.model.activity(element!.scopeId)!, configuration, { eventSubProcess: element!, start });
+    const bodyOf = subscription.activityId!.endsWith(MI_BODY_SUFFIX) ? runner.model.activity(scopeElementId(subscription.activityId!)) : undefined;
+    if (configuration && bodyOf) await enterAgain(runner, path, bodyOf, configuration, null, true);
+    else if (configuration && start) await enterAgain(runner, path, runner.model.activity(element!.scopeId)!, configuration, { eventSubProcess: element!, start });
     else if (configuration && isSubProcess(element)) await enterAgain(runner, path, element!, configuration, null);
     else runner.enter(path, subscription.activityId!);
   }
@@ -198,18 +208,21 @@ async function enterAgain(
   element: FlowElementModel,
   { inner }: SubProcessConfiguration,
   handler: { eventSubProcess: FlowElementModel; start: FlowElementModel } | null,
+  asBody = false,
 ): Promise<void> {
-  const instanceId = activityInstanceId(element.id, runner.ctx.ids.next());
+  // A multi-instance activity's body is entered again as its body scope.
+  const scopeActivityId = asBody ? miBodyId(element.id) : element.id;
+  const instanceId = activityInstanceId(scopeActivityId, runner.ctx.ids.next());
   const parentInstanceId = runner.scopeExecutionOf(path).scopeInstanceId ?? path.processInstanceId;
   Object.assign(path, { activityId: element.id, activityInstanceId: instanceId, isActive: false });
   runner.tree.touch(path);
-  const scope = runner.tree.add({ ...runner.childOf(path), isScope: true, isActive: false, scopeActivityId: element.id, scopeInstanceId: instanceId, activityInstanceId: instanceId });
+  const scope = runner.tree.add({ ...runner.childOf(path), isScope: true, isActive: false, scopeActivityId, scopeInstanceId: instanceId, activityInstanceId: instanceId });
   runner.tree.addActivityInstance({
     id: instanceId,
     processInstanceId: path.processInstanceId,
     parentId: parentInstanceId,
-    activityId: element.id,
-    activityType: element.activityType,
+    activityId: scopeActivityId,
+    activityType: asBody ? 'multiInstanceBody' : element.activityType,
     activityName: element.name,
     executionId: scope.id,
     startTime: runner.ctx.clock.now(),
@@ -240,7 +253,9 @@ export function compensationThrow(isEnd: boolean): ActivityBehavior {
     async execute(runner, execution, element) {
       const scope = compensationScopeOf(runner, execution, element);
       const activityRef = element.eventDefinitions[0].activityRef;
-      const target = activityRef === null ? null : (runner.model.activity(activityRef)?.compensationHandler ?? activityRef);
+      // Camunda's getSubscriptionActivityId: a multi-instance activity's body, else the activity's handler.
+      const referenced = activityRef === null ? undefined : runner.model.activity(activityRef);
+      const target = activityRef === null ? null : referenced?.multiInstance ? miBodyId(activityRef) : (referenced?.compensationHandler ?? activityRef);
       const subscriptions = (await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' })).filter(
         (subscription) => target === null || subscription.activityId === target,
       );
@@ -281,7 +296,7 @@ export async function compensationDone(runner: ProcessRunner, scope: Execution):
   }
   if (scope.parentId === null || runner.tree.childrenOf(scope.id).length > 0) return;
   const holder = runner.parentOf(scope);
-  if (!holder.isCompensating || holder.activityId !== scope.scopeActivityId) return;
+  if (!holder.isCompensating || holder.activityId !== scopeElementId(scope.scopeActivityId ?? '')) return;
   // The sub-process's activity instance completes (removing the execution would cancel it).
   if (scope.scopeInstanceId) runner.tree.removeActivityInstance(scope.scopeInstanceId);
   await runner.removeExecution(scope);

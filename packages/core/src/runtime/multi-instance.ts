@@ -1,3 +1,4 @@
+import { bodyCompleted, compensableInside } from './compensation.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { activityInstanceId, type Execution } from './execution.js';
@@ -101,7 +102,11 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
 async function completeBody(runner: ProcessRunner, body: Execution, element: FlowElementModel): Promise<void> {
   set0ActiveInstances(runner, body);
   const holder = runner.parentOf(body);
+  const compensable = await compensableInside(runner, body, element);
+  // The body's activity instance completes (removing its execution would cancel it, as it does the instances still running).
+  if (body.scopeInstanceId) runner.tree.removeActivityInstance(body.scopeInstanceId);
   await runner.removeExecution(body);
+  await bodyCompleted(runner, holder, element, compensable);
   holder.activityId = element.id;
   holder.isActive = true;
   runner.tree.touch(holder);

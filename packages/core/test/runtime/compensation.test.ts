@@ -204,6 +204,27 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,' });
   });
 
+  it('compensates every completed instance of a multi-instance activity, also by activityRef', async () => {
+    const multi = (key: string, thrower: string) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'hotel')}
+         ${compensable('hotel', '<bpmn:serviceTask id="hotel" camunda:expression="${true}"><bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:serviceTask>', undoScript('hotel'))}
+         ${flow('f2', 'hotel', 'undo')}${thrower}${flow('f3', 'undo', 'after')}<bpmn:userTask id="after" />`,
+      );
+    const byRef = '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="hotel" /></bpmn:intermediateThrowEvent>';
+    const engine = await deployed(multi('multiAll', throwAll), multi('multiRef', byRef));
+    for (const key of ['multiAll', 'multiRef']) {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      const instance = await engine.runtime.startProcessInstanceById(definition.id);
+
+      expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+      expect((await engine.runtime.getVariables(instance.id)).undone).toMatchObject({ value: 'hotel,hotel,hotel,' });
+      const bodies = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'hotel#multiInstanceBody' });
+      expect(bodies.map((each) => each.canceled)).toEqual([false, false]);
+    }
+  });
+
   it('cancels a transaction at a cancel end event: compensates what completed inside, then takes the cancel boundary event', async () => {
     const transaction = (key: string, handler = undoScript('book')) =>
       wrap(
