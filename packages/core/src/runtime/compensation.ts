@@ -83,13 +83,13 @@ function compensationScopeOf(runner: ProcessRunner, execution: Execution, elemen
 }
 
 /** The compensation boundary event whose activity `handlerId` compensates (migration maps subscriptions by it). */
-export function compensationBoundaryOf(model: ProcessModel, handlerId: string): FlowElementModel | undefined {
+function compensationBoundaryOf(model: ProcessModel, handlerId: string): FlowElementModel | undefined {
   const host = [...model.elements.values()].find((each) => each.compensationHandler === handlerId);
   return host?.boundaryEvents.map((id) => model.activity(id)).find(isCompensate);
 }
 
 /** The handler a compensate subscription names after migration: that of the activity the mapped boundary event is attached to. */
-export function migratedCompensationHandler(source: ProcessModel, target: ProcessModel, handlerId: string, targetOf: (activityId: string) => string | undefined): string | undefined {
+function migratedCompensationHandler(source: ProcessModel, target: ProcessModel, handlerId: string, targetOf: (activityId: string) => string | undefined): string | undefined {
   const boundary = compensationBoundaryOf(source, handlerId);
   const mapped = boundary ? targetOf(boundary.id) : undefined;
   const host = mapped ? target.activity(target.activity(mapped)?.attachedTo ?? '') : undefined;
@@ -127,12 +127,16 @@ export function migratedCompensation(
   return { activityId: mapped, configuration: JSON.stringify({ sequence: parsed.sequence, inner } satisfies SubProcessConfiguration) };
 }
 
-async function subscribe(runner: ProcessRunner, scope: Execution, activityId: string, configuration: (sequence: number) => string, created = runner.ctx.clock.now()): Promise<void> {
-  // The order of completion, for compensating newest first (creation times may tie within a millisecond).
+/** A new compensate subscription of `scope`, numbered after those it has: the order of completion (creation times may tie within a millisecond). */
+async function subscribe(runner: ProcessRunner, scope: Execution, activityId: string, configuration: (sequence: number) => string): Promise<void> {
   const earlier = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
   const sequence = earlier.reduce((highest, each) => Math.max(highest, sequenceOf(each)), 0) + 1;
+  await insertSubscription(runner, scope, { activityId, configuration: configuration(sequence), created: runner.ctx.clock.now().getTime() });
+}
+
+async function insertSubscription(runner: ProcessRunner, scope: Execution, { activityId, configuration, created }: Inner): Promise<EventSubscription> {
   runner.wroteRows = true;
-  await runner.ctx.eventSubscriptions.insert({
+  const subscription: EventSubscription = {
     id: runner.ctx.ids.next(),
     eventType: 'compensate',
     eventName: null,
@@ -140,10 +144,12 @@ async function subscribe(runner: ProcessRunner, scope: Execution, activityId: st
     processInstanceId: scope.processInstanceId,
     activityId,
     processDefinitionId: runner.definition.id,
-    configuration: configuration(sequence),
-    created,
+    configuration,
+    created: new Date(created),
     tenantId: runner.definition.tenantId,
-  });
+  };
+  await runner.ctx.eventSubscriptions.insert(subscription);
+  return subscription;
 }
 
 /** An activity with a compensation handler completed: its subscription, in the execution of its flow scope. */
@@ -167,14 +173,17 @@ export async function compensableInside(runner: ProcessRunner, scope: Execution,
 export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
   // With a compensation event sub-process, the subscription names it (Camunda's getEventScopeCompensationHandler).
   const handler = isSubProcess(element) && element.compensationHandler ? element.compensationHandler : null;
-  if (inner.length === 0 && handler === null) return;
-  await subscribe(runner, runner.scopeExecutionOf(leaving), handler ?? element.id, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+  if (inner.length > 0 || handler !== null) await handOver(runner, leaving, handler ?? element.id, inner);
 }
 
 /** A multi-instance body completed with compensable instances: one subscription for the body in its flow scope (Camunda's miBody handler). */
 export async function bodyCompleted(runner: ProcessRunner, holder: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
-  if (inner.length === 0) return;
-  await subscribe(runner, runner.scopeExecutionOf(holder), miBodyId(element.id), (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+  if (inner.length > 0) await handOver(runner, holder, miBodyId(element.id), inner);
+}
+
+/** The subscription that stands for a completed scope, holding the ones that were inside it. */
+function handOver(runner: ProcessRunner, leaving: Execution, activityId: string, inner: readonly Inner[]): Promise<void> {
+  return subscribe(runner, runner.scopeExecutionOf(leaving), activityId, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
 }
 
 /**
@@ -227,7 +236,8 @@ async function enterAgain(
     executionId: scope.id,
     startTime: runner.ctx.clock.now(),
   });
-  for (const each of inner) await subscribe(runner, scope, each.activityId, () => each.configuration ?? '0', new Date(each.created));
+  const restored: EventSubscription[] = [];
+  for (const each of inner) restored.push(await insertSubscription(runner, scope, each));
   if (handler) {
     // Its own compensation throw events compensate what completed inside (they wait in this scope).
     const eventPath = await runner.newConcurrentPathIn(scope);
@@ -236,7 +246,7 @@ async function enterAgain(
     runner.enter(eventPath, handler.eventSubProcess.id, { startAt: [handler.start.id], startOccurred: true });
     return;
   }
-  await compensate(runner, scope, await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' }));
+  await compensate(runner, scope, restored);
 }
 
 /**
@@ -260,15 +270,20 @@ export function compensationThrow(isEnd: boolean): ActivityBehavior {
         (subscription) => target === null || subscription.activityId === target,
       );
       if (subscriptions.length === 0) return goOn(runner, execution);
-      execution.isActive = false;
-      runner.tree.touch(execution);
-      await compensate(runner, scope, subscriptions);
+      await throwCompensation(runner, scope, execution, subscriptions);
     },
     // Every compensating path is done (compensationDone); a signal from outside while they run changes nothing.
     async signal(runner, execution, element) {
       if (!othersCompensating(runner, compensationScopeOf(runner, execution, element), execution)) await goOn(runner, execution);
     },
   };
+}
+
+/** A throw event waits (inactive) while the subscriptions it triggers are compensated. */
+async function throwCompensation(runner: ProcessRunner, scope: Execution, execution: Execution, subscriptions: readonly EventSubscription[]): Promise<void> {
+  execution.isActive = false;
+  runner.tree.touch(execution);
+  await compensate(runner, scope, subscriptions);
 }
 
 const newestFirst = (a: EventSubscription, b: EventSubscription) => b.created.getTime() - a.created.getTime() || sequenceOf(b) - sequenceOf(a);
@@ -278,9 +293,15 @@ const newestFirst = (a: EventSubscription, b: EventSubscription) => b.created.ge
  * compensation event sub-process runs on a compensating path itself, and its throw events wait there).
  */
 function othersCompensating(runner: ProcessRunner, scope: Execution, execution: Execution): boolean {
-  let own: Execution | undefined = execution;
-  while (own && own.parentId !== scope.id) own = own.parentId === null ? undefined : runner.tree.executions.get(own.parentId);
+  const own = pathIn(runner, scope, execution);
   return runner.tree.childrenOf(scope.id).some((each) => each.isCompensating === true && each !== own);
+}
+
+/** The child of `scope` that `execution` is or runs below (the scope itself when it runs the path). */
+function pathIn(runner: ProcessRunner, scope: Execution, execution: Execution): Execution {
+  let own = execution;
+  while (own !== scope && own.parentId !== scope.id) own = runner.parentOf(own);
+  return own;
 }
 
 /**
@@ -297,9 +318,7 @@ export async function compensationDone(runner: ProcessRunner, scope: Execution):
   if (scope.parentId === null || runner.tree.childrenOf(scope.id).length > 0) return;
   const holder = runner.parentOf(scope);
   if (!holder.isCompensating || holder.activityId !== scopeElementId(scope.scopeActivityId ?? '')) return;
-  // The sub-process's activity instance completes (removing the execution would cancel it).
-  if (scope.scopeInstanceId) runner.tree.removeActivityInstance(scope.scopeInstanceId);
-  await runner.removeExecution(scope);
+  await runner.removeCompletedScope(scope);
   runner.endActivityInstance(holder);
   await runner.end(holder);
 }
@@ -314,18 +333,15 @@ export const cancelEndEvent: ActivityBehavior = {
     const boundary = cancelBoundaryOf(runner.model, element);
     const scope = runner.scopeExecutionOf(execution);
     // INTERRUPT_FLOW_SCOPE
-    let own: Execution = execution;
-    while (own !== scope && own.parentId !== scope.id) own = runner.parentOf(own);
+    const own = pathIn(runner, scope, execution);
     for (const child of runner.tree.childrenOf(scope.id)) if (child !== own) await runner.removeExecution(child, true);
     const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
     if (subscriptions.length === 0) return runner.fireBoundaryEvent(scope, boundary);
-    execution.isActive = false;
-    runner.tree.touch(execution);
-    await compensate(runner, scope, subscriptions);
+    await throwCompensation(runner, scope, execution, subscriptions);
   },
   async signal(runner, execution, element) {
     const scope = runner.scopeExecutionOf(execution);
-    if (!othersCompensating(runner, scope, execution)) await runner.fireBoundaryEvent(runner.scopeExecutionOf(execution), cancelBoundaryOf(runner.model, element));
+    if (!othersCompensating(runner, scope, execution)) await runner.fireBoundaryEvent(scope, cancelBoundaryOf(runner.model, element));
   },
 };
 

@@ -103,9 +103,7 @@ async function completeBody(runner: ProcessRunner, body: Execution, element: Flo
   set0ActiveInstances(runner, body);
   const holder = runner.parentOf(body);
   const compensable = await compensableInside(runner, body, element);
-  // The body's activity instance completes (removing its execution would cancel it, as it does the instances still running).
-  if (body.scopeInstanceId) runner.tree.removeActivityInstance(body.scopeInstanceId);
-  await runner.removeExecution(body);
+  await runner.removeCompletedScope(body);
   await bodyCompleted(runner, holder, element, compensable);
   holder.activityId = element.id;
   holder.isActive = true;

@@ -374,6 +374,15 @@ export class ProcessRunner {
   }
 
   /**
+   * Removes a scope execution whose activity completed: its own activity instance ends completed
+   * (removeExecution alone would cancel it), whatever still runs below it is cancelled.
+   */
+  async removeCompletedScope(scope: Execution): Promise<void> {
+    if (scope.scopeInstanceId) this.tree.removeActivityInstance(scope.scopeInstanceId);
+    await this.removeExecution(scope);
+  }
+
+  /**
    * Cancelled activities fire their end listeners, innermost first, as Camunda's cascading delete
    * does (unless skipCustomListeners).
    */
@@ -704,9 +713,7 @@ export class ProcessRunner {
       await this.endScope(execution, element);
       leaving = this.parentOf(execution);
       const compensable = await compensableInside(this, execution, element);
-      // The scope's activity instance completes here (removing the execution would cancel it).
-      if (execution.scopeInstanceId) this.tree.removeActivityInstance(execution.scopeInstanceId);
-      await this.removeExecution(execution);
+      await this.removeCompletedScope(execution);
       await subProcessCompleted(this, leaving, element, compensable);
       leaving.activityId = element.id;
       leaving.isActive = true;

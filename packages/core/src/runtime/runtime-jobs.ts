@@ -18,6 +18,14 @@ export const JobHandlerTypes = {
   eventSubProcessTimer: 'timer-start-event-subprocess',
 } as const;
 
+/** The handlers of a process's timer jobs (Camunda's timer declarations; not the engine's own timers). */
+export const TIMER_JOB_HANDLERS: ReadonlySet<string> = new Set([
+  JobHandlerTypes.intermediateTimer,
+  JobHandlerTypes.boundaryTimer,
+  JobHandlerTypes.timerStartEvent,
+  JobHandlerTypes.eventSubProcessTimer,
+]);
+
 const KINDS: Record<TimerModel['kind'], TimerKind> = { date: 'timeDate', duration: 'timeDuration', cycle: 'timeCycle' };
 
 /** An async-before or async-after continuation: the execution waits until the job executor resumes it. */

@@ -64,7 +64,7 @@ export function mapProcessGraph(process: ModdleElement, references: UnresolvedRe
  * Activity id → the compensation handler its compensation boundary event is associated with: the
  * target of a bpmn:association whose source is that boundary event (in the artifacts of any scope).
  */
-export function compensationHandlers(process: ModdleElement): Map<string, string> {
+function compensationHandlers(process: ModdleElement): Map<string, string> {
   const handlers = new Map<string, string>();
   for (const scope of scopesOf(process)) {
     for (const association of compensationAssociationsOf(scope)) {
@@ -78,13 +78,12 @@ export function compensationHandlers(process: ModdleElement): Map<string, string
   return handlers;
 }
 
+const compensates = (event: ModdleElement) => ((event.eventDefinitions ?? []) as ModdleElement[]).some((definition) => definition.$type === 'bpmn:CompensateEventDefinition');
+
 /** The event sub-processes of a scope that start with a compensation start event. */
 export function compensationEventSubProcessesOf(scope: ModdleElement): ModdleElement[] {
   return flowNodesOf(scope).filter(
-    (node) =>
-      node.$type === 'bpmn:SubProcess' &&
-      node.triggeredByEvent === true &&
-      flowNodesOf(node).some((start) => start.$type === 'bpmn:StartEvent' && ((start.eventDefinitions ?? []) as ModdleElement[]).some((definition) => definition.$type === 'bpmn:CompensateEventDefinition')),
+    (node) => node.$type === 'bpmn:SubProcess' && node.triggeredByEvent === true && flowNodesOf(node).some((start) => start.$type === 'bpmn:StartEvent' && compensates(start)),
   );
 }
 
@@ -94,8 +93,7 @@ export function compensationAssociationsOf(scope: ModdleElement): Array<{ associ
     const source = association.sourceRef as ModdleElement | undefined;
     const target = association.targetRef as ModdleElement | undefined;
     if (association.$type !== 'bpmn:Association' || !source || !target || source.$type !== 'bpmn:BoundaryEvent') return [];
-    const compensates = ((source.eventDefinitions ?? []) as ModdleElement[]).some((definition) => definition.$type === 'bpmn:CompensateEventDefinition');
-    return compensates ? [{ association, source, target }] : [];
+    return compensates(source) ? [{ association, source, target }] : [];
   });
 }
 

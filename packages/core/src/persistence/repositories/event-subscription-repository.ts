@@ -135,7 +135,6 @@ export class EventSubscriptionRepository {
     await this.trx.deleteFrom('trellis_event_subscription').where('id', '=', id).execute();
   }
 
-  /** Hands an execution's subscriptions to another one, except those of the given activities. */
   /**
    * Moves an execution's subscriptions to another, except those of the given activities and the
    * compensate ones (they belong to the scope execution, whatever its paths do), unless

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { openInstance } from '../../runtime/open-instance.js';
-import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
+import { parseTimerOrFail, resolveTimerText, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
@@ -18,9 +18,6 @@ import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
-
-/** The jobs RecalculateJobDuedateCmd accepts: Camunda's timer job handlers (no timeout task listeners here). */
-const TIMER_HANDLERS: ReadonlySet<string> = new Set([JobHandlerTypes.intermediateTimer, JobHandlerTypes.boundaryTimer, JobHandlerTypes.timerStartEvent, JobHandlerTypes.eventSubProcessTimer]);
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
 @injectable()
@@ -94,7 +91,7 @@ export class ManagementService {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
       // Camunda's order: the job's type, then the permission, then its timer declaration.
-      if (job.type !== 'timer' || !TIMER_HANDLERS.has(job.handlerType)) {
+      if (job.type !== 'timer' || !TIMER_JOB_HANDLERS.has(job.handlerType)) {
         throw new ProcessEngineException(`Only timer jobs can be recalculated, but the job with id '${id}' is of type '${job.handlerType}'.`);
       }
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);

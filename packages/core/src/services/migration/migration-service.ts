@@ -9,7 +9,7 @@ import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
 import { migratedCompensation } from '../../runtime/compensation.js';
-import { createTimerJob, JobHandlerTypes, parseTimerOrFail } from '../../runtime/runtime-jobs.js';
+import { createTimerJob, JobHandlerTypes, parseTimerOrFail, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
@@ -45,7 +45,6 @@ interface ResolvedPlan {
   target: ProcessDefinition;
 }
 
-const TIMER_HANDLERS = new Set<string>([JobHandlerTypes.boundaryTimer, JobHandlerTypes.intermediateTimer, JobHandlerTypes.eventSubProcessTimer]);
 const NO_INSTRUCTION = "There is no migration instruction for this instance's activity";
 
 /** Process instance migration (Camunda's MigrationPlanBuilder, MigrationPlanExecutionBuilder): plans and synchronous execution. */
@@ -306,7 +305,7 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       report.activityInstanceValidationReports.push({ migrationInstruction: instructionOf.get(sourceScopeId) ?? null, activityInstanceId: scopeInstanceId, sourceScopeId, failures: [failure] });
     }
   }
-  const unclaimedJobs = rows.jobs.filter((job) => job.handler_type !== JobHandlerTypes.asyncContinuation && !TIMER_HANDLERS.has(job.handler_type));
+  const unclaimedJobs = rows.jobs.filter((job) => job.handler_type !== JobHandlerTypes.asyncContinuation && !TIMER_JOB_HANDLERS.has(job.handler_type));
   if (unclaimedJobs.length > 0) report.failures.push(`Process instance contains not migrated jobs: [${unclaimedJobs.map((each) => each.id).join(', ')}]`);
   if (report.failures.length + report.activityInstanceValidationReports.length + report.transitionInstanceValidationReports.length > 0) {
     throw new MigratingProcessInstanceValidationException(report);
@@ -373,7 +372,7 @@ async function applyMigration(
   const targetJobDefinitions = rows.jobs.length === 0 ? [] : await repository.jobDefinitionsOf(targetDefinition.id);
   const newJobDefinition = new Map<string, string | null>();
   for (const job of rows.jobs) {
-    const isTimer = TIMER_HANDLERS.has(job.handler_type);
+    const isTimer = TIMER_JOB_HANDLERS.has(job.handler_type);
     const mapped = job.activity_id === null ? undefined : mapActivityId(instructionOf, job.activity_id);
     if (isTimer && mapped === undefined) {
       await repository.deleteJob(job.id);
