@@ -163,23 +163,37 @@ async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryC
 /** Minutes of an epoch-milliseconds column, for jobs sharing the work. */
 const minuteOf = (column: string) => sql<number>`(${sql.ref(column)} / 60000) % 60`;
 
-/** Up to batchSize rows per table whose removal time passed; true when a table had more (run again at once). */
+/**
+ * Up to batchSize rows per table whose removal time passed; true when a table had more (run again at
+ * once). The historic process instances due go first with the rows that inherit their removal time
+ * (inheritedRemovalTime: rows without one of their own).
+ */
 async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<boolean> {
   const { batchSize } = ctx.config.historyCleanup;
   const time = now.getTime();
   const inMinutes = configuration.minuteFrom > 0 || configuration.minuteTo < 59;
-  let full = false;
+  const due = (table: (typeof HISTORIC_TABLES)[number] | 'trellis_hi_batch') => {
+    const select = ctx.trx.selectFrom(table).select('id').where('removal_time', '<=', time);
+    return (inMinutes ? select.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo) : select).limit(batchSize);
+  };
+  const instances = (await due('trellis_hi_procinst').execute()).map((row) => row.id);
+  let full = instances.length >= batchSize;
+  if (instances.length > 0) {
+    for (const [table, column] of BY_INSTANCE) {
+      if (table === 'trellis_hi_procinst') continue;
+      const instanceColumn = table === 'trellis_hi_op_log' ? 'root_proc_inst_id' : column;
+      await ctx.trx.deleteFrom(table).where(sql.ref(instanceColumn), 'in', instances).where('removal_time', 'is', null).execute();
+    }
+    await ctx.trx.deleteFrom('trellis_hi_procinst').where('id', 'in', instances).execute();
+  }
   for (const table of HISTORIC_TABLES) {
-    let due = ctx.trx.selectFrom(table).select('id').where('removal_time', '<=', time);
-    if (inMinutes) due = due.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo);
-    const ids = (await due.limit(batchSize).execute()).map((row) => row.id);
+    if (table === 'trellis_hi_procinst') continue;
+    const ids = (await due(table).execute()).map((row) => row.id);
     if (ids.length === 0) continue;
     await ctx.trx.deleteFrom(table).where('id', 'in', ids).execute();
     if (ids.length >= batchSize) full = true;
   }
-  let batches = ctx.trx.selectFrom('trellis_hi_batch').select('id').where('removal_time', '<=', time);
-  if (inMinutes) batches = batches.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo);
-  const batchIds = (await batches.limit(batchSize).execute()).map((row) => row.id);
+  const batchIds = (await due('trellis_hi_batch').execute()).map((row) => row.id);
   for (const id of batchIds) await deleteHistoricBatch(ctx, id);
   return full || batchIds.length >= batchSize;
 }

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { executeWrites, insertRows, updateRows, type Write } from '../persistence/combined-writes.js';
+import { joinText, sqlText, type SqlText } from '../persistence/sql-text.js';
 import type { CommandContext } from '../command/command-context.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
@@ -129,7 +130,7 @@ function knownRoots(ctx: CommandContext): Map<string, string> {
   return roots;
 }
 
-function rootProcessInstanceId(ctx: CommandContext, history: InstanceHistory): string | RawBuilder<string> {
+function rootProcessInstanceId(ctx: CommandContext, history: InstanceHistory): string | SqlText<string> {
   const roots = knownRoots(ctx);
   const id = history.processInstanceId;
   const known = roots.get(id);
@@ -146,15 +147,15 @@ function rootProcessInstanceId(ctx: CommandContext, history: InstanceHistory): s
       return root;
     }
     // The caller started in an earlier command: its row knows the root.
-    return sql<string>`coalesce((select r.root_proc_inst_id from trellis_hi_procinst r where r.id = ${superId}), ${superId})`;
+    return sqlText<string>`coalesce((select r.root_proc_inst_id from trellis_hi_procinst r where r.id = ${superId}), ${superId})`;
   }
-  return sql<string>`(select r.root_proc_inst_id from trellis_hi_procinst r where r.id = ${id})`;
+  return sqlText<string>`(select r.root_proc_inst_id from trellis_hi_procinst r where r.id = ${id})`;
 }
 
 function processInstanceWrites(
   history: InstanceHistory,
   definition: HistoricDefinition,
-  root: string | RawBuilder<string>,
+  root: string | SqlText<string>,
   now: number,
   startUserId: string | null,
   removal: InstanceRemoval,
@@ -168,7 +169,7 @@ function processInstanceWrites(
     : { end_time: null, state, delete_reason: null, end_act_id: null };
   if (pending.written) {
     // updateRows leaves an undefined removal time (unchanged) out.
-    return [updateRows('trellis_hi_procinst', { ...end, removal_time: removal.ending, duration: sql<number>`${now} - start_time` }, sql`id = ${history.processInstanceId}`)];
+    return [updateRows('trellis_hi_procinst', { ...end, removal_time: removal.ending, duration: sqlText<number>`${now} - start_time` }, sqlText`id = ${history.processInstanceId}`)];
   }
   const startTime = pending.startTime.getTime();
   const row = {
@@ -198,7 +199,7 @@ interface InstanceRemoval {
   ending: RemovalTime | undefined;
 }
 
-function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number, removal: InstanceRemoval): Write[] {
+function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number, removal: InstanceRemoval): Write[] {
   const writes: Write[] = [];
   const fresh: PendingActivity[] = [];
   const ends = new Map<string, string[]>();
@@ -214,12 +215,12 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
       const chunk = ids.slice(i, i + ROWS_PER_STATEMENT);
       const changes = {
         end_time: now,
-        duration: sql<number>`${now} - start_time`,
+        duration: sqlText<number>`${now} - start_time`,
         canceled: Number(kind[0]),
         complete_scope: Number(kind[1]),
         removal_time: removal.ending,
       };
-      writes.push(updateRows('trellis_hi_actinst', changes, sql`id in (${sql.join(chunk)})`));
+      writes.push(updateRows('trellis_hi_actinst', changes, sqlText`id in (${joinText(chunk)})`));
     }
   }
   for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT) {
@@ -229,7 +230,7 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
   return writes;
 }
 
-function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | RawBuilder<string>, now: number, removalTime: RemovalTime) {
+function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number, removalTime: RemovalTime) {
   const { instance } = pending;
   const startTime = instance.startTime.getTime();
   return {

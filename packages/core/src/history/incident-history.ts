@@ -7,6 +7,7 @@ import { isHistoryEventProduced } from './history-level.js';
 import type { Write } from './history-writer.js';
 import { JobLog } from './job-log.js';
 import { updateRows } from '../persistence/combined-writes.js';
+import { sqlText } from '../persistence/sql-text.js';
 
 /** Camunda's IncidentState: what ended a historic incident. */
 export const IncidentState = { open: 0, resolved: 1, deleted: 2 } as const;
@@ -78,7 +79,7 @@ export const IncidentHistory = {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-delete')) return [];
     const now = ctx.clock.now().getTime();
     const removalTime = endingRemovalTime(ctx, processInstanceId);
-    return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted, removal_time: removalTime }, sql`proc_inst_id = ${processInstanceId} and end_time is null`)];
+    return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted, removal_time: removalTime }, sqlText`proc_inst_id = ${processInstanceId} and end_time is null`)];
   },
 
   async annotated(ctx: CommandContext, incidentId: string, annotation: string | null): Promise<void> {

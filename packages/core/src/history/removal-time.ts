@@ -1,14 +1,14 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import { updateRows, type Write } from '../persistence/combined-writes.js';
+import { sqlText, type SqlText } from '../persistence/sql-text.js';
 import type { InstanceHistory } from './instance-history.js';
 
 const REMOVAL_TIMES = Symbol('trellis.removalTimes');
-const WITH_VARIABLES = Symbol('trellis.variableHistoryWritten');
 const DAY_MS = 86_400_000;
 
 /** A removal time as written: epoch milliseconds, null, or read by the statement itself. */
-export type RemovalTime = number | null | RawBuilder<number | null>;
+export type RemovalTime = number | null | SqlText<number | null>;
 
 /** `base` plus a time to live in days; no time to live, no removal time. */
 export function addTimeToLive(base: number, historyTimeToLive: number | null | undefined): number | null {
@@ -31,19 +31,7 @@ export function removalTimeFor(ctx: CommandContext, processInstanceId: string | 
   if (strategy === 'none' || processInstanceId === null) return null;
   const known = (ctx.attachments.get(REMOVAL_TIMES) as Map<string, RemovalTime> | undefined)?.get(processInstanceId);
   if (known !== undefined) return known;
-  return strategy === 'start' ? sql<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${processInstanceId})` : null;
-}
-
-/**
- * removalTimeFor a historic variable or detail row; it also notes that the instance has variable
- * history from this command, which an instance ending in the command that started it must update.
- */
-export function variableRemovalTime(ctx: CommandContext, processInstanceId: string | null): RemovalTime {
-  if (processInstanceId === null || ctx.config.historyCleanup.removalTimeStrategy === 'none') return null;
-  let noted = ctx.attachments.get(WITH_VARIABLES) as Set<string> | undefined;
-  if (!noted) ctx.attachments.set(WITH_VARIABLES, (noted = new Set()));
-  noted.add(processInstanceId);
-  return removalTimeFor(ctx, processInstanceId);
+  return strategy === 'start' ? sqlText<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${processInstanceId})` : null;
 }
 
 /**
@@ -59,11 +47,14 @@ export function endingRemovalTime(ctx: CommandContext, processInstanceId: string
 /**
  * Called by the instance's history flush before it builds its writes: decides the removal time of
  * what the flush writes (strategy `start`: when the instance's row is inserted; `end`: when the root
- * ends) and returns the updates that give it to rows written before. The updates touch only rows no
- * other write of the flush touches (those carry the removal time themselves), so on PostgreSQL they
- * join the flush's single statement.
+ * ends) and returns the updates that give it to the historic process instances of the hierarchy.
+ * Rows written before without a removal time of their own (activities, variables, logs…) are not
+ * updated: they inherit their historic process instance's (inheritedRemovalTime), which is what
+ * Camunda's updates of every history table at the root's end give them, for a tenth of the writes.
+ * The updates touch only rows no other write of the flush touches, so on PostgreSQL they join the
+ * flush's single statement.
  */
-export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHistory, root: string | RawBuilder<string>, now: number): Write[] {
+export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHistory, root: string | SqlText<string>, now: number): Write[] {
   const strategy = ctx.config.historyCleanup.removalTimeStrategy;
   const pending = history.processInstance;
   if (strategy === 'none' || !pending) return [];
@@ -72,26 +63,19 @@ export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHist
   const definitionId = history.definition?.id;
   if (!definitionId) return [];
   const times = decided(ctx);
-  // The first flush of an instance this command started: its rows are all in this flush, except
-  // variables written before it and instances it called (flushed before it); only those need updates.
+  // The first flush of an instance this command started writes the instance's row itself; only the
+  // instances it called (flushed before it) need an update.
   const firstFlush = !pending.written;
   const calledInstances = firstFlush && [...history.activities.values()].some((each) => each.calledProcessInstanceId !== null || each.instance.activityType === 'callActivity');
-  const earlierVariables = (value: RemovalTime): Write[] =>
-    (ctx.attachments.get(WITH_VARIABLES) as Set<string> | undefined)?.has(id)
-      ? [
-          (db) => db.updateTable('trellis_hi_varinst').set({ removal_time: value }).where('proc_inst_id', '=', id).where('removal_time', 'is', null),
-          (db) => db.updateTable('trellis_hi_detail').set({ removal_time: value }).where('proc_inst_id', '=', id).where('removal_time', 'is', null),
-        ]
-      : [];
   if (strategy === 'start') {
     if (!firstFlush) return [];
     const value: RemovalTime = isRoot
       ? timeToLiveAfter(pending.startTime.getTime(), definitionId)
       : typeof root === 'string' && times.has(root)
         ? times.get(root)!
-        : sql<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${root})`;
+        : sqlText<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${root})`;
     times.set(id, value);
-    return [...earlierVariables(value), ...(isRoot && calledInstances ? hierarchyWrites(id, value, 'called') : [])];
+    return isRoot && calledInstances ? [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id} and removal_time is null`)] : [];
   }
   if (!isRoot) {
     // A sub instance ending after its root in the same command (cancellation) takes the root's.
@@ -101,49 +85,16 @@ export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHist
   if (!pending.ended) return [];
   const value = timeToLiveAfter(now, definitionId);
   times.set(id, value);
-  return firstFlush && !calledInstances ? earlierVariables(value) : hierarchyWrites(id, value, 'ended');
+  return firstFlush && !calledInstances ? [] : [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id}`)];
 }
 
 /**
  * `base` plus the definition's time to live, read by the statement itself: the time to live can
  * change after the runtime cached the definition, and reading it costs no round trip (null: none).
  */
-function timeToLiveAfter(base: number, definitionId: string): RawBuilder<number | null> {
-  return sql<number | null>`(select ${base} + cast(ttl.history_time_to_live as bigint) * ${DAY_MS} from trellis_process_definition ttl where ttl.id = ${definitionId})`;
+function timeToLiveAfter(base: number, definitionId: string): SqlText<number | null> {
+  return sqlText<number | null>`(select ${base} + cast(ttl.history_time_to_live as bigint) * ${DAY_MS} from trellis_process_definition ttl where ttl.id = ${definitionId})`;
 }
-
-/**
- * `ended` (strategy end, the root ended): every row of the root's hierarchy written before this
- * flush and not ended by it gets `removalTime`. `called` (strategy start, the root's first flush):
- * rows of the instances it called, written before, that have none yet.
- */
-function hierarchyWrites(root: string, removalTime: RemovalTime, mode: 'ended' | 'called'): Write[] {
-  const set = { removal_time: removalTime };
-  if (mode === 'called') {
-    const called = (column: 'proc_inst_id' | 'process_instance_id') =>
-      sql`${sql.ref(column)} in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} and hr.id <> ${root}) and removal_time is null`;
-    return [
-      updateRows('trellis_hi_procinst', set, sql`root_proc_inst_id = ${root} and id <> ${root} and removal_time is null`),
-      ...INSTANCE_TABLES.filter(([table]) => table !== 'trellis_hi_op_log').map(([table, column]) => updateRows(table, set, called(column))),
-    ];
-  }
-  // One IN over a union, not `= root OR IN (…)`: PostgreSQL scans the whole table for that OR.
-  // SQL text, not the query builder: these run on every root instance end.
-  const inHierarchy = sql`in (select hr.id from trellis_hi_procinst hr where hr.root_proc_inst_id = ${root} union all select cast(${root} as varchar(64)))`;
-  return [
-    updateRows('trellis_hi_procinst', set, sql`root_proc_inst_id = ${root} and id <> ${root}`),
-    ...INSTANCE_TABLES.map(([table, column]) =>
-      updateRows(
-        table,
-        set,
-        table === 'trellis_hi_op_log' ? sql`root_proc_inst_id = ${root}` : sql`${sql.ref(column)} ${inHierarchy}${ENDED_ROWS_ONLY.has(table) ? sql` and end_time is not null` : sql``}`,
-      ),
-    ),
-  ];
-}
-
-/** Tables whose rows of a running instance are still being written: only ended ones get a removal time. */
-const ENDED_ROWS_ONLY = new Set<string>(['trellis_hi_actinst', 'trellis_hi_taskinst', 'trellis_hi_incident']);
 
 const INSTANCE_TABLES = [
   ['trellis_hi_actinst', 'proc_inst_id'],
@@ -156,6 +107,15 @@ const INSTANCE_TABLES = [
   ['trellis_hi_job_log', 'process_instance_id'],
   ['trellis_hi_op_log', 'proc_inst_id'],
 ] as const;
+
+/**
+ * The removal time a history row of a process instance has: its own, else (written before the
+ * removal time was decided) its historic process instance's, read by the query (alias: the row's
+ * table). Selected as `inherited_removal_time`.
+ */
+export function inheritedRemovalTime(alias: string, instanceColumn: 'proc_inst_id' | 'process_instance_id' | 'root_proc_inst_id' = 'proc_inst_id') {
+  return sql<number | null>`coalesce(${sql.ref(`${alias}.removal_time`)}, (select hp.removal_time from trellis_hi_procinst hp where hp.id = ${sql.ref(`${alias}.${instanceColumn}`)}))`.as('inherited_removal_time');
+}
 
 /**
  * Sets the removal time of all history of one process instance, or of a whole hierarchy by its root

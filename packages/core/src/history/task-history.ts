@@ -3,6 +3,7 @@ import type { CommandContext } from '../command/command-context.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../persistence/schema.js';
 import type { Task, TaskCandidates } from '../services/task/task.js';
 import { historicRootOf } from './history-roots.js';
+import type { SqlText } from '../persistence/sql-text.js';
 import { endingRemovalTime, removalTimeFor, type RemovalTime } from './removal-time.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { execute, type Write } from './history-writer.js';
@@ -77,7 +78,7 @@ export const TaskHistory = {
    * and the end of every task whose user task activity instance ended — completed when the activity
    * completed, else deleted with the instance's delete reason ('deleted' without one).
    */
-  flushWrites(ctx: CommandContext, history: InstanceHistory, root: string | RawBuilder<string>, now: number): Write[] {
+  flushWrites(ctx: CommandContext, history: InstanceHistory, root: string | SqlText<string>, now: number): Write[] {
     const pending = ctx.attachments.get(PENDING) as Map<string, PendingTasks> | undefined;
     const created = pending?.get(history.processInstanceId);
     pending?.delete(history.processInstanceId);

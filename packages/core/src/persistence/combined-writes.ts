@@ -1,53 +1,56 @@
-import { sql, type Compilable, type OperationNodeSource, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
+import type { Compilable, OperationNodeSource, QueryCreator, RawBuilder, Transaction } from 'kysely';
 import type { DialectSeam } from './dialect.js';
 import type { StoreSchema } from './schema.js';
+import { fromCompiledPostgres, joinText, rawText, SqlText, sqlText } from './sql-text.js';
 
 type Statement = Compilable & OperationNodeSource & { execute(): Promise<unknown> };
 
 /**
- * One write statement: made on whatever query creator runs it (the transaction, or a combined
- * statement) when the statement is built, or given ready. SQL text (insertRows, updateRows, sql``)
- * is cheaper to build than the query builder's form, for statements that run on every instance end;
- * the text must be valid on both stores.
+ * One write statement: SQL text (insertRows, updateRows, sqlText), or made on whatever query creator
+ * runs it when the statement is built. SQL text is much cheaper to build, for statements that run on
+ * every instance end; it must be valid on both stores.
  */
-export type Write = ((db: QueryCreator<StoreSchema>) => Statement | RawBuilder<unknown>) | RawBuilder<unknown>;
+export type Write = SqlText | ((db: QueryCreator<StoreSchema>) => Statement | RawBuilder<unknown> | SqlText) | RawBuilder<unknown>;
 
-function statementOf(write: Write, trx: Transaction<StoreSchema>): Statement | RawBuilder<unknown> {
-  return typeof write === 'function' ? write(trx) : write;
-}
-
-const isRaw = (statement: Statement | RawBuilder<unknown>): statement is RawBuilder<unknown> => 'isRawBuilder' in statement;
-
-/** Values for insertRows / updateRows: plain values are parameters, SQL (sql``) is inlined. */
+/** Values for insertRows / updateRows: plain values are parameters, SqlText is inlined. */
 type Row = Readonly<Record<string, unknown>>;
+
+const quoted = (column: string) => `"${column}"`;
 
 /**
  * `insert into <table> (…) values (…), …` as SQL text. The rows must have the same columns, every
  * one of them given (undefined is written as null: SQLite has no DEFAULT in VALUES).
  */
-export function insertRows(table: keyof StoreSchema, rows: readonly Row[]): RawBuilder<unknown> {
+export function insertRows(table: keyof StoreSchema, rows: readonly Row[]): SqlText {
   const columns = Object.keys(rows[0]);
-  const values = rows.map((row) => sql`(${sql.join(columns.map((column) => row[column] ?? null))})`);
-  return sql`insert into ${sql.raw(table)} (${sql.raw(columns.map((column) => `"${column}"`).join(', '))}) values ${sql.join(values)}`;
+  const values = joinText(rows.map((row) => sqlText`(${joinText(columns.map((column) => row[column] ?? null))})`));
+  return sqlText`insert into ${rawText(table)} (${rawText(columns.map(quoted).join(', '))}) values ${values}`;
 }
 
 /** `update <table> set … where <where>` as SQL text; undefined changes are left out. */
-export function updateRows(table: keyof StoreSchema, changes: Row, where: RawBuilder<unknown>): RawBuilder<unknown> {
+export function updateRows(table: keyof StoreSchema, changes: Row, where: SqlText): SqlText {
   const set = Object.entries(changes)
     .filter(([, value]) => value !== undefined)
-    .map(([column, value]) => sql`${sql.raw(`"${column}"`)} = ${value}`);
-  return sql`update ${sql.raw(table)} set ${sql.join(set)} where ${where}`;
+    .map(([column, value]) => sqlText`${rawText(quoted(column))} = ${value}`);
+  return sqlText`update ${rawText(table)} set ${joinText(set)} where ${where}`;
+}
+
+/** PostgreSQL: a write as SqlText (the query builder's statements compiled). */
+function textOf(write: Write, trx: Transaction<StoreSchema>): SqlText {
+  const statement = typeof write === 'function' ? write(trx) : write;
+  if (statement instanceof SqlText) return statement;
+  return fromCompiledPostgres('isRawBuilder' in statement ? statement.compile(trx) : statement.compile());
 }
 
 /**
  * PostgreSQL: the writes as data-modifying CTEs (`with w_0 as (…), …`), then `ctes` (named SQL of the
- * caller's own), then `select`: one SQL template, compiled in one pass.
+ * caller's own), then `select`.
  * The writes all see the database as it was before the statement, so they must touch distinct rows
  * and read nothing another of them writes; the order PostgreSQL applies them in then does not matter.
  */
-export function writesStatement(trx: Transaction<StoreSchema>, writes: readonly Write[], tail: { ctes?: readonly RawBuilder<unknown>[]; select: RawBuilder<unknown> }): RawBuilder<unknown> {
-  const ctes = writes.map((write, i) => sql`${sql.raw(`w_${i}`)} as (${statementOf(write, trx)})`).concat(tail.ctes ?? []);
-  return ctes.length === 0 ? tail.select : sql`with ${sql.join(ctes, sql`, `)} ${tail.select}`;
+export function writesStatement(trx: Transaction<StoreSchema>, writes: readonly Write[], tail: { ctes?: readonly SqlText[]; select: SqlText }): SqlText {
+  const ctes = writes.map((write, i) => sqlText`${rawText(`w_${i}`)} as (${textOf(write, trx)})`).concat(tail.ctes ?? []);
+  return ctes.length === 0 ? tail.select : sqlText`with ${joinText(ctes)} ${tail.select}`;
 }
 
 /**
@@ -58,10 +61,11 @@ export async function executeWrites(trx: Transaction<StoreSchema>, dialect: Dial
   if (writes.length === 0) return;
   if (dialect.name !== 'postgres' || writes.length === 1) {
     for (const write of writes) {
-      const statement = statementOf(write, trx);
-      await (isRaw(statement) ? statement.execute(trx) : statement.execute());
+      const statement = typeof write === 'function' ? write(trx) : write;
+      if (statement instanceof SqlText) await statement.execute(trx, dialect.name);
+      else await ('isRawBuilder' in statement ? statement.execute(trx) : statement.execute());
     }
     return;
   }
-  await writesStatement(trx, writes, { select: sql`select 1` }).execute(trx);
+  await writesStatement(trx, writes, { select: rawText('select 1') }).execute(trx, dialect.name);
 }

@@ -5,6 +5,7 @@ import type { ProcessEngine } from '../../src/engine.js';
 import type { StoreSchema } from '../../src/persistence/schema.js';
 import { createTestEngine, FixedClock, testStoreConfigs } from '../../src/testing/index.js';
 import { STORE } from '../../src/tokens.js';
+import { inheritedRemovalTime } from '../../src/history/removal-time.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 const DAY = 86_400_000;
@@ -56,12 +57,15 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const { processDefinitions } = await engine.deployment.deploy({ resources: [parent, child, waiting, noTimeToLive, externalWork, instant, instantChild, straight].map((xml, i) => ({ name: `m${i}.bpmn`, bytes: Buffer.from(xml) })) });
     const definitionOf = (key: string) => processDefinitions!.find((each) => each.key === key)!.id;
     const db = (engine as unknown as { container: { get(token: symbol): { db: Kysely<StoreSchema> } } }).container.get(STORE).db;
+    /** The removal time rows have, their own or their instance's (inheritedRemovalTime). */
+    const effective = (table: string, column: string) =>
+      db.selectFrom(`${table} as r` as 'trellis_hi_actinst as r').select(inheritedRemovalTime('r', column as 'proc_inst_id'));
     /** Removal times of every history row of these instances, per table. */
     const removalTimes = async (ids: string[]) => {
       const result: Record<string, Array<number | null>> = {};
       for (const [table, column] of TABLES) {
-        const rows = await db.selectFrom(table).select('removal_time').where(column as never, 'in', ids as never).execute();
-        result[table] = rows.map((row) => (row.removal_time === null ? null : Number(row.removal_time)));
+        const rows = await effective(table, column).where(column as never, 'in', ids as never).execute();
+        result[table] = rows.map((row) => (row.inherited_removal_time === null ? null : Number(row.inherited_removal_time)));
       }
       return result;
     };
@@ -84,7 +88,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
       await engine.jobExecutor.runDueJobs();
       return { root: root.id, called: called!.id };
     };
-    return { engine, db, removalTimes, rowCounts, runParent, definitionOf };
+    return { engine, db, effective, removalTimes, rowCounts, runParent, definitionOf };
   }
 
   const allEqual = (times: Record<string, Array<number | null>>, expected: number | null) => {
@@ -107,7 +111,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
   });
 
   it('strategy end: instances ending in the command that started them, alone or with called instances', async () => {
-    const { engine, db, removalTimes, definitionOf } = await setup();
+    const { engine, db, effective, removalTimes, definitionOf } = await setup();
     const variables = { amount: { type: 'integer' as const, value: 3, valueInfo: {} } };
     const alone = await engine.runtime.startProcessInstanceById(definitionOf('straight'), { variables });
     const withCalled = await engine.runtime.startProcessInstanceById(definitionOf('instant'), { variables });
@@ -115,22 +119,44 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const expected = engine.clock.now().getTime() + 5 * DAY;
     allEqual(await removalTimes([alone.id]), expected);
     allEqual(await removalTimes([withCalled.id, called.id]), expected);
-    const childVariables = await db.selectFrom('trellis_hi_varinst').select('removal_time').where('proc_inst_id', '=', called.id).execute();
-    expect(childVariables.map((row) => Number(row.removal_time))).toEqual([expected]);
+    const childVariables = await effective('trellis_hi_varinst', 'proc_inst_id').where('proc_inst_id', '=', called.id).execute();
+    expect(childVariables.map((row) => Number(row.inherited_removal_time))).toEqual([expected]);
+  });
+
+  it('strategy end: the history queries show rows written before the end with the removal time they inherit from their instance', async () => {
+    const { engine, definitionOf } = await setup();
+    const instance = await engine.runtime.startProcessInstanceById(definitionOf('external'), { variables: { amount: { type: 'integer', value: 3, valueInfo: {} } } });
+    const [task] = await engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] });
+    const query = { processInstanceId: instance.id };
+    const removalTimes = async () => ({
+      activities: (await engine.history.findHistoricActivityInstances(query)).map((each) => each.removalTime),
+      variables: (await engine.history.variables.find(query)).map((each) => each.removalTime),
+      details: (await engine.history.variables.findDetails(query)).map((each) => each.removalTime),
+      externalTaskLog: (await engine.history.logs.findExternalTaskLogs(query)).map((each) => each.removalTime),
+    });
+    const running = await removalTimes();
+    expect(Object.values(running).every((times) => times.length > 0 && times.every((time) => time === null)), JSON.stringify(running)).toBe(true);
+    engine.clock.advance(1000);
+    await engine.externalTask.complete(task!.id, 'w');
+    const expected = new Date(engine.clock.now().getTime() + 5 * DAY);
+    const ended = await removalTimes();
+    for (const [kind, times] of Object.entries(ended)) expect(times, kind).toEqual(times.map(() => expected));
+    expect(ended.activities).toHaveLength(3);
+    expect(ended.externalTaskLog).toHaveLength(2);
   });
 
   it('strategy end: a time to live changed after the definition was cached applies', async () => {
-    const { engine, db, definitionOf } = await setup();
+    const { engine, effective, definitionOf } = await setup();
     const instance = await engine.runtime.startProcessInstanceById(definitionOf('waiting'));
     await engine.processDefinition.updateHistoryTimeToLive(definitionOf('waiting'), 40);
     const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
     await engine.task.complete(task!.id);
-    const rows = await db.selectFrom('trellis_hi_actinst').select('removal_time').where('proc_inst_id', '=', instance.id).execute();
-    expect(rows.map((row) => Number(row.removal_time))).toEqual(rows.map(() => engine.clock.now().getTime() + 40 * DAY));
+    const rows = await effective('trellis_hi_actinst', 'proc_inst_id').where('proc_inst_id', '=', instance.id).execute();
+    expect(rows.map((row) => Number(row.inherited_removal_time))).toEqual(rows.map(() => engine.clock.now().getTime() + 40 * DAY));
   });
 
   it('strategy end: the external task log and incidents of the root get it too, the last log entry written with the end', async () => {
-    const { engine, db, definitionOf } = await setup();
+    const { engine, effective, definitionOf } = await setup();
     const instance = await engine.runtime.startProcessInstanceById(definitionOf('external'));
     const fetch = () => engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] });
     const [task] = await fetch();
@@ -141,9 +167,9 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     await engine.externalTask.complete(task!.id, 'w');
     const expected = engine.clock.now().getTime() + 5 * DAY;
     for (const table of ['trellis_hi_ext_task_log', 'trellis_hi_incident'] as const) {
-      const rows = await db.selectFrom(table).select('removal_time').where('proc_inst_id', '=', instance.id).execute();
+      const rows = await effective(table, 'proc_inst_id').where('proc_inst_id', '=', instance.id).execute();
       expect(rows.length, table).toBeGreaterThan(0);
-      expect(rows.map((row) => Number(row.removal_time)), table).toEqual(rows.map(() => expected));
+      expect(rows.map((row) => Number(row.inherited_removal_time)), table).toEqual(rows.map(() => expected));
     }
   });
 

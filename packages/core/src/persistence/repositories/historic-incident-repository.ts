@@ -3,6 +3,7 @@ import type { HistoricIncident, HistoricIncidentQuery, HistoricIncidentSortField
 import type { HistoricIncidentTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_incident as i');
 type IncidentSelect = ReturnType<typeof base>;
@@ -21,7 +22,7 @@ export class HistoricIncidentRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async find(q: HistoricIncidentQuery, readable: ReadFilter): Promise<HistoricIncident[]> {
-    const select = applySorting(this.filtered(q, readable).selectAll('i'), q.sorting, SORT, 'i.id');
+    const select = applySorting(this.filtered(q, readable).selectAll('i').select(inheritedRemovalTime('i')), q.sorting, SORT, 'i.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('i.create_time'), q).execute()).map(toHistoricIncident);
   }
 
@@ -73,7 +74,7 @@ export class HistoricIncidentRepository {
   }
 }
 
-function toHistoricIncident(row: Selectable<HistoricIncidentTable>): HistoricIncident {
+function toHistoricIncident(row: Selectable<HistoricIncidentTable> & { inherited_removal_time: number | null }): HistoricIncident {
   const state = Number(row.state);
   return {
     id: row.id,
@@ -84,7 +85,7 @@ function toHistoricIncident(row: Selectable<HistoricIncidentTable>): HistoricInc
     rootProcessInstanceId: row.root_proc_inst_id,
     createTime: toDate(row.create_time),
     endTime: row.end_time === null ? null : toDate(row.end_time),
-    removalTime: row.removal_time === null ? null : toDate(row.removal_time),
+    removalTime: row.inherited_removal_time === null ? null : toDate(row.inherited_removal_time),
     incidentType: row.incident_type,
     activityId: row.activity_id,
     failedActivityId: row.failed_activity_id,

@@ -14,6 +14,7 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { valueCondition } from './variable-instance-query.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
 const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
@@ -59,7 +60,7 @@ export class HistoricInstanceRepository {
   }
 
   async findActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<HistoricActivityInstance[]> {
-    let select = this.activitySelect(q, readable).selectAll('a');
+    let select = this.activitySelect(q, readable).selectAll('a').select(inheritedRemovalTime('a'));
     const sorting = q.sorting?.flatMap((each) =>
       // Camunda's occurrence: start time, then the order within the execution.
       each.sortBy === 'occurrence' ? [each, { sortBy: 'sequenceCounter' as HistoricActivityInstanceSortField, sortOrder: each.sortOrder }] : [each],
@@ -238,7 +239,7 @@ function toProcessInstance(row: Selectable<HistoricProcessInstanceTable>): Histo
   };
 }
 
-function toActivityInstance(row: Selectable<HistoricActivityInstanceTable>): HistoricActivityInstance {
+function toActivityInstance(row: Selectable<HistoricActivityInstanceTable> & { inherited_removal_time: number | null }): HistoricActivityInstance {
   return {
     id: row.id,
     parentActivityInstanceId: row.parent_act_inst_id,
@@ -259,7 +260,7 @@ function toActivityInstance(row: Selectable<HistoricActivityInstanceTable>): His
     canceled: Number(row.canceled) === 1,
     completeScope: Number(row.complete_scope) === 1,
     tenantId: row.tenant_id,
-    removalTime: dateOrNull(row.removal_time),
+    removalTime: dateOrNull(row.inherited_removal_time),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
 import type { HistoricExternalTaskLogTable, HistoricJobLogTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 const jobBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_job_log as j');
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_ext_task_log as t');
@@ -42,7 +43,7 @@ export class HistoricLogRepository {
   async findJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<HistoricJobLog[]> {
     // Camunda's occurrence: the order the entries were written in.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'occurrence' ? [{ ...each, sortBy: 'timestamp' as const }, each] : [each]));
-    const select = applySorting(this.jobSelect(q, readable).selectAll('j'), sorting, JOB_SORT, 'j.id');
+    const select = applySorting(this.jobSelect(q, readable).selectAll('j').select(inheritedRemovalTime('j', 'process_instance_id')), sorting, JOB_SORT, 'j.id');
     return (await applyPage(sorting?.length ? select : select.orderBy('j.timestamp').orderBy('j.sequence_counter'), q).execute()).map(toJobLog);
   }
 
@@ -57,7 +58,7 @@ export class HistoricLogRepository {
   }
 
   async findExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: ReadFilter): Promise<HistoricExternalTaskLog[]> {
-    const select = applySorting(this.taskSelect(q, readable).selectAll('t'), q.sorting, TASK_SORT, 't.id');
+    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('t')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('t.timestamp'), q).execute()).map(toExternalTaskLog);
   }
 
@@ -136,12 +137,12 @@ export class HistoricLogRepository {
 
 const maybeDate = (millis: number | null) => (millis === null ? null : toDate(millis));
 
-function toJobLog(row: Selectable<HistoricJobLogTable>): HistoricJobLog {
+function toJobLog(row: Selectable<HistoricJobLogTable> & { inherited_removal_time: number | null }): HistoricJobLog {
   const state = Number(row.state);
   return {
     id: row.id,
     timestamp: toDate(row.timestamp),
-    removalTime: maybeDate(row.removal_time),
+    removalTime: maybeDate(row.inherited_removal_time),
     jobId: row.job_id,
     jobDueDate: maybeDate(row.job_due_date),
     jobRetries: row.job_retries === null ? null : Number(row.job_retries),
@@ -168,7 +169,7 @@ function toJobLog(row: Selectable<HistoricJobLogTable>): HistoricJobLog {
   };
 }
 
-function toExternalTaskLog(row: Selectable<HistoricExternalTaskLogTable>): HistoricExternalTaskLog {
+function toExternalTaskLog(row: Selectable<HistoricExternalTaskLogTable> & { inherited_removal_time: number | null }): HistoricExternalTaskLog {
   const state = Number(row.state);
   return {
     id: row.id,
@@ -190,7 +191,7 @@ function toExternalTaskLog(row: Selectable<HistoricExternalTaskLogTable>): Histo
     failureLog: state === 1,
     successLog: state === 2,
     deletionLog: state === 3,
-    removalTime: maybeDate(row.removal_time),
+    removalTime: maybeDate(row.inherited_removal_time),
     rootProcessInstanceId: row.root_proc_inst_id,
   };
 }

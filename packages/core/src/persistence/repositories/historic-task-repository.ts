@@ -13,6 +13,7 @@ import type {
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_taskinst as t');
 const linkBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_identitylink as l');
@@ -37,7 +38,7 @@ export class HistoricTaskRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async findTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<HistoricTaskInstance[]> {
-    const select = applySorting(this.taskSelect(q, readable).selectAll('t'), q.sorting, TASK_SORT, 't.id');
+    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('t')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(select, q).execute()).map(toTask);
   }
 
@@ -47,7 +48,7 @@ export class HistoricTaskRepository {
   }
 
   async findIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<HistoricIdentityLinkLog[]> {
-    const select = applySorting(this.linkSelect(q, readable).selectAll('l'), q.sorting, LINK_SORT, 'l.id');
+    const select = applySorting(this.linkSelect(q, readable).selectAll('l').select(inheritedRemovalTime('l')), q.sorting, LINK_SORT, 'l.id');
     return (await applyPage(select, q).execute()).map(toLink);
   }
 
@@ -207,7 +208,7 @@ export class HistoricTaskRepository {
 const dateOrNull = (millis: number | null) => (millis === null ? null : toDate(millis));
 const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
 
-function toTask(row: Selectable<HistoricTaskInstanceTable>): HistoricTaskInstance {
+function toTask(row: Selectable<HistoricTaskInstanceTable> & { inherited_removal_time: number | null }): HistoricTaskInstance {
   return {
     id: row.id,
     processDefinitionKey: row.proc_def_key,
@@ -230,12 +231,12 @@ function toTask(row: Selectable<HistoricTaskInstanceTable>): HistoricTaskInstanc
     followUp: dateOrNull(row.follow_up_date),
     parentTaskId: row.parent_task_id,
     tenantId: row.tenant_id,
-    removalTime: dateOrNull(row.removal_time),
+    removalTime: dateOrNull(row.inherited_removal_time),
     taskState: row.task_state as HistoricTaskState | null,
   };
 }
 
-function toLink(row: Selectable<HistoricIdentityLinkTable>): HistoricIdentityLinkLog {
+function toLink(row: Selectable<HistoricIdentityLinkTable> & { inherited_removal_time: number | null }): HistoricIdentityLinkLog {
   return {
     id: row.id,
     time: toDate(row.timestamp),
@@ -248,7 +249,7 @@ function toLink(row: Selectable<HistoricIdentityLinkTable>): HistoricIdentityLin
     operationType: row.operation_type,
     assignerId: row.assigner_id,
     tenantId: row.tenant_id,
-    removalTime: dateOrNull(row.removal_time),
+    removalTime: dateOrNull(row.inherited_removal_time),
     rootProcessInstanceId: row.root_proc_inst_id,
   };
 }

@@ -14,6 +14,7 @@ import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, toDate } from './query-support.js';
 import { valueCondition } from './variable-instance-query.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 /** The detail kinds as Camunda's ACT_HI_DETAIL.TYPE_ names them. */
 export const VARIABLE_UPDATE = 'VariableUpdate';
@@ -39,7 +40,7 @@ export class HistoricVariableRepository {
 
   /** `withBinary`: load Bytes values and File contents (Camunda's lists leave them out). */
   async findInstances(q: HistoricVariableInstanceQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricVariableInstance[]> {
-    const select = this.instanceSelect(q, readable).selectAll('v').select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
+    const select = this.instanceSelect(q, readable).selectAll('v').select(inheritedRemovalTime('v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     const rows = await applyPage(applySorting(select, q.sorting, INSTANCE_SORT, 'v.id'), q).execute();
     return rows.map((row) => ({
       id: row.id,
@@ -55,7 +56,7 @@ export class HistoricVariableRepository {
       tenantId: row.tenant_id,
       state: row.state as HistoricVariableInstance['state'],
       createTime: toDate(row.create_time),
-      removalTime: row.removal_time === null ? null : toDate(row.removal_time),
+      removalTime: row.inherited_removal_time === null ? null : toDate(row.inherited_removal_time),
     }));
   }
 
@@ -71,7 +72,7 @@ export class HistoricVariableRepository {
 
   /** Variable updates and form fields, as the query's formFields and variableUpdates choose. */
   async findAnyDetails(q: HistoricDetailQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricDetail[]> {
-    const select = this.detailSelect(q, readable).selectAll('v').select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
+    const select = this.detailSelect(q, readable).selectAll('v').select(inheritedRemovalTime('v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     // Details of one command share their time: the sequence keeps them in the order they happened.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'time' || each.sortBy === 'occurrence' ? [each, { sortBy: 'sequence' as const, sortOrder: each.sortOrder }] : [each]));
     const rows = await applyPage(applySorting(select, sorting, DETAIL_SORT, 'v.id'), q).execute();
@@ -88,7 +89,7 @@ export class HistoricVariableRepository {
         taskId: row.task_id,
         tenantId: row.tenant_id,
         userOperationId: row.operation_id,
-        removalTime: row.removal_time === null ? null : toDate(row.removal_time),
+        removalTime: row.inherited_removal_time === null ? null : toDate(row.inherited_removal_time),
       };
       if (row.type === FORM_PROPERTY) return { ...common, type: 'formField', fieldId: row.name, fieldValue: row.text };
       return {

@@ -1,8 +1,9 @@
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { DEFERRABLE } from '../dialects/pg.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
 import { executeWrites, writesStatement, type Write } from '../combined-writes.js';
+import { sqlText } from '../sql-text.js';
 
 /**
  * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
@@ -37,14 +38,14 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
 export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, expected: ReadonlyArray<{ id: string; rev: number }>, writes: readonly Write[] = []): Promise<void> {
   const ids = expected.map((execution) => execution.id);
   const revs = expected.map((execution) => execution.rev);
-  const cleanup = [...outsideTree(processInstanceId), sql`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
+  const cleanup = [...outsideTree(processInstanceId), sqlText`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
   const statement = writesStatement(trx, cleanup.concat(writes), {
-    ctes: [sql`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`],
-    select: sql`select cast(case when count(*) = ${expected.length}
+    ctes: [sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`],
+    select: sqlText`select cast(case when count(*) = ${expected.length}
         and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
         then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer) as checked from deleted`,
-  }).compile(trx);
-  await trx.executeQuery(CompiledQuery.raw(DEFERRABLE + statement.sql, [...statement.parameters]));
+  });
+  await statement.execute(trx, 'postgres', DEFERRABLE);
 }
 
 /**
@@ -57,11 +58,11 @@ export const OPTIMISTIC_LOCK_FAILED = 'trellis-optimistic-lock:';
 /** What an instance leaves outside its execution tree, as SQL text (PostgreSQL: candidates go by cascade). */
 function outsideTree(processInstanceId: string): Write[] {
   return [
-    sql`delete from trellis_variable where proc_inst_id = ${processInstanceId}`,
-    sql`delete from trellis_task where proc_inst_id = ${processInstanceId}`,
-    sql`delete from trellis_job where process_instance_id = ${processInstanceId}`,
-    sql`delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}`,
-    sql`delete from trellis_incident where proc_inst_id = ${processInstanceId}`,
-    sql`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_variable where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_task where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_job where process_instance_id = ${processInstanceId}`,
+    sqlText`delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_incident where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
   ];
 }

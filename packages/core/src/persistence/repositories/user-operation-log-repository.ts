@@ -2,6 +2,7 @@ import { sql, type Selectable, type SqlBool, type RawBuilder, type Transaction }
 import type { UserOperationLogEntry, UserOperationLogQuery } from '../../services/history/historic-user-operation-types.js';
 import type { StoreSchema, UserOperationLogTable } from '../schema.js';
 import { applyPage, nonEmpty, toDate } from './query-support.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_op_log as o');
 type Select = ReturnType<typeof base>;
@@ -13,7 +14,7 @@ export class UserOperationLogRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async find(q: UserOperationLogQuery, readable: OperationLogReadFilter): Promise<UserOperationLogEntry[]> {
-    let select = this.select(q, readable).selectAll('o');
+    let select = this.select(q, readable).selectAll('o').select(inheritedRemovalTime('o', 'root_proc_inst_id'));
     const order = q.sorting?.[0]?.sortOrder ?? 'asc';
     // Entries of one operation share their timestamp; the write order keeps them together and stable.
     select = select.orderBy('o.timestamp', order).orderBy('o.sequence_counter', order);
@@ -27,7 +28,7 @@ export class UserOperationLogRepository {
 
   /** The first entry of an operation (Camunda's findOperationLogByOperationId). */
   async firstOfOperation(operationId: string): Promise<UserOperationLogEntry | null> {
-    const row = await base(this.trx).selectAll('o').where('o.operation_id', '=', operationId).orderBy('o.sequence_counter').limit(1).executeTakeFirst();
+    const row = await base(this.trx).selectAll('o').select(inheritedRemovalTime('o', 'root_proc_inst_id')).where('o.operation_id', '=', operationId).orderBy('o.sequence_counter').limit(1).executeTakeFirst();
     return row ? toEntry(row) : null;
   }
 
@@ -67,7 +68,7 @@ export class UserOperationLogRepository {
   }
 }
 
-function toEntry(row: Selectable<UserOperationLogTable>): UserOperationLogEntry {
+function toEntry(row: Selectable<UserOperationLogTable> & { inherited_removal_time: number | null }): UserOperationLogEntry {
   return {
     id: row.id,
     deploymentId: row.deployment_id,
@@ -93,7 +94,7 @@ function toEntry(row: Selectable<UserOperationLogTable>): UserOperationLogEntry 
     orgValue: row.org_value,
     newValue: row.new_value,
     tenantId: row.tenant_id,
-    removalTime: row.removal_time === null ? null : toDate(row.removal_time),
+    removalTime: row.inherited_removal_time === null ? null : toDate(row.inherited_removal_time),
     category: row.category,
     annotation: row.annotation,
   };
