@@ -1,7 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { ExternalTask } from '../services/external-task/external-task.js';
 import { historicRootOf } from './history-roots.js';
-import { removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
 import { insertRows } from '../persistence/combined-writes.js';
@@ -44,8 +43,8 @@ function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, s
     proc_def_key: task.processDefinitionKey,
     tenant_id: task.tenantId,
     state,
+    // The instance's, inherited (inheritedRemovalTime).
     removal_time: null,
   };
-  // The removal time is read when the statement is built: the instance's flush may decide it first.
-  queueHistoryWrite(ctx, () => insertRows('trellis_hi_ext_task_log', [{ ...row, removal_time: removalTimeFor(ctx, task.processInstanceId) }]));
+  queueHistoryWrite(ctx, insertRows('trellis_hi_ext_task_log', [row]));
 }

@@ -10,7 +10,7 @@ import { takeQueuedHistory } from './queued-history.js';
 import { TaskHistory } from './task-history.js';
 import { IncidentHistory } from './incident-history.js';
 import { IncidentAndLogDeletion } from './incident-and-log-deletion.js';
-import { endingRemovalTime, instanceRemovalWrites, removalTimeFor, type RemovalTime } from './removal-time.js';
+import { decidedRemovalTime, instanceRemovalWrites, type RemovalTime } from './removal-time.js';
 
 const ROOTS = Symbol('trellis.historicRoots');
 const ROWS_PER_STATEMENT = 400;
@@ -40,10 +40,10 @@ export const HistoryWriter = {
     if (!definition || !isHistoryEventProduced(level, 'process-instance-start')) return [];
     const now = ctx.clock.now().getTime();
     const root = rootProcessInstanceId(ctx, history);
-    // Decided before the writes are built: they (and the queued log rows) carry the removal time.
+    // Decided before the instance's row is written: it carries the removal time.
     const removalWrites = instanceRemovalWrites(ctx, history, root, now);
-    const removal = { value: removalTimeFor(ctx, history.processInstanceId), ending: endingRemovalTime(ctx, history.processInstanceId) };
-    const writes = [...takeQueuedHistory(ctx), ...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null, removal), ...activityInstanceWrites(history, definition, root, now, removal), ...TaskHistory.flushWrites(ctx, history, root, now)];
+    const removal = decidedRemovalTime(ctx, history.processInstanceId);
+    const writes = [...takeQueuedHistory(ctx), ...processInstanceWrites(history, definition, root, now, ctx.authentication?.userId ?? null, removal), ...activityInstanceWrites(history, definition, root, now), ...TaskHistory.flushWrites(ctx, history, root, now)];
     if (history.processInstance?.written && history.processInstance.ended) writes.push(...IncidentHistory.instanceEnded(ctx, history.processInstanceId));
     writes.push(...removalWrites);
     return writes;
@@ -158,7 +158,7 @@ function processInstanceWrites(
   root: string | SqlText<string>,
   now: number,
   startUserId: string | null,
-  removal: InstanceRemoval,
+  removal: RemovalTime | undefined,
 ): Write[] {
   const pending = history.processInstance;
   if (!pending || (pending.written && !pending.ended)) return [];
@@ -169,7 +169,7 @@ function processInstanceWrites(
     : { end_time: null, state, delete_reason: null, end_act_id: null };
   if (pending.written) {
     // updateRows leaves an undefined removal time (unchanged) out.
-    return [updateRows('trellis_hi_procinst', { ...end, removal_time: removal.ending, duration: sqlText<number>`${now} - start_time` }, sqlText`id = ${history.processInstanceId}`)];
+    return [updateRows('trellis_hi_procinst', { ...end, removal_time: removal, duration: sqlText<number>`${now} - start_time` }, sqlText`id = ${history.processInstanceId}`)];
   }
   const startTime = pending.startTime.getTime();
   const row = {
@@ -180,7 +180,7 @@ function processInstanceWrites(
     proc_def_name: definition.name,
     proc_def_version: definition.version,
     start_time: startTime,
-    removal_time: removal.value,
+    removal_time: removal ?? null,
     duration: pending.ended ? now - startTime : null,
     start_user_id: startUserId,
     start_act_id: pending.startActivityId,
@@ -193,13 +193,7 @@ function processInstanceWrites(
   return [insertRows('trellis_hi_procinst', [row satisfies Record<keyof HistoricProcessInstanceTable, unknown>])];
 }
 
-/** The removal time of the rows a flush writes, and the one its end updates set (undefined: unchanged). */
-interface InstanceRemoval {
-  value: RemovalTime;
-  ending: RemovalTime | undefined;
-}
-
-function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number, removal: InstanceRemoval): Write[] {
+function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number): Write[] {
   const writes: Write[] = [];
   const fresh: PendingActivity[] = [];
   const ends = new Map<string, string[]>();
@@ -218,19 +212,18 @@ function activityInstanceWrites(history: InstanceHistory, definition: HistoricDe
         duration: sqlText<number>`${now} - start_time`,
         canceled: Number(kind[0]),
         complete_scope: Number(kind[1]),
-        removal_time: removal.ending,
       };
       writes.push(updateRows('trellis_hi_actinst', changes, sqlText`id in (${joinText(chunk)})`));
     }
   }
   for (let i = 0; i < fresh.length; i += ROWS_PER_STATEMENT) {
-    const rows = fresh.slice(i, i + ROWS_PER_STATEMENT).map((pending) => toRow(pending, history, definition, root, now, removal.value));
+    const rows = fresh.slice(i, i + ROWS_PER_STATEMENT).map((pending) => toRow(pending, history, definition, root, now));
     writes.push(insertRows('trellis_hi_actinst', rows));
   }
   return writes;
 }
 
-function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number, removalTime: RemovalTime) {
+function toRow(pending: PendingActivity, history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number) {
   const { instance } = pending;
   const startTime = instance.startTime.getTime();
   return {
@@ -254,6 +247,7 @@ function toRow(pending: PendingActivity, history: InstanceHistory, definition: H
     complete_scope: Number(pending.ended && pending.completeScope),
     sequence_counter: pending.sequenceCounter,
     tenant_id: definition.tenantId,
-    removal_time: removalTime,
+    // The instance's, inherited (inheritedRemovalTime).
+    removal_time: null,
   } satisfies Record<keyof HistoricActivityInstanceTable, unknown>;
 }

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { Incident } from '../persistence/repositories/incident-repository.js';
 import { historicRootOf } from './history-roots.js';
-import { endingRemovalTime, removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced } from './history-level.js';
 import type { Write } from './history-writer.js';
 import { JobLog } from './job-log.js';
@@ -37,7 +36,8 @@ export const IncidentHistory = {
         execution_id: incident.executionId,
         create_time: incident.incidentTimestamp.getTime(),
         end_time: null,
-        removal_time: removalTimeFor(ctx, incident.processInstanceId),
+        // The instance's, inherited (inheritedRemovalTime).
+        removal_time: null,
         incident_type: incident.incidentType,
         incident_message: incident.incidentMessage,
         activity_id: incident.activityId,
@@ -78,8 +78,7 @@ export const IncidentHistory = {
   instanceEnded(ctx: CommandContext, processInstanceId: string): Write[] {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-delete')) return [];
     const now = ctx.clock.now().getTime();
-    const removalTime = endingRemovalTime(ctx, processInstanceId);
-    return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted, removal_time: removalTime }, sqlText`proc_inst_id = ${processInstanceId} and end_time is null`)];
+    return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted }, sqlText`proc_inst_id = ${processInstanceId} and end_time is null`)];
   },
 
   async annotated(ctx: CommandContext, incidentId: string, annotation: string | null): Promise<void> {

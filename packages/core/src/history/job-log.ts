@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { Job } from '../jobs/job.js';
 import { historicRootOf } from './history-roots.js';
-import { removalTimeFor } from './removal-time.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
 
@@ -71,10 +70,10 @@ function log(ctx: CommandContext, job: Job, event: HistoryEventType, state: numb
       definitionId && job.processInstanceId === null
         ? sql<string | null>`(select b.id from trellis_batch b where b.batch_job_def_id = ${definitionId} or b.seed_job_def_id = ${definitionId} or b.monitor_job_def_id = ${definitionId})`
         : null,
+    // The instance's, inherited (inheritedRemovalTime).
     removal_time: null,
   };
-  // The removal time is read when the statement is built: the instance's flush may decide it first.
-  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_job_log').values({ ...row, removal_time: removalTimeFor(ctx, job.processInstanceId) }));
+  queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_job_log').values(row));
   return id;
 }
 

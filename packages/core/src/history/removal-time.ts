@@ -22,37 +22,24 @@ function decided(ctx: CommandContext): Map<string, RemovalTime> {
 }
 
 /**
- * The removal time a history row of `processInstanceId` gets when it is written now: the one this
- * command decided for the instance (its root started or ended), else with strategy `start` the one
- * its historic process instance carries (read inside the insert, no round trip), else none.
+ * The removal time this command decided for the historic process instance row of
+ * `processInstanceId` (its root started, strategy `start`, or ended, strategy `end`); undefined:
+ * none decided (an update leaves the row's as it is). Only these rows get a removal time from the
+ * engine: every other history row of an instance inherits its instance's (inheritedRemovalTime).
  */
-export function removalTimeFor(ctx: CommandContext, processInstanceId: string | null): RemovalTime {
-  const strategy = ctx.config.historyCleanup.removalTimeStrategy;
-  if (strategy === 'none' || processInstanceId === null) return null;
-  const known = (ctx.attachments.get(REMOVAL_TIMES) as Map<string, RemovalTime> | undefined)?.get(processInstanceId);
-  if (known !== undefined) return known;
-  return strategy === 'start' ? sqlText<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${processInstanceId})` : null;
-}
-
-/**
- * The removal time an update ending rows of the instance sets: with strategy `end`, once the root
- * ended in this command; otherwise rows keep what they were written with (undefined: leave it).
- */
-export function endingRemovalTime(ctx: CommandContext, processInstanceId: string): RemovalTime | undefined {
-  if (ctx.config.historyCleanup.removalTimeStrategy !== 'end') return undefined;
-  const value = removalTimeFor(ctx, processInstanceId);
-  return value === null ? undefined : value;
+export function decidedRemovalTime(ctx: CommandContext, processInstanceId: string): RemovalTime | undefined {
+  return (ctx.attachments.get(REMOVAL_TIMES) as Map<string, RemovalTime> | undefined)?.get(processInstanceId);
 }
 
 /**
  * Called by the instance's history flush before it builds its writes: decides the removal time of
- * what the flush writes (strategy `start`: when the instance's row is inserted; `end`: when the root
- * ends) and returns the updates that give it to the historic process instances of the hierarchy.
- * Rows written before without a removal time of their own (activities, variables, logs…) are not
- * updated: they inherit their historic process instance's (inheritedRemovalTime), which is what
- * Camunda's updates of every history table at the root's end give them, for a tenth of the writes.
- * The updates touch only rows no other write of the flush touches, so on PostgreSQL they join the
- * flush's single statement.
+ * the instance's historic process instance row (strategy `start`: when it is inserted; `end`: when
+ * the root ends) and returns the updates that give it to the other historic process instances of
+ * the hierarchy. The rest of the instance's history (activities, variables, logs…) is written
+ * without one and inherits it (inheritedRemovalTime): what Camunda gets by writing it into every
+ * history row, and by updating every history table of the hierarchy when the root ends, for a
+ * tenth of the writes and none of their index entries. The updates touch only rows no other write
+ * of the flush touches, so on PostgreSQL they join the flush's single statement.
  */
 export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHistory, root: string | SqlText<string>, now: number): Write[] {
   const strategy = ctx.config.historyCleanup.removalTimeStrategy;
@@ -109,9 +96,9 @@ const INSTANCE_TABLES = [
 ] as const;
 
 /**
- * The removal time a history row of a process instance has: its own, else (written before the
- * removal time was decided) its historic process instance's, read by the query (alias: the row's
- * table). Selected as `inherited_removal_time`.
+ * The removal time a history row of a process instance has: its own (set by set-removal-time),
+ * else its historic process instance's, read by the query (alias: the row's table). Selected as
+ * `inherited_removal_time`.
  */
 export function inheritedRemovalTime(alias: string, instanceColumn: 'proc_inst_id' | 'process_instance_id' | 'root_proc_inst_id' = 'proc_inst_id') {
   return sql<number | null>`coalesce(${sql.ref(`${alias}.removal_time`)}, (select hp.removal_time from trellis_hi_procinst hp where hp.id = ${sql.ref(`${alias}.${instanceColumn}`)}))`.as('inherited_removal_time');

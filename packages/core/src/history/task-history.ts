@@ -4,7 +4,6 @@ import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema 
 import type { Task, TaskCandidates } from '../services/task/task.js';
 import { historicRootOf } from './history-roots.js';
 import type { SqlText } from '../persistence/sql-text.js';
-import { endingRemovalTime, removalTimeFor, type RemovalTime } from './removal-time.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { execute, type Write } from './history-writer.js';
 import type { InstanceHistory } from './instance-history.js';
@@ -16,9 +15,8 @@ const ROWS_PER_STATEMENT = 400;
 export type HistoricTaskState = 'Created' | 'Updated' | 'Completed' | 'Deleted';
 
 type TaskRow = Omit<Insertable<HistoricTaskInstanceTable>, 'root_proc_inst_id'>;
-type LinkRow = Omit<Insertable<HistoricIdentityLinkTable>, 'root_proc_inst_id' | 'proc_def_key' | 'removal_time'> & {
+type LinkRow = Omit<Insertable<HistoricIdentityLinkTable>, 'root_proc_inst_id' | 'proc_def_key'> & {
   proc_def_key: string | null | RawBuilder<string | null>;
-  removal_time: RemovalTime;
 };
 
 /** Tasks a process instance created in this command, written with the instance's flush (they need its root). */
@@ -96,23 +94,20 @@ export const TaskHistory = {
       }
     }
     const writes: Write[] = [];
-    const removalTime = removalTimeFor(ctx, history.processInstanceId);
-    const endingTime = endingRemovalTime(ctx, history.processInstanceId);
-    const endingRemoval = endingTime === undefined ? {} : { removal_time: endingTime };
     for (const [kind, ids] of Object.entries(ended)) {
       const canceled = kind === 'deleted';
       for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
         const chunk = ids.slice(i, i + ROWS_PER_STATEMENT);
-        const changes = { ...ending(canceled ? deleteReason : 'completed', canceled, 0, now), duration: sql<number>`${now} - start_time`, ...endingRemoval };
+        const changes = { ...ending(canceled ? deleteReason : 'completed', canceled, 0, now), duration: sql<number>`${now} - start_time` };
         writes.push((db) => db.updateTable('trellis_hi_taskinst').set(changes).where('act_inst_id', 'in', chunk).where('end_time', 'is', null));
       }
     }
     if (created && created.tasks.size > 0) {
-      const rows = [...created.tasks.values()].map((row) => ({ ...row, root_proc_inst_id: root, removal_time: removalTime }));
+      const rows = [...created.tasks.values()].map((row) => ({ ...row, root_proc_inst_id: root }));
       writes.push((db) => db.insertInto('trellis_hi_taskinst').values(rows as Insertable<HistoricTaskInstanceTable>[]));
     }
     if (created && created.links.length > 0) {
-      const rows = created.links.map((row) => ({ ...row, root_proc_inst_id: root, removal_time: removalTime }));
+      const rows = created.links.map((row) => ({ ...row, root_proc_inst_id: root }));
       writes.push((db) => db.insertInto('trellis_hi_identitylink').values(rows as Insertable<HistoricIdentityLinkTable>[]));
     }
     return writes;
@@ -244,7 +239,8 @@ function linkRow(
     // Camunda: the authenticated user of the command that changed the link.
     assigner_id: ctx.authentication?.userId ?? null,
     tenant_id: task.tenantId,
-    removal_time: removalTimeFor(ctx, task.processInstanceId),
+    // The instance's, inherited (inheritedRemovalTime).
+    removal_time: null,
   };
 }
 

@@ -3,7 +3,6 @@ import type { CommandContext } from '../command/command-context.js';
 import { historicRootOf } from './history-roots.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
-import { removalTimeFor } from './removal-time.js';
 
 /** Camunda's UserOperationLogEntry.CATEGORY_* values. */
 export const OperationLogCategory = { admin: 'Admin', operator: 'Operator', taskWorker: 'TaskWorker' } as const;
@@ -93,8 +92,8 @@ export const UserOperationLog = {
       org_value: asText(change.orgValue),
       new_value: asText(change.newValue),
       tenant_id: entry.tenantId ?? null,
-      // An entry on an instance is removed with the instance's history (Camunda's removal time of its root).
-      removal_time: removalTimeFor(ctx, entry.processInstanceId ?? null),
+      // An entry on an instance inherits its root's removal time (inheritedRemovalTime).
+      removal_time: null,
       category: entry.category,
       annotation: entry.annotation ?? null,
       sequence_counter: ++sequence,

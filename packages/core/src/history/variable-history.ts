@@ -4,7 +4,6 @@ import { toStorage, type TypedValue, type VariableStorageRow } from '../runtime/
 import type { HistoricDetailTable, HistoricVariableInstanceTable } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { historicRootOf } from './history-roots.js';
-import { removalTimeFor } from './removal-time.js';
 import { execute, type Write } from './history-writer.js';
 import { FORM_PROPERTY, VARIABLE_UPDATE } from '../persistence/repositories/historic-variable-repository.js';
 
@@ -186,7 +185,8 @@ function scopeColumns(ctx: CommandContext, change: VariableChange, scope: Variab
     act_inst_id: change.activityInstanceId,
     task_id: change.taskId,
     tenant_id: scope.tenantId,
-    removal_time: removalTimeFor(ctx, change.processInstanceId),
+    // The instance's, inherited (inheritedRemovalTime).
+    removal_time: null,
   };
 }
 
