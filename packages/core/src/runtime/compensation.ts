@@ -4,6 +4,7 @@ import type { ActivityBehavior } from './behaviors/behavior.js';
 import { NullValueException } from '../errors/exceptions.js';
 import { activityInstanceId, type Execution } from './execution.js';
 import { MI_BODY_SUFFIX, miBodyId, scopeElementId } from './multi-instance.js';
+import { fromJsonStorage, toJsonStorage, type JsonStoredVariables } from './variables/index.js';
 import type { ProcessRunner } from './process-runner.js';
 
 // Compensation as Camunda 7 runs it (AbstractBpmnActivityBehavior.doLeave, CompensationUtil,
@@ -37,6 +38,13 @@ interface Inner {
 interface SubProcessConfiguration {
   sequence: number;
   inner: Inner[];
+  /** The local variables the scope had when it completed (Camunda's event scope execution keeps them). */
+  variables?: JsonStoredVariables;
+}
+/** What a completing sub-process (or body) leaves for compensation: its subscriptions and a snapshot of its local variables. */
+export interface Compensable {
+  inner: Inner[];
+  variables: JsonStoredVariables | null;
 }
 const sequenceOf = (subscription: Pick<EventSubscription, 'configuration'>): number => {
   const configuration = subscription.configuration ?? '0';
@@ -124,7 +132,7 @@ export function migratedCompensation(
     if ('failure' in migrated) return migrated;
     inner.push({ ...each, ...migrated });
   }
-  return { activityId: mapped, configuration: JSON.stringify({ sequence: parsed.sequence, inner } satisfies SubProcessConfiguration) };
+  return { activityId: mapped, configuration: JSON.stringify({ ...parsed, inner } satisfies SubProcessConfiguration) };
 }
 
 /** A new compensate subscription of `scope`, numbered after those it has: the order of completion (creation times may tie within a millisecond). */
@@ -160,30 +168,37 @@ export async function subscribeCompensation(runner: ProcessRunner, leaving: Exec
 
 /**
  * A sub-process's scope execution is about to go: the compensate subscriptions in it, if any, to
- * be handed to its flow scope once it is gone (subProcessCompleted).
+ * be handed to its flow scope once it is gone (subProcessCompleted), with a snapshot of its local
+ * variables (Camunda's CompensationUtil.createEventScopeExecution copies them by value).
  */
-export async function compensableInside(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<Inner[]> {
+export async function compensableInside(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<Compensable> {
   const body = scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX) === true;
-  if ((!body && !isSubProcess(element)) || !hasCompensation(runner.model)) return [];
+  if ((!body && !isSubProcess(element)) || !hasCompensation(runner.model)) return { inner: [], variables: null };
   const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
-  return subscriptions.map((each) => ({ activityId: each.activityId!, configuration: each.configuration, created: each.created.getTime() }));
+  const names = runner.variables.localNames(scope.id);
+  return {
+    inner: subscriptions.map((each) => ({ activityId: each.activityId!, configuration: each.configuration, created: each.created.getTime() })),
+    variables: names.length === 0 ? null : toJsonStorage(Object.fromEntries(names.map((name) => [name, runner.variables.getLocal(scope.id, name)!]))),
+  };
 }
 
 /** A sub-process completed with compensable work inside: one subscription for it in its flow scope. */
-export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
+export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, compensable: Compensable): Promise<void> {
   // With a compensation event sub-process, the subscription names it (Camunda's getEventScopeCompensationHandler).
   const handler = isSubProcess(element) && element.compensationHandler ? element.compensationHandler : null;
-  if (inner.length > 0 || handler !== null) await handOver(runner, leaving, handler ?? element.id, inner);
+  if (compensable.inner.length > 0 || handler !== null) await handOver(runner, leaving, handler ?? element.id, compensable);
 }
 
 /** A multi-instance body completed with compensable instances: one subscription for the body in its flow scope (Camunda's miBody handler). */
-export async function bodyCompleted(runner: ProcessRunner, holder: Execution, element: FlowElementModel, inner: readonly Inner[]): Promise<void> {
-  if (inner.length > 0) await handOver(runner, holder, miBodyId(element.id), inner);
+export async function bodyCompleted(runner: ProcessRunner, holder: Execution, element: FlowElementModel, compensable: Compensable): Promise<void> {
+  if (compensable.inner.length > 0) await handOver(runner, holder, miBodyId(element.id), compensable);
 }
 
 /** The subscription that stands for a completed scope, holding the ones that were inside it. */
-function handOver(runner: ProcessRunner, leaving: Execution, activityId: string, inner: readonly Inner[]): Promise<void> {
-  return subscribe(runner, runner.scopeExecutionOf(leaving), activityId, (sequence) => JSON.stringify({ sequence, inner: [...inner] } satisfies SubProcessConfiguration));
+function handOver(runner: ProcessRunner, leaving: Execution, activityId: string, { inner, variables }: Compensable): Promise<void> {
+  return subscribe(runner, runner.scopeExecutionOf(leaving), activityId, (sequence) =>
+    JSON.stringify({ sequence, inner, ...(variables ? { variables } : {}) } satisfies SubProcessConfiguration),
+  );
 }
 
 /**
@@ -215,7 +230,7 @@ async function enterAgain(
   runner: ProcessRunner,
   path: Execution,
   element: FlowElementModel,
-  { inner }: SubProcessConfiguration,
+  { inner, variables }: SubProcessConfiguration,
   handler: { eventSubProcess: FlowElementModel; start: FlowElementModel } | null,
   asBody = false,
 ): Promise<void> {
@@ -236,6 +251,8 @@ async function enterAgain(
     executionId: scope.id,
     startTime: runner.ctx.clock.now(),
   });
+  // The handlers see the scope's local variables as they were when it completed.
+  for (const [name, value] of Object.entries(variables ? fromJsonStorage(variables) : {})) runner.variables.setLocal(scope.id, name, value);
   const restored: EventSubscription[] = [];
   for (const each of inner) restored.push(await insertSubscription(runner, scope, each));
   if (handler) {

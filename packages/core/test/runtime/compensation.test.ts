@@ -160,6 +160,35 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     ]);
   });
 
+  it("gives the handlers inside a compensated sub-process the sub-process's local variables as they were when it completed", async () => {
+    const xml = wrap(
+      'snapshot',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+       <bpmn:subProcess id="sub">
+         <bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="booking">B-1</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements>
+         <bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+         ${compensable('hotel', '<bpmn:userTask id="hotel" />', '<bpmn:userTask id="undo_hotel" isForCompensation="true" />')}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
+       </bpmn:subProcess>
+       ${flow('f2', 'sub', 'confirm')}<bpmn:userTask id="confirm" />${flow('f3', 'confirm', 'undo')}${throwAll}${flow('f4', 'undo', 'after')}<bpmn:userTask id="after" />`,
+    );
+    const { engine, instance } = await started('snapshot', xml);
+    const [hotel] = await engine.task.findTasks({ processInstanceId: instance.id, taskDefinitionKey: 'hotel' });
+    // Set where it lives: the sub-process's local variable changes, then the sub-process completes.
+    await engine.task.complete(hotel.id, { booking: { type: 'string', value: 'B-2', valueInfo: {} }, when: { type: 'date', value: new Date('2026-01-02T03:04:05.000Z'), valueInfo: {} } });
+    expect(await engine.runtime.getVariables(instance.id)).not.toHaveProperty('booking');
+
+    await complete(engine, instance.id, 'confirm');
+    const [undo] = await engine.task.findTasks({ processInstanceId: instance.id, taskDefinitionKey: 'undo_hotel' });
+    const seen = await engine.task.getVariables(undo.id);
+    expect(seen.booking).toMatchObject({ type: 'string', value: 'B-2' });
+    expect(seen.when).toMatchObject({ type: 'date', value: new Date('2026-01-02T03:04:05.000Z') });
+
+    await engine.task.complete(undo.id);
+    expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    // The snapshot went with the compensated scope.
+    expect(Object.keys(await engine.runtime.getVariables(instance.id)).sort()).toEqual(['when']);
+  });
+
   it("runs a sub-process's compensation event sub-process when it is compensated; its throw event compensates what completed inside", async () => {
     const note = (id: string) =>
       `<bpmn:scriptTask id="${id}" scriptFormat="javascript"><bpmn:script>execution.setVariable('undone', (execution.getVariable('undone') || '') + '${id},')</bpmn:script></bpmn:scriptTask>`;

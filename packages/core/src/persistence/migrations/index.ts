@@ -16,6 +16,7 @@ import { userOperationLog } from './0015-user-operation-log.js';
 import { historyCleanup } from './0016-history-cleanup.js';
 import { externalTaskFetchOrder } from './0017-external-task-fetch-order.js';
 import { compensatingExecutions } from './0018-compensating-executions.js';
+import { compensationConfiguration } from './0019-compensation-configuration.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -38,5 +39,6 @@ export const migrations: readonly Migration[] = [
   historyCleanup,
   externalTaskFetchOrder,
   compensatingExecutions,
+  compensationConfiguration,
 ];
 export type { Migration } from './migration.js';

@@ -16,4 +16,4 @@ export type {
 } from './typed-value.js';
 export { VALUE_TYPE_NAMES, JSON_DATA_FORMAT, XML_DATA_FORMAT, fitsNumberType, isValueTypeName, isSerializableType } from './typed-value.js';
 export { untypedValue, toJavaScriptValue } from './untyped-value.js';
-export { toStorage, fromStorage, type VariableStorageRow } from './variable-storage.js';
+export { toStorage, fromStorage, toJsonStorage, fromJsonStorage, type VariableStorageRow, type JsonStoredVariables } from './variable-storage.js';

@@ -100,3 +100,24 @@ function readMimeAndEncoding(text2: string | null): Pick<FileContent, 'mimeType'
   const encoding = at < 0 ? '' : text2.slice(at + 1);
   return { mimeType: mimeType === '' ? null : mimeType, encoding: encoding === '' ? null : encoding };
 }
+
+/** Typed values as JSON keeps them: the variable table's column layout, bytes as base64. */
+export type JsonStoredVariables = Record<string, Omit<VariableStorageRow, 'bytes'> & { bytes: string | null }>;
+
+/**
+ * Typed values in a form JSON keeps exactly (dates, bytes and files come back as they went in), for
+ * variables that live in a JSON configuration (a batch's, a compensation subscription's snapshot).
+ */
+export function toJsonStorage(variables: Record<string, TypedValue>): JsonStoredVariables {
+  const stored: JsonStoredVariables = {};
+  for (const [name, value] of Object.entries(variables)) {
+    const row = toStorage(value);
+    stored[name] = { ...row, bytes: row.bytes === null ? null : row.bytes.toString('base64') };
+  }
+  return stored;
+}
+
+/** The inverse of toJsonStorage. */
+export function fromJsonStorage(stored: JsonStoredVariables): Record<string, TypedValue> {
+  return Object.fromEntries(Object.entries(stored).map(([name, row]) => [name, fromStorage({ ...row, bytes: row.bytes === null ? null : Buffer.from(row.bytes, 'base64') })]));
+}
