@@ -30,6 +30,8 @@ export interface EngineConfig {
   historyCleanup?: Partial<HistoryCleanupConfig>;
   /** Authorization checks on every command (off by default, as in Camunda). */
   authorization?: Partial<ResolvedAuthorizationConfig>;
+  /** Locking users out after failed password checks (Camunda's login settings and defaults). */
+  login?: Partial<LoginConfig>;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
   /**
@@ -48,6 +50,22 @@ export interface EngineConfig {
   idGenerator?: IdGenerator;
   logger?: Logger;
   logLevel?: LogLevel;
+}
+
+/**
+ * Camunda's lockout: every failed password check locks the user for loginDelayBase ×
+ * loginDelayFactor^(failures − 1) seconds (at most loginDelayMaxTime), and after loginMaxAttempts
+ * failures until an administrator unlocks it (POST /user/{id}/unlock).
+ */
+export interface LoginConfig {
+  /** Default 10. */
+  loginMaxAttempts: number;
+  /** Default 2. */
+  loginDelayFactor: number;
+  /** Seconds; default 3. */
+  loginDelayBase: number;
+  /** Seconds; default 60. */
+  loginDelayMaxTime: number;
 }
 
 export interface JobExecutorConfig {
@@ -94,6 +112,7 @@ export interface ResolvedAuthorizationConfig {
 export interface ResolvedEngineConfig {
   store: StoreConfig;
   authorization: ResolvedAuthorizationConfig;
+  login: LoginConfig;
   jobExecutor: JobExecutorConfig;
   scripting: ScriptingConfig;
   engineName: string;
@@ -127,6 +146,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       adminUsers: config.authorization?.adminUsers ?? [],
       adminGroups: config.authorization?.adminGroups ?? [],
     },
+    login: resolveLogin(config.login ?? {}),
     jobExecutor: {
       activate: config.jobExecutor?.activate ?? true,
       waitTimeMs: config.jobExecutor?.waitTimeMs ?? 5000,
@@ -144,6 +164,19 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     metricsReportingInterval,
     hostname: config.hostname ?? hostname(),
   };
+}
+
+function resolveLogin(given: Partial<LoginConfig>): LoginConfig {
+  const login: LoginConfig = {
+    loginMaxAttempts: given.loginMaxAttempts ?? 10,
+    loginDelayFactor: given.loginDelayFactor ?? 2,
+    loginDelayBase: given.loginDelayBase ?? 3,
+    loginDelayMaxTime: given.loginDelayMaxTime ?? 60,
+  };
+  for (const [name, value] of Object.entries(login)) {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`login.${name} must be a whole number >= 0, got ${value}`);
+  }
+  return login;
 }
 
 /** Camunda's history cleanup settings, checked as its engine configuration checks them. */

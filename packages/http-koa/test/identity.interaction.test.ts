@@ -197,3 +197,52 @@ describe('identity with authorization on', () => {
     }
   });
 });
+
+describe('user lockout (Camunda\'s login settings)', () => {
+  it('locks a user out after each failed password check for longer, for good after the last attempt, until an administrator unlocks it', async () => {
+    const secured = await startRestHarness({ authorization: { enabled: true }, login: { loginMaxAttempts: 4 } }, { authentication: 'basic' });
+    try {
+      await secured.engine.identity.setUpAdministrator('admin', 'pw');
+      const admin = basic('admin', 'pw');
+      await secured.request('POST', '/user/create', { json: { profile: { id: 'jonny' }, credentials: { password: 'secret' } }, headers: admin });
+      // A failed authentication is the filter's empty 401, which no operation of the contract describes.
+      const asJonny = (password: string) => secured.request('GET', '/user/jonny/profile', { headers: basic('jonny', password), outsideContract: true });
+      const verify = (password: string) => secured.request('POST', '/identity/verify', { json: { username: 'jonny', password }, headers: admin });
+      const second = 1000;
+
+      expect((await asJonny('secret')).status).toBe(200);
+      // First failure: locked for 3 s (loginDelayBase), the right password fails meanwhile.
+      expect((await asJonny('wrong')).status).toBe(401);
+      expect((await asJonny('secret')).status).toBe(401);
+      expect((await verify('secret')).body).toMatchObject({ authenticatedUser: 'jonny', authenticated: false });
+      secured.engine.clock.advance(3 * second);
+      expect((await asJonny('secret')).status).toBe(200);
+      // A check that passes clears the failures: the next lock is 3 s again, then 6 s, 12 s (loginDelayFactor 2).
+      expect((await asJonny('wrong')).status).toBe(401);
+      secured.engine.clock.advance(3 * second);
+      expect((await asJonny('wrong')).status).toBe(401);
+      secured.engine.clock.advance(6 * second - 1);
+      expect((await asJonny('secret')).status).toBe(401);
+      secured.engine.clock.advance(1);
+      expect((await asJonny('wrong')).status).toBe(401);
+      secured.engine.clock.advance(12 * second);
+      expect((await asJonny('wrong')).status).toBe(401);
+      // Four failures in a row (loginMaxAttempts): locked for good.
+      secured.engine.clock.advance(3_600 * second);
+      expect((await asJonny('secret')).status).toBe(401);
+
+      const byUser = await secured.request('POST', '/user/jonny/unlock', { headers: basic('jonny', 'secret'), outsideContract: true });
+      const byAdmin = await secured.request('POST', '/user/jonny/unlock', { headers: admin });
+      const again = await secured.request('POST', '/user/jonny/unlock', { headers: admin });
+      expect(byUser.status).toBe(401);
+      expect(byAdmin.status).toBe(204);
+      expect(again.status).toBe(204);
+      expect((await asJonny('secret')).status).toBe(200);
+      // Unlocking a locked user is logged once; unlocking one that is not locked is not.
+      const entries = await secured.engine.history.userOperations.find({ operationType: 'Unlock', entityType: 'User' });
+      expect(entries.map((entry) => [entry.userId, entry.property, entry.newValue])).toEqual([['admin', 'userId', 'jonny']]);
+    } finally {
+      await secured.close();
+    }
+  });
+});

@@ -209,6 +209,10 @@ describe('camunda-external-task-client-js', () => {
     await eventually(async () => statuses.length, (count) => count > 0);
     wrong.stop();
     expect(statuses[0]).toBe(401);
+    // As in Camunda, the failed checks locked jonny out (3 s and more per failure): an administrator
+    // unlocks, once a poll still under way has been answered.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await harness.request('POST', '/user/jonny/unlock', { headers: basic('admin', 'admin-secret') })).status).toBe(204);
 
     startClient({ asyncResponseTimeout: 5_000, interceptors: new BasicAuthInterceptor({ username: 'jonny', password: 'jonny-secret' }) });
     const handled = await handleOnce(async ({ task, taskService }) => {

@@ -138,6 +138,10 @@ export interface UserTable {
   email: string | null;
   /** `scrypt$<N>$<salt>$<hash>`; never the password itself. */
   password_hash: string | null;
+  /** Failed password checks since the last one that passed (Camunda's ATTEMPTS_). */
+  attempts: Generated<number>;
+  /** Epoch ms until which the user is locked out (Camunda's LOCK_EXP_TIME_). */
+  lock_exp_time: number | null;
 }
 
 export interface GroupTable {

@@ -17,6 +17,7 @@ import { historyCleanup } from './0016-history-cleanup.js';
 import { externalTaskFetchOrder } from './0017-external-task-fetch-order.js';
 import { compensatingExecutions } from './0018-compensating-executions.js';
 import { compensationConfiguration } from './0019-compensation-configuration.js';
+import { userLockout } from './0020-user-lockout.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -40,5 +41,6 @@ export const migrations: readonly Migration[] = [
   externalTaskFetchOrder,
   compensatingExecutions,
   compensationConfiguration,
+  userLockout,
 ];
 export type { Migration } from './migration.js';

@@ -7,6 +7,13 @@ import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { userId: 'u.id', firstName: 'u.first_name', lastName: 'u.last_name', email: 'u.email' } as const;
 
+export interface UserCredentials {
+  passwordHash: string | null;
+  attempts: number;
+  /** Epoch ms, or null. */
+  lockExpirationTime: number | null;
+}
+
 /** Users and their password hashes, within one transaction. */
 export class UserRepository {
   private readonly revisions = new RevisionTracker('UserEntity');
@@ -26,9 +33,15 @@ export class UserRepository {
     return row ? this.remember(row) : null;
   }
 
-  async passwordHashOf(id: string): Promise<string | null> {
-    const row = await this.trx.selectFrom('trellis_user').select('password_hash').where('id', '=', id).executeTakeFirst();
-    return row?.password_hash ?? null;
+  /** What a password check needs: the hash and the lockout state; null for an unknown user. */
+  async credentialsOf(id: string): Promise<UserCredentials | null> {
+    const row = await this.trx.selectFrom('trellis_user').select(['password_hash', 'attempts', 'lock_exp_time']).where('id', '=', id).executeTakeFirst();
+    return row ? { passwordHash: row.password_hash, attempts: Number(row.attempts), lockExpirationTime: row.lock_exp_time === null ? null : Number(row.lock_exp_time) } : null;
+  }
+
+  /** Records failed checks and the lockout (Camunda's updateUserLock; not revision-checked, as the profile is not touched). */
+  async setLock(id: string, attempts: number, lockExpirationTime: number | null): Promise<void> {
+    await this.trx.updateTable('trellis_user').set({ attempts, lock_exp_time: lockExpirationTime }).where('id', '=', id).execute();
   }
 
   async find(query: UserQuery, readable: ReadFilter = null): Promise<User[]> {

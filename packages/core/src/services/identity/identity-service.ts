@@ -86,23 +86,28 @@ export class IdentityService {
     });
   }
 
-  /** Camunda-admin only. Trellis does not lock users out, so an existing user is always unlocked. */
+  /** Camunda-admin only: clears failed password checks and the lockout (an operation log entry when there was one). */
   unlockUser(id: string): Promise<void> {
     return this.commands.run('UnlockUserCmd', async (ctx) => {
       ctx.authz.requireAdmin();
       await this.loadUser(ctx, id);
+      const credentials = await ctx.users.credentialsOf(id);
+      if (credentials && (credentials.attempts > 0 || credentials.lockExpirationTime !== null)) {
+        await ctx.users.setLock(id, 0, null);
+        OperationLogEntries.identity(ctx, 'Unlock', 'User', { userId: id });
+      }
     });
   }
 
-  /** Whether the password is the user's (false for an unknown user). */
+  /** Whether the password is the user's (false for an unknown or locked-out user); a failure counts towards the lockout. */
   checkPassword(userId: string, password: string): Promise<boolean> {
-    return this.commands.run('CheckPassword', async (ctx) => verifyPassword(password, await ctx.users.passwordHashOf(userId)));
+    return this.commands.run('CheckPassword', (ctx) => passwordPasses(ctx, userId, password));
   }
 
-  /** The authentication of a user whose password matches: its id and groups; null otherwise. */
+  /** The authentication of a user whose password passes checkPassword: its id and groups; null otherwise. */
   authenticate(userId: string, password: string): Promise<Authentication | null> {
     return this.commands.run('CheckPassword', async (ctx) => {
-      if (!(await verifyPassword(password, await ctx.users.passwordHashOf(userId)))) return null;
+      if (!(await passwordPasses(ctx, userId, password))) return null;
       return { userId, groupIds: await ctx.groups.groupIdsOf(userId), tenantIds: [] };
     });
   }
@@ -186,3 +191,25 @@ export class IdentityService {
   }
 }
 
+/**
+ * Camunda's DbIdentityServiceProvider.checkPassword: a locked-out user fails whatever the password
+ * (after login.loginMaxAttempts failures for good, until unlocked); a match clears the failures, a
+ * mismatch counts one more and locks the user for loginDelayBase × loginDelayFactor^(failures − 1)
+ * seconds, at most loginDelayMaxTime.
+ */
+async function passwordPasses(ctx: CommandContext, userId: string, password: string): Promise<boolean> {
+  const credentials = await ctx.users.credentialsOf(userId);
+  if (!credentials) return false;
+  const { loginMaxAttempts, loginDelayBase, loginDelayFactor, loginDelayMaxTime } = ctx.config.login;
+  const now = ctx.clock.now().getTime();
+  const { attempts, lockExpirationTime } = credentials;
+  if (attempts >= loginMaxAttempts || (lockExpirationTime !== null && lockExpirationTime > now)) return false;
+  if (await verifyPassword(password, credentials.passwordHash)) {
+    if (attempts > 0 || lockExpirationTime !== null) await ctx.users.setLock(userId, 0, null);
+    return true;
+  }
+  const failures = attempts + 1;
+  const delaySeconds = Math.min(Math.trunc(loginDelayBase * loginDelayFactor ** (failures - 1)), loginDelayMaxTime);
+  await ctx.users.setLock(userId, failures, now + delaySeconds * 1000);
+  return false;
+}
