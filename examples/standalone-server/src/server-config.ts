@@ -37,6 +37,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
+  const enablePasswordPolicy = flag(env.TRELLIS_PASSWORD_POLICY, 'TRELLIS_PASSWORD_POLICY');
   const metricsPort = env.TRELLIS_METRICS_PORT === undefined || env.TRELLIS_METRICS_PORT === '' ? null : Number(env.TRELLIS_METRICS_PORT);
   if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
     throw new Error(`TRELLIS_METRICS_PORT must be a port number, got '${env.TRELLIS_METRICS_PORT}'`);
@@ -57,6 +58,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       logLevel,
       authorization: { enabled: authorization },
       scripting: { enabled: scripting },
+      enablePasswordPolicy,
       // The engine validates the level (none, activity, audit, full) when it starts.
       ...(env.TRELLIS_HISTORY_LEVEL ? { historyLevel: env.TRELLIS_HISTORY_LEVEL as HistoryLevel } : {}),
       ...historyCleanupWindow(env.TRELLIS_HISTORY_CLEANUP_WINDOW),

@@ -140,4 +140,10 @@ describe('standalone server', () => {
     expect(serverConfigFromEnv({}).engine.scripting).toEqual({ enabled: false });
     expect(serverConfigFromEnv({ TRELLIS_SCRIPTING: 'true' }).engine.scripting).toEqual({ enabled: true });
   });
+
+  it("holds new passwords to Camunda's default policy only when TRELLIS_PASSWORD_POLICY is true", () => {
+    expect(serverConfigFromEnv({}).engine.enablePasswordPolicy).toBe(false);
+    expect(serverConfigFromEnv({ TRELLIS_PASSWORD_POLICY: 'true' }).engine.enablePasswordPolicy).toBe(true);
+    expect(() => serverConfigFromEnv({ TRELLIS_PASSWORD_POLICY: 'on' })).toThrow(/TRELLIS_PASSWORD_POLICY/);
+  });
 });

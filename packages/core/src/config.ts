@@ -32,6 +32,8 @@ export interface EngineConfig {
   authorization?: Partial<ResolvedAuthorizationConfig>;
   /** Locking users out after failed password checks (Camunda's login settings and defaults). */
   login?: Partial<LoginConfig>;
+  /** New passwords must pass Camunda's default password policy (off by default, as in Camunda). */
+  enablePasswordPolicy?: boolean;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
   /**
@@ -113,6 +115,7 @@ export interface ResolvedEngineConfig {
   store: StoreConfig;
   authorization: ResolvedAuthorizationConfig;
   login: LoginConfig;
+  enablePasswordPolicy: boolean;
   jobExecutor: JobExecutorConfig;
   scripting: ScriptingConfig;
   engineName: string;
@@ -147,6 +150,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       adminGroups: config.authorization?.adminGroups ?? [],
     },
     login: resolveLogin(config.login ?? {}),
+    enablePasswordPolicy: config.enablePasswordPolicy ?? false,
     jobExecutor: {
       activate: config.jobExecutor?.activate ?? true,
       waitTimeMs: config.jobExecutor?.waitTimeMs ?? 5000,

@@ -246,3 +246,57 @@ describe('user lockout (Camunda\'s login settings)', () => {
     }
   });
 });
+
+describe('the password policy (enablePasswordPolicy)', () => {
+  it("lists Camunda's default rules, checks a candidate password with and without user data, and holds new passwords to it", async () => {
+    const policed = await startRestHarness({ enablePasswordPolicy: true });
+    try {
+      const rules = await policed.request('GET', '/identity/password-policy');
+      expect(rules.status).toBe(200);
+      expect(rules.body.rules).toEqual([
+        { placeholder: 'PASSWORD_POLICY_USER_DATA', parameter: null },
+        { placeholder: 'PASSWORD_POLICY_LENGTH', parameter: { minLength: '10' } },
+        { placeholder: 'PASSWORD_POLICY_LOWERCASE', parameter: { minLowerCase: '1' } },
+        { placeholder: 'PASSWORD_POLICY_UPPERCASE', parameter: { minUpperCase: '1' } },
+        { placeholder: 'PASSWORD_POLICY_DIGIT', parameter: { minDigit: '1' } },
+        { placeholder: 'PASSWORD_POLICY_SPECIAL', parameter: { minSpecial: '1' } },
+      ]);
+
+      const check = async (json: unknown) => (await policed.request('POST', '/identity/password-policy', { json })).body;
+      expect(await check({ password: 'Str0ng-enough!' })).toMatchObject({ valid: true });
+      // Fulfilled rules first, then the violated ones.
+      const weak = await check({ password: 'short' });
+      expect(weak.valid).toBe(false);
+      expect(weak.rules.map((rule: { placeholder: string; valid: boolean }) => [rule.placeholder.slice(16), rule.valid])).toEqual([
+        ['USER_DATA', true],
+        ['LOWERCASE', true],
+        ['LENGTH', false],
+        ['UPPERCASE', false],
+        ['DIGIT', false],
+        ['SPECIAL', false],
+      ]);
+      // The user's id, names and email must not be in it (case ignored).
+      const personal = await check({ password: 'Jonny-2026-secret!', profile: { id: 'someone', firstName: 'JONNY' } });
+      expect(personal.valid).toBe(false);
+      expect(personal.rules.filter((rule: { valid: boolean }) => !rule.valid).map((rule: { placeholder: string }) => rule.placeholder)).toEqual(['PASSWORD_POLICY_USER_DATA']);
+
+      // A new password that fails the policy: Camunda's ProcessEngineException, nothing created.
+      const refused = await createUserOn(policed, 'mary', 'weak');
+      expect(refused.status).toBe(500);
+      expect(refused.body).toMatchObject({ type: 'ProcessEngineException', message: 'Password does not match policy' });
+      expect((await policed.request('GET', '/user/mary/profile')).status).toBe(404);
+      expect((await createUserOn(policed, 'mary', 'Another-0ne!')).status).toBe(204);
+      const change = await policed.request('PUT', '/user/mary/credentials', { json: { password: 'mary-Pass-1234' } });
+      expect(change.status).toBe(500);
+      expect(change.body.message).toBe('Password does not match policy');
+      expect(await policed.engine.identity.checkPassword('mary', 'Another-0ne!')).toBe(true);
+      // A user without a password is not held to it.
+      expect((await policed.request('POST', '/user/create', { json: { profile: { id: 'nopass' } } })).status).toBe(204);
+    } finally {
+      await policed.close();
+    }
+  });
+});
+
+const createUserOn = (harness: RestHarness, id: string, password: string) =>
+  harness.request('POST', '/user/create', { json: { profile: { id, firstName: 'Mary', lastName: 'Major', email: `${id}@example.com` }, credentials: { password } } });

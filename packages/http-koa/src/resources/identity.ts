@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { readJsonObject, text } from '../body.js';
+import { objectOf, readJsonObject, text } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 
@@ -31,15 +31,26 @@ export function identityRoutes(router: Router, rest: RestContext): void {
     ctx.body = { authenticatedUser: username, authenticated, tenants: null, groups: null };
   });
 
-  // Trellis has no password policy configured, which Camunda answers with 404.
-  const noPolicy = () => {
-    throw new InvalidRequestException(404, 'No password policy was configured.');
-  };
-  router.get('/identity/password-policy', noPolicy);
-  router.post('/identity/password-policy', noPolicy);
+  // Without a policy (enablePasswordPolicy off, Camunda's default) both answer 404.
+  router.get('/identity/password-policy', async (ctx) => {
+    const rules = engine.identity.getPasswordPolicy();
+    if (rules === null) throw noPolicy();
+    ctx.body = { rules };
+  });
+
+  router.post('/identity/password-policy', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    if (engine.identity.getPasswordPolicy() === null) throw noPolicy();
+    const profile = objectOf(body.profile);
+    // Camunda's IdentityRestServiceImpl: a profile without an id stands for a user with the id ''.
+    const user = body.profile == null ? null : { id: text(profile.id) ?? '', firstName: text(profile.firstName), lastName: text(profile.lastName), email: text(profile.email) };
+    ctx.body = engine.identity.checkPasswordAgainstPolicy(text(body.password), user);
+  });
 }
 
 function displayName(user: { id: string; firstName: string | null; lastName: string | null }): string {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
   return name || user.id;
 }
+
+const noPolicy = () => new InvalidRequestException(404, 'No password policy was configured.');

@@ -34,6 +34,15 @@ contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
 // HistoricDetailDto types `value` and `fieldValue` as objects, yet Camunda's HistoricVariableUpdateDto
 // and HistoricFormFieldDto send any JSON value there (a String update's value is a string).
 for (const name of ['value', 'fieldValue']) delete contract.components.schemas.HistoricDetailDto.properties[name].type;
+// PasswordPolicyRuleDto.parameter is a plain object, yet the rule PASSWORD_POLICY_USER_DATA has no
+// parameters and Camunda sends null (the document's own example of GET /identity/password-policy).
+contract.components.schemas.PasswordPolicyRuleDto.properties.parameter.nullable = true;
+// CheckPasswordPolicyResultDto reuses PasswordPolicyDto, whose rules lack `valid`; Camunda's
+// CheckPasswordPolicyRuleDto has it (the document's own example of POST /identity/password-policy).
+contract.components.schemas.CheckPasswordPolicyResultDto.allOf[1] = {
+  type: 'object',
+  properties: { rules: { type: 'array', nullable: true, items: { $ref: '#/components/schemas/CheckPasswordPolicyRuleDto' } } },
+};
 // OpenAPI 3.0 cannot mark an enum or a $ref property nullable, yet Camunda sends null for both
 // (e.g. TaskDto.delegationState, TaskDto.camundaFormRef): null is accepted there.
 allowNulls(contract);

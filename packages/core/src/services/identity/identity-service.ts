@@ -7,21 +7,30 @@ import type { CommandContext } from '../../command/command-context.js';
 import type { Group, GroupQuery, User, UserQuery } from './identity.js';
 import { alreadyExists, ensureValidId, groupNotFound, userNotFound } from './identity-messages.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
+import { checkAgainstPolicy, passwordPolicyRules, type PasswordPolicyResult, type PasswordPolicyRule, type PasswordUserData } from './password-policy.js';
+import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { setUpAdministrator } from './administrator.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import type { ResolvedEngineConfig } from '../../config.js';
+import { ENGINE_CONFIG } from '../../tokens.js';
 
 /** Users, groups and memberships (Camunda's IdentityService), with the permission checks Camunda makes. */
 @injectable()
 export class IdentityService {
-  constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
+  constructor(
+    @inject(CommandExecutor) private readonly commands: CommandExecutor,
+    @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
+  ) {}
 
   /** Needs CREATE on User; the password is stored as a slow salted hash only. */
   async createUser(user: User, password: string | null): Promise<void> {
     const hash = password ? await hashPassword(password) : null;
     await this.commands.run('SaveUserCmd', async (ctx) => {
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.USER });
+      // Camunda's SaveUserCmd: the id, the password policy, then the permission.
       ensureValidId('User', user.id);
+      if (password !== null) ensurePolicyPassed(ctx, password, user);
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.USER });
       if (await ctx.users.findById(user.id)) throw alreadyExists('user', user.id);
       await ctx.users.insert(user, hash);
       OperationLogEntries.identity(ctx, 'Create', 'User', { userId: user.id });
@@ -68,6 +77,7 @@ export class IdentityService {
     const hash = await hashPassword(password);
     await this.commands.run('SaveUserCmd', async (ctx) => {
       const user = await this.loadUser(ctx, id);
+      ensurePolicyPassed(ctx, password, user);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
       await ctx.users.update(user, hash);
       OperationLogEntries.identity(ctx, 'Update', 'User', { userId: id });
@@ -97,6 +107,17 @@ export class IdentityService {
         OperationLogEntries.identity(ctx, 'Unlock', 'User', { userId: id });
       }
     });
+  }
+
+  /** The rules of the password policy; null when it is not enabled (enablePasswordPolicy). */
+  getPasswordPolicy(): PasswordPolicyRule[] | null {
+    return this.config.enablePasswordPolicy ? passwordPolicyRules() : null;
+  }
+
+  /** A password checked against the policy, with the user data it must not contain (Camunda's checkPasswordAgainstPolicy). */
+  checkPasswordAgainstPolicy(password: string | null, user: PasswordUserData | null = null): PasswordPolicyResult {
+    if (password === null) throw new NullValueException('password is null');
+    return checkAgainstPolicy(password, user);
   }
 
   /** Whether the password is the user's (false for an unknown or locked-out user); a failure counts towards the lockout. */
@@ -212,4 +233,9 @@ async function passwordPasses(ctx: CommandContext, userId: string, password: str
   const delaySeconds = Math.min(Math.trunc(loginDelayBase * loginDelayFactor ** (failures - 1)), loginDelayMaxTime);
   await ctx.users.setLock(userId, failures, now + delaySeconds * 1000);
   return false;
+}
+
+/** With the password policy enabled, a new password must pass it (Camunda's SaveUserCmd.validateUserEntity). */
+function ensurePolicyPassed(ctx: CommandContext, password: string, user: PasswordUserData): void {
+  if (ctx.config.enablePasswordPolicy && !checkAgainstPolicy(password, user).valid) throw new ProcessEngineException('Password does not match policy');
 }
