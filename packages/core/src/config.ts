@@ -82,6 +82,11 @@ export interface JobExecutorConfig {
 }
 
 export interface HistoryCleanupConfig {
+  /**
+   * Camunda's historyCleanupEnabled (default true). Off: POST /history/cleanup is refused and the
+   * job executor leaves existing cleanup jobs alone; removal times are still written.
+   */
+  enabled: boolean;
   /** When a historic instance gets its removal time: at the root instance's end (default), at its start, or never. */
   removalTimeStrategy: 'end' | 'start' | 'none';
   /** removalTimeBased (default): cleanup deletes what has a removal time in the past; endTimeBased: end time + time to live. */
@@ -201,5 +206,5 @@ function resolveHistoryCleanup(given: Partial<HistoryCleanupConfig>): HistoryCle
   if (!Number.isInteger(degreeOfParallelism) || degreeOfParallelism < 1 || degreeOfParallelism > 8) {
     throw new Error(`historyCleanup.degreeOfParallelism must be a whole number from 1 to 8, got ${degreeOfParallelism}`);
   }
-  return { removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism };
+  return { enabled: given.enabled ?? true, removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism };
 }

@@ -19,6 +19,7 @@ import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { JobLog } from '../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
+import { HISTORY_CLEANUP } from '../history/history-cleanup-job.js';
 
 /**
  * Acquires due jobs and runs each in its own transaction. A failed job loses one retry and keeps
@@ -149,7 +150,9 @@ export class JobExecutor {
     const { lockTimeMs, maxJobsPerAcquisition } = this.config.jobExecutor;
     const jobs = await this.commands.run('AcquireJobsCmd', (ctx) => {
       const now = ctx.clock.now();
-      return ctx.jobs.acquire(this.lockOwner, now, new Date(now.getTime() + lockTimeMs), maxJobsPerAcquisition);
+      // Camunda's acquisition query leaves history cleanup jobs out while history cleanup is disabled.
+      const skip = ctx.config.historyCleanup.enabled ? {} : { skipHandlerType: HISTORY_CLEANUP };
+      return ctx.jobs.acquire(this.lockOwner, now, new Date(now.getTime() + lockTimeMs), maxJobsPerAcquisition, skip);
     });
     this.metrics.mark('job-acquisition-attempt');
     this.metrics.mark('job-acquired-success', jobs.length);

@@ -193,6 +193,26 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(row!.removal_time).toBeNull();
   });
 
+  it('disabled history cleanup (Camunda historyCleanupEnabled false): scheduling is refused and an existing cleanup job is left alone', async () => {
+    const store = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const clock = new FixedClock(new Date('2026-01-20T10:00:00Z'));
+    const enabled = await createTestEngine({ store, clock });
+    const { processDefinitions } = await enabled.deployment.deploy({ resources: [{ name: 'straight.bpmn', bytes: Buffer.from(straight) }] });
+    const done = await enabled.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const job = await enabled.historyCleanup.cleanUpHistoryAsync(true);
+    await enabled.close();
+
+    clock.advance(6 * DAY);
+    const disabled = await createTestEngine({ store, clock, historyCleanup: { enabled: false } });
+    engines.push(disabled);
+    await expect(disabled.historyCleanup.cleanUpHistoryAsync(true)).rejects.toThrow('History cleanup is disabled for this engine');
+    expect(await disabled.historyCleanup.configuration()).toMatchObject({ enabled: false });
+    await disabled.jobExecutor.runDueJobs();
+    // Due, yet not run: the job is as it was and the finished instance's history is still there.
+    expect(await disabled.historyCleanup.findHistoryCleanupJobs()).toMatchObject([{ id: job.id, suspended: false, retries: job.retries }]);
+    expect(await disabled.history.countHistoricProcessInstances({ processInstanceId: done.id })).toBe(1);
+  });
+
   it('removalTimeBased cleanup removes exactly the history whose removal time passed, never a running instance', async () => {
     const { engine, rowCounts, runParent } = await setup();
     const done = await runParent();

@@ -112,7 +112,7 @@ export class JobRepository {
    * Locks up to `limit` due, unlocked (or expired) jobs for `owner`. On PostgreSQL rows another
    * node is locking right now are skipped, so nodes never wait for each other here.
    */
-  async acquire(owner: string, now: Date, lockUntil: Date, limit: number): Promise<Job[]> {
+  async acquire(owner: string, now: Date, lockUntil: Date, limit: number, options: { skipHandlerType?: string } = {}): Promise<Job[]> {
     let select = this.trx
       .selectFrom('trellis_job as j')
       .select('j.id')
@@ -142,6 +142,7 @@ export class JobRepository {
       .orderBy('j.priority', 'desc')
       .orderBy('j.due_date', 'asc')
       .limit(limit);
+    if (options.skipHandlerType !== undefined) select = select.where('j.handler_type', '<>', options.skipHandlerType);
     if (this.dialect.name === 'postgres') select = select.forUpdate('j').skipLocked();
     const ids = (await select.execute()).map((row) => row.id);
     if (ids.length === 0) return [];

@@ -46,6 +46,7 @@ export class HistoryCleanupService {
    */
   cleanUpHistoryAsync(immediatelyDue = true): Promise<Job> {
     return this.commands.run('HistoryCleanupCmd', async (ctx) => {
+      if (!ctx.config.historyCleanup.enabled) throw new BadUserRequestException('History cleanup is disabled for this engine');
       ctx.authz.requireAdmin();
       if (!immediatelyDue && !isBatchWindowConfigured(ctx.config.historyCleanup)) {
         throw new BadUserRequestException('History cleanup job can not be scheduled: immediatelyDue is false and no batch window is configured');
@@ -69,14 +70,14 @@ export class HistoryCleanupService {
   configuration(): Promise<HistoryCleanupConfiguration> {
     return this.commands.run('HistoryCleanupConfiguration', async (ctx) => {
       const window = currentOrNextBatchWindow(ctx.clock.now(), ctx.config.historyCleanup);
-      return { batchWindowStartTime: window?.start ?? null, batchWindowEndTime: window?.end ?? null, enabled: true };
+      return { batchWindowStartTime: window?.start ?? null, batchWindowEndTime: window?.end ?? null, enabled: ctx.config.historyCleanup.enabled };
     });
   }
 
   /** Engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap). */
   scheduleOnStart(): Promise<void> {
     return this.commands.run('HistoryCleanupCmd', async (ctx) => {
-      if (isBatchWindowConfigured(ctx.config.historyCleanup)) await scheduleHistoryCleanup(ctx, false);
+      if (ctx.config.historyCleanup.enabled && isBatchWindowConfigured(ctx.config.historyCleanup)) await scheduleHistoryCleanup(ctx, false);
     });
   }
 
