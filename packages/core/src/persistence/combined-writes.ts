@@ -1,7 +1,7 @@
 import type { Compilable, OperationNodeSource, QueryCreator, RawBuilder, Transaction } from 'kysely';
 import type { DialectSeam } from './dialect.js';
 import type { StoreSchema } from './schema.js';
-import { fromCompiledPostgres, joinText, rawText, SqlText, sqlText } from './sql-text.js';
+import { fromCompiled, joinText, rawText, SqlText, sqlText } from './sql-text.js';
 
 type Statement = Compilable & OperationNodeSource & { execute(): Promise<unknown> };
 
@@ -39,7 +39,7 @@ export function updateRows(table: keyof StoreSchema, changes: Row, where: SqlTex
 function textOf(write: Write, trx: Transaction<StoreSchema>): SqlText {
   const statement = typeof write === 'function' ? write(trx) : write;
   if (statement instanceof SqlText) return statement;
-  return fromCompiledPostgres('isRawBuilder' in statement ? statement.compile(trx) : statement.compile());
+  return fromCompiled('isRawBuilder' in statement ? statement.compile(trx) : statement.compile(), 'postgres');
 }
 
 /**

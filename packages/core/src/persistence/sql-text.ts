@@ -62,9 +62,9 @@ export function rawText(text: string): SqlText {
   return new SqlText(text, []);
 }
 
-/** Statement text PostgreSQL's query compiler made ($n in order), as SqlText. */
-export function fromCompiledPostgres(query: { sql: string; parameters: readonly unknown[] }): SqlText {
-  return new SqlText(query.sql.replace(/\$\d+/g, PARAMETER), query.parameters);
+/** Statement text the query builder compiled for the store ($n in order on PostgreSQL, ? on SQLite), as SqlText. */
+export function fromCompiled(query: { sql: string; parameters: readonly unknown[] }, dialect: DialectName): SqlText {
+  return new SqlText(query.sql.replace(dialect === 'postgres' ? /\$\d+/g : /\?/g, PARAMETER), query.parameters);
 }
 
 function append(value: unknown, parameters: unknown[]): string {

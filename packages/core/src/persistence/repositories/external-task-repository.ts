@@ -1,4 +1,4 @@
-import { CompiledQuery, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
@@ -7,6 +7,7 @@ import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } fro
 import { loadRowWithInstanceRows, type InstanceRows } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
+import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
 
 type Row = Selectable<ExternalTaskTable>;
 
@@ -99,10 +100,9 @@ export class ExternalTaskRepository {
    * matching the topic's filters. On PostgreSQL rows another node is locking are skipped.
    */
   async fetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter): Promise<ExternalTask[]> {
-    let select = this.fetchableSelect(topic, now, order, readable).selectAll('t').limit(limit);
-    if (this.dialect.name === 'postgres') select = select.forUpdate().skipLocked();
-    const rows = await select.execute();
-    return rows.map((row) => this.remember(row));
+    const locking = rawText(this.dialect.name === 'postgres' ? ' for update skip locked' : '');
+    const { rows } = await sqlText`select t.* ${this.fetchableFrom(topic, now, order, readable)} limit ${limit}${locking}`.execute(this.trx, this.dialect.name);
+    return (rows as Row[]).map((row) => this.remember(row));
   }
 
   /**
@@ -111,38 +111,38 @@ export class ExternalTaskRepository {
    * Returns them in the fetch order. `solitary`: the caller's transaction writes nothing else.
    */
   async lockFetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter, workerId: string, lockExpirationTime: Date, solitary = false): Promise<ExternalTask[]> {
-    const picked = this.fetchableSelect(topic, now, order, readable).select('t.id').limit(limit).forUpdate().skipLocked();
-    const statement = this.trx
-      .updateTable('trellis_external_task')
-      .set((eb) => ({ worker_id: workerId, lock_expiration_time: lockExpirationTime.getTime(), rev: eb('rev', '+', 1) }))
-      .where('id', 'in', picked)
-      .returningAll()
-      .compile();
-    const { rows } = await this.trx.executeQuery((solitary ? CompiledQuery.raw(SOLITARY + statement.sql, [...statement.parameters]) : statement) as CompiledQuery<Row>);
+    const statement = sqlText`update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
+      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *`;
+    const { rows } = (await statement.execute(this.trx, 'postgres', solitary ? SOLITARY : '')) as { rows: Row[] };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
     return rows.map((row) => this.remember(row));
   }
 
-  private fetchableSelect(topic: FetchTopic, now: Date, order: FetchOrder, readable: InstanceReadFilter) {
-    let select = this.trx
-      .selectFrom('trellis_external_task as t')
-      .where('t.topic_name', '=', topic.topicName)
-      .where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]))
-      .where('t.suspended', '=', 0)
-      .where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
-    if (topic.businessKey !== undefined) select = select.where('t.business_key', '=', topic.businessKey);
-    if (topic.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', topic.processDefinitionId);
-    if (topic.processDefinitionIdIn !== undefined) select = select.where('t.proc_def_id', 'in', nonEmpty(topic.processDefinitionIdIn));
-    if (topic.processDefinitionKey !== undefined) select = select.where('t.proc_def_key', '=', topic.processDefinitionKey);
-    if (topic.processDefinitionKeyIn !== undefined) select = select.where('t.proc_def_key', 'in', nonEmpty(topic.processDefinitionKeyIn));
-    if (topic.processDefinitionVersionTag !== undefined) select = select.where('t.proc_def_version_tag', 'like', topic.processDefinitionVersionTag);
-    if (topic.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
-    if (topic.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(topic.tenantIdIn));
-    if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
-    if (order.usePriority) select = select.orderBy('t.priority', 'desc');
-    if (order.createTime) select = select.orderBy('t.create_time', order.createTime);
-    return select;
+  /**
+   * `from … where … order by …` of the tasks a worker may lock now for one topic: unlocked or
+   * expired, active, with retries left, matching the topic's filters. SQL text: every fetch builds it.
+   */
+  private fetchableFrom(topic: FetchTopic, now: Date, order: FetchOrder, readable: InstanceReadFilter): SqlText {
+    const conditions: SqlText[] = [
+      sqlText`t.topic_name = ${topic.topicName}`,
+      sqlText`(t.lock_expiration_time is null or t.lock_expiration_time <= ${now.getTime()})`,
+      rawText('t.suspended = 0'),
+      rawText('(t.retries is null or t.retries > 0)'),
+    ];
+    const equal = (column: string, value: string | undefined) => value !== undefined && conditions.push(sqlText`${rawText(column)} = ${value}`);
+    const among = (column: string, values: readonly string[] | undefined) => values !== undefined && conditions.push(sqlText`${rawText(column)} in (${joinText(nonEmpty(values))})`);
+    equal('t.business_key', topic.businessKey);
+    equal('t.proc_def_id', topic.processDefinitionId);
+    among('t.proc_def_id', topic.processDefinitionIdIn);
+    equal('t.proc_def_key', topic.processDefinitionKey);
+    among('t.proc_def_key', topic.processDefinitionKeyIn);
+    if (topic.processDefinitionVersionTag !== undefined) conditions.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag}`);
+    if (topic.withoutTenantId) conditions.push(rawText('t.tenant_id is null'));
+    among('t.tenant_id', topic.tenantIdIn);
+    if (readable) conditions.push(fromCompiled(sql`${readable('t.proc_inst_id', 't.proc_def_key')}`.compile(this.trx), this.dialect.name));
+    const orderBy = [...(order.usePriority ? ['t.priority desc'] : []), ...(order.createTime ? [`t.create_time ${order.createTime === 'desc' ? 'desc' : 'asc'}`] : [])];
+    return sqlText`from trellis_external_task as t where ${joinText(conditions, ' and ')}${rawText(orderBy.length > 0 ? ` order by ${orderBy.join(', ')}` : '')}`;
   }
 
   /** `now` decides what counts as locked (the engine clock; wall-clock time when not given). */
