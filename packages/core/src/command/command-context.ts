@@ -74,7 +74,7 @@ export class CommandContext {
     this.meterLog = new MeterLogRepository(trx);
     this.tasks = new TaskRepository(trx, (assignee) => this.meterLog.insertTaskWorker(ids.next(), assignee, clock.now()));
     this.processInstances = new ProcessInstanceRepository(trx);
-    this.variables = new VariableRepository(trx);
+    this.variables = new VariableRepository(trx, dialect.name);
     this.groups = new GroupRepository(trx);
     this.authorizations = new AuthorizationRepository(trx);
     this.eventSubscriptions = new EventSubscriptionRepository(trx);

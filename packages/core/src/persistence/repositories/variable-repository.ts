@@ -1,5 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { StoreSchema, VariableTable } from '../schema.js';
+import type { DialectName } from '../dialect.js';
+import { joinText, sqlText } from '../sql-text.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 /** A stored variable: its scope and its value columns (Camunda's ACT_RU_VARIABLE). */
@@ -9,17 +11,21 @@ export type VariableRow = Omit<Selectable<VariableTable>, 'rev'>;
 export class VariableRepository {
   private readonly revisions = new RevisionTracker('VariableInstanceEntity');
 
-  constructor(private readonly trx: Transaction<StoreSchema>) {}
+  constructor(
+    private readonly trx: Transaction<StoreSchema>,
+    private readonly dialect: DialectName,
+  ) {}
 
   async findByProcessInstance(processInstanceId: string): Promise<VariableRow[]> {
     const rows = await this.trx.selectFrom('trellis_variable').selectAll().where('proc_inst_id', '=', processInstanceId).execute();
     return rows.map((row) => this.remember(row));
   }
 
+  /** SQL text, not the query builder: every fetch of external tasks reads their instances' variables. */
   async findByProcessInstances(processInstanceIds: readonly string[]): Promise<VariableRow[]> {
     if (processInstanceIds.length === 0) return [];
-    const rows = await this.trx.selectFrom('trellis_variable').selectAll().where('proc_inst_id', 'in', processInstanceIds).execute();
-    return rows.map((row) => this.remember(row));
+    const { rows } = await sqlText`select * from trellis_variable where proc_inst_id in (${joinText(processInstanceIds)})`.execute(this.trx, this.dialect);
+    return (rows as Selectable<VariableTable>[]).map((row) => this.remember(row));
   }
 
   /** Rows read elsewhere (one round trip with the execution tree), remembered for revision checks. */
