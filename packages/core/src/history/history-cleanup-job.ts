@@ -7,6 +7,7 @@ import type { Job } from '../jobs/job.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
+import { INHERITED_THROUGH } from './removal-time.js';
 
 /** Camunda's HistoryCleanupJobHandler.TYPE. */
 export const HISTORY_CLEANUP = 'history-cleanup';
@@ -179,10 +180,8 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
   const instances = (await due('trellis_hi_procinst').execute()).map((row) => row.id);
   let full = instances.length >= batchSize;
   if (instances.length > 0) {
-    for (const [table, column] of BY_INSTANCE) {
-      if (table === 'trellis_hi_procinst') continue;
-      const instanceColumn = table === 'trellis_hi_op_log' ? 'root_proc_inst_id' : column;
-      await ctx.trx.deleteFrom(table).where(sql.ref(instanceColumn), 'in', instances).where('removal_time', 'is', null).execute();
+    for (const [table, column] of Object.entries(INHERITED_THROUGH) as Array<[keyof typeof INHERITED_THROUGH, string]>) {
+      await ctx.trx.deleteFrom(table).where(sql.ref(column), 'in', instances).where('removal_time', 'is', null).execute();
     }
     await ctx.trx.deleteFrom('trellis_hi_procinst').where('id', 'in', instances).execute();
   }

@@ -96,12 +96,30 @@ const INSTANCE_TABLES = [
 ] as const;
 
 /**
- * The removal time a history row of a process instance has: its own (set by set-removal-time),
- * else its historic process instance's, read by the query (alias: the row's table). Selected as
+ * The history tables whose rows inherit the removal time of a historic process instance, and the
+ * column naming it: their own instance's, the operation log its root's (as Camunda's
+ * addRemovalTimeToUserOperationLogByRootProcessInstanceId).
+ */
+export const INHERITED_THROUGH = {
+  trellis_hi_actinst: 'proc_inst_id',
+  trellis_hi_taskinst: 'proc_inst_id',
+  trellis_hi_incident: 'proc_inst_id',
+  trellis_hi_identitylink: 'proc_inst_id',
+  trellis_hi_varinst: 'proc_inst_id',
+  trellis_hi_detail: 'proc_inst_id',
+  trellis_hi_ext_task_log: 'proc_inst_id',
+  trellis_hi_job_log: 'process_instance_id',
+  trellis_hi_op_log: 'root_proc_inst_id',
+} as const;
+
+/**
+ * The removal time a row of `table` (queried as `alias`) has: its own (set by set-removal-time),
+ * else its historic process instance's (INHERITED_THROUGH), read by the query. Selected as
  * `inherited_removal_time`.
  */
-export function inheritedRemovalTime(alias: string, instanceColumn: 'proc_inst_id' | 'process_instance_id' | 'root_proc_inst_id' = 'proc_inst_id') {
-  return sql<number | null>`coalesce(${sql.ref(`${alias}.removal_time`)}, (select hp.removal_time from trellis_hi_procinst hp where hp.id = ${sql.ref(`${alias}.${instanceColumn}`)}))`.as('inherited_removal_time');
+export function inheritedRemovalTime(table: keyof typeof INHERITED_THROUGH, alias: string) {
+  const instance = sql.ref(`${alias}.${INHERITED_THROUGH[table]}`);
+  return sql<number | null>`coalesce(${sql.ref(`${alias}.removal_time`)}, (select hp.removal_time from trellis_hi_procinst hp where hp.id = ${instance}))`.as('inherited_removal_time');
 }
 
 /**

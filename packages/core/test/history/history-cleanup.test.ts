@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { EngineConfig } from '../../src/config.js';
 import type { ProcessEngine } from '../../src/engine.js';
 import type { StoreSchema } from '../../src/persistence/schema.js';
 import { createTestEngine, FixedClock, testStoreConfigs } from '../../src/testing/index.js';
 import { STORE } from '../../src/tokens.js';
-import { inheritedRemovalTime } from '../../src/history/removal-time.js';
+import { inheritedRemovalTime, type INHERITED_THROUGH } from '../../src/history/removal-time.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 const DAY = 86_400_000;
@@ -58,13 +58,15 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const definitionOf = (key: string) => processDefinitions!.find((each) => each.key === key)!.id;
     const db = (engine as unknown as { container: { get(token: symbol): { db: Kysely<StoreSchema> } } }).container.get(STORE).db;
     /** The removal time rows have, their own or their instance's (inheritedRemovalTime). */
-    const effective = (table: string, column: string) =>
-      db.selectFrom(`${table} as r` as 'trellis_hi_actinst as r').select(inheritedRemovalTime('r', column as 'proc_inst_id'));
+    const effective = (table: string) =>
+      db
+        .selectFrom(`${table} as r` as 'trellis_hi_actinst as r')
+        .select(table === 'trellis_hi_procinst' ? sql<number | null>`r.removal_time`.as('inherited_removal_time') : inheritedRemovalTime(table as keyof typeof INHERITED_THROUGH, 'r'));
     /** Removal times of every history row of these instances, per table. */
     const removalTimes = async (ids: string[]) => {
       const result: Record<string, Array<number | null>> = {};
       for (const [table, column] of TABLES) {
-        const rows = await effective(table, column).where(column as never, 'in', ids as never).execute();
+        const rows = await effective(table).where(column as never, 'in', ids as never).execute();
         result[table] = rows.map((row) => (row.inherited_removal_time === null ? null : Number(row.inherited_removal_time)));
       }
       return result;
@@ -119,7 +121,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const expected = engine.clock.now().getTime() + 5 * DAY;
     allEqual(await removalTimes([alone.id]), expected);
     allEqual(await removalTimes([withCalled.id, called.id]), expected);
-    const childVariables = await effective('trellis_hi_varinst', 'proc_inst_id').where('proc_inst_id', '=', called.id).execute();
+    const childVariables = await effective('trellis_hi_varinst').where('proc_inst_id', '=', called.id).execute();
     expect(childVariables.map((row) => Number(row.inherited_removal_time))).toEqual([expected]);
   });
 
@@ -151,7 +153,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     await engine.processDefinition.updateHistoryTimeToLive(definitionOf('waiting'), 40);
     const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
     await engine.task.complete(task!.id);
-    const rows = await effective('trellis_hi_actinst', 'proc_inst_id').where('proc_inst_id', '=', instance.id).execute();
+    const rows = await effective('trellis_hi_actinst').where('proc_inst_id', '=', instance.id).execute();
     expect(rows.map((row) => Number(row.inherited_removal_time))).toEqual(rows.map(() => engine.clock.now().getTime() + 40 * DAY));
   });
 
@@ -167,7 +169,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     await engine.externalTask.complete(task!.id, 'w');
     const expected = engine.clock.now().getTime() + 5 * DAY;
     for (const table of ['trellis_hi_ext_task_log', 'trellis_hi_incident'] as const) {
-      const rows = await effective(table, 'proc_inst_id').where('proc_inst_id', '=', instance.id).execute();
+      const rows = await effective(table).where('proc_inst_id', '=', instance.id).execute();
       expect(rows.length, table).toBeGreaterThan(0);
       expect(rows.map((row) => Number(row.inherited_removal_time)), table).toEqual(rows.map(() => expected));
     }

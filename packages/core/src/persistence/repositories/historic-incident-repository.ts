@@ -22,7 +22,7 @@ export class HistoricIncidentRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async find(q: HistoricIncidentQuery, readable: ReadFilter): Promise<HistoricIncident[]> {
-    const select = applySorting(this.filtered(q, readable).selectAll('i').select(inheritedRemovalTime('i')), q.sorting, SORT, 'i.id');
+    const select = applySorting(this.filtered(q, readable).selectAll('i').select(inheritedRemovalTime('trellis_hi_incident', 'i')), q.sorting, SORT, 'i.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('i.create_time'), q).execute()).map(toHistoricIncident);
   }
 

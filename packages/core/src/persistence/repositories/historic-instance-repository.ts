@@ -60,7 +60,7 @@ export class HistoricInstanceRepository {
   }
 
   async findActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<HistoricActivityInstance[]> {
-    let select = this.activitySelect(q, readable).selectAll('a').select(inheritedRemovalTime('a'));
+    let select = this.activitySelect(q, readable).selectAll('a').select(inheritedRemovalTime('trellis_hi_actinst', 'a'));
     const sorting = q.sorting?.flatMap((each) =>
       // Camunda's occurrence: start time, then the order within the execution.
       each.sortBy === 'occurrence' ? [each, { sortBy: 'sequenceCounter' as HistoricActivityInstanceSortField, sortOrder: each.sortOrder }] : [each],

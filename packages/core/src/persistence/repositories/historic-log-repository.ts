@@ -43,7 +43,7 @@ export class HistoricLogRepository {
   async findJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<HistoricJobLog[]> {
     // Camunda's occurrence: the order the entries were written in.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'occurrence' ? [{ ...each, sortBy: 'timestamp' as const }, each] : [each]));
-    const select = applySorting(this.jobSelect(q, readable).selectAll('j').select(inheritedRemovalTime('j', 'process_instance_id')), sorting, JOB_SORT, 'j.id');
+    const select = applySorting(this.jobSelect(q, readable).selectAll('j').select(inheritedRemovalTime('trellis_hi_job_log', 'j')), sorting, JOB_SORT, 'j.id');
     return (await applyPage(sorting?.length ? select : select.orderBy('j.timestamp').orderBy('j.sequence_counter'), q).execute()).map(toJobLog);
   }
 
@@ -58,7 +58,7 @@ export class HistoricLogRepository {
   }
 
   async findExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: ReadFilter): Promise<HistoricExternalTaskLog[]> {
-    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('t')), q.sorting, TASK_SORT, 't.id');
+    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('trellis_hi_ext_task_log', 't')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('t.timestamp'), q).execute()).map(toExternalTaskLog);
   }
 

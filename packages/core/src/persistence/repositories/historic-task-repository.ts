@@ -38,7 +38,7 @@ export class HistoricTaskRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async findTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<HistoricTaskInstance[]> {
-    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('t')), q.sorting, TASK_SORT, 't.id');
+    const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('trellis_hi_taskinst', 't')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(select, q).execute()).map(toTask);
   }
 
@@ -48,7 +48,7 @@ export class HistoricTaskRepository {
   }
 
   async findIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<HistoricIdentityLinkLog[]> {
-    const select = applySorting(this.linkSelect(q, readable).selectAll('l').select(inheritedRemovalTime('l')), q.sorting, LINK_SORT, 'l.id');
+    const select = applySorting(this.linkSelect(q, readable).selectAll('l').select(inheritedRemovalTime('trellis_hi_identitylink', 'l')), q.sorting, LINK_SORT, 'l.id');
     return (await applyPage(select, q).execute()).map(toLink);
   }
 

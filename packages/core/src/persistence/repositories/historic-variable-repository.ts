@@ -40,7 +40,7 @@ export class HistoricVariableRepository {
 
   /** `withBinary`: load Bytes values and File contents (Camunda's lists leave them out). */
   async findInstances(q: HistoricVariableInstanceQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricVariableInstance[]> {
-    const select = this.instanceSelect(q, readable).selectAll('v').select(inheritedRemovalTime('v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
+    const select = this.instanceSelect(q, readable).selectAll('v').select(inheritedRemovalTime('trellis_hi_varinst', 'v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     const rows = await applyPage(applySorting(select, q.sorting, INSTANCE_SORT, 'v.id'), q).execute();
     return rows.map((row) => ({
       id: row.id,
@@ -72,7 +72,7 @@ export class HistoricVariableRepository {
 
   /** Variable updates and form fields, as the query's formFields and variableUpdates choose. */
   async findAnyDetails(q: HistoricDetailQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricDetail[]> {
-    const select = this.detailSelect(q, readable).selectAll('v').select(inheritedRemovalTime('v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
+    const select = this.detailSelect(q, readable).selectAll('v').select(inheritedRemovalTime('trellis_hi_detail', 'v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     // Details of one command share their time: the sequence keeps them in the order they happened.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'time' || each.sortBy === 'occurrence' ? [each, { sortBy: 'sequence' as const, sortOrder: each.sortOrder }] : [each]));
     const rows = await applyPage(applySorting(select, sorting, DETAIL_SORT, 'v.id'), q).execute();

@@ -14,7 +14,7 @@ export class UserOperationLogRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   async find(q: UserOperationLogQuery, readable: OperationLogReadFilter): Promise<UserOperationLogEntry[]> {
-    let select = this.select(q, readable).selectAll('o').select(inheritedRemovalTime('o', 'root_proc_inst_id'));
+    let select = this.select(q, readable).selectAll('o').select(inheritedRemovalTime('trellis_hi_op_log', 'o'));
     const order = q.sorting?.[0]?.sortOrder ?? 'asc';
     // Entries of one operation share their timestamp; the write order keeps them together and stable.
     select = select.orderBy('o.timestamp', order).orderBy('o.sequence_counter', order);
@@ -28,7 +28,7 @@ export class UserOperationLogRepository {
 
   /** The first entry of an operation (Camunda's findOperationLogByOperationId). */
   async firstOfOperation(operationId: string): Promise<UserOperationLogEntry | null> {
-    const row = await base(this.trx).selectAll('o').select(inheritedRemovalTime('o', 'root_proc_inst_id')).where('o.operation_id', '=', operationId).orderBy('o.sequence_counter').limit(1).executeTakeFirst();
+    const row = await base(this.trx).selectAll('o').select(inheritedRemovalTime('trellis_hi_op_log', 'o')).where('o.operation_id', '=', operationId).orderBy('o.sequence_counter').limit(1).executeTakeFirst();
     return row ? toEntry(row) : null;
   }
 
