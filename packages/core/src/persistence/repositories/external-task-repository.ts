@@ -1,10 +1,10 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
-import type { ExternalTaskTable, StoreSchema } from '../schema.js';
+import type { ExternalTaskTable, StoreSchema, VariableTable } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
-import { loadRowWithInstanceRows, type InstanceRows } from './instance-rows.js';
+import { fromJsonVariable, loadRowWithInstanceRows, type InstanceRows, type JsonVariable } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
@@ -108,15 +108,33 @@ export class ExternalTaskRepository {
   /**
    * PostgreSQL only: picks and locks up to `limit` fetchable tasks for the worker in one statement
    * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING), the hot path of every worker.
-   * Returns them in the fetch order. `solitary`: the caller's transaction writes nothing else.
+   * Returns them in the fetch order; with `withVariables`, the same statement also reads the
+   * variables of each task's instance (task-local ones aside), so a fetch is one round trip.
+   * `solitary`: the caller's transaction writes nothing else.
    */
-  async lockFetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter, workerId: string, lockExpirationTime: Date, solitary = false): Promise<ExternalTask[]> {
-    const statement = sqlText`update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
+  async lockFetchable(
+    topic: FetchTopic,
+    now: Date,
+    limit: number,
+    order: FetchOrder,
+    readable: InstanceReadFilter,
+    workerId: string,
+    lockExpirationTime: Date,
+    options: { solitary?: boolean; withVariables?: boolean } = {},
+  ): Promise<{ tasks: ExternalTask[]; variables: Selectable<VariableTable>[] }> {
+    const update = sqlText`update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
       where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *`;
-    const { rows } = (await statement.execute(this.trx, 'postgres', solitary ? SOLITARY : '')) as { rows: Row[] };
+    const statement = options.withVariables
+      ? sqlText`with locked as (${update}) select locked.*,
+      (select coalesce(json_agg(v), '[]'::json) from trellis_variable v where v.proc_inst_id = locked.proc_inst_id and v.task_id is null) as instance_variables
+      from locked`
+      : update;
+    const { rows } = (await statement.execute(this.trx, 'postgres', options.solitary ? SOLITARY : '')) as { rows: Array<Row & { instance_variables?: JsonVariable[] }> };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
-    return rows.map((row) => this.remember(row));
+    const variables = new Map<string, Selectable<VariableTable>>();
+    for (const row of rows) for (const variable of row.instance_variables ?? []) variables.set(variable.id, fromJsonVariable(variable));
+    return { tasks: rows.map((row) => this.remember(row)), variables: [...variables.values()] };
   }
 
   /**

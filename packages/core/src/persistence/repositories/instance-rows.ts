@@ -52,9 +52,9 @@ export async function loadRowWithInstanceRows<T extends 'trellis_external_task'>
 }
 
 /** A variable row as PostgreSQL's JSON renders it: bytea as `\x…` hex, non-finite doubles as strings. */
-type JsonVariable = Omit<Selectable<VariableTable>, 'bytes' | 'double_value'> & { bytes: string | null; double_value: number | string | null };
+export type JsonVariable = Omit<Selectable<VariableTable>, 'bytes' | 'double_value'> & { bytes: string | null; double_value: number | string | null };
 
-function fromJsonVariable(row: JsonVariable): Selectable<VariableTable> {
+export function fromJsonVariable(row: JsonVariable): Selectable<VariableTable> {
   return {
     ...row,
     bytes: row.bytes === null ? null : Buffer.from(row.bytes.slice(2), 'hex'),

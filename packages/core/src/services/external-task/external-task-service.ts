@@ -67,8 +67,11 @@ export class ExternalTaskService {
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
           // With one topic this UPDATE is the command's only write (the payloads are reads).
-          const tasks = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, topics.length === 1);
-          locked.push(...(await this.withPayloads(ctx, tasks, topic)));
+          const { tasks, variables } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, {
+            solitary: topics.length === 1,
+            withVariables: wantsVariables(topic),
+          });
+          locked.push(...(await this.withPayloads(ctx, tasks, topic, ctx.variables.adopt(variables))));
           continue;
         }
         const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, order, readable);
@@ -332,14 +335,14 @@ export class ExternalTaskService {
   /**
    * The tasks with the variables (all visible, the named ones, or only local ones) and extension
    * properties the topic asked for, read without loading whole instances (a fetch is the hot path of
-   * every worker): one query for the variables of all the tasks' instances.
+   * every worker): one query for the variables of all the tasks' instances, unless the caller read
+   * them already (`instanceVariables`: every variable of those instances).
    */
-  private async withPayloads(ctx: CommandContext, tasks: readonly ExternalTask[], topic: FetchTopic): Promise<LockedExternalTask[]> {
+  private async withPayloads(ctx: CommandContext, tasks: readonly ExternalTask[], topic: FetchTopic, instanceVariables?: readonly VariableRow[]): Promise<LockedExternalTask[]> {
     if (tasks.length === 0) return [];
-    const wantsVariables = !(Array.isArray(topic.variables) && topic.variables.length === 0);
     const rowsByInstance = new Map<string, VariableRow[]>();
-    if (wantsVariables) {
-      for (const row of await ctx.variables.findByProcessInstances([...new Set(tasks.map((task) => task.processInstanceId))])) {
+    if (wantsVariables(topic)) {
+      for (const row of instanceVariables ?? (await ctx.variables.findByProcessInstances([...new Set(tasks.map((task) => task.processInstanceId))]))) {
         if (row.task_id !== null) continue;
         const rows = rowsByInstance.get(row.proc_inst_id!) ?? [];
         rows.push(row);
@@ -349,7 +352,7 @@ export class ExternalTaskService {
     const locked: LockedExternalTask[] = [];
     for (const task of tasks) {
       let variables: Record<string, TypedValue> = {};
-      if (wantsVariables) {
+      if (wantsVariables(topic)) {
         const rows = rowsByInstance.get(task.processInstanceId) ?? [];
         // A task on the instance's own execution sees only the instance's variables: no tree to walk.
         const chain =
@@ -416,3 +419,8 @@ async function lockableTasks(ctx: CommandContext): Promise<InstanceReadFilter> {
 
 const readableTasks = (ctx: CommandContext) =>
   ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });
+
+/** A topic asking for no variables at all (`variables: []`) gets none; otherwise all or the named ones. */
+function wantsVariables(topic: FetchTopic): boolean {
+  return !(Array.isArray(topic.variables) && topic.variables.length === 0);
+}
