@@ -98,6 +98,12 @@ export interface HistoryCleanupConfig {
   batchSize: number;
   /** Cleanup jobs working side by side (1..8); Camunda's default 1. */
   degreeOfParallelism: number;
+  /**
+   * Camunda's removalTimeUpdateChunkSize: rows per history table a set-removal-time job with
+   * `updateInChunks` updates per run, unless the request names its own `updateChunkSize`. Default
+   * 500, at most 500.
+   */
+  removalTimeUpdateChunkSize: number;
 }
 
 export interface ScriptingConfig {
@@ -206,5 +212,9 @@ function resolveHistoryCleanup(given: Partial<HistoryCleanupConfig>): HistoryCle
   if (!Number.isInteger(degreeOfParallelism) || degreeOfParallelism < 1 || degreeOfParallelism > 8) {
     throw new Error(`historyCleanup.degreeOfParallelism must be a whole number from 1 to 8, got ${degreeOfParallelism}`);
   }
-  return { enabled: given.enabled ?? true, removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism };
+  const removalTimeUpdateChunkSize = given.removalTimeUpdateChunkSize ?? 500;
+  if (!Number.isInteger(removalTimeUpdateChunkSize) || removalTimeUpdateChunkSize < 1 || removalTimeUpdateChunkSize > 500) {
+    throw new Error(`historyCleanup.removalTimeUpdateChunkSize must be a whole number from 1 to 500, got ${removalTimeUpdateChunkSize}`);
+  }
+  return { enabled: given.enabled ?? true, removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism, removalTimeUpdateChunkSize };
 }

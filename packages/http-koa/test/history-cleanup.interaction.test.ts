@@ -108,4 +108,30 @@ describe('POST /history/process-instance/set-removal-time', () => {
     const twoModes = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true, calculatedRemovalTime: true, historicProcessInstanceIds: [id] } });
     expect(twoModes.body).toMatchObject({ type: 'BadUserRequestException', message: 'The removal time modes are mutually exclusive: mode is not null' });
   });
+
+  it('updateInChunks: one job per instance, updateChunkSize from 1 to 500 (checked before anything else)', async () => {
+    const { startOne, finish } = await start();
+    const ids = [await startOne(), await startOne()];
+    for (const id of ids) await finish(id);
+    const chunked = await rest.request('POST', '/history/process-instance/set-removal-time', {
+      json: { clearedRemovalTime: true, historicProcessInstanceIds: ids, updateInChunks: true, updateChunkSize: 1 },
+    });
+    expect(chunked.status).toBe(200);
+    expect(chunked.body).toMatchObject({ type: 'process-set-removal-time', totalJobs: 2, invocationsPerBatchJob: 1 });
+    for (let i = 0; i < 2; i++) {
+      await rest.engine.jobExecutor.runDueJobs();
+      rest.engine.clock.advance(30_000);
+    }
+    for (const id of ids) expect((await rest.request('GET', `/history/process-instance/${id}`)).body.removalTime).toBeNull();
+
+    for (const updateChunkSize of [0, 501]) {
+      // Wrong in two ways (no selection either): the chunk size is what Camunda's builder refuses first.
+      const refused = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true, updateChunkSize } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ type: 'BadUserRequestException', message: 'The value for chunk size should be between 1 and 500' });
+    }
+    const notAnInteger = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true, historicProcessInstanceIds: ids, updateChunkSize: 'ten' } });
+    expect(notAnInteger.status).toBe(400);
+    expect(notAnInteger.body.type).toBe('InvalidRequestException');
+  });
 });

@@ -132,9 +132,8 @@ export async function scheduleHistoryCleanup(ctx: CommandContext, immediatelyDue
 @injectable()
 export class HistoryCleanupJobHandler implements JobHandler {
   readonly type = HISTORY_CLEANUP;
-  readonly keepsJob = true;
 
-  async execute(ctx: CommandContext, job: Job): Promise<void> {
+  async execute(ctx: CommandContext, job: Job): Promise<'kept'> {
     const config = ctx.config.historyCleanup;
     const configuration = parseCleanupConfiguration(job.handlerConfiguration);
     const now = ctx.clock.now();
@@ -143,6 +142,7 @@ export class HistoryCleanupJobHandler implements JobHandler {
       rescheduleNow = config.strategy === 'removalTimeBased' ? await cleanByRemovalTime(ctx, configuration, now) : await cleanByEndTime(ctx, configuration, now);
     }
     await reschedule(ctx, job, configuration, rescheduleNow, now);
+    return 'kept';
   }
 }
 

@@ -1,7 +1,9 @@
 import { injectable } from 'inversify';
 import type { CommandContext } from '../command/command-context.js';
-import { BatchExecutionJobHandler } from '../services/batch/batch-service.js';
-import { addTimeToLive, setInstanceRemovalTime } from './removal-time.js';
+import type { Job } from '../jobs/job.js';
+import type { JobOutcome } from '../jobs/job-handler.js';
+import { BatchExecutionJobHandler, type ExecutionJobConfiguration } from '../services/batch/batch-service.js';
+import { addTimeToLive, setInstanceRemovalTime, setInstanceRemovalTimeInChunks, type RemovalTimeTarget } from './removal-time.js';
 
 /** Camunda's Batch.TYPE_PROCESS_SET_REMOVAL_TIME. */
 export const PROCESS_SET_REMOVAL_TIME = 'process-set-removal-time';
@@ -12,6 +14,10 @@ export interface ProcessSetRemovalTimeSettings {
   /** ISO text. */
   removalTime: string | null;
   hierarchical: boolean;
+  /** Camunda's updateInChunks: one instance per job, which runs again until every row is updated. */
+  updateInChunks?: boolean;
+  /** Rows per table and run; null: the engine's historyCleanup.removalTimeUpdateChunkSize. */
+  chunkSize?: number | null;
 }
 
 /** process-set-removal-time: the removal time of each historic process instance (and its history) that still exists (ProcessSetRemovalTimeJobHandler). */
@@ -19,19 +25,40 @@ export interface ProcessSetRemovalTimeSettings {
 export class ProcessSetRemovalTimeJobHandler extends BatchExecutionJobHandler<ProcessSetRemovalTimeSettings> {
   readonly type = PROCESS_SET_REMOVAL_TIME;
 
-  protected async run(ctx: CommandContext, ids: string[], settings: ProcessSetRemovalTimeSettings): Promise<void> {
-    for (const id of ids) {
-      const instance = await instanceRow(ctx, id);
-      if (!instance) continue;
-      const root = instance.root_proc_inst_id;
-      if (settings.hierarchical && root !== null) {
-        // Camunda: the whole hierarchy takes the removal time calculated for its root.
-        const rootInstance = root === instance.id ? instance : await instanceRow(ctx, root);
-        await setInstanceRemovalTime(ctx, { rootProcessInstanceId: root }, await removalTimeOf(ctx, settings, rootInstance));
-      } else {
-        await setInstanceRemovalTime(ctx, { processInstanceId: id }, await removalTimeOf(ctx, settings, instance));
-      }
+  protected async run(ctx: CommandContext, ids: string[], settings: ProcessSetRemovalTimeSettings, { job, configuration }: { job: Job; configuration: ExecutionJobConfiguration }): Promise<JobOutcome> {
+    if (!settings.updateInChunks) {
+      for (const id of ids) await setRemovalTime(ctx, id, settings, (target, removalTime) => setInstanceRemovalTime(ctx, target, removalTime));
+      return;
     }
+    // Chunked: the job's one instance, up to a chunk per table; the job runs again at once while
+    // rows are left (Camunda's ProcessSetRemovalTimeResultHandler reschedules it).
+    const chunkSize = settings.chunkSize ?? ctx.config.historyCleanup.removalTimeUpdateChunkSize;
+    let next: string[] = [];
+    await setRemovalTime(ctx, ids[0], settings, async (target, removalTime) => {
+      next = await setInstanceRemovalTimeInChunks(ctx, target, removalTime, chunkSize, configuration.entities ?? []);
+    });
+    if (next.length === 0) return;
+    await ctx.jobs.reschedule(job, { dueDate: ctx.clock.now(), handlerConfiguration: JSON.stringify({ ...configuration, entities: next }), suspended: job.suspended });
+    return 'kept';
+  }
+}
+
+/** Sets the removal time of the instance `id` (or, hierarchical, of its whole hierarchy as calculated for its root), if it still exists. */
+async function setRemovalTime(
+  ctx: CommandContext,
+  id: string,
+  settings: ProcessSetRemovalTimeSettings,
+  apply: (target: RemovalTimeTarget, removalTime: number | null) => Promise<void>,
+): Promise<void> {
+  const instance = await instanceRow(ctx, id);
+  if (!instance) return;
+  const root = instance.root_proc_inst_id;
+  if (settings.hierarchical && root !== null) {
+    // Camunda: the whole hierarchy takes the removal time calculated for its root.
+    const rootInstance = root === instance.id ? instance : await instanceRow(ctx, root);
+    await apply({ rootProcessInstanceId: root }, await removalTimeOf(ctx, settings, rootInstance));
+  } else {
+    await apply({ processInstanceId: id }, await removalTimeOf(ctx, settings, instance));
   }
 }
 

@@ -126,17 +126,48 @@ export function inheritedRemovalTime(table: keyof typeof INHERITED_THROUGH, alia
  * Sets the removal time of all history of one process instance, or of a whole hierarchy by its root
  * (Camunda's addRemovalTimeToProcessInstance / addRemovalTimeToHierarchy).
  */
-export async function setInstanceRemovalTime(ctx: CommandContext, target: { processInstanceId: string } | { rootProcessInstanceId: string }, removalTime: number | null): Promise<void> {
+export async function setInstanceRemovalTime(ctx: CommandContext, target: RemovalTimeTarget, removalTime: number | null): Promise<void> {
   const set = { removal_time: removalTime };
-  if ('processInstanceId' in target) {
-    const id = target.processInstanceId;
-    await ctx.trx.updateTable('trellis_hi_procinst').set(set).where('id', '=', id).execute();
-    for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(sql.ref(column), '=', id).execute();
-    return;
+  const ids = await targetInstances(ctx, target);
+  await ctx.trx.updateTable('trellis_hi_procinst').set(set).where('id', 'in', ids).execute();
+  for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(sql.ref(column), 'in', ids).execute();
+}
+
+/** One historic process instance, or a whole hierarchy by its root. */
+export type RemovalTimeTarget = { processInstanceId: string } | { rootProcessInstanceId: string };
+
+/** A set-removal-time job with updateInChunks names the tables its next run updates with these names. */
+export const HISTORIC_INSTANCES = 'trellis_hi_procinst';
+
+/**
+ * One run of a chunked set-removal-time (Camunda's updateInChunks): up to `chunkSize` rows of each
+ * history table named in `tables` (none named: every table but the historic process instances)
+ * whose removal time is not yet the new one; the historic process instances themselves come last, in
+ * a run of their own, so that no row outlives its instance in cleanup. Returns the tables the next
+ * run updates: those that filled a chunk (they may have more); none when the target is done.
+ */
+export async function setInstanceRemovalTimeInChunks(ctx: CommandContext, target: RemovalTimeTarget, removalTime: number | null, chunkSize: number, tables: readonly string[]): Promise<string[]> {
+  const ids = await targetInstances(ctx, target);
+  const instancesOnly = tables.length === 1 && tables[0] === HISTORIC_INSTANCES;
+  const chunk = async (table: string, column: string) => {
+    const differs = removalTime === null ? sql`removal_time is not null` : sql`(removal_time is null or removal_time <> ${removalTime})`;
+    const { numAffectedRows } = await sql`update ${sql.table(table)} set removal_time = ${removalTime}
+      where id in (select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids)}) and ${differs} limit ${chunkSize})`.execute(ctx.trx);
+    return Number(numAffectedRows ?? 0) >= chunkSize;
+  };
+  if (instancesOnly) return (await chunk(HISTORIC_INSTANCES, 'id')) ? [HISTORIC_INSTANCES] : [];
+  const full: string[] = [];
+  for (const [table, column] of INSTANCE_TABLES) {
+    if (tables.length > 0 && !tables.includes(table)) continue;
+    if (await chunk(table, column)) full.push(table);
   }
+  return full.length > 0 ? full : [HISTORIC_INSTANCES];
+}
+
+/** The ids of the target's historic process instances (a hierarchy: its root and every instance below it). */
+async function targetInstances(ctx: CommandContext, target: RemovalTimeTarget): Promise<string[]> {
+  if ('processInstanceId' in target) return [target.processInstanceId];
   const root = target.rootProcessInstanceId;
   const ids = (await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('root_proc_inst_id', '=', root).execute()).map((row) => row.id);
-  const all = [...new Set([root, ...ids])];
-  await ctx.trx.updateTable('trellis_hi_procinst').set(set).where('id', 'in', all).execute();
-  for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(sql.ref(column), 'in', all).execute();
+  return [...new Set([root, ...ids])];
 }

@@ -118,8 +118,7 @@ export class JobExecutor {
     if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
     // Queued before the handler runs the instance on, so the instance's history statement carries it (rolled back with a failure).
     JobLog.succeeded(ctx, job);
-    await handler.execute(ctx, job);
-    if (!handler.keepsJob) await ctx.jobs.delete(job);
+    if ((await handler.execute(ctx, job)) !== 'kept') await ctx.jobs.delete(job);
     if (job.exceptionMessage !== null) {
       await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
       await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);

@@ -359,4 +359,76 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true })).rejects.toThrow('Either query nor ids provided.');
     await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true, historicProcessInstanceIds: ['nope'] })).rejects.toThrow('historicProcessInstances is empty');
   });
+
+  it('set-removal-time in chunks: one job per instance runs again while rows are left, the historic instances in a last run of their own', async () => {
+    const { engine, db, removalTimes, runParent } = await setup({ historyCleanup: { removalTimeUpdateChunkSize: 2 } });
+    const { root, called } = await runParent();
+    const second = await runParent();
+    const absolute = new Date('2031-01-01T00:00:00.000Z').getTime();
+    /** The removal times rows hold themselves (not inherited). */
+    const own = async (table: 'trellis_hi_actinst' | 'trellis_hi_procinst', ids: string[]) =>
+      (await db.selectFrom(table).select('removal_time').where(table === 'trellis_hi_procinst' ? 'id' : 'proc_inst_id', 'in', ids).execute()).map((row) => (row.removal_time === null ? null : Number(row.removal_time)));
+    const activities = (await own('trellis_hi_actinst', [root, called])).length;
+    expect(activities).toBeGreaterThan(6);
+
+    // Chunked, each instance is a job of its own, whatever the batch's sizing says.
+    const batch = await engine.historyCleanup.setRemovalTimeAsync(
+      { absoluteRemovalTime: new Date(absolute), historicProcessInstanceIds: [called, second.called], hierarchical: true, updateInChunks: true },
+      { invocationsPerBatchJob: 10 },
+    );
+    expect(batch).toMatchObject({ totalJobs: 2, invocationsPerBatchJob: 1 });
+    const [seed] = (await engine.management.findJobs()).filter((job) => job.jobDefinitionId === batch.seedJobDefinitionId);
+    await engine.management.executeJob(seed!.id);
+    const [first] = (await engine.management.findJobs()).filter((job) => job.jobDefinitionId === batch.batchJobDefinitionId && job.handlerConfiguration?.includes(called));
+    const before = await own('trellis_hi_procinst', [root, called]);
+    let runs = 0;
+    for (;;) {
+      await engine.management.executeJob(first!.id);
+      runs++;
+      const updated = (await own('trellis_hi_actinst', [root, called])).filter((time) => time === absolute).length;
+      const instances = await own('trellis_hi_procinst', [root, called]);
+      const left = await engine.management.findJobs({ jobIds: [first!.id] });
+      if (left.length === 0) {
+        expect(instances).toEqual([absolute, absolute]);
+        break;
+      }
+      // Two rows per table and run; the historic process instances only once every other row is done.
+      expect(updated).toBe(Math.min(2 * runs, activities));
+      if (updated < activities) expect(instances).toEqual(before);
+      expect(runs).toBeLessThan(activities);
+    }
+    expect(runs).toBeGreaterThanOrEqual(Math.ceil(activities / 2) + 1);
+    allEqual(await removalTimes([root, called]), absolute);
+    const untouched = await removalTimes([second.root, second.called]);
+    expect(Object.values(untouched).flat().every((time) => time !== absolute)).toBe(true);
+
+    // The other instance's job and the monitor finish the batch.
+    await engine.jobExecutor.runDueJobs();
+    engine.clock.advance(60_000);
+    await engine.jobExecutor.runDueJobs();
+    allEqual(await removalTimes([second.root, second.called]), absolute);
+    expect(await engine.batch.find({ batchId: batch.id } as never)).toEqual([]);
+
+    // Camunda's operation log entry of the batch's creation, and its chunk size check (also without updateInChunks).
+    await engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () =>
+      engine.historyCleanup.setRemovalTimeAsync({ calculatedRemovalTime: true, historicProcessInstanceIds: [root, second.root], updateInChunks: true, updateChunkSize: 7 }),
+    );
+    const entries = await engine.history.userOperations.find({ operationType: 'SetRemovalTime' });
+    expect(Object.fromEntries(entries.map((entry) => [entry.property, entry.newValue]))).toEqual({
+      mode: 'CALCULATED_REMOVAL_TIME',
+      removalTime: null,
+      hierarchical: 'false',
+      nrOfInstances: '2',
+      async: 'true',
+      updateInChunks: 'true',
+      chunkSize: '7',
+    });
+    expect(entries[0]).toMatchObject({ entityType: 'ProcessInstance', category: 'Operator', processInstanceId: null, userId: 'demo' });
+    for (const updateChunkSize of [0, 501, 2.5]) {
+      await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true, historicProcessInstanceIds: [root], updateChunkSize })).rejects.toThrow(
+        'The value for chunk size should be between 1 and 500',
+      );
+    }
+    await expect(setup({ historyCleanup: { removalTimeUpdateChunkSize: 501 } })).rejects.toThrow('historyCleanup.removalTimeUpdateChunkSize must be a whole number from 1 to 500, got 501');
+  });
 });

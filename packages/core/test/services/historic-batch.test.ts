@@ -134,8 +134,19 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     await engine.batch.delete(target.id);
     const absolute = new Date('2030-01-01T00:00:00.000Z');
 
-    const removal = await engine.historicBatches.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicBatchIds: [target.id, 'unknown'] });
+    const removal = await engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () =>
+      engine.historicBatches.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicBatchIds: [target.id, 'unknown'] }),
+    );
     expect(removal).toMatchObject({ type: 'batch-set-removal-time', totalJobs: 1 });
+    // Camunda's SetRemovalTimeToHistoricBatchesCmd logs the creation as a batch operation without a batch id.
+    const entries = await engine.history.userOperations.find({ operationType: 'SetRemovalTime' });
+    expect(Object.fromEntries(entries.map((entry) => [entry.property, entry.newValue]))).toEqual({
+      mode: 'ABSOLUTE_REMOVAL_TIME',
+      removalTime: String(absolute.getTime()),
+      nrOfInstances: '1',
+      async: 'true',
+    });
+    expect(entries[0]).toMatchObject({ entityType: 'Batch', category: 'Operator', batchId: null, userId: 'demo' });
     await runBatches(engine);
     expect((await engine.historicBatches.get(target.id)).removalTime).toEqual(absolute);
 

@@ -50,7 +50,16 @@ export function historyCleanupRoutes(router: Router, rest: RestContext): void {
       historicProcessInstanceIds: ids ? ids.filter((id): id is string => id !== null) : null,
       historicProcessInstanceQuery: historicQueryOf(body),
       hierarchical: body.hierarchical === true,
+      updateInChunks: body.updateInChunks === true,
+      updateChunkSize: chunkSizeField(body.updateChunkSize),
     });
     ctx.body = toBatchDto(batch);
   });
+}
+
+/** updateChunkSize: a JSON integer or null (anything else is not an Integer to Jackson: 400). */
+function chunkSizeField(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidRequestException(400, "Cannot set 'updateChunkSize': not an integer");
+  return value;
 }

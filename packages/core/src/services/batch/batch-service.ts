@@ -6,7 +6,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
-import type { JobHandler } from '../../jobs/job-handler.js';
+import type { JobHandler, JobOutcome } from '../../jobs/job-handler.js';
 import type { MigrationExecution, MigrationPlan, MigrationPlanInput } from '../migration/migration-plan.js';
 import { MigrationService } from '../migration/migration-service.js';
 import {
@@ -26,9 +26,12 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { UserOperationLog } from '../../history/user-operation-log.js';
 
 /** Execution jobs' configuration: the batch and the ids this job works on. */
-interface ExecutionJobConfiguration {
+/** What a batch execution job's configuration holds: its batch and the ids it works on. */
+export interface ExecutionJobConfiguration {
   batchId: string;
   ids: string[];
+  /** A chunked set-removal-time job: the history tables its next run updates (Camunda's entities; absent: all). */
+  entities?: string[];
 }
 
 export interface CreateBatchOptions {
@@ -285,9 +288,10 @@ export class BatchMonitorJobHandler implements JobHandler {
 export abstract class BatchExecutionJobHandler<Settings> implements JobHandler {
   abstract readonly type: string;
 
-  protected abstract run(ctx: CommandContext, ids: string[], settings: Settings): Promise<void>;
+  /** Works on the job's ids; `kept`: the handler rescheduled the job to run again (it is not done). */
+  protected abstract run(ctx: CommandContext, ids: string[], settings: Settings, job: { job: Job; configuration: ExecutionJobConfiguration }): Promise<JobOutcome>;
 
-  async execute(ctx: CommandContext, job: Job): Promise<void> {
+  async execute(ctx: CommandContext, job: Job): Promise<JobOutcome> {
     const config = JSON.parse(job.handlerConfiguration ?? '{}') as ExecutionJobConfiguration;
     const batches = repository(ctx);
     const configuration = await batches.configuration(config.batchId);
@@ -297,8 +301,9 @@ export abstract class BatchExecutionJobHandler<Settings> implements JobHandler {
       ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
     }
     // Camunda's batch jobs run their operation with the operation log prevented: the batch's creation logged it.
-    await UserOperationLog.prevented(ctx, () => this.run(ctx, config.ids, configuration.settings as Settings));
+    const outcome = await UserOperationLog.prevented(ctx, () => this.run(ctx, config.ids, configuration.settings as Settings, { job, configuration: config }));
     ctx.emitAfterCommit('batch.changed', { batchId: config.batchId });
+    return outcome;
   }
 }
 

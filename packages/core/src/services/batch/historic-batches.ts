@@ -9,6 +9,7 @@ import { applyPage, applySorting, nonEmpty, type Page, type Sorting } from '../.
 import type { HistoricBatchTable, StoreSchema } from '../../persistence/schema.js';
 import type { Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { batchTimeToLive, deleteHistoricBatch } from './historic-batch-events.js';
 import { BATCH_SET_REMOVAL_TIME, type SetRemovalTimeSettings } from './types/batch-set-removal-time.js';
 
@@ -146,7 +147,15 @@ export class HistoricBatchService {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: 'CREATE_BATCH_SET_REMOVAL_TIME', resource: Resources.BATCH });
       const settings: SetRemovalTimeSettings =
         mode === 'calculated' ? { hasRemovalTime: false, removalTime: null } : { hasRemovalTime: true, removalTime: mode === 'absolute' ? request.absoluteRemovalTime!.toISOString() : null };
-      return createBatch(ctx, BATCH_SET_REMOVAL_TIME, [...ids], settings, sizing);
+      const batch = await createBatch(ctx, BATCH_SET_REMOVAL_TIME, [...ids], settings, sizing);
+      // Camunda's SetRemovalTimeToHistoricBatchesCmd logs a batch operation without a batch id.
+      OperationLogEntries.batch(ctx, 'SetRemovalTime', null, null, [
+        { property: 'mode', newValue: REMOVAL_TIME_MODES[mode] },
+        { property: 'removalTime', newValue: mode === 'absolute' ? request.absoluteRemovalTime : null },
+        { property: 'nrOfInstances', newValue: ids.size },
+        { property: 'async', newValue: true },
+      ]);
+      return batch;
     });
   }
 }
@@ -157,6 +166,9 @@ export interface RemovalTimeModes {
   clearedRemovalTime?: boolean | null;
   calculatedRemovalTime?: boolean | null;
 }
+
+/** Camunda's removal time builders' Mode names, as the operation log writes them. */
+export const REMOVAL_TIME_MODES = { calculated: 'CALCULATED_REMOVAL_TIME', absolute: 'ABSOLUTE_REMOVAL_TIME', cleared: 'CLEARED_REMOVAL_TIME' } as const;
 
 /** The builder's mode selection, in the order the REST resource applies it (at most one mode). */
 export function removalTimeMode(request: RemovalTimeModes): 'calculated' | 'absolute' | 'cleared' | null {

@@ -10,7 +10,8 @@ import type { Job } from '../../jobs/job.js';
 import { nonEmpty } from '../../persistence/repositories/query-support.js';
 import type { Batch } from '../batch/batch.js';
 import { createBatch, type CreateBatchOptions } from '../batch/batch-service.js';
-import { removalTimeMode } from '../batch/historic-batches.js';
+import { REMOVAL_TIME_MODES, removalTimeMode } from '../batch/historic-batches.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { historicInstanceIds } from './historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from './historic-instances.js';
 
@@ -29,6 +30,10 @@ export interface SetRemovalTimeToHistoricProcessInstances {
   historicProcessInstanceIds?: readonly string[] | null;
   historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
   hierarchical?: boolean | null;
+  /** Camunda's updateInChunks: each instance its own job, which updates a chunk of rows per table and run. */
+  updateInChunks?: boolean | null;
+  /** Rows per table and run (1..500), also checked when updateInChunks is off; null: the engine's removalTimeUpdateChunkSize. */
+  updateChunkSize?: number | null;
 }
 
 /**
@@ -85,6 +90,11 @@ export class HistoryCleanupService {
   setRemovalTimeAsync(request: SetRemovalTimeToHistoricProcessInstances, sizing: Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'> = {}): Promise<Batch> {
     return this.commands.run('SetRemovalTimeToHistoricProcessInstancesCmd', async (ctx) => {
       const mode = removalTimeMode(request);
+      const chunkSize = request.updateChunkSize ?? null;
+      // Camunda's builder checks the chunk size as it is given, before the command runs.
+      if (chunkSize !== null && !(Number.isInteger(chunkSize) && chunkSize >= 1 && chunkSize <= 500)) {
+        throw new BadUserRequestException('The value for chunk size should be between 1 and 500');
+      }
       const { historicProcessInstanceIds, historicProcessInstanceQuery } = request;
       if (!historicProcessInstanceQuery && !historicProcessInstanceIds) throw new BadUserRequestException('Either query nor ids provided.');
       const ids = new Set<string>();
@@ -97,8 +107,21 @@ export class HistoryCleanupService {
         hasRemovalTime: mode !== 'calculated',
         removalTime: mode === 'absolute' ? request.absoluteRemovalTime!.toISOString() : null,
         hierarchical: request.hierarchical === true,
+        updateInChunks: request.updateInChunks === true,
+        chunkSize,
       };
-      return createBatch(ctx, PROCESS_SET_REMOVAL_TIME, [...ids], settings, sizing);
+      // Chunked, every instance is a job of its own (Camunda's calculateInvocationsPerBatchJob).
+      const batch = await createBatch(ctx, PROCESS_SET_REMOVAL_TIME, [...ids], settings, settings.updateInChunks ? { ...sizing, invocationsPerBatchJob: 1 } : sizing);
+      OperationLogEntries.processInstance(ctx, 'SetRemovalTime', {}, [
+        { property: 'mode', newValue: REMOVAL_TIME_MODES[mode] },
+        { property: 'removalTime', newValue: mode === 'absolute' ? request.absoluteRemovalTime : null },
+        { property: 'hierarchical', newValue: settings.hierarchical },
+        { property: 'nrOfInstances', newValue: ids.size },
+        { property: 'async', newValue: true },
+        { property: 'updateInChunks', newValue: settings.updateInChunks },
+        { property: 'chunkSize', newValue: chunkSize },
+      ]);
+      return batch;
     });
   }
 }
