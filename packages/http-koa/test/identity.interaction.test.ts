@@ -192,6 +192,21 @@ describe('identity with authorization on', () => {
       expect(denied.status).toBe(403);
       expect(ownProfile.status).toBe(200);
       expect(othersProfile.status).toBe(404);
+
+      // Deleting (Camunda's DeleteUserCmd / DeleteGroupCmd): DELETE is checked first, an unknown id is
+      // no error (204), and the grants on the user as a resource go while those held by the user stay.
+      const ghostByJonny = await secured.request('DELETE', '/user/ghost', { headers: basic('jonny', 'pw') });
+      await secured.request('POST', '/authorization/create', { json: { type: 1, permissions: ['READ'], userId: 'jonny', resourceType: 6, resourceId: '*' }, headers: admin });
+      const removed = await secured.request('DELETE', '/user/jonny', { headers: admin });
+      const ghost = await secured.request('DELETE', '/user/ghost', { headers: admin });
+      const ghostGroup = await secured.request('DELETE', '/group/ghost', { headers: admin });
+      const kept = await secured.request('GET', '/authorization', { query: { userIdIn: 'jonny' }, headers: admin });
+
+      expect(ghostByJonny.status).toBe(403);
+      expect([removed.status, ghost.status, ghostGroup.status]).toEqual([204, 204, 204]);
+      expect(kept.body).toEqual([expect.objectContaining({ type: 1, resourceType: 6, resourceId: '*', permissions: ['READ'] })]);
+      const deletions = await secured.engine.history.userOperations.find({ operationType: 'Delete', entityType: 'User' } as never);
+      expect(deletions.map((entry) => entry.userId)).toEqual(['admin']);
     } finally {
       await secured.close();
     }

@@ -75,14 +75,6 @@ export class AuthorizationRepository {
     await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', resourceType).where('resource_id', '=', resourceId).execute();
   }
 
-  async deleteByUser(userId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_authorization').where('user_id', '=', userId).execute();
-  }
-
-  async deleteByGroup(groupId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_authorization').where('group_id', '=', groupId).execute();
-  }
-
   private filtered(query: AuthorizationQuery, readable: ReadFilter) {
     if (query.userIdIn !== undefined && query.groupIdIn !== undefined) {
       throw new ProcessEngineException('Cannot query for user and group authorizations at the same time.');

@@ -85,12 +85,16 @@ export class IdentityService {
   }
 
   /** Needs DELETE on the user; removes its memberships and authorizations too. */
+  /**
+   * Camunda's DeleteUserCmd: DELETE on the user, then — only if the user exists — its memberships,
+   * the authorizations on it as a resource, and the user (logged). An unknown id is no error; the
+   * authorizations granted to the user stay, as in Camunda.
+   */
   deleteUser(id: string): Promise<void> {
     return this.commands.run('DeleteUserCmd', async (ctx) => {
-      await this.loadUser(ctx, id);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.USER, resourceId: id });
+      if (!(await ctx.users.findById(id))) return;
       await ctx.authorizations.deleteByResource(Resources.USER.code, id);
-      await ctx.authorizations.deleteByUser(id);
       await ctx.users.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'User', { userId: id });
     });
@@ -172,12 +176,12 @@ export class IdentityService {
     });
   }
 
+  /** Camunda's DeleteGroupCmd, as deleteUser: DELETE first, an unknown id no error, the group's own grants kept. */
   deleteGroup(id: string): Promise<void> {
     return this.commands.run('DeleteGroupCmd', async (ctx) => {
-      if (!(await ctx.groups.findById(id))) throw groupNotFound(id);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP, resourceId: id });
+      if (!(await ctx.groups.findById(id))) return;
       await ctx.authorizations.deleteByResource(Resources.GROUP.code, id);
-      await ctx.authorizations.deleteByGroup(id);
       await ctx.groups.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'Group', { groupId: id });
     });
