@@ -98,6 +98,11 @@ describe('POST /process-definition/{id}/restart and /restart-async', () => {
     expectError(await restart({ processInstanceIds: finished, instructions: [] }), 400, 'InvalidRequestException', 'Restart instructions cannot be empty: instructions is empty');
     expectError(await restart({ processInstanceIds: finished, instructions: [] }, true), 400, 'InvalidRequestException', 'Restart instructions cannot be empty: instructions is empty');
     expectError(await restart({ processInstanceIds: ['nope'], instructions: AT_APPROVE }), 400, 'InvalidRequestException', 'Historic process instance cannot be found: historicProcessInstanceId is null');
+    for (const suffix of ['', '-async']) {
+      const unknown = await rest.request('POST', `/process-definition/nope/restart${suffix}`, { json: { processInstanceIds: finished, instructions: AT_APPROVE } });
+      // Camunda's NotFoundException is a BadUserRequestException, which this resource turns into a 400.
+      expectError(unknown, 400, 'InvalidRequestException', "no deployed process definition found with id 'nope': processDefinition is null");
+    }
     expectError(await restart({ processInstanceIds: finished, instructions: [{ type: 'startBeforeActivity' }] }), 400, 'InvalidRequestException', "For instruction type 'startBeforeActivity': 'activityId' must be set");
 
     const active = (await rest.engine.runtime.startProcessInstanceById(definitionId)).id;

@@ -49,6 +49,12 @@ export class AuthorizationChecker {
     throw deniedException(this.authentication!.userId, checks);
   }
 
+  /** Passes when every check is granted (Camunda's conjunctive composite check); otherwise AuthorizationException listing them all. */
+  async checkAll(...checks: PermissionCheck[]): Promise<void> {
+    if (!this.isActive) return;
+    for (const check of checks) if (!(await this.isAuthorized(check))) throw deniedException(this.authentication!.userId, checks);
+  }
+
   /** Whether `subject` (the caller by default) holds the permission; ignores whether checks are active. */
   async isAuthorized(check: PermissionCheck, subject?: Authentication): Promise<boolean> {
     const who = subject ?? this.authentication;

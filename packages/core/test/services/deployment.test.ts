@@ -155,6 +155,21 @@ for (const testStore of testStoreConfigs()) {
         const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
 
         await expect(trellis.deployment.redeploy(first.deployment.id, { resourceIds: ['nope'] })).rejects.toBeInstanceOf(NotFoundException);
+        await expect(trellis.deployment.redeploy('gone')).rejects.toMatchObject({ name: 'NotFoundException', message: 'The following deployments are not found by id: gone' });
+      });
+
+      it("checks as Camunda's DeployCmd: CREATE on deployments, then READ on the source, then the resources asked for", async () => {
+        const trellis = await engine({ authorization: { enabled: true } });
+        const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
+        const asMia = <T>(work: () => Promise<T>) => trellis.runAs({ userId: 'mia', groupIds: [], tenantIds: [] }, work);
+        const grant = (resourceId: string, permissions: string[]) =>
+          trellis.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 9, resourceId, permissions });
+        const redeploy = () => asMia(() => trellis.deployment.redeploy(first.deployment.id, { resourceIds: ['nope'] }));
+
+        await grant(first.deployment.id, ['READ']);
+        await expect(redeploy()).rejects.toMatchObject({ name: 'AuthorizationException', missingAuthorizations: [{ permissionName: 'CREATE', resourceName: 'Deployment' }] });
+        await trellis.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 9, resourceId: '*', permissions: ['CREATE'] });
+        await expect(redeploy()).rejects.toBeInstanceOf(NotFoundException);
       });
 
       it('removes the deployment, its resources and definitions', async () => {

@@ -380,7 +380,21 @@ describe.each(testStoreConfigs())('migrating event triggers and multi-instance o
     await grant(['READ']);
     expect(await asMia(() => engine.migration.validate(plan))).toEqual({ instructionReports: [], variableReports: {} });
     const denied = await asMia(() => engine.migration.execute(plan, { processInstanceIds: [started.id] })).catch((caught: unknown) => caught);
-    expect(denied).toMatchObject({ name: 'AuthorizationException', missingAuthorizations: [{ permissionName: 'MIGRATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'events' }] });
+    // Camunda's conjunctive check lists source and target, here the same key twice.
+    const migrateInstance = { permissionName: 'MIGRATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'events' };
+    expect(denied).toMatchObject({ name: 'AuthorizationException', missingAuthorizations: [migrateInstance, migrateInstance] });
+    // As a batch, the batch permissions come first (Camunda's BatchBuilder), then MIGRATE_INSTANCE.
+    const deniedBatch = await asMia(() => engine.batch.migrateAsync(plan, { processInstanceIds: [started.id] })).catch((caught: unknown) => caught);
+    expect(deniedBatch).toMatchObject({
+      name: 'AuthorizationException',
+      missingAuthorizations: [
+        { permissionName: 'CREATE', resourceName: 'Batch' },
+        { permissionName: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resourceName: 'Batch' },
+      ],
+    });
+    await engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 13, resourceId: '*', permissions: ['CREATE'] });
+    const deniedInstances = await asMia(() => engine.batch.migrateAsync(plan, { processInstanceIds: [started.id] })).catch((caught: unknown) => caught);
+    expect(deniedInstances).toMatchObject({ name: 'AuthorizationException', missingAuthorizations: [migrateInstance, migrateInstance] });
     await grant(['MIGRATE_INSTANCE']);
     await asMia(() => engine.migration.execute(plan, { processInstanceIds: [started.id] }));
     expect((await engine.runtime.getProcessInstance(started.id))!.processDefinitionId).toBe(v2);

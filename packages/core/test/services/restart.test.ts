@@ -123,11 +123,13 @@ describe.each(testStoreConfigs())('restart of finished process instances on $nam
       message: 'Restart instructions cannot be empty: instructions is empty',
     });
     await expect(restart({ processInstanceIds: [ids[0]!, null] })).rejects.toThrow('Process instance ids cannot be null: Process instance ids contains null value');
-    await expect(restart({ processDefinitionId: 'nope', processInstanceIds: ids })).rejects.toThrow('Process definition cannot be found: processDefinition is null');
-    await expect(engine.restart.restartAsync({ processDefinitionId: 'nope', instructions: AT_APPROVE, processInstanceIds: ids })).rejects.toMatchObject({
-      name: 'BadUserRequestException',
-      message: 'Process definition cannot be null is null',
-    });
+    // Wrong in two ways: at once the instructions are checked first, as a batch the selection.
+    await expect(restart({ processInstanceIds: [], instructions: [] })).rejects.toThrow('Restart instructions cannot be empty: instructions is empty');
+    await expect(engine.restart.restartAsync({ processDefinitionId: definitionId, instructions: [], processInstanceIds: [] })).rejects.toThrow('processInstanceIds is empty');
+    // Camunda's deployment cache refuses an unknown definition, both ways.
+    const unknown = { name: 'NotFoundException', message: "no deployed process definition found with id 'nope': processDefinition is null" };
+    await expect(restart({ processDefinitionId: 'nope', processInstanceIds: ids })).rejects.toMatchObject(unknown);
+    await expect(engine.restart.restartAsync({ processDefinitionId: 'nope', instructions: AT_APPROVE, processInstanceIds: ids })).rejects.toMatchObject(unknown);
   });
 
   it('needs READ_HISTORY on the definition and CREATE rights to start at once, BATCH CREATE or CREATE_BATCH_RESTART_PROCESS_INSTANCES for a batch', async () => {
@@ -144,6 +146,8 @@ describe.each(testStoreConfigs())('restart of finished process instances on $nam
         { permissionName: 'CREATE_BATCH_RESTART_PROCESS_INSTANCES', resourceName: 'Batch' },
       ],
     });
+    // The definition is looked up before the batch permissions are checked (Camunda's BatchBuilder comes last).
+    await expect(asMia(() => engine.restart.restartAsync({ ...request, processDefinitionId: 'nope' }))).rejects.toMatchObject({ name: 'NotFoundException' });
     await grant(13, ['CREATE_BATCH_RESTART_PROCESS_INSTANCES']);
     expect((await asMia(() => engine.restart.restartAsync(request))).type).toBe('instance-restart');
 

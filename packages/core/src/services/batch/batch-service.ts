@@ -68,6 +68,7 @@ export class BatchService {
         { permission: 'CREATE', resource: Resources.BATCH },
         { permission: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resource: Resources.BATCH },
       );
+      await prepared.checkMigrateInstance();
       const { variables, ...plan } = prepared.plan;
       OperationLogEntries.migrated(ctx, { processDefinitionId: plan.sourceProcessDefinitionId }, plan.targetProcessDefinitionId, prepared.processInstanceIds.length, variables, true);
       const settings: MigrationBatchSettings = {

@@ -2,8 +2,7 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { ensureMessage } from '../../errors/ensure.js';
-import { BadUserRequestException, NotFoundException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
 import { miBodyId } from '../../runtime/multi-instance.js';
 import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
@@ -11,6 +10,7 @@ import { runnerSkips, type ProcessRunner, type RunnerSkips } from '../../runtime
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { unpaged } from '../external-task/external-task-selection.js';
+import { noDeployedDefinition } from '../process-definition/process-definition-messages.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
 import { historicInstanceIds } from '../history/historic-instance-ids.js';
@@ -129,7 +129,7 @@ export class ModificationBatches {
       throw new BadUserRequestException('Process instance ids cannot be null: Process instance ids contains null value');
     }
     const definition = await this.env.definition(ctx, definitionId);
-    if (!definition) throw new NotFoundException(ensureMessage(`no deployed process definition found with id '${definitionId}'`, 'processDefinition', 'is null'));
+    if (!definition) throw noDeployedDefinition(definitionId);
     return { definition, ids: [...ids] as string[] };
   }
 }

@@ -3,7 +3,7 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { ModificationInstruction } from '../../runtime/modification.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
@@ -13,6 +13,7 @@ import { HistoricVariableRepository } from '../../persistence/repositories/histo
 import { historicInstanceIds } from '../history/historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import { noDeployedDefinition } from '../process-definition/process-definition-messages.js';
 import { checkCreateBatch } from './async-operations.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
@@ -67,9 +68,10 @@ export class RestartBatches {
   /** Restarts all selected instances in one transaction: one that cannot be restarted leaves all unchanged. READ_HISTORY on the definition. */
   restart(restart: InstanceRestart): Promise<void> {
     return this.commands.run('RestartProcessInstancesCmd', async (ctx) => {
+      // RestartProcessInstancesCmd checks the instructions before it collects the instances.
+      if (restart.instructions.length === 0) throw noInstructions();
       const ids = await validate(ctx, restart);
-      const definition = await ctx.processDefinitions.findById(restart.processDefinitionId);
-      if (!definition) throw new NullValueException('Process definition cannot be found: processDefinition is null');
+      const definition = await deployedDefinition(ctx, restart.processDefinitionId);
       await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
       const settings = settingsOf(restart);
       OperationLogEntries.processInstance(ctx, 'RestartProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }]);
@@ -81,23 +83,31 @@ export class RestartBatches {
   restartAsync(restart: InstanceRestart, sizing: Sizing = {}): Promise<Batch> {
     return this.commands.run('RestartProcessInstancesBatchCmd', async (ctx) => {
       const ids = await validate(ctx, restart);
+      const definition = await deployedDefinition(ctx, restart.processDefinitionId);
       await checkCreateBatch(ctx, 'CREATE_BATCH_RESTART_PROCESS_INSTANCES');
-      const definition = await ctx.processDefinitions.findById(restart.processDefinitionId);
-      if (!definition) throw new BadUserRequestException('Process definition cannot be null is null');
       OperationLogEntries.processInstance(ctx, 'RestartProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }]);
       return createBatch(ctx, BatchTypes.instanceRestart, ids, settingsOf(restart), { ...sizing, tenantId: definition.tenantId, deploymentId: definition.deploymentId });
     });
   }
 }
 
-/** Camunda's order: the union of ids and query must not be empty, then the instructions, then no null id. */
+/** Camunda's order (RestartProcessInstancesBatchCmd): the union of ids and query must not be empty, then the instructions, then no null id. */
 async function validate(ctx: CommandContext, restart: InstanceRestart): Promise<string[]> {
   const ids = new Set<string | null>(restart.processInstanceIds ?? []);
   if (restart.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, restart.historicProcessInstanceQuery)) ids.add(id);
   if (ids.size === 0) throw new BadUserRequestException('processInstanceIds is empty');
-  if (restart.instructions.length === 0) throw new BadUserRequestException('Restart instructions cannot be empty: instructions is empty');
+  if (restart.instructions.length === 0) throw noInstructions();
   if (ids.has(null) || ids.has(undefined as never)) throw new BadUserRequestException('Process instance ids cannot be null: Process instance ids contains null value');
   return [...ids] as string[];
+}
+
+const noInstructions = () => new BadUserRequestException('Restart instructions cannot be empty: instructions is empty');
+
+/** The definition by Camunda's deployment cache: NotFoundException for an unknown id, before any permission check. */
+async function deployedDefinition(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
+  const definition = await ctx.processDefinitions.findById(id);
+  if (!definition) throw noDeployedDefinition(id);
+  return definition;
 }
 
 function settingsOf(restart: InstanceRestart): InstanceRestartSettings {

@@ -21,8 +21,11 @@ export class RedeployCmd implements Command<DeploymentWithDefinitions> {
   ) {}
 
   async execute(ctx: CommandContext): Promise<DeploymentWithDefinitions> {
+    // Camunda's DeployCmd: the source deployment must exist, then CREATE on deployments and READ on
+    // the source are checked, then the resources asked for.
     const previous = await ctx.deployments.findById(this.deploymentId);
-    if (!previous) throw new NotFoundException(`Deployment with id '${this.deploymentId}' does not exist`);
+    if (!previous) throw new NotFoundException(`The following deployments are not found by id: ${this.deploymentId}`);
+    await ctx.authz.check({ permission: 'CREATE', resource: Resources.DEPLOYMENT });
     await ctx.authz.check({ permission: 'READ', resource: Resources.DEPLOYMENT, resourceId: previous.id });
     const resources = await ctx.resources.listDataByDeployment(previous.id);
     const ids = this.request.resourceIds ?? [];

@@ -105,13 +105,20 @@ export class MigrationService {
     ctx: CommandContext,
     input: MigrationPlanInput | null | undefined,
     selection: MigrationExecution,
-  ): Promise<{ plan: MigrationPlan; processInstanceIds: string[]; sourceDeploymentId: string; tenantId: string | null }> {
-    const { resolved, processInstanceIds } = await this.select(ctx, input, selection);
-    return { plan: resolved.plan, processInstanceIds, sourceDeploymentId: resolved.source.deploymentId, tenantId: resolved.source.tenantId };
+  ): Promise<{ plan: MigrationPlan; processInstanceIds: string[]; sourceDeploymentId: string; tenantId: string | null; checkMigrateInstance: () => Promise<void> }> {
+    const { resolved, processInstanceIds } = await this.select(ctx, input, selection, false);
+    return {
+      plan: resolved.plan,
+      processInstanceIds,
+      sourceDeploymentId: resolved.source.deploymentId,
+      tenantId: resolved.source.tenantId,
+      // Camunda's batch builder checks MIGRATE_INSTANCE after the batch permissions.
+      checkMigrateInstance: () => checkMigrateInstance(ctx, resolved.source.key, resolved.target.key),
+    };
   }
 
-  /** The plan resolved and the instances selected (ids ∪ query), with Camunda's checks and MIGRATE_INSTANCE on both keys. */
-  private async select(ctx: CommandContext, input: MigrationPlanInput | null | undefined, selection: MigrationExecution) {
+  /** The plan resolved and the instances selected (ids ∪ query), with Camunda's checks; MIGRATE_INSTANCE on both keys unless the caller checks it later. */
+  private async select(ctx: CommandContext, input: MigrationPlanInput | null | undefined, selection: MigrationExecution, checkNow = true) {
     if (!input) throw new BadUserRequestException('Migration plan cannot be null: migration plan is null');
     const resolved = await this.resolvePlan(ctx, input);
     const ids = new Set<string | null>(selection.processInstanceIds ?? []);
@@ -122,9 +129,7 @@ export class MigrationService {
     if (ids.has(null) || ids.has(undefined as never)) {
       throw new BadUserRequestException('Process instance ids cannot be null: process instance ids contains null value');
     }
-    for (const key of new Set([resolved.source.key, resolved.target.key])) {
-      await ctx.authz.check({ permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: key });
-    }
+    if (checkNow) await checkMigrateInstance(ctx, resolved.source.key, resolved.target.key);
     return { resolved, processInstanceIds: [...ids] as string[] };
   }
 
@@ -534,4 +539,12 @@ async function armNewBoundaryEvents(
       }
     }
   }
+}
+
+/** Camunda's AbstractMigrationCmd.checkAuthorizations: MIGRATE_INSTANCE on the source and the target definition, both needed (both listed when denied). */
+function checkMigrateInstance(ctx: CommandContext, sourceKey: string, targetKey: string): Promise<void> {
+  return ctx.authz.checkAll(
+    { permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: sourceKey },
+    { permission: 'MIGRATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: targetKey },
+  );
 }

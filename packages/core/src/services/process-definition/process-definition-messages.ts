@@ -5,6 +5,10 @@ import { ensureMessage } from '../../errors/ensure.js';
 export const definitionNotFound = (id: string) =>
   new NotFoundException(ensureMessage(`No process definition found with id '${id}'`, 'processDefinition', 'is null'));
 
+/** Camunda's deployment cache text for an unknown definition id (findDeployedProcessDefinitionById). */
+export const noDeployedDefinition = (id: string) =>
+  new NotFoundException(ensureMessage(`no deployed process definition found with id '${id}'`, 'processDefinition', 'is null'));
+
 export const noDefinitionsForKey = (key: string) =>
   new NotFoundException(ensureMessage(`No process definition found with key '${key}'`, 'processDefinitions', 'is empty'));
 

@@ -8,7 +8,7 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
 import type { ProcessDefinition } from './process-definition.js';
-import { ensureMessage } from '../../errors/ensure.js';
+import { noDeployedDefinition } from './process-definition-messages.js';
 import { formValueOf, renderStartForm, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 
@@ -122,10 +122,6 @@ function deployedResourceName(formKey: string): string {
   if (!key.startsWith(DEPLOYMENT)) throw new BadUserRequestException(`The form key '${key}' does not reference a deployed form.`);
   return key.slice(DEPLOYMENT.length);
 }
-
-/** Camunda's deployment cache text for an unknown definition id. */
-const noDeployedDefinition = (id: string) =>
-  new NotFoundException(ensureMessage(`no deployed process definition found with id '${id}'`, 'processDefinition', 'is null'));
 
 const formNotFound = (resourceName: string, deploymentId: string) =>
   new NotFoundException(`The form with the resource name '${resourceName}' cannot be found in deployment with id ${deploymentId}`);
