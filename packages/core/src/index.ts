@@ -31,7 +31,7 @@ export type { AuthorizationService, AuthorizationCheckRequest } from './services
 export type { IdentityService } from './services/identity/identity-service.js';
 export type { User, Group, UserQuery, GroupQuery } from './services/identity/identity.js';
 export type { RuntimeService, InstanceSuspensionTarget } from './services/runtime/runtime-service.js';
-export type { TaskService } from './services/task/task-service.js';
+export type { TaskService, NewAttachment } from './services/task/task-service.js';
 export type { ProcessInstance, ProcessInstanceQuery, ActivityInstanceNode, TransitionInstanceNode, InstanceIncident } from './services/runtime/process-instance.js';
 export type { StartProcessInstanceRequest, StartedProcessInstance } from './services/runtime/start-process-instance-cmd.js';
 export type { Task, TaskQuery, TaskCandidates, DelegationState, TaskIdentityLink, TaskUpdate } from './services/task/task.js';
@@ -97,6 +97,7 @@ export { BATCH_SET_REMOVAL_TIME } from './services/batch/types/batch-set-removal
 export { HISTORIC_INSTANCE_DELETION } from './services/batch/types/historic-instance-deletion.js';
 export { batchIdOfJob } from './services/batch/batch-job.js';
 export type { Comment } from './persistence/repositories/comment-repository.js';
+export type { Attachment } from './persistence/repositories/attachment-repository.js';
 export type { TelemetryService, TelemetryData } from './services/telemetry/telemetry-service.js';
 export type { EngineMetrics, TelemetryMetric } from './services/telemetry/engine-metrics.js';
 export type { MetricsService, MetricsIntervalQuery, MetricIntervalValue, MetricsRange } from './services/metrics/metrics-service.js';

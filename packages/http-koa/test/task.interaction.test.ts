@@ -313,6 +313,90 @@ describe('the Task group', () => {
     expect(form.status).toBe(400);
     expect(form.body).toEqual({ type: 'RestException', message: 'Cannot get form for task nope', code: null });
   });
+
+  describe('attachments (the Task Attachment group)', () => {
+    const create = (id: string, fields: Record<string, string>, content?: string) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      if (content !== undefined) form.append('content', new Blob([content]), 'notes.txt');
+      return rest.request('POST', `/task/${id}/attachment/create`, { form });
+    };
+
+    it('adds uploaded content and links, lists, reads, serves the content and deletes, also after the task ended', async () => {
+      const uploaded = await create(taskId, { 'attachment-name': 'notes', 'attachment-description': 'what we found', 'attachment-type': 'text/plain' }, 'checked twice');
+      const linked = await create(taskId, { 'attachment-name': 'spec', url: 'https://example.com/spec.pdf' });
+      expect(uploaded.status).toBe(200);
+      expect(uploaded.body).toMatchObject({ name: 'notes', description: 'what we found', type: 'text/plain', taskId, url: null, rootProcessInstanceId: instanceId, removalTime: null });
+      expect(uploaded.body.links).toEqual([{ method: 'GET', href: `${rest.url}/task/${taskId}/attachment/${uploaded.body.id}`, rel: 'self' }]);
+      expect(linked.body).toMatchObject({ name: 'spec', url: 'https://example.com/spec.pdf', type: null });
+
+      const list = await rest.request('GET', `/task/${taskId}/attachment`);
+      const ids = (body: Array<{ id: string }>) => body.map((each) => each.id).sort();
+      expect(ids(list.body)).toEqual([uploaded.body.id, linked.body.id].sort());
+      expect((await rest.request('GET', `/task/${taskId}/attachment/${linked.body.id}`)).body).toMatchObject({ id: linked.body.id, links: [] });
+      const data = await rest.request('GET', `/task/${taskId}/attachment/${uploaded.body.id}/data`);
+      expect(data.headers.get('content-type')).toBe('application/octet-stream');
+      expect(data.body.toString('utf8')).toBe('checked twice');
+      const noData = await rest.request('GET', `/task/${taskId}/attachment/${linked.body.id}/data`);
+      expect(noData.status).toBe(404);
+      expect(noData.body.message).toBe(`Attachment content for attachment with id '${linked.body.id}' does not exist for task id '${taskId}'.`);
+
+      // Attachments are history: they stay when the task ends, and more can be added then.
+      await rest.engine.task.complete(taskId);
+      const late = await create(taskId, { url: 'https://example.com/late' });
+      expect(late.status).toBe(200);
+      expect((await rest.request('DELETE', `/task/${taskId}/attachment/${linked.body.id}`)).status).toBe(204);
+      expect(ids((await rest.request('GET', `/task/${taskId}/attachment`)).body)).toEqual([uploaded.body.id, late.body.id].sort());
+
+      // They go with their process instance's history.
+      const [after] = await rest.engine.task.findTasks({ processInstanceId: instanceId });
+      await rest.engine.task.complete(after!.id);
+      expect((await rest.request('DELETE', `/history/process-instance/${instanceId}`)).status).toBe(204);
+      expect((await rest.request('GET', `/task/${taskId}/attachment`)).status).toBe(404);
+      expect(await rest.engine.task.getTaskAttachments(taskId)).toEqual([]);
+    });
+
+    it("answers Camunda's errors", async () => {
+      const missingTask = await create('nope', { url: 'https://example.com' });
+      expect(missingTask.status).toBe(400);
+      expect(missingTask.body).toMatchObject({ type: 'InvalidRequestException', message: 'No task found for task id nope' });
+      const nothing = await create(taskId, { 'attachment-name': 'empty' });
+      expect(nothing.status).toBe(400);
+      expect(nothing.body.message).toBe('No content or url to remote content exists to create the task attachment.');
+      expect((await rest.request('GET', '/task/nope/attachment')).body.message).toBe('No task found for task id nope');
+      const unknown = await rest.request('GET', `/task/${taskId}/attachment/nope`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.message).toBe(`Task attachment with id nope does not exist for task id '${taskId}'.`);
+      const deleteUnknown = await rest.request('DELETE', `/task/${taskId}/attachment/nope`);
+      expect(deleteUnknown.status).toBe(404);
+      expect(deleteUnknown.body.message).toBe(`Deletion is not possible. No attachment exists for task id '${taskId}' and attachment id 'nope'.`);
+    });
+
+    it('logs AddAttachment and DeleteAttachment for an authenticated user, and has nothing without history', async () => {
+      const created = await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.task.createAttachment(taskId, { name: 'notes', url: 'https://example.com' }));
+      await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.task.deleteTaskAttachment(taskId, created.id));
+      const entries = await rest.engine.history.userOperations.find({ entityType: 'Attachment' } as never);
+      expect(entries.map(({ operationType, property, newValue, taskId: onTask, category }) => ({ operationType, property, newValue, onTask, category }))).toEqual(
+        expect.arrayContaining([
+          { operationType: 'AddAttachment', property: 'name', newValue: 'notes', onTask: taskId, category: 'TaskWorker' },
+          { operationType: 'DeleteAttachment', property: 'name', newValue: 'notes', onTask: taskId, category: 'TaskWorker' },
+        ]),
+      );
+
+      const none = await startRestHarness({ historyLevel: 'none' });
+      try {
+        const { taskId: task } = await deployAndStart(none);
+        expect((await none.request('GET', `/task/${task}/attachment`)).body).toEqual([]);
+        const refused = await none.request('POST', `/task/${task}/attachment/create`, { form: new FormData() });
+        expect(refused.status).toBe(403);
+        expect(refused.body.message).toBe('History is not enabled');
+        expect((await none.request('GET', `/task/${task}/attachment/any`)).status).toBe(404);
+        expect((await none.request('DELETE', `/task/${task}/attachment/any`)).status).toBe(403);
+      } finally {
+        await none.close();
+      }
+    });
+  });
 });
 
 const byLink = (a: { userId: string | null; groupId: string | null; type: string }, b: typeof a) =>

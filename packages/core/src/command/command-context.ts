@@ -21,6 +21,7 @@ import { ExecutionQueryRepository } from '../persistence/repositories/execution-
 import { ExternalTaskRepository } from '../persistence/repositories/external-task-repository.js';
 import { JobDefinitionRepository } from '../persistence/repositories/job-definition-repository.js';
 import { CommentRepository } from '../persistence/repositories/comment-repository.js';
+import { AttachmentRepository } from '../persistence/repositories/attachment-repository.js';
 import { PropertyRepository } from '../persistence/repositories/property-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
@@ -46,6 +47,7 @@ export class CommandContext {
   readonly externalTasks: ExternalTaskRepository;
   readonly jobDefinitions: JobDefinitionRepository;
   readonly comments: CommentRepository;
+  readonly taskAttachments: AttachmentRepository;
   readonly properties: PropertyRepository;
   /** The meter log and the task meter log (engine metrics). */
   readonly meterLog: MeterLogRepository;
@@ -83,6 +85,7 @@ export class CommandContext {
     this.externalTasks = new ExternalTaskRepository(trx, dialect);
     this.jobDefinitions = new JobDefinitionRepository(trx);
     this.comments = new CommentRepository(trx);
+    this.taskAttachments = new AttachmentRepository(trx);
     this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }

@@ -93,6 +93,7 @@ const INSTANCE_TABLES = [
   ['trellis_hi_ext_task_log', 'proc_inst_id'],
   ['trellis_hi_job_log', 'process_instance_id'],
   ['trellis_hi_op_log', 'proc_inst_id'],
+  ['trellis_attachment', 'proc_inst_id'],
 ] as const;
 
 /**
@@ -110,6 +111,7 @@ export const INHERITED_THROUGH = {
   trellis_hi_ext_task_log: 'proc_inst_id',
   trellis_hi_job_log: 'process_instance_id',
   trellis_hi_op_log: 'root_proc_inst_id',
+  trellis_attachment: 'proc_inst_id',
 } as const;
 
 /**

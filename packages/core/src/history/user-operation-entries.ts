@@ -241,6 +241,11 @@ export const OperationLogEntries = {
     });
   },
 
+  /** Camunda's logAttachmentOperation on a task: AddAttachment / DeleteAttachment with the attachment's name. */
+  attachment(ctx: CommandContext, operationType: 'AddAttachment' | 'DeleteAttachment', task: TaskRef, name: string | null): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'Attachment', category: taskWorker, ...onTask(task), changes: [{ property: 'name', newValue: name }] });
+  },
+
   /** Camunda's logUserOperation / logGroupOperation / logMembershipOperation: the administrator's identity changes. */
   identity(ctx: CommandContext, operationType: 'Create' | 'Update' | 'Delete' | 'Unlock', entityType: 'User' | 'Group' | 'GroupMembership', ids: { userId?: string; groupId?: string }): void {
     const changes: PropertyChange[] = [];

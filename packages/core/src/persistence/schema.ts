@@ -27,6 +27,7 @@ export interface StoreSchema {
   trellis_incident: IncidentTable;
   trellis_external_task: ExternalTaskTable;
   trellis_comment: CommentTable;
+  trellis_attachment: AttachmentTable;
   trellis_batch: BatchTable;
   trellis_hi_batch: HistoricBatchTable;
   trellis_meter_log: MeterLogTable;
@@ -320,6 +321,21 @@ export interface ExternalTaskTable {
   priority: number;
   business_key: string | null;
   create_time: number;
+}
+
+/** Camunda's ACT_HI_ATTACHMENT, the content inline. */
+export interface AttachmentTable {
+  id: string;
+  name: string | null;
+  description: string | null;
+  type: string | null;
+  task_id: string | null;
+  proc_inst_id: string | null;
+  root_proc_inst_id: string | null;
+  url: string | null;
+  content: Buffer | null;
+  create_time: number;
+  removal_time: number | null;
 }
 
 export interface CommentTable {

@@ -241,6 +241,39 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(jobs[0]).toMatchObject({ id: job.id, suspended: true, dueDate: null });
   });
 
+  it("task attachments are history: they inherit their instance's removal time, take set-removal-time and go with cleanup", async () => {
+    const { engine, runParent } = await setup();
+    const { root, called } = await runParent(false);
+    const [work] = await engine.task.findTasks({ processInstanceId: called });
+    const bytes = Buffer.from([0, 1, 2, 255]);
+    const attachment = await engine.task.createAttachment(work!.id, { name: 'scan', content: bytes, url: 'ignored when there is content' });
+    expect(attachment).toMatchObject({ taskId: work!.id, processInstanceId: called, rootProcessInstanceId: root, url: null, removalTime: null });
+    expect(await engine.task.getTaskAttachmentContent(work!.id, attachment.id)).toEqual(bytes);
+
+    engine.clock.advance(1000);
+    await engine.task.complete(work!.id);
+    const [review] = await engine.task.findTasks({ processInstanceId: root });
+    await engine.task.complete(review!.id);
+    engine.clock.advance(1000);
+    await engine.jobExecutor.runDueJobs();
+    const [ended] = await engine.history.findHistoricProcessInstances({ processInstanceId: root });
+    const removalTime = ended!.endTime!.getTime() + 5 * DAY;
+    expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(new Date(removalTime));
+
+    const absolute = new Date('2030-01-01T00:00:00.000Z');
+    await engine.historyCleanup.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicProcessInstanceIds: [called] });
+    for (let i = 0; i < 2; i++) {
+      await engine.jobExecutor.runDueJobs();
+      engine.clock.advance(30_000);
+    }
+    expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(absolute);
+
+    engine.clock.advance(absolute.getTime() - engine.clock.now().getTime() + DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.task.getTaskAttachments(work!.id)).toEqual([]);
+  });
+
   it('endTimeBased cleanup removes finished roots past end time + time to live with their called instances', async () => {
     const { engine, rowCounts, runParent } = await setup({ historyCleanup: { strategy: 'endTimeBased' } });
     const old = await runParent();

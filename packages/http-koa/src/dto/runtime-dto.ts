@@ -1,4 +1,4 @@
-import type { ActivityInstanceNode, Comment, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
+import type { ActivityInstanceNode, Attachment, Comment, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
 import { formatRestDate } from './dates.js';
 import type { LinkDto } from './links.js';
 
@@ -74,6 +74,22 @@ export function toTaskDto(task: Task) {
     formKey: task.formKey,
     camundaFormRef: null,
     tenantId: task.tenantId,
+  };
+}
+
+/** Camunda's AttachmentDto; `links` carries its self link when just created. */
+export function toAttachmentDto(attachment: Attachment, links: LinkDto[] = []) {
+  return {
+    links,
+    id: attachment.id,
+    name: attachment.name,
+    description: attachment.description,
+    taskId: attachment.taskId,
+    type: attachment.type,
+    url: attachment.url,
+    createTime: formatRestDate(attachment.createTime),
+    removalTime: attachment.removalTime ? formatRestDate(attachment.removalTime) : null,
+    rootProcessInstanceId: attachment.rootProcessInstanceId,
   };
 }
 

@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
-import { toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
+import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
+import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -159,6 +160,73 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const result = await notFoundAs404(() => engine.task.complete(ctx.params.id, variables), notFound(ctx.params.id));
     if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
+  });
+
+  // The Task Attachment group (Camunda's TaskAttachmentResourceImpl): history, so the task may have
+  // ended; without history the list is empty and everything else refused.
+  const historyEnabled = () => engine.config.historyLevel !== 'none';
+  const ensureHistoryEnabled = (status: 403 | 404) => {
+    if (!historyEnabled()) throw new InvalidRequestException(status, 'History is not enabled');
+  };
+  /** Camunda looks the task up in history, as the caller may read it. */
+  const ensureTaskExists = async (taskId: string, status: 400 | 404) => {
+    if ((await engine.history.tasks.countTasks({ taskId })) === 0) throw new InvalidRequestException(status, `No task found for task id ${taskId}`);
+  };
+
+  router.get('/task/:id/attachment', async (ctx) => {
+    if (!historyEnabled()) {
+      ctx.body = [];
+      return;
+    }
+    await ensureTaskExists(ctx.params.id, 404);
+    ctx.body = (await engine.task.getTaskAttachments(ctx.params.id)).map((attachment) => toAttachmentDto(attachment));
+  });
+
+  router.get('/task/:id/attachment/:attachmentId', async (ctx) => {
+    const { id, attachmentId } = ctx.params;
+    ensureHistoryEnabled(404);
+    const attachment = await engine.task.getTaskAttachment(id, attachmentId);
+    if (!attachment) throw new InvalidRequestException(404, `Task attachment with id ${attachmentId} does not exist for task id '${id}'.`);
+    ctx.body = toAttachmentDto(attachment);
+  });
+
+  router.get('/task/:id/attachment/:attachmentId/data', async (ctx) => {
+    const { id, attachmentId } = ctx.params;
+    ensureHistoryEnabled(404);
+    const content = await engine.task.getTaskAttachmentContent(id, attachmentId);
+    if (!content) throw new InvalidRequestException(404, `Attachment content for attachment with id '${attachmentId}' does not exist for task id '${id}'.`);
+    ctx.set('Content-Type', 'application/octet-stream');
+    ctx.body = content;
+  });
+
+  router.delete('/task/:id/attachment/:attachmentId', async (ctx) => {
+    const { id, attachmentId } = ctx.params;
+    ensureHistoryEnabled(403);
+    try {
+      await engine.task.deleteTaskAttachment(id, attachmentId);
+    } catch (error) {
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(404, `Deletion is not possible. No attachment exists for task id '${id}' and attachment id '${attachmentId}'.`);
+    }
+    ctx.status = 204;
+  });
+
+  router.post('/task/:id/attachment/create', async (ctx) => {
+    const id = ctx.params.id;
+    ensureHistoryEnabled(403);
+    await ensureTaskExists(id, 400);
+    const form = await readMultipart(ctx, rest.bodyLimit);
+    const content = form.files.find((part) => part.fieldName === 'content')?.bytes ?? (form.fields.has('content') ? Buffer.from(form.fields.get('content')!, 'utf8') : null);
+    const url = form.fields.get('url') ?? null;
+    if (content === null && url === null) throw new InvalidRequestException(400, 'No content or url to remote content exists to create the task attachment.');
+    const attachment = await engine.task.createAttachment(id, {
+      name: form.fields.get('attachment-name') ?? null,
+      description: form.fields.get('attachment-description') ?? null,
+      type: form.fields.get('attachment-type') ?? null,
+      url,
+      content,
+    });
+    ctx.body = toAttachmentDto(attachment, selfLink(baseUrlOf(ctx), `/task/${id}/attachment/${attachment.id}`));
   });
 
   router.get('/task/:id/comment', async (ctx) => {

@@ -18,6 +18,7 @@ import { externalTaskFetchOrder } from './0017-external-task-fetch-order.js';
 import { compensatingExecutions } from './0018-compensating-executions.js';
 import { compensationConfiguration } from './0019-compensation-configuration.js';
 import { userLockout } from './0020-user-lockout.js';
+import { attachments } from './0021-attachments.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -42,5 +43,6 @@ export const migrations: readonly Migration[] = [
   compensatingExecutions,
   compensationConfiguration,
   userLockout,
+  attachments,
 ];
 export type { Migration } from './migration.js';

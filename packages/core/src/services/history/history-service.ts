@@ -145,6 +145,7 @@ export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids:
       await variables.deleteInstances({ processInstanceId: id });
     }
     await IncidentAndLogDeletion.ofProcessInstances(ctx, found);
+    await ctx.taskAttachments.deleteByProcessInstances(found);
   }
   OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: found.length }, { property: 'async', newValue: false }]);
 }

@@ -6,6 +6,7 @@ import { BadUserRequestException, NotFoundException, NullValueException, Process
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
+import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
@@ -159,11 +160,7 @@ export class TaskService {
       const task = await ctx.tasks.findById(taskId);
       if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}`);
       await checkTask(ctx, task, WORK);
-      let rootProcessInstanceId = task.processInstanceId;
-      for (let caller = rootProcessInstanceId ? await ctx.executions.findById(rootProcessInstanceId) : null; caller?.superProcessInstanceId; ) {
-        rootProcessInstanceId = caller.superProcessInstanceId;
-        caller = await ctx.executions.findById(rootProcessInstanceId);
-      }
+      const rootProcessInstanceId = await rootInstanceOf(ctx, task.processInstanceId);
       const comment: Comment = {
         id: ctx.ids.next(),
         userId: ctx.authentication?.userId ?? null,
@@ -176,6 +173,63 @@ export class TaskService {
       };
       await ctx.comments.insert(comment);
       return comment;
+    });
+  }
+
+  /**
+   * Camunda's CreateAttachmentCmd for a task: a link (`url`) or uploaded `content`. The task may have
+   * ended (attachments are history); the attachment goes with its process instance's history.
+   * Logged (AddAttachment) while the task runs. As in Camunda, the command checks no permission.
+   */
+  createAttachment(taskId: string, attachment: NewAttachment): Promise<Attachment> {
+    return this.commands.run('CreateAttachmentCmd', async (ctx) => {
+      const task = await ctx.tasks.findById(taskId);
+      const ended = task ? undefined : await ctx.trx.selectFrom('trellis_hi_taskinst').select(['proc_inst_id', 'root_proc_inst_id']).where('id', '=', taskId).executeTakeFirst();
+      if (!task && !ended) throw new NullValueException(`Cannot find task with id ${taskId}: task is null`);
+      const processInstanceId = task ? task.processInstanceId : ended!.proc_inst_id;
+      const id = ctx.ids.next();
+      await ctx.taskAttachments.insert(
+        {
+          id,
+          name: attachment.name ?? null,
+          description: attachment.description ?? null,
+          type: attachment.type ?? null,
+          taskId,
+          processInstanceId,
+          rootProcessInstanceId: task ? await rootInstanceOf(ctx, processInstanceId) : ended!.root_proc_inst_id,
+          url: attachment.content ? null : (attachment.url ?? null),
+          createTime: ctx.clock.now(),
+        },
+        attachment.content ?? null,
+      );
+      if (task) OperationLogEntries.attachment(ctx, 'AddAttachment', task, attachment.name ?? null);
+      return (await ctx.taskAttachments.findByTaskAndId(taskId, id))!;
+    });
+  }
+
+  /** A task's attachments, oldest first (also of an ended task). */
+  getTaskAttachments(taskId: string): Promise<Attachment[]> {
+    return this.commands.run('GetTaskAttachmentsCmd', (ctx) => ctx.taskAttachments.findByTask(taskId));
+  }
+
+  /** One attachment of a task; null when the task has no such attachment. */
+  getTaskAttachment(taskId: string, attachmentId: string): Promise<Attachment | null> {
+    return this.commands.run('GetTaskAttachmentCmd', (ctx) => ctx.taskAttachments.findByTaskAndId(taskId, attachmentId));
+  }
+
+  /** The uploaded content of a task's attachment; null for a link or no such attachment. */
+  getTaskAttachmentContent(taskId: string, attachmentId: string): Promise<Buffer | null> {
+    return this.commands.run('GetTaskAttachmentContentCmd', (ctx) => ctx.taskAttachments.contentOf(taskId, attachmentId));
+  }
+
+  /** Camunda's DeleteAttachmentCmd for a task: NullValueException when the task has no such attachment; logged while the task runs. */
+  deleteTaskAttachment(taskId: string, attachmentId: string): Promise<void> {
+    return this.commands.run('DeleteAttachmentCmd', async (ctx) => {
+      const attachment = await ctx.taskAttachments.findByTaskAndId(taskId, attachmentId);
+      if (!attachment) throw new NullValueException(`No attachment exist for task id '${taskId} and attachmentId '${attachmentId}'.: attachment is null`);
+      await ctx.taskAttachments.delete(attachmentId);
+      const task = await ctx.tasks.findById(taskId);
+      if (task) OperationLogEntries.attachment(ctx, 'DeleteAttachment', task, attachment.name);
     });
   }
 
@@ -567,4 +621,23 @@ async function updateTask(ctx: CommandContext, task: Task, changes: Partial<Task
   const changed = { ...task, ...changes };
   await ctx.tasks.update(changed);
   await TaskHistory.updated(ctx, task, changed);
+}
+
+/** What a new attachment of a task holds: a link (`url`) or uploaded `content` (which wins), with name, description and type. */
+export interface NewAttachment {
+  name?: string | null;
+  description?: string | null;
+  type?: string | null;
+  url?: string | null;
+  content?: Buffer | null;
+}
+
+/** The root of a process instance's call hierarchy (null for none). */
+async function rootInstanceOf(ctx: CommandContext, processInstanceId: string | null): Promise<string | null> {
+  let root = processInstanceId;
+  for (let caller = root ? await ctx.executions.findById(root) : null; caller?.superProcessInstanceId; ) {
+    root = caller.superProcessInstanceId;
+    caller = await ctx.executions.findById(root);
+  }
+  return root;
 }
