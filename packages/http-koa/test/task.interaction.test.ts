@@ -322,9 +322,10 @@ describe('the Task group', () => {
       return rest.request('POST', `/task/${id}/attachment/create`, { form });
     };
 
-    it('adds uploaded content and links, lists, reads, serves the content and deletes, also after the task ended', async () => {
+    it('adds uploaded content and links, lists, reads, serves the content and deletes, also after the task ended; they go with the history (comments too)', async () => {
       const uploaded = await create(taskId, { 'attachment-name': 'notes', 'attachment-description': 'what we found', 'attachment-type': 'text/plain' }, 'checked twice');
       const linked = await create(taskId, { 'attachment-name': 'spec', url: 'https://example.com/spec.pdf' });
+      await rest.engine.task.createComment(taskId, 'attached the notes');
       expect(uploaded.status).toBe(200);
       expect(uploaded.body).toMatchObject({ name: 'notes', description: 'what we found', type: 'text/plain', taskId, url: null, rootProcessInstanceId: instanceId, removalTime: null });
       expect(uploaded.body.links).toEqual([{ method: 'GET', href: `${rest.url}/task/${taskId}/attachment/${uploaded.body.id}`, rel: 'self' }]);
@@ -354,6 +355,7 @@ describe('the Task group', () => {
       expect((await rest.request('DELETE', `/history/process-instance/${instanceId}`)).status).toBe(204);
       expect((await rest.request('GET', `/task/${taskId}/attachment`)).status).toBe(404);
       expect(await rest.engine.task.getTaskAttachments(taskId)).toEqual([]);
+      expect(await rest.engine.task.getProcessInstanceComments(instanceId)).toEqual([]);
     });
 
     it("answers Camunda's errors", async () => {

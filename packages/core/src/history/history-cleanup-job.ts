@@ -39,6 +39,7 @@ const HISTORIC_TABLES = [
   'trellis_hi_ext_task_log',
   'trellis_hi_op_log',
   'trellis_attachment',
+  'trellis_comment',
 ] as const;
 
 /** Instance-keyed tables and their process instance column (endTimeBased deletes whole hierarchies). */
@@ -53,6 +54,7 @@ const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], str
   ['trellis_hi_ext_task_log', 'proc_inst_id'],
   ['trellis_hi_op_log', 'proc_inst_id'],
   ['trellis_attachment', 'proc_inst_id'],
+  ['trellis_comment', 'proc_inst_id'],
   ['trellis_hi_procinst', 'id'],
 ];
 

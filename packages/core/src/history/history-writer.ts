@@ -104,6 +104,7 @@ export const HistoryWriter = {
   async definitionDeleted(ctx: CommandContext, processDefinitionId: string): Promise<void> {
     await TaskHistory.definitionDeleted(ctx, processDefinitionId);
     await ctx.taskAttachments.deleteByProcessDefinition(processDefinitionId);
+    await ctx.comments.deleteByProcessDefinition(processDefinitionId);
     await ctx.trx.deleteFrom('trellis_hi_actinst').where('proc_def_id', '=', processDefinitionId).execute();
     await ctx.trx.deleteFrom('trellis_hi_procinst').where('proc_def_id', '=', processDefinitionId).execute();
     await new HistoricVariableRepository(ctx.trx).deleteInstances({ processDefinitionId });

@@ -94,6 +94,7 @@ const INSTANCE_TABLES = [
   ['trellis_hi_job_log', 'process_instance_id'],
   ['trellis_hi_op_log', 'proc_inst_id'],
   ['trellis_attachment', 'proc_inst_id'],
+  ['trellis_comment', 'proc_inst_id'],
 ] as const;
 
 /**
@@ -112,6 +113,7 @@ export const INHERITED_THROUGH = {
   trellis_hi_job_log: 'process_instance_id',
   trellis_hi_op_log: 'root_proc_inst_id',
   trellis_attachment: 'proc_inst_id',
+  trellis_comment: 'proc_inst_id',
 } as const;
 
 /**

@@ -349,6 +349,7 @@ export interface CommentTable {
   message: string | null;
   full_message: string | null;
   tenant_id: string | null;
+  removal_time: number | null;
 }
 
 export interface BatchTable {

@@ -241,7 +241,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(jobs[0]).toMatchObject({ id: job.id, suspended: true, dueDate: null });
   });
 
-  it("task attachments are history: they inherit their instance's removal time, take set-removal-time and go with cleanup", async () => {
+  it("task attachments and comments are history: they inherit their instance's removal time, take set-removal-time and go with cleanup", async () => {
     const { engine, runParent } = await setup();
     const { root, called } = await runParent(false);
     const [work] = await engine.task.findTasks({ processInstanceId: called });
@@ -249,6 +249,8 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const attachment = await engine.task.createAttachment(work!.id, { name: 'scan', content: bytes, url: 'ignored when there is content' });
     expect(attachment).toMatchObject({ taskId: work!.id, processInstanceId: called, rootProcessInstanceId: root, url: null, removalTime: null });
     expect(await engine.task.getTaskAttachmentContent(work!.id, attachment.id)).toEqual(bytes);
+    const comment = await engine.task.createComment(work!.id, 'looked at it');
+    expect(comment.removalTime).toBeNull();
 
     engine.clock.advance(1000);
     await engine.task.complete(work!.id);
@@ -259,6 +261,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const [ended] = await engine.history.findHistoricProcessInstances({ processInstanceId: root });
     const removalTime = ended!.endTime!.getTime() + 5 * DAY;
     expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(new Date(removalTime));
+    expect((await engine.task.getTaskComments(work!.id))!.map((each) => each.removalTime)).toEqual([new Date(removalTime)]);
 
     const absolute = new Date('2030-01-01T00:00:00.000Z');
     await engine.historyCleanup.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicProcessInstanceIds: [called] });
@@ -267,11 +270,13 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
       engine.clock.advance(30_000);
     }
     expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(absolute);
+    expect((await engine.task.getProcessInstanceComments(called)).map((each) => each.removalTime)).toEqual([absolute]);
 
     engine.clock.advance(absolute.getTime() - engine.clock.now().getTime() + DAY);
     await engine.historyCleanup.cleanUpHistoryAsync(true);
     await engine.jobExecutor.runDueJobs();
     expect(await engine.task.getTaskAttachments(work!.id)).toEqual([]);
+    expect(await engine.task.getProcessInstanceComments(called)).toEqual([]);
   });
 
   it('endTimeBased cleanup removes finished roots past end time + time to live with their called instances', async () => {

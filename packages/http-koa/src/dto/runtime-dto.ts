@@ -103,7 +103,7 @@ export function toCommentDto(comment: Comment, links: LinkDto[] = []) {
     processInstanceId: comment.processInstanceId,
     time: formatRestDate(comment.time),
     message: comment.message,
-    removalTime: null,
+    removalTime: comment.removalTime ? formatRestDate(comment.removalTime) : null,
     rootProcessInstanceId: comment.rootProcessInstanceId,
   };
 }

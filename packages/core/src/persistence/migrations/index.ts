@@ -19,6 +19,7 @@ import { compensatingExecutions } from './0018-compensating-executions.js';
 import { compensationConfiguration } from './0019-compensation-configuration.js';
 import { userLockout } from './0020-user-lockout.js';
 import { attachments } from './0021-attachments.js';
+import { commentRemovalTime } from './0022-comment-removal-time.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -44,5 +45,6 @@ export const migrations: readonly Migration[] = [
   compensationConfiguration,
   userLockout,
   attachments,
+  commentRemovalTime,
 ];
 export type { Migration } from './migration.js';

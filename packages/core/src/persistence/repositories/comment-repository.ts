@@ -1,4 +1,5 @@
 import type { Selectable, Transaction } from 'kysely';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 import type { CommentTable, StoreSchema } from '../schema.js';
 import { toDate } from './query-support.js';
 
@@ -12,13 +13,15 @@ export interface Comment {
   time: Date;
   message: string;
   tenantId: string | null;
+  /** Its own (set-removal-time) or its process instance's. */
+  removalTime: Date | null;
 }
 
 /** Comments, within one transaction. */
 export class CommentRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async insert(comment: Comment): Promise<void> {
+  async insert(comment: Omit<Comment, 'removalTime'>): Promise<void> {
     await this.trx
       .insertInto('trellis_comment')
       .values({
@@ -31,22 +34,46 @@ export class CommentRepository {
         message: comment.message.length > 163 ? `${comment.message.slice(0, 160)}...` : comment.message,
         full_message: comment.message,
         tenant_id: comment.tenantId,
+        removal_time: null,
       })
       .execute();
   }
 
+  async findById(id: string): Promise<Comment | null> {
+    const row = await this.select().where('c.id', '=', id).executeTakeFirst();
+    return row ? toComment(row) : null;
+  }
+
   async findByTask(taskId: string): Promise<Comment[]> {
-    const rows = await this.trx.selectFrom('trellis_comment').selectAll().where('task_id', '=', taskId).orderBy('time', 'desc').orderBy('id').execute();
+    const rows = await this.select().where('c.task_id', '=', taskId).orderBy('c.time', 'desc').orderBy('c.id').execute();
     return rows.map(toComment);
   }
 
   async findByProcessInstance(processInstanceId: string): Promise<Comment[]> {
-    const rows = await this.trx.selectFrom('trellis_comment').selectAll().where('proc_inst_id', '=', processInstanceId).orderBy('time', 'desc').orderBy('id').execute();
+    const rows = await this.select().where('c.proc_inst_id', '=', processInstanceId).orderBy('c.time', 'desc').orderBy('c.id').execute();
     return rows.map(toComment);
+  }
+
+  /** With the history of these process instances. */
+  async deleteByProcessInstances(processInstanceIds: readonly string[]): Promise<void> {
+    if (processInstanceIds.length === 0) return;
+    await this.trx.deleteFrom('trellis_comment').where('proc_inst_id', 'in', processInstanceIds).execute();
+  }
+
+  /** With the history of a definition deleted with cascade: the comments of its historic instances (before those go). */
+  async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {
+    await this.trx
+      .deleteFrom('trellis_comment')
+      .where('proc_inst_id', 'in', (eb) => eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId))
+      .execute();
+  }
+
+  private select() {
+    return this.trx.selectFrom('trellis_comment as c').selectAll('c').select(inheritedRemovalTime('trellis_comment', 'c'));
   }
 }
 
-function toComment(row: Selectable<CommentTable>): Comment {
+function toComment(row: Selectable<CommentTable> & { inherited_removal_time: number | null }): Comment {
   return {
     id: row.id,
     userId: row.user_id,
@@ -56,5 +83,6 @@ function toComment(row: Selectable<CommentTable>): Comment {
     time: toDate(row.time),
     message: row.full_message ?? row.message ?? '',
     tenantId: row.tenant_id,
+    removalTime: row.inherited_removal_time === null ? null : toDate(row.inherited_removal_time),
   };
 }

@@ -161,7 +161,7 @@ export class TaskService {
       if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}`);
       await checkTask(ctx, task, WORK);
       const rootProcessInstanceId = await rootInstanceOf(ctx, task.processInstanceId);
-      const comment: Comment = {
+      const comment: Omit<Comment, 'removalTime'> = {
         id: ctx.ids.next(),
         userId: ctx.authentication?.userId ?? null,
         taskId,
@@ -172,7 +172,7 @@ export class TaskService {
         tenantId: task.tenantId,
       };
       await ctx.comments.insert(comment);
-      return comment;
+      return (await ctx.comments.findById(comment.id))!;
     });
   }
 
