@@ -103,8 +103,6 @@ export const HistoryWriter = {
   /** A process definition was deleted with cascade: its history goes too. */
   async definitionDeleted(ctx: CommandContext, processDefinitionId: string): Promise<void> {
     await TaskHistory.definitionDeleted(ctx, processDefinitionId);
-    await ctx.taskAttachments.deleteByProcessDefinition(processDefinitionId);
-    await ctx.comments.deleteByProcessDefinition(processDefinitionId);
     await ctx.trx.deleteFrom('trellis_hi_actinst').where('proc_def_id', '=', processDefinitionId).execute();
     await ctx.trx.deleteFrom('trellis_hi_procinst').where('proc_def_id', '=', processDefinitionId).execute();
     await new HistoricVariableRepository(ctx.trx).deleteInstances({ processDefinitionId });

@@ -191,14 +191,25 @@ export const TaskHistory = {
   async processInstanceDeleted(trx: Transaction<StoreSchema>, processInstanceId: string): Promise<void> {
     await trx.deleteFrom('trellis_hi_identitylink').where('proc_inst_id', '=', processInstanceId).execute();
     await trx.deleteFrom('trellis_hi_taskinst').where('proc_inst_id', '=', processInstanceId).execute();
+    for (const table of TASK_NOTES) await trx.deleteFrom(table).where('proc_inst_id', '=', processInstanceId).execute();
   },
 
   /** A process definition was deleted with cascade: the history of its tasks goes too. */
   async definitionDeleted(ctx: CommandContext, processDefinitionId: string): Promise<void> {
+    // Before the historic instances go: the notes name only their instance.
+    for (const table of TASK_NOTES) {
+      await ctx.trx
+        .deleteFrom(table)
+        .where('proc_inst_id', 'in', (eb) => eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId))
+        .execute();
+    }
     await ctx.trx.deleteFrom('trellis_hi_identitylink').where('proc_def_id', '=', processDefinitionId).execute();
     await ctx.trx.deleteFrom('trellis_hi_taskinst').where('proc_def_id', '=', processDefinitionId).execute();
   },
 };
+
+/** Comments and attachments: history of tasks that names only the task's process instance (Camunda's ACT_HI_COMMENT, ACT_HI_ATTACHMENT). */
+const TASK_NOTES = ['trellis_comment', 'trellis_attachment'] as const;
 
 function pendingOf(ctx: CommandContext, processInstanceId: string): PendingTasks {
   let all = ctx.attachments.get(PENDING) as Map<string, PendingTasks> | undefined;

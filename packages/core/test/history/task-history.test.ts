@@ -178,14 +178,19 @@ describe.each(testStoreConfigs())('task history on $name', (testStore) => {
     ]);
   });
 
-  it('deletes the task history of a definition deleted with cascade', async () => {
+  it('deletes the task history of a definition deleted with cascade, comments and attachments included', async () => {
     const { engine, definitions } = await engineWith('full', userTaskProcess);
-    await engine.runtime.startProcessInstanceById(definitions[0].id, { variables });
+    const instance = await engine.runtime.startProcessInstanceById(definitions[0].id, { variables });
+    const [task] = await engine.task.findTasks({ processInstanceId: instance.id });
+    await engine.task.createComment(task!.id, 'seen');
+    await engine.task.createAttachment(task!.id, { name: 'scan', content: Buffer.from('scan') });
 
     await engine.processDefinition.deleteProcessDefinition(definitions[0].id, { cascade: true });
 
     expect(await engine.history.tasks.countTasks()).toBe(0);
     expect(await engine.history.tasks.countIdentityLinkLogs()).toBe(0);
+    expect(await engine.task.getProcessInstanceComments(instance.id)).toEqual([]);
+    expect(await engine.task.getTaskAttachments(task!.id)).toEqual([]);
   });
 
   it('reports finished tasks per name and per definition, and their durations per month and quarter of their end', async () => {

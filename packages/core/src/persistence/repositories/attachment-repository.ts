@@ -62,20 +62,6 @@ export class AttachmentRepository {
     await this.trx.deleteFrom('trellis_attachment').where('id', '=', id).execute();
   }
 
-  /** With the history of these process instances (Camunda's deleteAttachmentsByProcessInstanceIds). */
-  async deleteByProcessInstances(processInstanceIds: readonly string[]): Promise<void> {
-    if (processInstanceIds.length === 0) return;
-    await this.trx.deleteFrom('trellis_attachment').where('proc_inst_id', 'in', processInstanceIds).execute();
-  }
-
-  /** With the history of a definition deleted with cascade: the attachments of its historic instances (before those go). */
-  async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {
-    await this.trx
-      .deleteFrom('trellis_attachment')
-      .where('proc_inst_id', 'in', (eb) => eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId))
-      .execute();
-  }
-
   private select() {
     return this.trx
       .selectFrom('trellis_attachment as a')

@@ -54,20 +54,6 @@ export class CommentRepository {
     return rows.map(toComment);
   }
 
-  /** With the history of these process instances. */
-  async deleteByProcessInstances(processInstanceIds: readonly string[]): Promise<void> {
-    if (processInstanceIds.length === 0) return;
-    await this.trx.deleteFrom('trellis_comment').where('proc_inst_id', 'in', processInstanceIds).execute();
-  }
-
-  /** With the history of a definition deleted with cascade: the comments of its historic instances (before those go). */
-  async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {
-    await this.trx
-      .deleteFrom('trellis_comment')
-      .where('proc_inst_id', 'in', (eb) => eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId))
-      .execute();
-  }
-
   private select() {
     return this.trx.selectFrom('trellis_comment as c').selectAll('c').select(inheritedRemovalTime('trellis_comment', 'c'));
   }
