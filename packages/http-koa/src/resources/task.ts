@@ -213,9 +213,10 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/task/:id/attachment/create', async (ctx) => {
     const id = ctx.params.id;
+    // The body is read first (Camunda's resource receives it parsed).
+    const form = await readMultipart(ctx, rest.bodyLimit);
     ensureHistoryEnabled(403);
     await ensureTaskExists(id, 400);
-    const form = await readMultipart(ctx, rest.bodyLimit);
     const content = form.files.find((part) => part.fieldName === 'content')?.bytes ?? (form.fields.has('content') ? Buffer.from(form.fields.get('content')!, 'utf8') : null);
     const url = form.fields.get('url') ?? null;
     if (content === null && url === null) throw new InvalidRequestException(400, 'No content or url to remote content exists to create the task attachment.');
