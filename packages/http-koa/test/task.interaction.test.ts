@@ -314,6 +314,41 @@ describe('the Task group', () => {
     expect(form.body).toEqual({ type: 'RestException', message: 'Cannot get form for task nope', code: null });
   });
 
+  it('renders the generated form of a user task with camunda:formData, as the start form of the same fields, and points its form key at it', async () => {
+    const formData = `<camunda:formData>
+      <camunda:formField id="amount" label="Amount" type="long" defaultValue="42"><camunda:validation><camunda:constraint name="required" /></camunda:validation></camunda:formField>
+      <camunda:formField id="approved" type="boolean" />
+    </camunda:formData>`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="generated" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start"><bpmn:extensionElements>${formData}</bpmn:extensionElements></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
+    <bpmn:userTask id="decide"><bpmn:extensionElements>${formData}</bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'generated.bpmn', bytes: Buffer.from(xml) }] });
+    const instance = await rest.engine.runtime.startProcessInstanceById(processDefinitions![0]!.id);
+    const [decide] = await rest.engine.task.findTasks({ processInstanceId: instance.id });
+
+    const form = await rest.request('GET', `/task/${decide!.id}/form`);
+    expect(form.body).toEqual({ key: `embedded:engine://engine/:engine/task/${decide!.id}/rendered-form`, camundaFormRef: null, contextPath: null });
+    const rendered = await rest.request('GET', `/task/${decide!.id}/rendered-form`);
+    expect(rendered.status).toBe(200);
+    expect(rendered.headers.get('content-type')).toContain('application/xhtml+xml');
+    const startForm = await rest.request('GET', '/process-definition/key/generated/rendered-form');
+    expect(rendered.body.toString('utf8')).toBe(startForm.body.toString('utf8'));
+    expect(rendered.body.toString('utf8')).toContain('name="amount"');
+
+    // A task without form fields has no generated form (the review task here has a form key instead).
+    expect((await rest.request('GET', `/task/${taskId}/form`)).body.key).toBe('embedded:app:forms/check.html');
+    const none = await rest.request('GET', `/task/${taskId}/rendered-form`);
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe(`No matching rendered form for task with the id ${taskId} found.`);
+  });
+
   describe('attachments (the Task Attachment group)', () => {
     const create = (id: string, fields: Record<string, string>, content?: string) => {
       const form = new FormData();

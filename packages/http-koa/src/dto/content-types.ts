@@ -19,3 +19,6 @@ export function attachmentDisposition(resourceName: string): string {
   const encoded = encodeURIComponent(file).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${file}"; filename*=UTF-8''${encoded}`;
 }
+
+/** What Camunda answers generated and deployed HTML forms with. */
+export const XHTML = 'application/xhtml+xml';

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { AuthorizationException, FormFieldValidationException, NotFoundException, NullValueException, ProcessEngineException, BadUserRequestException } from '@trellis/core';
 import { readJsonBody } from '../body.js';
+import { XHTML } from '../dto/content-types.js';
 import { toStartFormDto } from '../dto/form-dto.js';
 import { selfLink } from '../dto/links.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
@@ -9,7 +10,6 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { DEFINITION_PATHS, resolveDefinitionId } from './process-definition.js';
 
-const XHTML = 'application/xhtml+xml';
 
 /** The start form endpoints in the three single-definition path forms. */
 export function processDefinitionFormRoutes(router: Router, rest: RestContext): void {

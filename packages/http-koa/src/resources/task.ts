@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
+import { XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
@@ -311,8 +312,18 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
       throw new InvalidRequestException(400, `Cannot get form for task ${id}`, 'RestException');
     }
-    // contextPath: a process application's path, which Trellis has none of.
-    ctx.body = { key: form.formKey, camundaFormRef: null, contextPath: null };
+    // Generated forms: Camunda points the tasklist at the rendered-form endpoint. contextPath: a
+    // process application's path, which Trellis has none of.
+    const key = form.formKey || !form.hasFormFields ? form.formKey : `embedded:engine://engine/:engine/task/${id}/rendered-form`;
+    ctx.body = { key, camundaFormRef: null, contextPath: null };
+  });
+
+  router.get('/task/:id/rendered-form', async (ctx) => {
+    const id = ctx.params.id;
+    const html = await engine.task.getRenderedTaskForm(id);
+    if (html === null) throw new InvalidRequestException(404, `No matching rendered form for task with the id ${id} found.`);
+    ctx.type = XHTML;
+    ctx.body = html;
   });
 
   router.get('/task/:id/form-variables', async (ctx) => {

@@ -9,7 +9,7 @@ import type { TypedValue } from '../../runtime/variables/index.js';
 import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { noDeployedDefinition } from './process-definition-messages.js';
-import { formValueOf, renderStartForm, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
+import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 
 /** A deployed form file (GET …/deployed-start-form). */
@@ -52,7 +52,7 @@ export class StartFormService {
 
   /** The HTML Camunda's default form engine generates from the form fields; null when there are none. */
   getRenderedStartForm(processDefinitionId: string): Promise<string | null> {
-    return this.commands.run('GetRenderedStartFormCmd', async (ctx) => renderStartForm((await this.load(ctx, processDefinitionId)).form.fields));
+    return this.commands.run('GetRenderedStartFormCmd', async (ctx) => renderFormFields((await this.load(ctx, processDefinitionId)).form.fields));
   }
 
   /**

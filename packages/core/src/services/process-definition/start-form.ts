@@ -297,8 +297,8 @@ class HtmlDocument {
 
 const FORM = 'this.generatedForm';
 
-/** The generated HTML form of the fields, or null when there are none. */
-export function renderStartForm(fields: readonly FormFieldDefinition[]): string | null {
+/** The generated HTML form of camunda:formData fields (a start or a task form), or null when there are none. */
+export function renderFormFields(fields: readonly FormFieldDefinition[]): string | null {
   if (fields.length === 0) return null;
   const doc = new HtmlDocument().start('form', [['name', 'generatedForm'], ['role', 'form']]);
   for (const field of fields) {

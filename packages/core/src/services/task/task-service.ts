@@ -9,7 +9,7 @@ import type { Comment } from '../../persistence/repositories/comment-repository.
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
-import { formValueOf, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
+import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -24,6 +24,8 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 export interface TaskFormData {
   formKey: string | null;
   processDefinitionId: string | null;
+  /** The user task declares camunda:formData fields (a generated form: GET /task/{id}/rendered-form). */
+  hasFormFields: boolean;
 }
 
 /**
@@ -311,7 +313,7 @@ export class TaskService {
       await checkTask(ctx, task, WORK);
       const scope = await this.openScope(ctx, task);
       // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
-      variables = submitFormVariables(formFieldsOfTask(scope, task), variables);
+      variables = submitFormVariables(await this.formFieldsOf(ctx, task), variables);
       if (task.processInstanceId && task.executionId) await formFieldsSubmitted(ctx, { ...task, processInstanceId: task.processInstanceId, executionId: task.executionId, taskId: task.id }, variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
@@ -329,8 +331,24 @@ export class TaskService {
     return this.commands.run('GetTaskFormCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, READ);
-      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId };
+      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId, hasFormFields: (await this.formFieldsOf(ctx, task)).length > 0 };
     });
+  }
+
+  /** Camunda's GetRenderedTaskFormCmd: the generated HTML form of the task's camunda:formData fields; null when it has none. */
+  getRenderedTaskForm(taskId: string): Promise<string | null> {
+    return this.commands.run('GetRenderedTaskFormCmd', async (ctx) => {
+      const task = await this.load(ctx, taskId);
+      await checkTask(ctx, task, READ);
+      return renderFormFields(await this.formFieldsOf(ctx, task));
+    });
+  }
+
+  /** The camunda:formData fields of the task's user task element, read from the model (no instance loaded). */
+  private async formFieldsOf(ctx: CommandContext, task: Task) {
+    const definition = task.processDefinitionId ? await this.env.definition(ctx, task.processDefinitionId) : null;
+    const element = definition && task.taskDefinitionKey ? (await this.env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
+    return element ? startFormDataOf(element).fields : [];
   }
 
   /**
@@ -343,7 +361,7 @@ export class TaskService {
       await checkTask(ctx, task, READ);
       const scope = await this.openScope(ctx, task);
       const all = visibleOf(task, scope);
-      for (const field of formFieldsOfTask(scope, task)) if (!field.isBusinessKey) all[field.id] ??= formValueOf(field);
+      for (const field of await this.formFieldsOf(ctx, task)) if (!field.isBusinessKey) all[field.id] ??= formValueOf(field);
       if (!variableNames) return all;
       return Object.fromEntries(Object.entries(all).filter(([name]) => variableNames.includes(name)));
     });
@@ -562,12 +580,6 @@ export class TaskService {
     await completeRun(ctx, runner);
     return runner.variables.snapshot();
   }
-}
-
-/** The camunda:formData fields of the task's user task element. */
-function formFieldsOfTask(scope: TaskScope, task: Task) {
-  const element = task.taskDefinitionKey ? scope.runner?.model.activity(task.taskDefinitionKey) : undefined;
-  return element ? startFormDataOf(element).fields : [];
 }
 
 interface TaskScope {
