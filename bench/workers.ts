@@ -1,7 +1,8 @@
 // Worker benchmark: K concurrent HTTP workers (fetchAndLock → complete) against a Trellis server on
 // PostgreSQL, beside the same server's bare `GET /engine` request rate with the same concurrency
 // (the HTTP ceiling), both measured in this run. Target: completed tasks ≥ 25 % of that ceiling.
-// Beside them, the HTTP floor: the same loop with the engine's part answered at once.
+// Beside them, the engine alone (the same loop calling the engine directly) and the HTTP floor: the
+// same loop through HTTP with the engine's part answered at once.
 // Tasks: BENCH_TASKS (default 3,000); workers: BENCH_WORKERS (default 8).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -143,6 +144,27 @@ async function workerRate(url: string, topicName: string, maxTasks: number, useP
   return { rate: done / (Number(at - started) / 1e9), p99: percentile(latencies, 0.99), p50: percentile(latencies, 0.5), ...figures };
 }
 
+/** The same loop with the client's default fetch, calling the engine directly: what the engine alone does here, without HTTP. */
+async function engineRate(engine: ProcessEngine, topicName: string, count: number): Promise<{ rate: number } & CpuFigures> {
+  let completed = 0;
+  const started = process.hrtime.bigint();
+  const cpu = cpuMeter();
+  await Promise.all(
+    Array.from({ length: WORKERS }, async (_, index) => {
+      const workerId = `direct-${index}`;
+      while (completed < count) {
+        const tasks = await engine.externalTask.fetchAndLock({ workerId, maxTasks: 10, usePriority: true, topics: [{ topicName, lockDuration: 60_000 }] });
+        if (tasks.length === 0) break;
+        for (const task of tasks) {
+          await engine.externalTask.complete(task.id, workerId);
+          completed++;
+        }
+      }
+    }),
+  );
+  return { rate: completed / (Number(process.hrtime.bigint() - started) / 1e9), ...cpu(completed) };
+}
+
 /**
  * The HTTP floor: the same worker loop through the same server, routes and body parsing, with the
  * engine's fetchAndLock answering copies of a task it locked earlier and complete doing nothing. Its
@@ -199,10 +221,11 @@ export async function main(): Promise<void> {
       { topic: 'single', maxTasks: 1, usePriority: false, label: 'fetchAndLock maxTasks 1 → complete' },
       { topic: 'batched', maxTasks: 10, usePriority: true, label: 'maxTasks 10, usePriority (client defaults) → complete' },
     ];
-    for (const run of runs) {
-      const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${run.topic}.bpmn`, bytes: Buffer.from(MODEL.replaceAll('TOPIC', run.topic)) }] });
-      for (let i = 0; i < TASKS; i++) await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
-    }
+    const startTasks = async (topic: string, count = TASKS) => {
+      const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${topic}.bpmn`, bytes: Buffer.from(MODEL.replaceAll('TOPIC', topic)) }] });
+      for (let i = 0; i < count; i++) await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    };
+    for (const run of runs) await startTasks(run.topic);
     // The ceiling is measured before and after the worker runs and averaged, so load that drifts
     // during the run (other processes on the machine) weighs on both sides alike.
     // Warm-up: the first thousands of requests pay for JIT compilation (the rate of successive runs
@@ -221,6 +244,11 @@ export async function main(): Promise<void> {
     await profile?.();
     const floor = await httpFloor(engine, url, template);
     const after = await bareRate(url, TASKS * 2);
+    // Last, so that neither its tasks nor their clean-up weigh on the runs above.
+    // Its first 1,000 tasks warm up (as the HTTP runs had the maxTasks 1 run before theirs).
+    await startTasks('direct', TASKS + 1_000);
+    await engineRate(engine, 'direct', 1_000);
+    const direct = await engineRate(engine, 'direct', TASKS);
     const ceiling = (before.rate + after.rate) / 2;
     // CPU per request / per task of this one process: the budget a task gets at the target is four requests'.
     const requestCpu = (before.cpu + after.cpu) / 2;
@@ -235,6 +263,10 @@ export async function main(): Promise<void> {
           (result.busy === null ? '' : `   cores busy ${(result.busy * 100).toFixed(0)} %`),
       );
     }
+    console.log(
+      `${'engine alone: the same loop (default fetch) without HTTP'.padEnd(58)} ${direct.rate.toFixed(0).padStart(8)} tasks/s   ratio ${(direct.rate / ceiling).toFixed(2)}   cpu ${direct.cpu.toFixed(2)} ms/task` +
+        (direct.pgCpu === null ? '' : ` + PostgreSQL ${direct.pgCpu.toFixed(2)} ms/task`),
+    );
     console.log(
       `${'HTTP floor: the same loop, engine calls answered at once'.padEnd(58)} ${floor.rate.toFixed(0).padStart(8)} tasks/s   p50 ${floor.p50.toFixed(1)} ms   p99 ${floor.p99.toFixed(1)} ms   ratio ${(floor.rate / ceiling).toFixed(2)}   cpu ${floor.cpu.toFixed(2)} ms/task`,
     );
