@@ -7,7 +7,7 @@ import type { Job } from '../jobs/job.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
-import { INHERITED_THROUGH } from './removal-time.js';
+import { INHERITED_THROUGH, INSTANCE_TABLES } from './removal-time.js';
 
 /** Camunda's HistoryCleanupJobHandler.TYPE. */
 export const HISTORY_CLEANUP = 'history-cleanup';
@@ -27,36 +27,11 @@ export interface HistoryCleanupJobConfiguration {
   minuteTo: number;
 }
 
-const HISTORIC_TABLES = [
-  'trellis_hi_procinst',
-  'trellis_hi_actinst',
-  'trellis_hi_varinst',
-  'trellis_hi_detail',
-  'trellis_hi_taskinst',
-  'trellis_hi_identitylink',
-  'trellis_hi_incident',
-  'trellis_hi_job_log',
-  'trellis_hi_ext_task_log',
-  'trellis_hi_op_log',
-  'trellis_attachment',
-  'trellis_comment',
-] as const;
+/** Every history table with a removal time of its rows' own: the historic instances and their rows. */
+const HISTORIC_TABLES = ['trellis_hi_procinst', ...INSTANCE_TABLES.map(([table]) => table)] as const;
 
-/** Instance-keyed tables and their process instance column (endTimeBased deletes whole hierarchies). */
-const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [
-  ['trellis_hi_actinst', 'proc_inst_id'],
-  ['trellis_hi_varinst', 'proc_inst_id'],
-  ['trellis_hi_detail', 'proc_inst_id'],
-  ['trellis_hi_taskinst', 'proc_inst_id'],
-  ['trellis_hi_identitylink', 'proc_inst_id'],
-  ['trellis_hi_incident', 'proc_inst_id'],
-  ['trellis_hi_job_log', 'process_instance_id'],
-  ['trellis_hi_ext_task_log', 'proc_inst_id'],
-  ['trellis_hi_op_log', 'proc_inst_id'],
-  ['trellis_attachment', 'proc_inst_id'],
-  ['trellis_comment', 'proc_inst_id'],
-  ['trellis_hi_procinst', 'id'],
-];
+/** Instance-keyed tables and their process instance column, the historic instances last (endTimeBased deletes whole hierarchies). */
+const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [...INSTANCE_TABLES, ['trellis_hi_procinst', 'id']];
 
 export function parseCleanupConfiguration(text: string | null): HistoryCleanupJobConfiguration {
   const parsed = text ? (JSON.parse(text) as Partial<HistoryCleanupJobConfiguration>) : {};

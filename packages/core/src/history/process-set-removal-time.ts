@@ -27,39 +27,37 @@ export class ProcessSetRemovalTimeJobHandler extends BatchExecutionJobHandler<Pr
 
   protected async run(ctx: CommandContext, ids: string[], settings: ProcessSetRemovalTimeSettings, { job, configuration }: { job: Job; configuration: ExecutionJobConfiguration }): Promise<JobOutcome> {
     if (!settings.updateInChunks) {
-      for (const id of ids) await setRemovalTime(ctx, id, settings, (target, removalTime) => setInstanceRemovalTime(ctx, target, removalTime));
+      for (const id of ids) {
+        const found = await removalTimeTarget(ctx, id, settings);
+        if (found) await setInstanceRemovalTime(ctx, found.target, found.removalTime);
+      }
       return;
     }
     // Chunked: the job's one instance, up to a chunk per table; the job runs again at once while
     // rows are left (Camunda's ProcessSetRemovalTimeResultHandler reschedules it).
     const chunkSize = settings.chunkSize ?? ctx.config.historyCleanup.removalTimeUpdateChunkSize;
-    let next: string[] = [];
-    await setRemovalTime(ctx, ids[0], settings, async (target, removalTime) => {
-      next = await setInstanceRemovalTimeInChunks(ctx, target, removalTime, chunkSize, configuration.entities ?? []);
-    });
+    const found = await removalTimeTarget(ctx, ids[0], settings);
+    const next = found ? await setInstanceRemovalTimeInChunks(ctx, found.target, found.removalTime, chunkSize, configuration.entities ?? []) : [];
     if (next.length === 0) return;
     await ctx.jobs.reschedule(job, { dueDate: ctx.clock.now(), handlerConfiguration: JSON.stringify({ ...configuration, entities: next }), suspended: job.suspended });
     return 'kept';
   }
 }
 
-/** Sets the removal time of the instance `id` (or, hierarchical, of its whole hierarchy as calculated for its root), if it still exists. */
-async function setRemovalTime(
-  ctx: CommandContext,
-  id: string,
-  settings: ProcessSetRemovalTimeSettings,
-  apply: (target: RemovalTimeTarget, removalTime: number | null) => Promise<void>,
-): Promise<void> {
+/**
+ * What setting the removal time of the instance `id` touches, and to what: the instance, or
+ * (hierarchical) its whole hierarchy with the time calculated for its root; null when it is gone.
+ */
+async function removalTimeTarget(ctx: CommandContext, id: string, settings: ProcessSetRemovalTimeSettings): Promise<{ target: RemovalTimeTarget; removalTime: number | null } | null> {
   const instance = await instanceRow(ctx, id);
-  if (!instance) return;
+  if (!instance) return null;
   const root = instance.root_proc_inst_id;
   if (settings.hierarchical && root !== null) {
     // Camunda: the whole hierarchy takes the removal time calculated for its root.
     const rootInstance = root === instance.id ? instance : await instanceRow(ctx, root);
-    await apply({ rootProcessInstanceId: root }, await removalTimeOf(ctx, settings, rootInstance));
-  } else {
-    await apply({ processInstanceId: id }, await removalTimeOf(ctx, settings, instance));
+    return { target: { rootProcessInstanceId: root }, removalTime: await removalTimeOf(ctx, settings, rootInstance) };
   }
+  return { target: { processInstanceId: id }, removalTime: await removalTimeOf(ctx, settings, instance) };
 }
 
 type InstanceRow = { id: string; root_proc_inst_id: string | null; proc_def_id: string; start_time: number; end_time: number | null };

@@ -83,7 +83,8 @@ function timeToLiveAfter(base: number, definitionId: string): SqlText<number | n
   return sqlText<number | null>`(select ${base} + cast(ttl.history_time_to_live as bigint) * ${DAY_MS} from trellis_process_definition ttl where ttl.id = ${definitionId})`;
 }
 
-const INSTANCE_TABLES = [
+/** The history tables holding rows of a process instance (besides the historic instance itself), and the column naming it. */
+export const INSTANCE_TABLES = [
   ['trellis_hi_actinst', 'proc_inst_id'],
   ['trellis_hi_taskinst', 'proc_inst_id'],
   ['trellis_hi_incident', 'proc_inst_id'],
@@ -141,7 +142,7 @@ export async function setInstanceRemovalTime(ctx: CommandContext, target: Remova
 export type RemovalTimeTarget = { processInstanceId: string } | { rootProcessInstanceId: string };
 
 /** A set-removal-time job with updateInChunks names the tables its next run updates with these names. */
-export const HISTORIC_INSTANCES = 'trellis_hi_procinst';
+const HISTORIC_INSTANCES = 'trellis_hi_procinst';
 
 /**
  * One run of a chunked set-removal-time (Camunda's updateInChunks): up to `chunkSize` rows of each
