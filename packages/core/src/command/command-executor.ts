@@ -54,6 +54,11 @@ export class CommandExecutor {
     return result;
   }
 
+  /** Whether the caller runs inside a command (its commands join that command's transaction). */
+  inCommand(): boolean {
+    return this.running.getStore() !== undefined;
+  }
+
   /** Runs a command whose whole logic is one function (most reads); `name` is Camunda's class name. */
   run<T>(name: string, execute: (ctx: CommandContext) => Promise<T>): Promise<T> {
     return this.execute({ name, execute });

@@ -1,5 +1,6 @@
 import { ExceptionCode, OptimisticLockingException, ProcessEngineException } from '../errors/exceptions.js';
 import { OPTIMISTIC_LOCK_FAILED } from '../persistence/repositories/instance-cleanup.js';
+import { STALE_SNAPSHOT, StaleSnapshotError } from '../persistence/repositories/instance-snapshot.js';
 
 /**
  * Driver errors become engine errors with Camunda's built-in codes, so a client sees
@@ -12,6 +13,7 @@ export function translateDatabaseError(error: unknown): unknown {
   if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
     return new ProcessEngineException(error.message, { code: ExceptionCode.FOREIGN_KEY_CONSTRAINT_VIOLATION, cause: error });
   }
+  if (code === '22P02' && error.message.includes(STALE_SNAPSHOT)) return new StaleSnapshotError();
   if (code === '22P02' && error.message.includes(OPTIMISTIC_LOCK_FAILED)) {
     const [processInstanceId] = error.message.slice(error.message.indexOf(OPTIMISTIC_LOCK_FAILED) + OPTIMISTIC_LOCK_FAILED.length).split(':');
     return new OptimisticLockingException(`ExecutionEntity[${processInstanceId}] was updated by another transaction concurrently`);

@@ -5,6 +5,9 @@ import type { StoreSchema } from './schema.js';
 /** Stands for a parameter in SqlText (never part of SQL the engine writes). */
 const PARAMETER = '\u0000';
 const PARAMETERS = /\u0000/g;
+/** Rendered texts by store and prefix (see render); texts that vary (an IN list's length) can make more, so the cache is bounded. */
+const RENDERED = new Map<string, Map<string, string>>();
+const MAX_RENDERED = 2_000;
 
 /**
  * SQL text with its parameters, for the statements that run on every instance end: put together
@@ -29,14 +32,27 @@ export class SqlText<T = unknown> implements Expression<T> {
     return sql(Object.assign(fragments, { raw: fragments }) as unknown as TemplateStringsArray, ...this.parameters).toOperationNode();
   }
 
-  /** The text with the store's placeholders: `$1`, `$2`… on PostgreSQL, `?` on SQLite. */
-  render(dialect: DialectName): string {
-    let index = 0;
-    return dialect === 'postgres' ? this.text.replace(PARAMETERS, () => `$${++index}`) : this.text.replace(PARAMETERS, '?');
+  /**
+   * `prefix` and the text with the store's placeholders: `$1`, `$2`… on PostgreSQL, `?` on SQLite.
+   * The same few hundred texts recur: each is rendered once, and the same string comes back every
+   * time after (the driver's lookups of prepared statements then hash it only once).
+   */
+  render(dialect: DialectName, prefix = ''): string {
+    const key = `${dialect}:${prefix}`;
+    let cache = RENDERED.get(key);
+    if (!cache) RENDERED.set(key, (cache = new Map()));
+    let rendered = cache.get(this.text);
+    if (rendered === undefined) {
+      let index = 0;
+      rendered = prefix + (dialect === 'postgres' ? this.text.replace(PARAMETERS, () => `$${++index}`) : this.text.replace(PARAMETERS, '?'));
+      if (cache.size >= MAX_RENDERED) cache.clear();
+      cache.set(this.text, rendered);
+    }
+    return rendered;
   }
 
   execute(trx: Transaction<StoreSchema>, dialect: DialectName, prefix = ''): Promise<QueryResult<unknown>> {
-    return trx.executeQuery(CompiledQuery.raw(prefix + this.render(dialect), [...this.parameters]));
+    return trx.executeQuery(CompiledQuery.raw(this.render(dialect, prefix), [...this.parameters]));
   }
 }
 

@@ -2,6 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import { HistoryWriter } from '../history/history-writer.js';
 import { InstanceHistory } from '../history/instance-history.js';
 import type { ActivityInstance, Execution } from './execution.js';
+import { takeGuard } from '../persistence/repositories/instance-snapshot.js';
 
 /**
  * The executions and activity instances of one process instance, loaded once per command and
@@ -111,7 +112,8 @@ export class ExecutionTree {
     let historyWritten = false;
     if (this.removed.has(this.processInstanceId) && this.executions.size === 0 && ctx.dialect.name === 'postgres') {
       // The instance ended: its whole tree, what hangs on it and its history go in one statement.
-      await ctx.executions.deleteEndedInstance(this.processInstanceId, [...this.removed.values()], HistoryWriter.instanceWrites(ctx, this.history));
+      // Rows the command took from an earlier read are checked in the same statement.
+      await ctx.executions.deleteEndedInstance(this.processInstanceId, [...this.removed.values()], HistoryWriter.instanceWrites(ctx, this.history), takeGuard(ctx, this.processInstanceId));
       this.instanceRowsDeleted = true;
       historyWritten = true;
     } else {

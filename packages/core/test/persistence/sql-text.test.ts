@@ -14,6 +14,15 @@ describe('SqlText', () => {
     expect(statement.parameters).toEqual([1, 'a', 'b', 'p', 'q', 'r', 's']);
   });
 
+  it('renders a text once per store and prefix, and the same string comes back after', () => {
+    const text = () => sqlText`select ${1} from t where y = ${'y'}`;
+    const first = text().render('postgres', '/* a */ ');
+    expect(first).toBe('/* a */ select $1 from t where y = $2');
+    expect(text().render('postgres', '/* b */ ')).toBe('/* b */ select $1 from t where y = $2');
+    expect(text().render('sqlite', '/* a */ ')).toBe('/* a */ select ? from t where y = ?');
+    expect(text().render('postgres', '/* a */ ')).toBe(first);
+  });
+
   it("refuses the query builder's SQL as a value (it would be sent as a parameter)", () => {
     expect(() => sqlText`select ${sql`1`}`).toThrow(/sqlText takes SqlText/);
   });

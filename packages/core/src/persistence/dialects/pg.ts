@@ -86,6 +86,14 @@ function preparing(pool: pg.Pool): PostgresPool {
 export const DEFERRABLE = '/* trellis:deferrable */ ';
 /** Marks the only write its transaction will make; when nothing was written before, it runs without BEGIN / COMMIT. */
 export const SOLITARY = '/* trellis:solitary */ ';
+/**
+ * Marks a check (a select that fails when rows read earlier, outside this transaction, have changed
+ * since) that must pass before the transaction writes: it is sent right after BEGIN, unless a
+ * statement marked GUARDED_DEFERRABLE, which makes the same check itself, comes first.
+ */
+export const GUARD = '/* trellis:guard */ ';
+/** DEFERRABLE, and the statement carries the pending GUARD's check itself. */
+export const GUARDED_DEFERRABLE = '/* trellis:deferrable guarded */ ';
 
 const NO_ROWS = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 } as unknown as pg.QueryResult;
 const LOCKING_OR_SIDE_EFFECTS = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|pg_advisory\w*|pg_notify|nextval|setval|set_config|txid_current\w*|pg_current_xact_id)\b/i;
@@ -98,7 +106,8 @@ const LOCKING_OR_SIDE_EFFECTS = /\b(for\s+(update|share|no\s+key\s+update|key\s+
  */
 class LazyTransaction {
   private state: 'none' | 'pending' | 'open' | 'solitary-done' = 'none';
-  private deferred: { sql: string; parameters: ReadonlyArray<unknown> } | null = null;
+  private deferred: Statement | null = null;
+  private guard: Statement | null = null;
 
   constructor(private readonly send: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<pg.QueryResult>) {}
 
@@ -110,6 +119,18 @@ class LazyTransaction {
     }
     if (this.state === 'none') return this.send(sql, parameters);
     if (command === 'commit' || command === 'rollback') return this.end(command);
+    if (sql.startsWith(GUARD)) {
+      if (this.state !== 'pending') return this.send(sql, parameters);
+      this.guard = { sql, parameters };
+      return NO_ROWS;
+    }
+    if (sql.startsWith(GUARDED_DEFERRABLE)) {
+      this.guard = null;
+      if (this.deferred === null && this.state === 'pending') {
+        this.deferred = { sql, parameters };
+        return NO_ROWS;
+      }
+    }
     if (this.state === 'open') return this.send(sql, parameters);
     const read = /^\s*select\b/i.test(sql) && !LOCKING_OR_SIDE_EFFECTS.test(sql);
     if (this.deferred === null && this.state === 'pending') {
@@ -118,7 +139,7 @@ class LazyTransaction {
         this.deferred = { sql, parameters };
         return NO_ROWS;
       }
-      if (sql.startsWith(SOLITARY)) {
+      if (sql.startsWith(SOLITARY) && this.guard === null) {
         this.state = 'solitary-done';
         return this.send(sql, parameters);
       }
@@ -134,17 +155,26 @@ class LazyTransaction {
   private async open(): Promise<void> {
     await this.send('begin', []);
     this.state = 'open';
-    const deferred = this.deferred;
+    const { deferred, guard } = this;
     this.deferred = null;
+    this.guard = null;
+    if (guard) await this.send(guard.sql, guard.parameters);
     if (deferred) await this.send(deferred.sql, deferred.parameters);
   }
 
   private async end(command: 'commit' | 'rollback'): Promise<pg.QueryResult> {
+    if (command === 'commit' && this.state === 'pending' && this.deferred && this.guard) await this.open();
     const { state, deferred } = this;
     this.state = 'none';
     this.deferred = null;
+    this.guard = null;
     if (state === 'open') return this.send(command, []);
     if (command === 'commit' && deferred) await this.send(deferred.sql, deferred.parameters);
     return NO_ROWS;
   }
+}
+
+interface Statement {
+  sql: string;
+  parameters: ReadonlyArray<unknown>;
 }

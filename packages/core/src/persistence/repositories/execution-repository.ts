@@ -3,6 +3,7 @@ import type { ActivityInstance, Execution } from '../../runtime/execution.js';
 import type { ActivityInstanceTable, ExecutionTable, StoreSchema } from '../schema.js';
 import type { Write } from '../combined-writes.js';
 import { deleteEndedInstance } from './instance-cleanup.js';
+import type { SnapshotGuard } from './instance-snapshot.js';
 import { fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
@@ -90,9 +91,9 @@ export class ExecutionRepository {
    * PostgreSQL: removes an ended instance with everything hanging on it in one statement, which
    * demands that the executions it read are exactly the ones deleted, at the revisions it read.
    */
-  async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[], writes: readonly Write[] = []): Promise<void> {
+  async deleteEndedInstance(processInstanceId: string, removed: readonly Execution[], writes: readonly Write[] = [], guard: SnapshotGuard | null = null): Promise<void> {
     const expected = removed.map((execution) => ({ id: execution.id, rev: this.revisions.of(execution.id) }));
-    await deleteEndedInstance(this.trx, processInstanceId, expected, writes);
+    await deleteEndedInstance(this.trx, processInstanceId, expected, writes, guard);
     for (const execution of removed) this.revisions.forget(execution.id);
   }
 

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
-import type { ExternalTaskTable, StoreSchema, VariableTable } from '../schema.js';
+import type { ActivityInstanceTable, ExecutionTable, ExternalTaskTable, StoreSchema, VariableTable } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { fromJsonVariable, loadRowWithInstanceRows, type InstanceRows, type JsonVariable } from './instance-rows.js';
@@ -10,6 +10,14 @@ import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
 
 type Row = Selectable<ExternalTaskTable>;
+
+/** A locked task's row and its instance's rows, as the fetch that locked it read them. */
+export interface LockedTaskSnapshot {
+  row: Row;
+  instance: InstanceRows;
+}
+
+type InstanceJson = { executions: Selectable<ExecutionTable>[]; activity_instances: Selectable<ActivityInstanceTable>[]; variables: JsonVariable[] };
 
 /** How fetchAndLock orders candidates: by priority (usePriority), then by create time when asked. */
 export interface FetchOrder {
@@ -121,20 +129,31 @@ export class ExternalTaskRepository {
     workerId: string,
     lockExpirationTime: Date,
     options: { solitary?: boolean; withVariables?: boolean } = {},
-  ): Promise<{ tasks: ExternalTask[]; variables: Selectable<VariableTable>[] }> {
+  ): Promise<{ tasks: ExternalTask[]; variables: Selectable<VariableTable>[]; snapshots: LockedTaskSnapshot[] }> {
     const update = sqlText`update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
       where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *`;
-    const statement = options.withVariables
-      ? sqlText`with locked as (${update}) select locked.*,
-      (select coalesce(json_agg(v), '[]'::json) from trellis_variable v where v.proc_inst_id = locked.proc_inst_id and v.task_id is null) as instance_variables
-      from locked`
-      : update;
-    const { rows } = (await statement.execute(this.trx, 'postgres', options.solitary ? SOLITARY : '')) as { rows: Array<Row & { instance_variables?: JsonVariable[] }> };
+    // Each locked task's instance rows come along: completing the task needs no read of its own (see snapshotGuard).
+    const statement = sqlText`with locked as (${update}) select locked.*,
+      (select coalesce(json_agg(e), '[]'::json) from trellis_execution e where e.proc_inst_id = locked.proc_inst_id) as executions,
+      (select coalesce(json_agg(a), '[]'::json) from trellis_activity_instance a where a.proc_inst_id = locked.proc_inst_id) as activity_instances,
+      (select coalesce(json_agg(v), '[]'::json) from trellis_variable v where v.proc_inst_id = locked.proc_inst_id) as variables
+      from locked`;
+    const { rows } = (await statement.execute(this.trx, 'postgres', options.solitary ? SOLITARY : '')) as { rows: Array<Row & InstanceJson> };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
     const variables = new Map<string, Selectable<VariableTable>>();
-    for (const row of rows) for (const variable of row.instance_variables ?? []) variables.set(variable.id, fromJsonVariable(variable));
-    return { tasks: rows.map((row) => this.remember(row)), variables: [...variables.values()] };
+    const snapshots: LockedTaskSnapshot[] = [];
+    for (const { executions, activity_instances, variables: json, ...row } of rows) {
+      const instance = { executions, activityInstances: activity_instances, variables: json.map(fromJsonVariable) };
+      snapshots.push({ row, instance });
+      if (options.withVariables) for (const variable of instance.variables) if (variable.task_id === null) variables.set(variable.id, variable);
+    }
+    return { tasks: snapshots.map(({ row }) => this.remember(row)), variables: [...variables.values()], snapshots };
+  }
+
+  /** A task row read by an earlier command (a snapshot of the fetch that locked it), as if this one had read it. */
+  adopt(row: Row): ExternalTask {
+    return this.remember(row);
   }
 
   /**

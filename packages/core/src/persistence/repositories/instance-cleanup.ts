@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
-import { DEFERRABLE } from '../dialects/pg.js';
+import { DEFERRABLE, GUARDED_DEFERRABLE } from '../dialects/pg.js';
+import { STALE_SNAPSHOT, type SnapshotGuard } from './instance-snapshot.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
 import { executeWrites, writesStatement, type Write } from '../combined-writes.js';
-import { sqlText } from '../sql-text.js';
+import { rawText, sqlText, type SqlText } from '../sql-text.js';
 
 /**
  * Removes what an ended (or deleted) process instance leaves outside its execution tree: tasks and
@@ -35,17 +36,44 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
  * Its own deletes are SQL text: this statement ends every instance, and building them with
  * the query builder cost the engine more than the database spent running them.
  */
-export async function deleteEndedInstance(trx: Transaction<StoreSchema>, processInstanceId: string, expected: ReadonlyArray<{ id: string; rev: number }>, writes: readonly Write[] = []): Promise<void> {
+export async function deleteEndedInstance(
+  trx: Transaction<StoreSchema>,
+  processInstanceId: string,
+  expected: ReadonlyArray<{ id: string; rev: number }>,
+  writes: readonly Write[] = [],
+  guard: SnapshotGuard | null = null,
+): Promise<void> {
   const ids = expected.map((execution) => execution.id);
   const revs = expected.map((execution) => execution.rev);
-  const cleanup = [...outsideTree(processInstanceId), sqlText`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
-  const statement = writesStatement(trx, cleanup.concat(writes), {
-    ctes: [sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`],
-    select: sqlText`select cast(case when count(*) = ${expected.length}
+  const deleteExecutions = sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`;
+  const checked = sqlText`case when count(*) = ${expected.length}
         and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
-        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end as integer) as checked from deleted`,
-  });
-  await statement.execute(trx, 'postgres', DEFERRABLE);
+        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end`;
+  let statement: SqlText;
+  if (guard) {
+    // Rows taken from an earlier read are compared with the rows this statement deletes. A stale
+    // snapshot counts before a conflict: the command then runs again on fresh rows.
+    const [variables, tasks, ...others] = outsideTree(processInstanceId);
+    const unchanged = guard.unchangedIn({
+      row: rawText('select id, rev from deleted_external_tasks'),
+      executions: rawText('select id, rev from deleted'),
+      variables: rawText('select id, rev from deleted_variables'),
+      activityInstances: rawText('select id from deleted_activity_instances'),
+    });
+    statement = writesStatement(trx, [...others, ...writes], {
+      ctes: [
+        sqlText`deleted_variables as (${variables} returning id, rev)`,
+        sqlText`deleted_external_tasks as (${tasks} returning id, rev)`,
+        sqlText`deleted_activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId} returning id)`,
+        deleteExecutions,
+      ],
+      select: sqlText`select cast(case when ${unchanged} then ${checked} else ${STALE_SNAPSHOT} || count(*) end as integer) as checked from deleted`,
+    });
+  } else {
+    const cleanup: Write[] = [...outsideTree(processInstanceId), sqlText`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
+    statement = writesStatement(trx, cleanup.concat(writes), { ctes: [deleteExecutions], select: sqlText`select cast(${checked} as integer) as checked from deleted` });
+  }
+  await statement.execute(trx, 'postgres', guard ? GUARDED_DEFERRABLE : DEFERRABLE);
 }
 
 /**
@@ -55,14 +83,17 @@ export async function deleteEndedInstance(trx: Transaction<StoreSchema>, process
  */
 export const OPTIMISTIC_LOCK_FAILED = 'trellis-optimistic-lock:';
 
-/** What an instance leaves outside its execution tree, as SQL text (PostgreSQL: candidates go by cascade). */
-function outsideTree(processInstanceId: string): Write[] {
+/**
+ * What an instance leaves outside its execution tree, as SQL text (PostgreSQL: candidates go by
+ * cascade); variables first and external tasks second (deleteEndedInstance names them).
+ */
+function outsideTree(processInstanceId: string): SqlText[] {
   return [
     sqlText`delete from trellis_variable where proc_inst_id = ${processInstanceId}`,
+    sqlText`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
     sqlText`delete from trellis_task where proc_inst_id = ${processInstanceId}`,
     sqlText`delete from trellis_job where process_instance_id = ${processInstanceId}`,
     sqlText`delete from trellis_event_subscription where proc_inst_id = ${processInstanceId}`,
     sqlText`delete from trellis_incident where proc_inst_id = ${processInstanceId}`,
-    sqlText`delete from trellis_external_task where proc_inst_id = ${processInstanceId}`,
   ];
 }

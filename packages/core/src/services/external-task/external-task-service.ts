@@ -17,6 +17,8 @@ import { checkInstance } from '../../authorization/instance-checks.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
 import { collectExternalTaskIds, isIdList, type ExternalTaskSelection } from './external-task-selection.js';
 import { ExternalTaskLog } from '../../history/external-task-log.js';
+import type { LockedTaskSnapshot } from '../../persistence/repositories/external-task-repository.js';
+import { guardSnapshot, snapshotGuard } from '../../persistence/repositories/instance-snapshot.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -24,6 +26,8 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
 /** Camunda cuts a failure's error message to this length. */
 const MAX_ERROR_MESSAGE = 666;
+/** Snapshots of locked tasks an engine keeps at most (a few kilobytes each). */
+const MAX_SNAPSHOTS = 10_000;
 
 export interface ExternalTaskFailure {
   workerId: string;
@@ -38,6 +42,13 @@ export interface ExternalTaskFailure {
 /** External tasks: fetch and lock, complete, fail, BPMN errors, locks, retries (Camunda's ExternalTaskService). */
 @injectable()
 export class ExternalTaskService {
+  /**
+   * PostgreSQL: the rows the fetches of this engine read with each task they locked, by task id, so
+   * that completing the task reads nothing (the write then checks that they are unchanged, and the
+   * command runs again on fresh rows where they are not). At most MAX_SNAPSHOTS, the oldest go first.
+   */
+  private readonly snapshots = new Map<string, LockedTaskSnapshot>();
+
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
     @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
@@ -67,11 +78,12 @@ export class ExternalTaskService {
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
           // With one topic this UPDATE is the command's only write (the payloads are reads).
-          const { tasks, variables } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, {
+          const { tasks, variables, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, {
             solitary: topics.length === 1,
             withVariables: wantsVariables(topic),
           });
           locked.push(...(await this.withPayloads(ctx, tasks, topic, ctx.variables.adopt(variables))));
+          ctx.afterCommit(() => this.keepSnapshots(snapshots));
           continue;
         }
         const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, order, readable);
@@ -88,9 +100,23 @@ export class ExternalTaskService {
     });
   }
 
-  complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
+  async complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
+    // Within another command (a delegate completing a task) the fetch's rows are not used: a stale one
+    // would fail the caller's transaction, which could not run the command again.
+    const snapshot = this.commands.inCommand() ? null : (this.snapshots.get(id) ?? null);
+    this.snapshots.delete(id);
+    try {
+      await this.completeWith(id, workerId, variables, localVariables, snapshot);
+    } catch (error) {
+      // Whatever failed on the fetch's rows (changed since, or an error they led to) is decided on fresh ones.
+      if (snapshot === null) throw error;
+      await this.completeWith(id, workerId, variables, localVariables, null);
+    }
+  }
+
+  private completeWith(id: string, workerId: string, variables: Record<string, TypedValue>, localVariables: Record<string, TypedValue>, snapshot: LockedTaskSnapshot | null): Promise<void> {
     return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
-      const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true);
+      const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true, snapshot);
       // Queued before the instance moves on: its history statement carries the entry (no round trip of its own).
       ExternalTaskLog.succeeded(ctx, task);
       const runner = await this.openTaskInstance(ctx, task);
@@ -284,14 +310,31 @@ export class ExternalTaskService {
     await IncidentHistory.ended(ctx, { incidentType: FAILED_EXTERNAL_TASK_INCIDENT, configuration: taskId }, IncidentState.resolved);
   }
 
+  private keepSnapshots(snapshots: readonly LockedTaskSnapshot[]): void {
+    for (const snapshot of snapshots) {
+      this.snapshots.delete(snapshot.row.id);
+      if (this.snapshots.size >= MAX_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
+      this.snapshots.set(snapshot.row.id, snapshot);
+    }
+  }
+
   private async load(ctx: CommandContext, id: string): Promise<ExternalTask> {
     const task = await ctx.externalTasks.findById(id);
     if (!task) throw new NotFoundException(`External task with id ${id} does not exist`);
     return task;
   }
 
-  /** The task, with its instance's rows read in the same round trip where the store can (the command moves the instance on next). */
-  private async loadWithInstance(ctx: CommandContext, id: string): Promise<ExternalTask> {
+  /**
+   * The task, with its instance's rows read in the same round trip where the store can (the command
+   * moves the instance on next), or taken from the snapshot of the fetch that locked it.
+   */
+  private async loadWithInstance(ctx: CommandContext, id: string, snapshot: LockedTaskSnapshot | null): Promise<ExternalTask> {
+    if (snapshot) {
+      const task = ctx.externalTasks.adopt(snapshot.row);
+      prefetchedInstance(ctx, task.processInstanceId, snapshot.instance);
+      await guardSnapshot(ctx, snapshotGuard(snapshot.row, task.processInstanceId, snapshot.instance));
+      return task;
+    }
     const found = await ctx.externalTasks.findByIdWithInstance(id);
     if (!found) throw new NotFoundException(`External task with id ${id} does not exist`);
     if (found.instance) prefetchedInstance(ctx, found.task.processInstanceId, found.instance);
@@ -302,10 +345,15 @@ export class ExternalTaskService {
     return checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', task.processInstanceId, task.processDefinitionKey);
   }
 
-  /** Camunda's worker check: the request's worker must be the one holding the task (an expired lock still counts). */
-  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true, withInstance = false): Promise<ExternalTask> {
+  /**
+   * Camunda's worker check: the request's worker must be the one holding the task (an expired lock
+   * still counts). `snapshot`: the fetch's rows to take task and instance from instead of reading them.
+   */
+  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true, withInstance = false, snapshot: LockedTaskSnapshot | null = null): Promise<ExternalTask> {
     if (!workerId) throw new NullValueException('workerId is null');
-    const task = withInstance ? await this.loadWithInstance(ctx, id) : await this.load(ctx, id);
+    // Another command of the worker on the task: the fetch's rows are of no more use.
+    if (snapshot === null) this.snapshots.delete(id);
+    const task = withInstance ? await this.loadWithInstance(ctx, id, snapshot) : await this.load(ctx, id);
     // Camunda's HandleExternalTaskCmd: the worker first, then the permission, then the suspension.
     if (task.workerId !== workerId) throw new BadUserRequestException(`${prefix}'. It is locked by worker '${task.workerId}'.`);
     await this.checkUpdate(ctx, task);

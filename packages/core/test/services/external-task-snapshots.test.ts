@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import { BadUserRequestException } from '../../src/errors/index.js';
+import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { flow, wrap } from '../runtime/scope-models.js';
+
+// On PostgreSQL a fetch keeps the rows it read with each task, and completing the task reads nothing:
+// its writes check that those rows are unchanged, and the command runs again on fresh rows where
+// they are not. Whatever changed between fetch and complete must count as if the complete had read it.
+
+const engines: ProcessEngine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.close()));
+});
+
+/** check (external) → approved? → yes (user task) / no (user task). */
+const DECIDING = wrap(
+  'deciding',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'check')}
+   <bpmn:serviceTask id="check" camunda:type="external" camunda:topic="check" />${flow('f2', 'check', 'gw')}
+   <bpmn:exclusiveGateway id="gw" default="toNo" />
+   ${flow('toYes', 'gw', 'yes', '${approved}')}${flow('toNo', 'gw', 'no')}
+   <bpmn:userTask id="yes" />${flow('f3', 'yes', 'end')}<bpmn:userTask id="no" />${flow('f4', 'no', 'end')}<bpmn:endEvent id="end" />`,
+);
+/** check (external) → approved? → endYes / endNo: completing the task ends the instance. */
+const ENDING = wrap(
+  'ending',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'check')}
+   <bpmn:serviceTask id="check" camunda:type="external" camunda:topic="check" />${flow('f2', 'check', 'gw')}
+   <bpmn:exclusiveGateway id="gw" default="toNo" />
+   ${flow('toYes', 'gw', 'endYes', '${approved}')}${flow('toNo', 'gw', 'endNo')}
+   <bpmn:endEvent id="endYes" /><bpmn:endEvent id="endNo" />`,
+);
+/** Two external tasks side by side, joined, then the end. */
+const PARALLEL = wrap(
+  'parallel',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+   ${flow('f2', 'fork', 'left')}${flow('f3', 'fork', 'right')}
+   <bpmn:serviceTask id="left" camunda:type="external" camunda:topic="check" />
+   <bpmn:serviceTask id="right" camunda:type="external" camunda:topic="check" />
+   ${flow('f4', 'left', 'join')}${flow('f5', 'right', 'join')}<bpmn:parallelGateway id="join" />${flow('f6', 'join', 'end')}<bpmn:endEvent id="end" />`,
+);
+const bool = (value: boolean) => ({ type: 'boolean' as const, value, valueInfo: {} });
+
+describe.each(testStoreConfigs())('completing a fetched external task on $name', (testStore) => {
+  async function setup(model: string, key: string) {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(engine);
+    return { engine, start: await deployed(engine, model, key) };
+  }
+  async function deployed(engine: ProcessEngine, model: string, key: string) {
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${key}.bpmn`, bytes: Buffer.from(model) }] });
+    return (variables: Record<string, ReturnType<typeof bool>> = {}) => engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables });
+  }
+  const fetch = (engine: ProcessEngine, workerId = 'w1', maxTasks = 10) =>
+    engine.externalTask.fetchAndLock({ workerId, maxTasks, topics: [{ topicName: 'check', lockDuration: 60_000 }] });
+  const userTasks = async (engine: ProcessEngine, id: string) => (await engine.task.findTasks({ processInstanceId: id })).map((task) => task.taskDefinitionKey);
+
+  it('decides on variables set after the fetch (the instance waits again)', async () => {
+    const { engine, start } = await setup(DECIDING, 'deciding');
+    const instance = await start({ approved: bool(false) });
+    const [task] = await fetch(engine);
+    await engine.runtime.modifyVariables(instance.id, { approved: bool(true) });
+
+    await engine.externalTask.complete(task.id, 'w1');
+    expect(await userTasks(engine, instance.id)).toEqual(['yes']);
+    expect(await engine.externalTask.countExternalTasks({ processInstanceId: instance.id })).toBe(0);
+  });
+
+  it('decides on variables set after the fetch (the instance ends)', async () => {
+    const { engine, start } = await setup(ENDING, 'ending');
+    const instance = await start({ approved: bool(false) });
+    const [task] = await fetch(engine);
+    await engine.runtime.modifyVariables(instance.id, { approved: bool(true) });
+
+    await engine.externalTask.complete(task.id, 'w1');
+    const [historic] = await engine.history.findHistoricProcessInstances({ processInstanceId: instance.id });
+    expect(historic).toMatchObject({ state: 'COMPLETED', endActivityId: 'endYes' });
+    expect(await engine.runtime.getVariables(instance.id).catch(() => 'gone')).toBe('gone');
+  });
+
+  it('joins branches whose tasks one fetch locked together', async () => {
+    const { engine, start } = await setup(PARALLEL, 'parallel');
+    const instance = await start();
+    const tasks = await fetch(engine);
+    expect(tasks.map((task) => task.activityId).sort()).toEqual(['left', 'right']);
+
+    // The second completion's fetched rows show the first branch still waiting.
+    for (const task of tasks) await engine.externalTask.complete(task.id, 'w1');
+    const [historic] = await engine.history.findHistoricProcessInstances({ processInstanceId: instance.id });
+    expect(historic).toMatchObject({ state: 'COMPLETED', endActivityId: 'end' });
+    expect(await engine.history.countHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'join' })).toBe(2);
+  });
+
+  it('completes a task changed after the fetch (its priority), and answers errors from fresh rows', async () => {
+    const { engine, start } = await setup(DECIDING, 'deciding');
+    const instance = await start({ approved: bool(true) });
+    const [task] = await fetch(engine);
+    await engine.externalTask.setPriority(task.id, 7);
+    await engine.externalTask.complete(task.id, 'w1');
+    expect(await userTasks(engine, instance.id)).toEqual(['yes']);
+
+    const other = await start({ approved: bool(true) });
+    const [second] = await fetch(engine);
+    await engine.externalTask.unlock(second.id);
+    await fetch(engine, 'w2');
+    await expect(engine.externalTask.complete(second.id, 'w1')).rejects.toThrow(
+      new BadUserRequestException(`External Task ${second.id} cannot be completed by worker 'w1'. It is locked by worker 'w2'.`),
+    );
+    expect(await userTasks(engine, other.id)).toEqual([]);
+  });
+
+  it.skipIf(testStore.name !== 'postgres')('refuses the first worker after another node handed the task to a second one', async () => {
+    const config = testStore.config(expect.getState().currentTestName!);
+    const first = await createTestEngine({ store: config });
+    engines.push(first);
+    const second = await createTestEngine({ store: config });
+    engines.push(second);
+    const start = await deployed(first, DECIDING, 'deciding');
+    const instance = await start({ approved: bool(false) });
+    const [task] = await fetch(first, 'w1');
+
+    // On the other node: the task is unlocked and locked by w2; the first node still has w1's rows.
+    await second.externalTask.unlock(task.id);
+    await fetch(second, 'w2');
+    await expect(first.externalTask.complete(task.id, 'w1')).rejects.toThrow(`It is locked by worker 'w2'.`);
+    expect(await userTasks(first, instance.id)).toEqual([]);
+
+    await second.runtime.modifyVariables(instance.id, { approved: bool(true) });
+    await second.externalTask.complete(task.id, 'w2');
+    expect(await userTasks(first, instance.id)).toEqual(['yes']);
+  });
+});
