@@ -1,6 +1,7 @@
 // Worker benchmark: K concurrent HTTP workers (fetchAndLock → complete) against a Trellis server on
-// PostgreSQL, beside the same server's bare `GET /engine` request rate with the same concurrency
-// (the HTTP ceiling), both measured in this run. Target: completed tasks ≥ 25 % of that ceiling.
+// PostgreSQL, beside the same server's bare `GET /engine` request rate (the HTTP ceiling: the higher
+// of K concurrent clients and as many as the workers can have requests in flight), both measured in
+// this run. Target: completed tasks ≥ 25 % of that ceiling.
 // Beside them, the engine alone (the same loop calling the engine directly) and the HTTP floor: the
 // same loop through HTTP with the engine's part answered at once.
 // Tasks: BENCH_TASKS (default 3,000); workers: BENCH_WORKERS (default 8).
@@ -112,7 +113,7 @@ async function bareRate(url: string, requests: number, concurrency: number): Pro
 
 /**
  * WORKERS workers fetch (up to maxTasks each time) and complete until every task of the topic is
- * done; tasks per second, and p50 / p99 of one fetch + complete round.
+ * done, the tasks of one fetch side by side; tasks per second, and p50 / p99 of one fetch + complete round.
  */
 async function workerRate(url: string, topicName: string, maxTasks: number, usePriority: boolean): Promise<{ rate: number; p99: number; p50: number } & CpuFigures> {
   let completed = 0;

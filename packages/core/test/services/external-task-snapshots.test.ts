@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException } from '../../src/errors/index.js';
 import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import type { TypedValue } from '../../src/runtime/variables/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 // On PostgreSQL a fetch keeps the rows it read with each task, and completing the task reads nothing:
@@ -50,7 +51,7 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
   }
   async function deployed(engine: ProcessEngine, model: string, key: string) {
     const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${key}.bpmn`, bytes: Buffer.from(model) }] });
-    return (variables: Record<string, ReturnType<typeof bool>> = {}) => engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables });
+    return (variables: Record<string, TypedValue> = {}) => engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables });
   }
   const fetch = (engine: ProcessEngine, workerId = 'w1', maxTasks = 10) =>
     engine.externalTask.fetchAndLock({ workerId, maxTasks, topics: [{ topicName: 'check', lockDuration: 60_000 }] });
@@ -108,6 +109,21 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
       new BadUserRequestException(`External Task ${second.id} cannot be completed by worker 'w1'. It is locked by worker 'w2'.`),
     );
     expect(await userTasks(engine, other.id)).toEqual([]);
+  });
+
+  it('hands out and completes a task whose instance holds large values', async () => {
+    const { engine, start } = await setup(DECIDING, 'deciding');
+    const large = Buffer.alloc(40_000, 7);
+    const instance = await start({ approved: bool(false), note: { type: 'bytes', value: large, valueInfo: {} } });
+    await start({ approved: bool(true) });
+    const tasks = await engine.externalTask.fetchAndLock({ workerId: 'w1', maxTasks: 10, topics: [{ topicName: 'check', lockDuration: 60_000, variables: ['note', 'approved'] }] });
+    const mine = tasks.find((task) => task.processInstanceId === instance.id)!;
+    expect(mine.variables.note.value).toEqual(large);
+    expect(tasks.find((task) => task !== mine)!.variables).toEqual({ approved: bool(true) });
+
+    await engine.runtime.modifyVariables(instance.id, { approved: bool(true) });
+    for (const task of tasks) await engine.externalTask.complete(task.id, 'w1');
+    expect(await userTasks(engine, instance.id)).toEqual(['yes']);
   });
 
   it.skipIf(testStore.name !== 'postgres')('refuses the first worker after another node handed the task to a second one', async () => {

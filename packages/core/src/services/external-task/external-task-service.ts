@@ -27,7 +27,7 @@ export const FAILED_EXTERNAL_TASK_INCIDENT = 'failedExternalTask';
 /** Camunda cuts a failure's error message to this length. */
 const MAX_ERROR_MESSAGE = 666;
 /** Snapshots of locked tasks an engine keeps at most (a few kilobytes each). */
-const MAX_SNAPSHOTS = 10_000;
+const MAX_SNAPSHOTS = 2_000;
 
 export interface ExternalTaskFailure {
   workerId: string;
@@ -82,7 +82,7 @@ export class ExternalTaskService {
             solitary: topics.length === 1,
             withVariables: wantsVariables(topic),
           });
-          locked.push(...(await this.withPayloads(ctx, tasks, topic, ctx.variables.adopt(variables))));
+          locked.push(...(await this.withPayloads(ctx, tasks, topic, variables ? ctx.variables.adopt(variables) : undefined)));
           ctx.afterCommit(() => this.keepSnapshots(snapshots));
           continue;
         }
