@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { Clock } from './clock.js';
-import { AuthenticationContext } from './authorization/authentication-context.js';
+import { CallScope } from './command/call-scope.js';
 import { CommandExecutor } from './command/command-executor.js';
 import type { ResolvedEngineConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
@@ -85,7 +85,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(TelemetryService).toSelf();
   container.bind(MetricsReporter).toSelf();
   container.bind(MetricsService).toSelf();
-  container.bind(AuthenticationContext).toSelf();
+  container.bind(CallScope).toSelf();
   container.bind(CommandExecutor).toSelf();
   container.bind(ProcessModelCache).toSelf();
   container.bind(RuntimeEnvironment).toSelf();

@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import type { ResolvedEngineConfig } from './config.js';
 import { EventBus } from './events/event-bus.js';
 import { JobExecutor } from './jobs/job-executor.js';
-import { AuthenticationContext } from './authorization/authentication-context.js';
+import { CallScope } from './command/call-scope.js';
 import type { Authentication } from './authorization/authorization.js';
 import { AuthorizationService } from './services/authorization/authorization-service.js';
 import { RuntimeService } from './services/runtime/runtime-service.js';
@@ -81,7 +81,7 @@ export class ProcessEngine {
   readonly historyCleanup: HistoryCleanupService;
   /** JavaScript implementations of what models name as Java classes or beans (camunda:class, ${bean}). */
   readonly delegates: DelegateRegistry;
-  private readonly authentication: AuthenticationContext;
+  private readonly scope: CallScope;
   readonly config: ResolvedEngineConfig;
   readonly clock: Clock;
   private closed = false;
@@ -116,7 +116,7 @@ export class ProcessEngine {
     this.historicBatches = container.get(HistoricBatchService);
     this.historyCleanup = container.get(HistoryCleanupService);
     this.delegates = container.get(RuntimeEnvironment).delegates;
-    this.authentication = container.get(AuthenticationContext);
+    this.scope = container.get(CallScope);
     this.config = container.get<ResolvedEngineConfig>(ENGINE_CONFIG);
     this.clock = container.get<Clock>(CLOCK);
   }
@@ -126,12 +126,12 @@ export class ProcessEngine {
    * that user's permissions when authorization is enabled. null runs it unauthenticated.
    */
   runAs<T>(authentication: Authentication | null, work: () => T): T {
-    return this.authentication.runAs(authentication, work);
+    return this.scope.runAs(authentication, work);
   }
 
   /** The authentication of the code running now, if any. */
   currentAuthentication(): Authentication | null {
-    return this.authentication.current();
+    return this.scope.authentication();
   }
 
   /** The engine's name, as GET /engine lists it. */

@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'inversify';
 import type { Clock } from '../clock.js';
 import type { ResolvedEngineConfig } from '../config.js';
-import { AuthenticationContext } from '../authorization/authentication-context.js';
+import { CallScope } from './call-scope.js';
 import { EventBus } from '../events/event-bus.js';
 import type { IdGenerator } from '../id-generator.js';
 import type { Logger } from '../logger.js';
@@ -21,8 +20,6 @@ import { flushQueuedHistory } from '../history/queued-history.js';
  */
 @injectable()
 export class CommandExecutor {
-  private readonly running = new AsyncLocalStorage<CommandContext>();
-
   constructor(
     @inject(STORE) private readonly store: Store,
     @inject(CLOCK) private readonly clock: Clock,
@@ -30,19 +27,19 @@ export class CommandExecutor {
     @inject(ENGINE_CONFIG) private readonly config: ResolvedEngineConfig,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LOGGER) private readonly logger: Logger,
-    @inject(AuthenticationContext) private readonly authentication: AuthenticationContext,
+    @inject(CallScope) private readonly scope: CallScope,
     @inject(EngineMetrics) private readonly metrics: EngineMetrics,
   ) {}
 
   async execute<T>(command: Command<T>): Promise<T> {
-    const outer = this.running.getStore();
+    const outer = this.scope.command();
     if (outer) return command.execute(outer);
     let context: CommandContext | undefined;
     let result: T;
     try {
       result = await this.store.db.transaction().execute(async (trx) => {
-        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.authentication.current());
-        const result = await this.running.run(context, () => command.execute(context!));
+        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.scope.authentication());
+        const result = await this.scope.runCommand(context, () => command.execute(context!));
         await flushQueuedHistory(context);
         return result;
       });
@@ -56,7 +53,7 @@ export class CommandExecutor {
 
   /** Whether the caller runs inside a command (its commands join that command's transaction). */
   inCommand(): boolean {
-    return this.running.getStore() !== undefined;
+    return this.scope.command() !== undefined;
   }
 
   /** Runs a command whose whole logic is one function (most reads); `name` is Camunda's class name. */
