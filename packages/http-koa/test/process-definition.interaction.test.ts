@@ -182,6 +182,33 @@ describe('PUT …/suspended', () => {
     }
   });
 
+  it('reads a body sent in chunks, and answers 413 as soon as one crosses the limit', async () => {
+    const small = await startRestHarness({}, { bodyLimit: 64 });
+    const send = async (parts: string[]) => {
+      const stream = new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+          controller.close();
+        },
+      });
+      // No Content-Length: the body comes chunked and its size shows only while it is read.
+      const response = await fetch(`${small.url}/process-definition/suspended`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+      return { status: response.status, body: await response.json() };
+    };
+    try {
+      expect(await send(['{"processDefinitionKey":', '"nope","suspended":true}'])).toMatchObject({ status: 404 });
+      expect(await send(['{"processDefinitionKey":"', 'x'.repeat(50), 'y'.repeat(50), '"}'])).toMatchObject({ status: 413, body: { type: 'InvalidRequestException' } });
+      expect(await send(['{"processDefinitionKey":"nope","suspended":true}'])).toMatchObject({ status: 404 });
+    } finally {
+      await small.close();
+    }
+  });
+
   it('answers 404 for an unknown key', async () => {
     const response = await rest.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'nope', suspended: true } });
 
