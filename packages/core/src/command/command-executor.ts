@@ -12,6 +12,7 @@ import { CommandContext } from './command-context.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { translateDatabaseError } from './database-errors.js';
 import { flushQueuedHistory } from '../history/queued-history.js';
+import { forgetConnection, sendSqlTextDirectly } from '../persistence/sql-text.js';
 
 /**
  * Runs each command in its own transaction, then the after-commit hooks it registered. A command
@@ -38,10 +39,16 @@ export class CommandExecutor {
     let result: T;
     try {
       result = await this.store.db.transaction().execute(async (trx) => {
-        context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.scope.authentication());
-        const result = await this.scope.runCommand(context, () => command.execute(context!));
-        await flushQueuedHistory(context);
-        return result;
+        await sendSqlTextDirectly(trx);
+        try {
+          context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.scope.authentication());
+          const result = await this.scope.runCommand(context, () => command.execute(context!));
+          await flushQueuedHistory(context);
+          return result;
+        } finally {
+          // Before COMMIT or ROLLBACK: after them the connection may serve another transaction.
+          forgetConnection(trx);
+        }
       });
     } catch (error) {
       throw translateDatabaseError(error);

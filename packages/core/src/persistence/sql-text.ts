@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Expression, type OperationNode, type QueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type DatabaseConnection, type Expression, type OperationNode, type QueryResult, type Transaction } from 'kysely';
 import type { DialectName } from './dialect.js';
 import type { StoreSchema } from './schema.js';
 
@@ -52,8 +52,29 @@ export class SqlText<T = unknown> implements Expression<T> {
   }
 
   execute(trx: Transaction<StoreSchema>, dialect: DialectName, prefix = ''): Promise<QueryResult<unknown>> {
-    return trx.executeQuery(CompiledQuery.raw(this.render(dialect, prefix), [...this.parameters]));
+    const connection = DIRECT.get(trx);
+    if (!connection) return trx.executeQuery(CompiledQuery.raw(this.render(dialect, prefix), [...this.parameters]));
+    // The connections read nothing of a compiled query but its text and parameters.
+    return connection.executeQuery({ sql: this.render(dialect, prefix), parameters: this.parameters } as CompiledQuery);
   }
+}
+
+/** Connections whose transactions' SqlText statements go to them directly (see sendSqlTextDirectly). */
+const DIRECT = new WeakMap<Transaction<StoreSchema>, DatabaseConnection>();
+
+/**
+ * From now until forgetConnection, the transaction's SqlText statements skip the query builder's
+ * executor (a dozen promises and a compiled-query object per statement, for nothing: the engine
+ * uses no plugins) and go to its connection. The engine's commands run their statements one after
+ * the other; the driver queues them in any case.
+ */
+export async function sendSqlTextDirectly(trx: Transaction<StoreSchema>): Promise<void> {
+  DIRECT.set(trx, await trx.getExecutor().provideConnection(async (connection) => connection));
+}
+
+/** The transaction has ended: its connection may already serve another one. */
+export function forgetConnection(trx: Transaction<StoreSchema>): void {
+  DIRECT.delete(trx);
 }
 
 /** `sqlText\`… ${value} …\``: values become parameters, SqlText values are inlined. */
