@@ -10,7 +10,7 @@ import { readRawBody } from './read-body.js';
 export async function readJsonBody(ctx: Context, limit: number, options: { optional?: boolean } = {}): Promise<unknown> {
   const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
   if (!hasBody && options.optional && !ctx.get('Content-Type')) return null;
-  if (hasBody && !ctx.is('application/json', '+json')) {
+  if (hasBody && !isJson(ctx)) {
     ctx.req.resume();
     throw new InvalidRequestException(415, 'HTTP 415 Unsupported Media Type', 'RestException');
   }
@@ -22,6 +22,13 @@ export async function readJsonBody(ctx: Context, limit: number, options: { optio
     // Camunda's JsonParseExceptionHandler answers with an empty message.
     throw new InvalidRequestException(400, '');
   }
+}
+
+/** Whether the body is JSON; the plain `application/json` every client sends is recognized without parsing the header. */
+function isJson(ctx: Context): boolean {
+  const type = ctx.get('Content-Type');
+  if (type === 'application/json' || /^application\/json\s*;\s*charset=utf-8$/i.test(type)) return true;
+  return Boolean(ctx.is('application/json', '+json'));
 }
 
 /** A JSON body that must be an object (most Camunda request DTOs). */
