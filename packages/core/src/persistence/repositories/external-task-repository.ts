@@ -1,10 +1,10 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
-import type { ActivityInstanceTable, ExecutionTable, ExternalTaskTable, StoreSchema, VariableTable } from '../schema.js';
+import type { ExternalTaskTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
-import { fromJsonVariable, loadRowWithInstanceRows, type InstanceRows, type JsonVariable } from './instance-rows.js';
+import { fromInstanceRowsJson, instanceRowsJson, loadRowWithInstanceRows, type InstanceRows, type InstanceRowsJson } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
@@ -16,8 +16,6 @@ export interface LockedTaskSnapshot {
   row: Row;
   instance: InstanceRows;
 }
-
-type InstanceJson = { executions: Selectable<ExecutionTable>[]; activity_instances: Selectable<ActivityInstanceTable>[]; variables: JsonVariable[] | null };
 
 /** Characters and bytes of an instance's values up to which a fetch reads them with the task it locks (see lockFetchable). */
 const MAX_SNAPSHOT_VALUES = 16_384;
@@ -120,10 +118,9 @@ export class ExternalTaskRepository {
    * PostgreSQL only: picks and locks up to `limit` fetchable tasks for the worker in one statement
    * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING), the hot path of every worker.
    * Returns them in the fetch order, and with each its instance's rows as this statement read them
-   * (`snapshots`: completing the task can take them instead of reading, see snapshotGuard) — unless
-   * the instance's values are larger than MAX_SNAPSHOT_VALUES. With `withVariables`, `variables` are
-   * those of the tasks' instances (task-local ones aside), or null where one was too large to read
-   * here, so a fetch is one round trip. `solitary`: the caller's transaction writes nothing else.
+   * (`snapshots`: the payloads and completing the task can take them instead of reading, see
+   * snapshotGuard) — except for instances whose values are larger than MAX_SNAPSHOT_VALUES, so a
+   * fetch is usually one round trip. `solitary`: the caller's transaction writes nothing else.
    */
   async lockFetchable(
     topic: FetchTopic,
@@ -133,33 +130,20 @@ export class ExternalTaskRepository {
     readable: InstanceReadFilter,
     workerId: string,
     lockExpirationTime: Date,
-    options: { solitary?: boolean; withVariables?: boolean } = {},
-  ): Promise<{ tasks: ExternalTask[]; variables: Selectable<VariableTable>[] | null; snapshots: LockedTaskSnapshot[] }> {
-    const update = sqlText`update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
-      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *`;
-    // Each locked task's instance rows come along: completing the task needs no read of its own (see snapshotGuard).
-    const statement = sqlText`with locked as (${update}) select locked.*,
-      (select coalesce(json_agg(e), '[]'::json) from trellis_execution e where e.proc_inst_id = locked.proc_inst_id) as executions,
-      (select coalesce(json_agg(a), '[]'::json) from trellis_activity_instance a where a.proc_inst_id = locked.proc_inst_id) as activity_instances,
-      (select case when coalesce(sum(coalesce(octet_length(v.bytes), 0) + coalesce(length(v.text), 0) + coalesce(length(v.text2), 0)), 0) <= ${MAX_SNAPSHOT_VALUES}
-        then coalesce(json_agg(v), '[]'::json) end from trellis_variable v where v.proc_inst_id = locked.proc_inst_id) as variables
-      from locked`;
-    const { rows } = (await statement.execute(this.trx, 'postgres', options.solitary ? SOLITARY : '')) as { rows: Array<Row & InstanceJson> };
+    solitary = false,
+  ): Promise<{ tasks: ExternalTask[]; snapshots: LockedTaskSnapshot[] }> {
+    const statement = sqlText`with locked as (update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
+      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *)
+      select locked.*, ${instanceRowsJson(rawText('locked.proc_inst_id'), MAX_SNAPSHOT_VALUES)} from locked`;
+    const { rows } = (await statement.execute(this.trx, 'postgres', solitary ? SOLITARY : '')) as { rows: Array<Row & InstanceRowsJson> };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
-    let variables: Map<string, Selectable<VariableTable>> | null = new Map();
     const snapshots: LockedTaskSnapshot[] = [];
-    for (const { executions, activity_instances, variables: json, ...row } of rows) {
-      // An instance with larger values is neither kept nor sent here: the payloads and the complete read them.
-      if (json === null) {
-        variables = null;
-        continue;
-      }
-      const instance = { executions, activityInstances: activity_instances, variables: json.map(fromJsonVariable) };
-      snapshots.push({ row, instance });
-      if (options.withVariables) for (const variable of instance.variables) if (variable.task_id === null) variables?.set(variable.id, variable);
+    for (const { executions, activity_instances, variables, ...row } of rows) {
+      const instance = fromInstanceRowsJson({ executions, activity_instances, variables });
+      if (instance) snapshots.push({ row, instance });
     }
-    return { tasks: rows.map((row) => this.remember(row)), variables: variables && [...variables.values()], snapshots };
+    return { tasks: rows.map((row) => this.remember(row)), snapshots };
   }
 
   /** A task row read by an earlier command (a snapshot of the fetch that locked it), as if this one had read it. */

@@ -33,8 +33,9 @@ export async function deleteInstanceRows(trx: Transaction<StoreSchema>, dialect:
  * together with `writes` that do not touch these rows (the instance's history). The statement checks
  * itself: unless it deletes exactly the `expected` executions at their revisions, it fails as a whole
  * (see OPTIMISTIC_LOCK_FAILED) and nothing is written; so it may wait for the end of the transaction.
- * Its own deletes are SQL text: this statement ends every instance, and building them with
- * the query builder cost the engine more than the database spent running them.
+ * With `guard`, it also compares what it deletes with the rows the command took from an earlier
+ * read (see SnapshotGuard). Its own deletes are SQL text: this statement ends every instance, and
+ * building them with the query builder cost the engine more than the database spent running them.
  */
 export async function deleteEndedInstance(
   trx: Transaction<StoreSchema>,
@@ -45,34 +46,27 @@ export async function deleteEndedInstance(
 ): Promise<void> {
   const ids = expected.map((execution) => execution.id);
   const revs = expected.map((execution) => execution.rev);
-  const deleteExecutions = sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`;
+  const [variables, tasks, ...others] = outsideTree(processInstanceId);
   const checked = sqlText`case when count(*) = ${expected.length}
         and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
         then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end`;
-  let statement: SqlText;
-  if (guard) {
-    // Rows taken from an earlier read are compared with the rows this statement deletes. A stale
-    // snapshot counts before a conflict: the command then runs again on fresh rows.
-    const [variables, tasks, ...others] = outsideTree(processInstanceId);
-    const unchanged = guard.unchangedIn({
-      row: rawText('select id, rev from deleted_external_tasks'),
-      executions: rawText('select id, rev from deleted'),
-      variables: rawText('select id, rev from deleted_variables'),
-      activityInstances: rawText('select id from deleted_activity_instances'),
-    });
-    statement = writesStatement(trx, [...others, ...writes], {
-      ctes: [
-        sqlText`deleted_variables as (${variables} returning id, rev)`,
-        sqlText`deleted_external_tasks as (${tasks} returning id, rev)`,
-        sqlText`deleted_activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId} returning id)`,
-        deleteExecutions,
-      ],
-      select: sqlText`select cast(case when ${unchanged} then ${checked} else ${STALE_SNAPSHOT} || count(*) end as integer) as checked from deleted`,
-    });
-  } else {
-    const cleanup: Write[] = [...outsideTree(processInstanceId), sqlText`delete from trellis_activity_instance where proc_inst_id = ${processInstanceId}`];
-    statement = writesStatement(trx, cleanup.concat(writes), { ctes: [deleteExecutions], select: sqlText`select cast(${checked} as integer) as checked from deleted` });
-  }
+  // Rows taken from an earlier read are compared with the rows this statement deletes. A stale
+  // snapshot counts before a conflict: the command then runs again on fresh rows.
+  const unchanged = guard?.unchangedIn({
+    row: rawText('select id, rev from deleted_external_tasks'),
+    executions: rawText('select id, rev from deleted'),
+    variables: rawText('select id, rev from deleted_variables'),
+    activityInstances: rawText('select id from deleted_activity_instances'),
+  });
+  const statement = writesStatement(trx, [...others, ...writes], {
+    ctes: [
+      sqlText`deleted_variables as (${variables} returning id, rev)`,
+      sqlText`deleted_external_tasks as (${tasks} returning id, rev)`,
+      sqlText`deleted_activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId} returning id)`,
+      sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`,
+    ],
+    select: sqlText`select cast(${unchanged ? sqlText`case when ${unchanged} then ${checked} else ${STALE_SNAPSHOT} || count(*) end` : checked} as integer) as checked from deleted`,
+  });
   await statement.execute(trx, 'postgres', guard ? GUARDED_DEFERRABLE : DEFERRABLE);
 }
 

@@ -78,11 +78,10 @@ export class ExternalTaskService {
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
           // With one topic this UPDATE is the command's only write (the payloads are reads).
-          const { tasks, variables, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, {
-            solitary: topics.length === 1,
-            withVariables: wantsVariables(topic),
-          });
-          locked.push(...(await this.withPayloads(ctx, tasks, topic, variables ? ctx.variables.adopt(variables) : undefined)));
+          const { tasks, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, topics.length === 1);
+          // The statement read every instance's variables, unless one's were too large to read there.
+          const read = wantsVariables(topic) && snapshots.length === tasks.length;
+          locked.push(...(await this.withPayloads(ctx, tasks, topic, read ? ctx.variables.adopt(instanceVariables(snapshots)) : undefined)));
           ctx.afterCommit(() => this.keepSnapshots(snapshots));
           continue;
         }
@@ -467,6 +466,11 @@ async function lockableTasks(ctx: CommandContext): Promise<InstanceReadFilter> {
 
 const readableTasks = (ctx: CommandContext) =>
   ctx.authz.readFilterEither({ permission: 'READ', resource: Resources.PROCESS_INSTANCE }, { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION });
+
+/** The variables of the snapshots' instances, each instance's once. */
+function instanceVariables(snapshots: readonly LockedTaskSnapshot[]) {
+  return [...new Map(snapshots.map(({ row, instance }) => [row.proc_inst_id, instance.variables])).values()].flat();
+}
 
 /** A topic asking for no variables at all (`variables: []`) gets none; otherwise all or the named ones. */
 function wantsVariables(topic: FetchTopic): boolean {
