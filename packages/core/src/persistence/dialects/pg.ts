@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { StoreSchema } from '../schema.js';
+import { GroupCommit, type GroupConnection } from './pg-group-commit.js';
+
+/** A checkout of this pool (assignable to the group commit's Checkout). */
+interface PreparingCheckout {
+  connection: PreparingConnection;
+  release(error?: Error): void;
+}
 
 export interface PostgresOptions {
   connectionString: string;
@@ -38,41 +45,75 @@ const PREPARE_AFTER = 2;
 /** Prepared statements per connection at most (each holds a plan in its server process). */
 const MAX_PREPARED = 256;
 
-interface ConnectionStatements {
-  seen: Map<string, number>;
-  prepared: Map<string, string>;
+/**
+ * A pooled client that prepares the statement texts that recur on it. The engine sends the same few
+ * hundred texts over and over; sent as unnamed statements, each one is parsed and planned again and
+ * its whole text crosses the socket every time. A text seen again on a connection is therefore
+ * prepared there under a name (node-postgres then sends only Bind/Execute). Bounded per connection;
+ * texts without parameters (BEGIN, COMMIT) stay simple queries.
+ */
+class PreparingConnection implements GroupConnection {
+  private readonly seen = new Map<string, number>();
+  private readonly prepared = new Map<string, string>();
+  /** node-postgres records the statements it has parsed on the connection. */
+  private readonly parsed: Record<string, string>;
+
+  constructor(readonly client: pg.PoolClient) {
+    this.parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements ?? {};
+  }
+
+  send(sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
+    if (parameters.length === 0) return this.client.query(sql);
+    let name = this.prepared.get(sql);
+    if (!name && this.prepared.size < MAX_PREPARED) {
+      const seen = (this.seen.get(sql) ?? 0) + 1;
+      if (this.seen.size > 10_000) this.seen.clear();
+      this.seen.set(sql, seen);
+      if (seen >= PREPARE_AFTER) this.prepared.set(sql, (name = `trellis_${this.prepared.size}`));
+    }
+    return this.client.query(name ? { name, text: sql, values: [...parameters] } : { text: sql, values: [...parameters] });
+  }
+
+  statementName(sql: string): { name: string; parsed: boolean } | undefined {
+    let name = this.prepared.get(sql);
+    if (name === undefined && this.prepared.size < MAX_PREPARED) this.prepared.set(sql, (name = `trellis_${this.prepared.size}`));
+    return name === undefined ? undefined : { name, parsed: this.parsed[name] === sql };
+  }
 }
 
 /**
- * The engine sends the same few hundred statement texts over and over. Sent as unnamed statements,
- * each one is parsed and planned again and its whole text crosses the socket every time; a text that
- * recurs on a connection is therefore prepared there under a name (node-postgres then sends only
- * Bind/Execute). Bounded per connection; texts without parameters (BEGIN, COMMIT) stay simple queries.
- * Each checkout's transaction is a LazyTransaction (below).
+ * Each checkout's transaction is a LazyTransaction (below), and the checkout takes a client from the
+ * pool only when its transaction first sends something: a command whose only write is a deferred
+ * statement (an external task's complete that ends its instance, from rows the fetch returned) holds
+ * no client at all, and its statement is committed by the GroupCommit with the others ready then.
  */
 function preparing(pool: pg.Pool): PostgresPool {
-  const connections = new WeakMap<pg.PoolClient, ConnectionStatements>();
+  const connections = new WeakMap<pg.PoolClient, PreparingConnection>();
+  const checkout = async (): Promise<PreparingCheckout> => {
+    const client = await pool.connect();
+    let connection = connections.get(client);
+    if (!connection) connections.set(client, (connection = new PreparingConnection(client)));
+    return { connection, release: (error) => client.release(error) };
+  };
+  const group = new GroupCommit(checkout);
   return {
     async connect() {
-      const client = await pool.connect();
-      let statements = connections.get(client);
-      if (!statements) connections.set(client, (statements = { seen: new Map(), prepared: new Map() }));
-      const known = statements;
-      const send = (sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> => {
-        if (parameters.length === 0) return client.query(sql);
-        let name = known.prepared.get(sql);
-        if (!name && known.prepared.size < MAX_PREPARED) {
-          const seen = (known.seen.get(sql) ?? 0) + 1;
-          if (known.seen.size > 10_000) known.seen.clear();
-          known.seen.set(sql, seen);
-          if (seen >= PREPARE_AFTER) known.prepared.set(sql, (name = `trellis_${known.prepared.size}`));
-        }
-        return client.query(name ? { name, text: sql, values: [...parameters] } : { text: sql, values: [...parameters] });
-      };
-      const transaction = new LazyTransaction(send);
+      let held: PreparingCheckout | null = null;
+      let taking: Promise<PreparingCheckout> | null = null;
+      const connection = async (): Promise<PreparingCheckout> => held ?? (await (taking ??= checkout().then((taken) => (held = taken))));
+      const transaction = new LazyTransaction(
+        async (sql, parameters) => (await connection()).connection.send(sql, parameters),
+        (sql, parameters) => group.commit(sql, parameters, held?.connection ?? null),
+      );
       return {
         query: ((sql: string, parameters: ReadonlyArray<unknown>) => transaction.query(sql, parameters)) as unknown as PostgresPoolClient['query'],
-        release: () => client.release(),
+        release: () => {
+          const taken = taking;
+          held = null;
+          taking = null;
+          // A failed checkout already failed the statement that asked for it.
+          taken?.then((checkedOut) => checkedOut.release(), () => undefined);
+        },
       };
     },
     end: () => pool.end(),
@@ -81,7 +122,8 @@ function preparing(pool: pg.Pool): PostgresPool {
 
 /**
  * Marks a write that may wait for the end of its transaction (its result is not read; it checks
- * itself and fails as a whole). Alone in its transaction it runs without BEGIN / COMMIT.
+ * itself and fails as a whole). Alone in its transaction it runs without BEGIN / COMMIT, committed
+ * together with the other such statements ready at the same moment (`GroupCommit`).
  */
 export const DEFERRABLE = '/* trellis:deferrable */ ';
 /** Marks the only write its transaction will make; when nothing was written before, it runs without BEGIN / COMMIT. */
@@ -109,7 +151,11 @@ class LazyTransaction {
   private deferred: Statement | null = null;
   private guard: Statement | null = null;
 
-  constructor(private readonly send: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<pg.QueryResult>) {}
+  constructor(
+    private readonly send: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<pg.QueryResult>,
+    /** Commits a deferred statement that is its transaction's only write (group commit). */
+    private readonly commitDeferred: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<void>,
+  ) {}
 
   async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
     const command = sql.length <= 8 ? sql.toLowerCase() : '';
@@ -169,7 +215,7 @@ class LazyTransaction {
     this.deferred = null;
     this.guard = null;
     if (state === 'open') return this.send(command, []);
-    if (command === 'commit' && deferred) await this.send(deferred.sql, deferred.parameters);
+    if (command === 'commit' && deferred) await this.commitDeferred(deferred.sql, deferred.parameters);
     return NO_ROWS;
   }
 }
