@@ -15,7 +15,23 @@ export type Write = SqlText | ((db: QueryCreator<StoreSchema>) => Statement | Ra
 /** Values for insertRows / updateRows: plain values are parameters, SqlText is inlined. */
 type Row = Readonly<Record<string, unknown>>;
 
-const quoted = (column: string) => `"${column}"`;
+/** Quoted column names as SqlText, by column (the names are the engine's own: a bounded set). */
+const QUOTED = new Map<string, SqlText>();
+const quoted = (column: string): SqlText => {
+  let text = QUOTED.get(column);
+  if (!text) QUOTED.set(column, (text = rawText(`"${column}"`)));
+  return text;
+};
+/** The column list of the last insert into each table (rows of one table mostly have the same columns). */
+const COLUMN_LISTS = new Map<string, { columns: string[]; text: SqlText }>();
+
+function columnList(table: string, columns: string[]): SqlText {
+  const last = COLUMN_LISTS.get(table);
+  if (last && last.columns.length === columns.length && last.columns.every((column, i) => column === columns[i])) return last.text;
+  const text = rawText(columns.map((column) => `"${column}"`).join(', '));
+  COLUMN_LISTS.set(table, { columns, text });
+  return text;
+}
 
 /**
  * `insert into <table> (…) values (…), …` as SQL text. The rows must have the same columns, every
@@ -24,14 +40,14 @@ const quoted = (column: string) => `"${column}"`;
 export function insertRows(table: keyof StoreSchema, rows: readonly Row[]): SqlText {
   const columns = Object.keys(rows[0]);
   const values = joinText(rows.map((row) => sqlText`(${joinText(columns.map((column) => row[column] ?? null))})`));
-  return sqlText`insert into ${rawText(table)} (${rawText(columns.map(quoted).join(', '))}) values ${values}`;
+  return sqlText`insert into ${rawText(table)} (${columnList(table, columns)}) values ${values}`;
 }
 
 /** `update <table> set … where <where>` as SQL text; undefined changes are left out. */
 export function updateRows(table: keyof StoreSchema, changes: Row, where: SqlText): SqlText {
   const set = Object.entries(changes)
     .filter(([, value]) => value !== undefined)
-    .map(([column, value]) => sqlText`${rawText(quoted(column))} = ${value}`);
+    .map(([column, value]) => sqlText`${quoted(column)} = ${value}`);
   return sqlText`update ${rawText(table)} set ${joinText(set)} where ${where}`;
 }
 
@@ -42,6 +58,9 @@ function textOf(write: Write, trx: Transaction<StoreSchema>): SqlText {
   return fromCompiled('isRawBuilder' in statement ? statement.compile(trx) : statement.compile(), 'postgres');
 }
 
+const CTE_NAMES: SqlText[] = [];
+const cteName = (index: number): SqlText => (CTE_NAMES[index] ??= rawText(`w_${index}`));
+
 /**
  * PostgreSQL: the writes as data-modifying CTEs (`with w_0 as (…), …`), then `ctes` (named SQL of the
  * caller's own), then `select`.
@@ -49,7 +68,7 @@ function textOf(write: Write, trx: Transaction<StoreSchema>): SqlText {
  * and read nothing another of them writes; the order PostgreSQL applies them in then does not matter.
  */
 export function writesStatement(trx: Transaction<StoreSchema>, writes: readonly Write[], tail: { ctes?: readonly SqlText[]; select: SqlText }): SqlText {
-  const ctes = writes.map((write, i) => sqlText`${rawText(`w_${i}`)} as (${textOf(write, trx)})`).concat(tail.ctes ?? []);
+  const ctes = writes.map((write, i) => sqlText`${cteName(i)} as (${textOf(write, trx)})`).concat(tail.ctes ?? []);
   return ctes.length === 0 ? tail.select : sqlText`with ${joinText(ctes)} ${tail.select}`;
 }
 

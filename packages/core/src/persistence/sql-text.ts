@@ -18,10 +18,36 @@ const MAX_RENDERED = 2_000;
  * could (a value of an insert, say).
  */
 export class SqlText<T = unknown> implements Expression<T> {
+  private flat: readonly unknown[] | null;
+
+  /**
+   * `parameters`, or null with `parts`: the values the text was made of (SqlText inlined, anything
+   * else a parameter), whose parameters are collected when first asked for — once for a statement,
+   * not again at every level of nesting.
+   */
   constructor(
     readonly text: string,
-    readonly parameters: readonly unknown[],
-  ) {}
+    parameters: readonly unknown[] | null,
+    /** The number of this text among the texts sqlText, joinText and rawText made (see SHAPES); 0: not one of them. */
+    readonly shape = 0,
+    private readonly parts: readonly unknown[] = [],
+  ) {
+    this.flat = parameters;
+  }
+
+  get parameters(): readonly unknown[] {
+    return (this.flat ??= SqlText.collect(this.parts, []));
+  }
+
+  /** The parameters of `parts` in order (those of SqlText parts included), pushed to `into`. */
+  private static collect(parts: readonly unknown[], into: unknown[]): unknown[] {
+    for (const part of parts) {
+      if (!(part instanceof SqlText)) into.push(part);
+      else if (part.flat) for (const parameter of part.flat) into.push(parameter);
+      else SqlText.collect(part.parts, into);
+    }
+    return into;
+  }
 
   get expressionType(): T | undefined {
     return undefined;
@@ -77,39 +103,91 @@ export function forgetConnection(trx: Transaction<StoreSchema>): void {
   DIRECT.delete(trx);
 }
 
-/** `sqlText\`… ${value} …\``: values become parameters, SqlText values are inlined. */
-export function sqlText<T = unknown>(fragments: TemplateStringsArray, ...values: unknown[]): SqlText<T> {
-  let text = fragments[0];
-  const parameters: unknown[] = [];
-  for (let i = 0; i < values.length; i++) {
-    text += append(values[i], parameters) + fragments[i + 1];
+/**
+ * The texts sqlText and joinText made, by what they were made of: the template (or the separator),
+ * then the shapes of the parts in order (-1: a parameter), one level of a tree per part. A statement
+ * built again from parts of the same shapes takes the same string instead of concatenating a new
+ * one: less to allocate, and one string whose hash V8 keeps for the lookups after (render, prepared
+ * statements). Shape numbers are never reused, so dropping the trees when they grow is always safe.
+ */
+interface ShapeNode {
+  next: Map<number, ShapeNode>;
+  made?: { text: string; shape: number };
+}
+let templates = new WeakMap<TemplateStringsArray, ShapeNode>();
+let separators = new Map<string, ShapeNode>();
+const raws = new Map<string, { text: string; shape: number }>();
+const MAX_SHAPE_NODES = 50_000;
+let shapeNodes = 0;
+let lastShape = 0;
+
+const shapeNode = (): ShapeNode => {
+  if (++shapeNodes > MAX_SHAPE_NODES) {
+    shapeNodes = 1;
+    templates = new WeakMap();
+    separators = new Map();
+    raws.clear();
   }
-  return new SqlText<T>(text, parameters);
+  return { next: new Map() };
+};
+
+/** The node of `parts` under `root`, made on the way where missing; null when a part has no shape. */
+function nodeOf(root: ShapeNode, parts: readonly unknown[]): ShapeNode | null {
+  let node = root;
+  for (const part of parts) {
+    const shape = part instanceof SqlText ? part.shape : -1;
+    if (shape === 0) return null;
+    if (shape === -1 && typeof part === 'object' && part !== null && 'toOperationNode' in part) return null;
+    let next = node.next.get(shape);
+    if (!next) node.next.set(shape, (next = shapeNode()));
+    node = next;
+  }
+  return node;
 }
 
-/** The items separated by `separator` (each a parameter, or inlined SqlText). */
+/** `sqlText\`… ${value} …\``: values become parameters, SqlText values are inlined. */
+export function sqlText<T = unknown>(fragments: TemplateStringsArray, ...values: unknown[]): SqlText<T> {
+  let root = templates.get(fragments);
+  if (!root) templates.set(fragments, (root = shapeNode()));
+  const node = nodeOf(root, values);
+  if (node?.made) return new SqlText<T>(node.made.text, null, node.made.shape, values);
+  let text = fragments[0];
+  for (let i = 0; i < values.length; i++) text += textOf(values[i]) + fragments[i + 1];
+  if (!node) return new SqlText<T>(text, null, 0, values);
+  node.made = { text, shape: ++lastShape };
+  return new SqlText<T>(text, null, lastShape, values);
+}
+
+/** The items separated by `separator` (each a parameter, or inlined SqlText); `items` must not change after. */
 export function joinText(items: readonly unknown[], separator = ', '): SqlText {
-  const parameters: unknown[] = [];
-  const text = items.map((item) => append(item, parameters)).join(separator);
-  return new SqlText(text, parameters);
+  let root = separators.get(separator);
+  if (!root) separators.set(separator, (root = shapeNode()));
+  const node = nodeOf(root, items);
+  if (node?.made) return new SqlText(node.made.text, null, node.made.shape, items);
+  const text = items.map(textOf).join(separator);
+  if (!node) return new SqlText(text, null, 0, items);
+  node.made = { text, shape: ++lastShape };
+  return new SqlText(text, null, lastShape, items);
 }
 
 /** Text taken as it is (identifiers and keywords of the engine's own, never input). */
 export function rawText(text: string): SqlText {
-  return new SqlText(text, []);
+  let known = raws.get(text);
+  if (!known) {
+    if (raws.size >= MAX_SHAPE_NODES) raws.clear();
+    raws.set(text, (known = { text, shape: ++lastShape }));
+  }
+  return new SqlText(known.text, [], known.shape);
+}
+
+/** A part's text in a statement: its own, or a parameter's placeholder (the query builder's SQL is refused). */
+function textOf(value: unknown): string {
+  if (value instanceof SqlText) return value.text;
+  if (typeof value === 'object' && value !== null && 'toOperationNode' in value) throw new Error('sqlText takes SqlText, not the query builder\'s SQL');
+  return PARAMETER;
 }
 
 /** Statement text the query builder compiled for the store ($n in order on PostgreSQL, ? on SQLite), as SqlText. */
 export function fromCompiled(query: { sql: string; parameters: readonly unknown[] }, dialect: DialectName): SqlText {
   return new SqlText(query.sql.replace(dialect === 'postgres' ? /\$\d+/g : /\?/g, PARAMETER), query.parameters);
-}
-
-function append(value: unknown, parameters: unknown[]): string {
-  if (value instanceof SqlText) {
-    for (const parameter of value.parameters) parameters.push(parameter);
-    return value.text;
-  }
-  if (typeof value === 'object' && value !== null && 'toOperationNode' in value) throw new Error('sqlText takes SqlText, not the query builder\'s SQL');
-  parameters.push(value);
-  return PARAMETER;
 }

@@ -26,6 +26,29 @@ describe('SqlText', () => {
   it("refuses the query builder's SQL as a value (it would be sent as a parameter)", () => {
     expect(() => sqlText`select ${sql`1`}`).toThrow(/sqlText takes SqlText/);
   });
+
+  it('built again from parts of the same shapes: the same text string, the new values as parameters in order', () => {
+    const statement = (values: string[], extra: unknown) =>
+      sqlText`select ${rawText('x')} from t where a in (${joinText(values.map((value) => sqlText`lower(${value})`))}) and b = ${extra}`;
+    const first = statement(['p', 'q'], 1);
+    const second = statement(['r', 's'], 2);
+    const third = statement(['u', 'v', 'w'], 3);
+
+    expect(second.text).toBe(first.text);
+    expect(second.render('postgres')).toBe('select x from t where a in (lower($1), lower($2)) and b = $3');
+    expect(first.parameters).toEqual(['p', 'q', 1]);
+    expect(second.parameters).toEqual(['r', 's', 2]);
+    expect(third.render('postgres')).toBe('select x from t where a in (lower($1), lower($2), lower($3)) and b = $4');
+    expect(third.parameters).toEqual(['u', 'v', 'w', 3]);
+  });
+
+  it('a part that is SQL text in one statement and a parameter in the next makes a different text', () => {
+    const statement = (value: unknown) => sqlText`select ${value} from t`;
+    expect(statement(rawText('now()')).render('postgres')).toBe('select now() from t');
+    expect(statement('now()').render('postgres')).toBe('select $1 from t');
+    expect(statement('now()').parameters).toEqual(['now()']);
+    expect(() => statement(sql`now()`)).toThrow(/sqlText takes SqlText/);
+  });
 });
 
 describe.each(testStoreConfigs())('SqlText statements on $name', (testStore) => {
