@@ -28,7 +28,7 @@ const COLUMN_LISTS = new Map<string, { columns: string[]; text: SqlText }>();
 function columnList(table: string, columns: string[]): SqlText {
   const last = COLUMN_LISTS.get(table);
   if (last && last.columns.length === columns.length && last.columns.every((column, i) => column === columns[i])) return last.text;
-  const text = rawText(columns.map((column) => `"${column}"`).join(', '));
+  const text = rawText(columns.map((column) => quoted(column).text).join(', '));
   COLUMN_LISTS.set(table, { columns, text });
   return text;
 }

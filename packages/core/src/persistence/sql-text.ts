@@ -150,12 +150,10 @@ export function sqlText<T = unknown>(fragments: TemplateStringsArray, ...values:
   let root = templates.get(fragments);
   if (!root) templates.set(fragments, (root = shapeNode()));
   const node = nodeOf(root, values);
-  if (node?.made) return new SqlText<T>(node.made.text, null, node.made.shape, values);
+  if (node?.made) return shaped<T>(node, values, null);
   let text = fragments[0];
   for (let i = 0; i < values.length; i++) text += textOf(values[i]) + fragments[i + 1];
-  if (!node) return new SqlText<T>(text, null, 0, values);
-  node.made = { text, shape: ++lastShape };
-  return new SqlText<T>(text, null, lastShape, values);
+  return shaped<T>(node, values, text);
 }
 
 /** The items separated by `separator` (each a parameter, or inlined SqlText); `items` must not change after. */
@@ -163,11 +161,17 @@ export function joinText(items: readonly unknown[], separator = ', '): SqlText {
   let root = separators.get(separator);
   if (!root) separators.set(separator, (root = shapeNode()));
   const node = nodeOf(root, items);
-  if (node?.made) return new SqlText(node.made.text, null, node.made.shape, items);
-  const text = items.map(textOf).join(separator);
-  if (!node) return new SqlText(text, null, 0, items);
-  node.made = { text, shape: ++lastShape };
-  return new SqlText(text, null, lastShape, items);
+  return shaped(node, items, node?.made ? null : items.map(textOf).join(separator));
+}
+
+/**
+ * SqlText of `parts`: the text kept at `node`, kept there first when new (`text`, put together by the
+ * caller unless `node` has one already), or `text` alone when the parts have no shape (no node).
+ */
+function shaped<T = unknown>(node: ShapeNode | null, parts: readonly unknown[], text: string | null): SqlText<T> {
+  if (!node) return new SqlText<T>(text!, null, 0, parts);
+  node.made ??= { text: text!, shape: ++lastShape };
+  return new SqlText<T>(node.made.text, null, node.made.shape, parts);
 }
 
 /** Text taken as it is (identifiers and keywords of the engine's own, never input). */

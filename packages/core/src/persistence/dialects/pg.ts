@@ -65,19 +65,26 @@ class PreparingConnection implements GroupConnection {
   send(sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
     if (parameters.length === 0) return this.client.query(sql);
     let name = this.prepared.get(sql);
-    if (!name && this.prepared.size < MAX_PREPARED) {
+    if (!name) {
       const seen = (this.seen.get(sql) ?? 0) + 1;
       if (this.seen.size > 10_000) this.seen.clear();
       this.seen.set(sql, seen);
-      if (seen >= PREPARE_AFTER) this.prepared.set(sql, (name = `trellis_${this.prepared.size}`));
+      if (seen >= PREPARE_AFTER) name = this.nameNew(sql);
     }
     return this.client.query(name ? { name, text: sql, values: [...parameters] } : { text: sql, values: [...parameters] });
   }
 
   statementName(sql: string): { name: string; parsed: boolean } | undefined {
-    let name = this.prepared.get(sql);
-    if (name === undefined && this.prepared.size < MAX_PREPARED) this.prepared.set(sql, (name = `trellis_${this.prepared.size}`));
+    const name = this.prepared.get(sql) ?? this.nameNew(sql);
     return name === undefined ? undefined : { name, parsed: this.parsed[name] === sql };
+  }
+
+  /** A name for `sql` to be prepared under here; undefined when the connection holds as many as it may. */
+  private nameNew(sql: string): string | undefined {
+    if (this.prepared.size >= MAX_PREPARED) return undefined;
+    const name = `trellis_${this.prepared.size}`;
+    this.prepared.set(sql, name);
+    return name;
   }
 }
 
