@@ -2,11 +2,14 @@
 // PostgreSQL, beside the same server's bare `GET /engine` request rate (the HTTP ceiling: the higher
 // of K concurrent clients and as many as the workers can have requests in flight), both measured in
 // this run, each as the median of several samples. Target: completed tasks ≥ 25 % of that ceiling.
+// The clients (workers and ceiling alike) run in this process, on the server's thread, with Node's
+// `http` client (BENCH_CLIENT=fetch: the global fetch instead, as until 2026-11-26).
 // Beside them, the engine alone (the same loop calling the engine directly) and the HTTP floor: the
 // same loop through HTTP with the engine's part answered at once.
 // Tasks: BENCH_TASKS (default 3,000) per run; workers: BENCH_WORKERS (default 8); default-fetch runs: BENCH_REPEATS (default 3).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -31,10 +34,38 @@ const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
 const median = (values: number[]) => percentile(values, 0.5);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
+/** Keep-alive connections, one per request in flight (the server keeps them open for the whole run). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+/**
+ * One request, a POST when there is a body; its status and body text. Node's `http` client by
+ * default, as `got` (which camunda-external-task-client-js uses) is built on it: the global fetch
+ * costs several times more per request (web streams, abort signals), and since the clients share the
+ * server's thread, it made the ceiling mostly the clients' own cost — 3,300–5,800 instead of
+ * 11,000–15,000 requests per second here.
+ */
+async function request(url: string, body?: string): Promise<{ status: number; text: string }> {
+  if (process.env.BENCH_CLIENT === 'fetch') {
+    const response = await fetch(url, body === undefined ? undefined : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    return { status: response.status, text: await response.text() };
+  }
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+    const sent = http.request(url, { method: body === undefined ? 'GET' : 'POST', agent, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
 async function post(url: string, json: unknown): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${url}: ${response.status} ${text}`);
+  const { status, text } = await request(url, JSON.stringify(json));
+  if (status >= 300) throw new Error(`${url}: ${status} ${text}`);
   return text ? JSON.parse(text) : null;
 }
 
@@ -108,7 +139,10 @@ async function bareRate(url: string, requests: number, concurrency: number): Pro
   const cpu = cpuMeter();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await (await fetch(`${url}/engine`)).text();
+      while (left-- > 0) {
+        const { status, text } = await request(`${url}/engine`);
+        if (status !== 200) throw new Error(`GET /engine: ${status} ${text}`);
+      }
     }),
   );
   return { rate: requests / (Number(process.hrtime.bigint() - started) / 1e9), ...cpu(requests) };
@@ -225,6 +259,9 @@ export async function main(): Promise<void> {
   const schema = `bench_${randomBytes(6).toString('hex')}`;
   const engine = await createEngine({ store: { type: 'postgres', connectionString: DATABASE_URL, schema, poolSize: 10 }, logLevel: 'warn', jobExecutor: { activate: false } });
   const server = createRestApp(engine).listen(0, '127.0.0.1');
+  // Idle keep-alive connections stay open between the runs (a client reusing one the server is just
+  // closing would fail its request).
+  server.keepAliveTimeout = 600_000;
   try {
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/engine-rest`;
@@ -317,6 +354,7 @@ export async function main(): Promise<void> {
     }
     console.log(`ratio completed tasks / HTTP ceiling with the client's default fetch: ${ratio.toFixed(2)}   (target ≥ 0.25: ${ratio >= 0.25 ? 'met' : 'MISSED'})\n`);
   } finally {
+    agent.destroy();
     await new Promise((resolve) => server.close(resolve));
     await engine.close();
     await client.query(`drop schema if exists ${schema} cascade`);
