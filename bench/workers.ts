@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createEngine, type ProcessEngine } from '@trellis/core';
+import { externalTaskProcessXml } from '@trellis/core/testing';
 import { createRestApp } from '@trellis/http-koa';
 
 const DATABASE_URL = process.env.TRELLIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -22,14 +23,6 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 3_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
 /** Runs with the client's default fetch (BENCH_REPEATS, default 3); the median counts. */
 const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
-const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.bench">
-  <bpmn:process id="TOPIC" isExecutable="true" camunda:historyTimeToLive="1">
-    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="task" />
-    <bpmn:serviceTask id="task" camunda:type="external" camunda:topic="TOPIC" />
-    <bpmn:sequenceFlow id="f2" sourceRef="task" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
 
 const median = (values: number[]) => percentile(values, 0.5);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
@@ -271,7 +264,7 @@ export async function main(): Promise<void> {
     const single = { topic: 'single', maxTasks: 1, usePriority: false, label: 'fetchAndLock maxTasks 1 → complete' };
     const batched = Array.from({ length: REPEATS }, (_, i) => ({ topic: `batched${i}`, maxTasks: 10, usePriority: true, label: 'maxTasks 10, usePriority (client defaults) → complete' }));
     const startTasks = async (topic: string, count = TASKS) => {
-      const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${topic}.bpmn`, bytes: Buffer.from(MODEL.replaceAll('TOPIC', topic)) }] });
+      const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: `${topic}.bpmn`, bytes: Buffer.from(externalTaskProcessXml(topic)) }] });
       for (let i = 0; i < count; i++) await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
     };
     for (const run of [single, ...batched]) await startTasks(run.topic);

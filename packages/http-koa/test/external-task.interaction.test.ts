@@ -3,20 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic } from './support/basic-auth.js';
 import { INVOICE } from './support/invoice-model.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+import { externalTaskProcessXml } from '@trellis/core/testing';
 
 let rest: RestHarness;
 let definitionId: string;
 
-const SHIPPING = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d2" targetNamespace="http://trellis.test">
-  <bpmn:process id="shipping" isExecutable="true" camunda:historyTimeToLive="5">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="ship" />
-    <bpmn:serviceTask id="ship" camunda:type="external" camunda:topic="shipping" />
-    <bpmn:sequenceFlow id="f2" sourceRef="ship" targetRef="end" />
-    <bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+const SHIPPING = externalTaskProcessXml('shipping', { activityId: 'ship', historyTimeToLive: 5 });
 
 async function setUp(restOptions: Parameters<typeof startRestHarness>[1] = {}, engineOptions: Parameters<typeof startRestHarness>[0] = {}) {
   rest = await startRestHarness(engineOptions, restOptions);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { externalTaskProcessXml } from '@trellis/core/testing';
 import { basic } from './support/basic-auth.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
 
@@ -172,13 +173,7 @@ describe('POST /process-instance/delete-historic-query-based and /job-retries-hi
 describe('the batch endpoints that select instances by a historicProcessInstanceQuery', () => {
   it('modification, variables-async, suspended-async and external-task retries take the instances the history query finds', async () => {
     await setUp();
-    const external = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d_x" targetNamespace="http://trellis.test">
-  <bpmn:process id="worked" isExecutable="true" camunda:historyTimeToLive="5">
-    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f0" sourceRef="start" targetRef="work" />
-    <bpmn:serviceTask id="work" camunda:type="external" camunda:topic="t" /><bpmn:sequenceFlow id="f1" sourceRef="work" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+    const external = externalTaskProcessXml('worked', { topic: 't', historyTimeToLive: 5 });
     const deployed = await rest.engine.deployment.deploy({ resources: [{ name: 'worked.bpmn', bytes: Buffer.from(external) }] });
     const worker = (await rest.engine.runtime.startProcessInstanceById(deployed.processDefinitions![0]!.id)).id;
     const picked = (await rest.engine.runtime.startProcessInstanceById(definitionId, { businessKey: 'picked' })).id;

@@ -1,19 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { testStoreConfigs } from '@trellis/core/testing';
+import { externalTaskProcessXml, testStoreConfigs } from '@trellis/core/testing';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
 
 // Two engine nodes on one PostgreSQL database, eight HTTP workers long-polling across both:
 // every external task is delivered to exactly one worker and completed exactly once.
 const postgres = testStoreConfigs().find((store) => store.name === 'postgres');
 const TASKS = 5_000;
-const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
-  <bpmn:process id="ping" isExecutable="true" camunda:historyTimeToLive="1">
-    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
-    <bpmn:serviceTask id="work" camunda:type="external" camunda:topic="ping" />
-    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+const MODEL = externalTaskProcessXml('ping');
 
 const nodes: RestHarness[] = [];
 afterEach(async () => {

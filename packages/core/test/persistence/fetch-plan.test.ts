@@ -4,20 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/persistence/store.js';
 import { testStoreConfigs } from '../../src/testing/test-stores.js';
 import { createTestEngine } from '../../src/testing/test-engine.js';
+import { externalTaskProcessXml } from '../../src/testing/bpmn-builder.js';
 
 // fetchAndLock by priority must not read a topic's whole backlog: PostgreSQL walks the
 // (topic, priority) index and stops after maxTasks fetchable tasks. The statement checked here is
 // the one the engine sends, captured on its way to the server, and planned (not run) afterwards.
 const postgres = testStoreConfigs().find((store) => store.name === 'postgres');
 
-const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
-  <bpmn:process id="backlog" isExecutable="true" camunda:historyTimeToLive="1">
-    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="task" />
-    <bpmn:serviceTask id="task" camunda:type="external" camunda:topic="backlog" camunda:taskPriority="\${priority}" />
-    <bpmn:sequenceFlow id="f2" sourceRef="task" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+const MODEL = externalTaskProcessXml('backlog', { activityId: 'task', taskAttributes: 'camunda:taskPriority="${priority}"' });
 
 interface PlanNode {
   'Node Type': string;

@@ -9,19 +9,14 @@ import { translateDatabaseError } from '../../src/command/database-errors.js';
 import { deleteEndedInstance } from '../../src/persistence/repositories/instance-cleanup.js';
 import { GroupCommit, type Checkout, type GroupConnection } from '../../src/persistence/dialects/pg-group-commit.js';
 import type { Write } from '../../src/persistence/combined-writes.js';
+import { externalTaskProcessXml } from '../../src/testing/bpmn-builder.js';
 
 // Statements that are their command's only write are committed together when they are ready at the
 // same moment (one round trip, one transaction), and each still gets its own outcome.
 const postgres = testStoreConfigs().find((store) => store.name === 'postgres');
 const url = process.env.TRELLIS_TEST_DATABASE_URL;
 
-const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
-  <bpmn:process id="ext" isExecutable="true" camunda:historyTimeToLive="1">
-    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="task" />
-    <bpmn:serviceTask id="task" camunda:type="external" camunda:topic="grouped" /><bpmn:sequenceFlow id="f2" sourceRef="task" targetRef="end" /><bpmn:endEvent id="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+const MODEL = externalTaskProcessXml('ext', { activityId: 'task', topic: 'grouped' });
 
 const INSERT = 'insert into grouped (id) values ($1)';
 const parsedOn = (client: pg.ClientBase) => (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
