@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { externalTaskProcessXml } from '@trellis/core/testing';
 import { basic } from './support/basic-auth.js';
 import { INVOICE } from './support/invoice-model.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
-import { externalTaskProcessXml } from '@trellis/core/testing';
 
 let rest: RestHarness;
 let definitionId: string;
