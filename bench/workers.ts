@@ -4,6 +4,8 @@
 // this run, each as the median of several samples. Target: completed tasks ≥ 25 % of that ceiling.
 // The clients (workers and ceiling alike) run in this process, on the server's thread, with Node's
 // `http` client (BENCH_CLIENT=fetch: the global fetch instead, as until 2026-11-26).
+// On Linux each worker run also shows its JavaScript thread's CPU per task and its time waiting,
+// runnable, for a core (taken by PostgreSQL's backends and V8's helper threads on a small machine).
 // Beside them, the engine alone (the same loop calling the engine directly) and the HTTP floor: the
 // same loop through HTTP with the engine's part answered at once.
 // Tasks: BENCH_TASKS (default 3,000) per run; workers: BENCH_WORKERS (default 8); default-fetch runs: BENCH_REPEATS (default 3).
@@ -95,6 +97,19 @@ function machineTicks(): [number, number] | null {
   }
 }
 
+/**
+ * Linux: nanoseconds this process's JavaScript thread has run and has waited runnable for a core
+ * (`/proc/…/schedstat`; null where it is not there).
+ */
+function jsThreadTimes(): [number, number] | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return [run, wait];
+  } catch {
+    return null;
+  }
+}
+
 interface CpuFigures {
   /** This process (server, engine and the benchmark's own HTTP clients), ms per item. */
   cpu: number;
@@ -104,6 +119,8 @@ interface CpuFigures {
   busy: number | null;
   /** Share of the time this process's JavaScript thread was busy (event loop utilization), 0–1. */
   loop: number;
+  /** The JavaScript thread's CPU and its time runnable but waiting for a core, ms per item (null: not measurable here). */
+  jsThread: { cpu: number; wait: number } | null;
 }
 
 /** Starts measuring; the function returned gives the CPU time per item since then. */
@@ -112,15 +129,19 @@ function cpuMeter(): (items: number) => CpuFigures {
   const pgBefore = postgresCpu();
   const machineBefore = machineTicks();
   const loopBefore = performance.eventLoopUtilization();
+  const threadBefore = jsThreadTimes();
   return (items) => {
     const { user, system } = process.cpuUsage(before);
     const pgAfter = postgresCpu();
     const machineAfter = machineTicks();
+    const threadAfter = jsThreadTimes();
     return {
       cpu: (user + system) / 1000 / items,
       pgCpu: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / items,
       busy: machineBefore && machineAfter ? (machineAfter[0] - machineBefore[0]) / (machineAfter[1] - machineBefore[1]) : null,
       loop: performance.eventLoopUtilization(loopBefore).utilization,
+      jsThread:
+        threadBefore && threadAfter ? { cpu: (threadAfter[0] - threadBefore[0]) / 1e6 / items, wait: (threadAfter[1] - threadBefore[1]) / 1e6 / items } : null,
     };
   };
 }
@@ -322,6 +343,7 @@ export async function main(): Promise<void> {
           (result.pgCpu === null ? '' : ` + PostgreSQL ${result.pgCpu.toFixed(2)} ms/task`) +
           (result.busy === null ? '' : `   cores busy ${(result.busy * 100).toFixed(0)} %`) +
           `   JS thread busy ${(result.loop * 100).toFixed(0)} %` +
+          (result.jsThread === null ? '' : ` (cpu ${result.jsThread.cpu.toFixed(2)} + waiting for a core ${result.jsThread.wait.toFixed(2)} ms/task)`) +
           (result === middle ? `   (median of ${batchedResults.length} runs: ${batchedResults.map((r) => r.rate.toFixed(0)).join(', ')} tasks/s)` : ''),
       );
     }
@@ -343,6 +365,14 @@ export async function main(): Promise<void> {
       const cores = availableParallelism();
       console.log(
         `CPU per task with the client's default fetch: ${(cpu + pgCpu).toFixed(2)} ms (this process ${cpu.toFixed(2)}, PostgreSQL ${pgCpu.toFixed(2)}); ${cores} cores at the target rate give at most ${((cores * 1_000) / (0.25 * ceiling)).toFixed(2)} ms`,
+      );
+    }
+    if (middle.jsThread) {
+      // The thread runs the server, the engine and the clients: its CPU per task alone bounds the rate.
+      const { cpu: threadCpu, wait } = middle.jsThread;
+      console.log(
+        `JS thread per task with the client's default fetch: ${threadCpu.toFixed(2)} ms CPU + ${wait.toFixed(2)} ms waiting for a core; ` +
+          `its CPU alone allows at most ${(1_000 / threadCpu).toFixed(0)} tasks/s (ratio ${(1_000 / threadCpu / ceiling).toFixed(2)})`,
       );
     }
     console.log(`ratio completed tasks / HTTP ceiling with the client's default fetch: ${ratio.toFixed(2)}   (target ≥ 0.25: ${ratio >= 0.25 ? 'met' : 'MISSED'})\n`);

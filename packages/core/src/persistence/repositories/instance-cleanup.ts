@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { DEFERRABLE, GUARDED_DEFERRABLE } from '../dialects/pg.js';
-import { STALE_SNAPSHOT, type SnapshotGuard } from './instance-snapshot.js';
+import { sameRevisions, STALE_SNAPSHOT, type SnapshotGuard } from './instance-snapshot.js';
 import type { DialectSeam } from '../dialect.js';
 import type { StoreSchema } from '../schema.js';
 import { executeWrites, writesStatement, type Write } from '../combined-writes.js';
@@ -44,12 +44,8 @@ export async function deleteEndedInstance(
   writes: readonly Write[] = [],
   guard: SnapshotGuard | null = null,
 ): Promise<void> {
-  const ids = expected.map((execution) => execution.id);
-  const revs = expected.map((execution) => execution.rev);
   const [variables, tasks, ...others] = outsideTree(processInstanceId);
-  const checked = sqlText`case when count(*) = ${expected.length}
-        and count(*) filter (where (id, rev) in (select * from unnest(${ids}::varchar[], ${revs}::integer[]))) = ${expected.length}
-        then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end`;
+  const checked = sqlText`case when ${sameRevisions(expected)} then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end`;
   // Rows taken from an earlier read are compared with the rows this statement deletes. A stale
   // snapshot counts before a conflict: the command then runs again on fresh rows.
   const unchanged = guard?.unchangedIn({

@@ -40,18 +40,24 @@ export function snapshotGuard(row: { id: string; rev: number }, processInstanceI
   return {
     processInstanceId,
     rowId: row.id,
-    unchangedIn: (sources) => sqlText`(select count(*) from (${sources.row}) r where r.id = ${row.id} and r.rev = ${row.rev}) = 1
+    unchangedIn: (sources) => sqlText`(select count(*) = 1 and bool_and(r.id = ${row.id} and r.rev = ${row.rev}) from (${sources.row}) r)
       and ${exactly(sources.executions, rows.executions)}
       and ${exactly(sources.variables, rows.variables)}
-      and (select count(*) from (${sources.activityInstances}) r) = ${activityInstanceIds.length}
-      and (select count(*) from (${sources.activityInstances}) r where r.id = any(${activityInstanceIds}::varchar[])) = ${activityInstanceIds.length}`,
+      and (select count(*) = ${activityInstanceIds.length} and coalesce(array_agg(r.id) <@ ${activityInstanceIds}::varchar[], true) from (${sources.activityInstances}) r)`,
   };
 }
 
 /** The rows the source selects are exactly these (id, rev) pairs. */
 function exactly(source: SqlText, list: ReadonlyArray<{ id: string; rev: number }>): SqlText {
-  return sqlText`(select count(*) from (${source}) r) = ${list.length}
-      and (select count(*) from (${source}) r where (r.id, r.rev) in (select * from unnest(${list.map((item) => item.id)}::varchar[], ${list.map((item) => item.rev)}::integer[]))) = ${list.length}`;
+  return sqlText`(select ${sameRevisions(list)} from (${source}) r)`;
+}
+
+/**
+ * An aggregate condition over rows of `id, rev`: they are exactly these pairs — as many, and each
+ * one of them (ids are unique, so the two make the same set).
+ */
+export function sameRevisions(list: ReadonlyArray<{ id: string; rev: number }>): SqlText {
+  return sqlText`count(*) = ${list.length} and coalesce(array_agg(id || '/' || rev) <@ ${list.map((item) => `${item.id}/${item.rev}`)}::text[], true)`;
 }
 
 /** The instance's rows as they are now. */
