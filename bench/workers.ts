@@ -8,7 +8,8 @@
 // runnable, for a core (taken by PostgreSQL's backends and V8's helper threads on a small machine).
 // Beside them, the engine alone (the same loop calling the engine directly) and the HTTP floor: the
 // same loop through HTTP with the engine's part answered at once.
-// Tasks: BENCH_TASKS (default 3,000) per run; workers: BENCH_WORKERS (default 8); default-fetch runs: BENCH_REPEATS (default 3).
+// Tasks: BENCH_TASKS (default 3,000) per run; workers: BENCH_WORKERS (default 8); default-fetch runs: BENCH_REPEATS (default 3);
+// PostgreSQL connections: BENCH_POOL_SIZE (default 10, the engine's default).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -25,6 +26,7 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 3_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
 /** Runs with the client's default fetch (BENCH_REPEATS, default 3); the median counts. */
 const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
+const POOL_SIZE = Math.max(1, Number(process.env.BENCH_POOL_SIZE ?? 10));
 
 const median = (values: number[]) => percentile(values, 0.5);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
@@ -271,7 +273,7 @@ export async function main(): Promise<void> {
     return;
   }
   const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const engine = await createEngine({ store: { type: 'postgres', connectionString: DATABASE_URL, schema, poolSize: 10 }, logLevel: 'warn', jobExecutor: { activate: false } });
+  const engine = await createEngine({ store: { type: 'postgres', connectionString: DATABASE_URL, schema, poolSize: POOL_SIZE }, logLevel: 'warn', jobExecutor: { activate: false } });
   const server = createRestApp(engine).listen(0, '127.0.0.1');
   // Idle keep-alive connections stay open between the runs (a client reusing one the server is just
   // closing would fail its request).
@@ -279,7 +281,7 @@ export async function main(): Promise<void> {
   try {
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/engine-rest`;
-    console.log(`worker benchmark: ${TASKS} external tasks per run, ${WORKERS} concurrent HTTP workers (fetchAndLock → complete each task), PostgreSQL`);
+    console.log(`worker benchmark: ${TASKS} external tasks per run, ${WORKERS} concurrent HTTP workers (fetchAndLock → complete each task), PostgreSQL (pool of ${POOL_SIZE})`);
     // One run with one task per fetch, then REPEATS runs fetching ten by priority as
     // camunda-external-task-client-js fetches by default, each on its own topic.
     const single = { topic: 'single', maxTasks: 1, usePriority: false, label: 'fetchAndLock maxTasks 1 → complete' };

@@ -30,8 +30,12 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (!Number.isInteger(fetchAndLockQueueCapacity) || fetchAndLockQueueCapacity < 0) {
     throw new Error(`TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY must be a whole number, got '${env.TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY}'`);
   }
+  const poolSize = env.TRELLIS_DATABASE_POOL_SIZE === undefined || env.TRELLIS_DATABASE_POOL_SIZE === '' ? undefined : Number(env.TRELLIS_DATABASE_POOL_SIZE);
+  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1)) {
+    throw new Error(`TRELLIS_DATABASE_POOL_SIZE must be a whole number of at least 1, got '${env.TRELLIS_DATABASE_POOL_SIZE}'`);
+  }
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
-    ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA }
+    ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA, ...(poolSize === undefined ? {} : { poolSize }) }
     : { type: 'sqlite', filename: resolve(invokedFrom(env), env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
   const auth = env.TRELLIS_AUTH ?? 'none';
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);

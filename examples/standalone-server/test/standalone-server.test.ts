@@ -85,6 +85,14 @@ describe('standalone server', () => {
     expect(config.basePath).toBe('/engine-rest');
   });
 
+  it('sizes the PostgreSQL pool from TRELLIS_DATABASE_POOL_SIZE and refuses a size below one', () => {
+    const config = serverConfigFromEnv({ TRELLIS_DATABASE_URL: 'postgres://u@h/db', TRELLIS_DATABASE_POOL_SIZE: '4' });
+
+    expect(config.engine.store).toEqual({ type: 'postgres', connectionString: 'postgres://u@h/db', schema: undefined, poolSize: 4 });
+    expect(() => serverConfigFromEnv({ TRELLIS_DATABASE_URL: 'postgres://u@h/db', TRELLIS_DATABASE_POOL_SIZE: '0' })).toThrow(/TRELLIS_DATABASE_POOL_SIZE/);
+    expect(() => serverConfigFromEnv({ TRELLIS_DATABASE_POOL_SIZE: 'many' })).toThrow(/TRELLIS_DATABASE_POOL_SIZE/);
+  });
+
   it('keeps the SQLite file in ./data of the folder npm was started from', () => {
     const config = serverConfigFromEnv({ INIT_CWD: '/srv/app' });
 
