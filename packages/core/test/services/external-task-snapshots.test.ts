@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException } from '../../src/errors/index.js';
@@ -124,6 +125,39 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
     await engine.runtime.modifyVariables(instance.id, { approved: bool(true) });
     for (const task of tasks) await engine.externalTask.complete(task.id, 'w1');
     expect(await userTasks(engine, instance.id)).toEqual(['yes']);
+  });
+
+  it.skipIf(testStore.name !== 'postgres')('completes from the kept rows when nothing changed: the check passes and nothing is read again', async () => {
+    const { engine, start } = await setup(ENDING, 'ending');
+    const { engine: waiting, start: startWaiting } = await setup(DECIDING, 'deciding');
+    await start({ approved: bool(true) });
+    await startWaiting({ approved: bool(true) });
+    const [ending] = await fetch(engine);
+    const [deciding] = await fetch(waiting);
+    const query = pg.Client.prototype.query;
+    const sent: string[] = [];
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      const text = typeof config === 'string' ? config : (config.text ?? '');
+      // The definition's row is read once per engine (the runtime keeps it): not the instance's rows.
+      if (!text.includes('from "trellis_process_definition"')) sent.push(text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await engine.externalTask.complete(ending.id, 'w1');
+      const endingSent = sent.splice(0);
+      await waiting.externalTask.complete(deciding.id, 'w1');
+
+      // The ended instance: one statement that checks the kept rows itself.
+      expect(endingSent).toHaveLength(1);
+      expect(endingSent[0]).toMatch(/^\/\* trellis:deferrable guarded \*\//);
+      // The waiting one: its check right after BEGIN, then its writes; a stale check would have read the rows again.
+      expect(sent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
+      expect(sent.filter((text) => /^\s*select\b/i.test(text))).toEqual([]);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(await userTasks(waiting, deciding.processInstanceId!)).toEqual(['yes']);
   });
 
   it.skipIf(testStore.name !== 'postgres')('refuses the first worker after another node handed the task to a second one', async () => {
