@@ -62,14 +62,18 @@ const CTE_NAMES: SqlText[] = [];
 const cteName = (index: number): SqlText => (CTE_NAMES[index] ??= rawText(`w_${index}`));
 
 /**
- * PostgreSQL: the writes as data-modifying CTEs (`with w_0 as (…), …`), then `ctes` (named SQL of the
- * caller's own), then `select`.
+ * PostgreSQL: `first` (named SQL of the caller's own, whose parameters then come first), the writes
+ * as data-modifying CTEs (`w_0 as (…), …`), then `ctes` (named SQL of the caller's own), then `select`.
  * The writes all see the database as it was before the statement, so they must touch distinct rows
  * and read nothing another of them writes; the order PostgreSQL applies them in then does not matter.
  */
-export function writesStatement(trx: Transaction<StoreSchema>, writes: readonly Write[], tail: { ctes?: readonly SqlText[]; select: SqlText }): SqlText {
-  const ctes = writes.map((write, i) => sqlText`${cteName(i)} as (${textOf(write, trx)})`).concat(tail.ctes ?? []);
-  return ctes.length === 0 ? tail.select : sqlText`with ${joinText(ctes)} ${tail.select}`;
+export function writesStatement(
+  trx: Transaction<StoreSchema>,
+  writes: readonly Write[],
+  around: { first?: readonly SqlText[]; ctes?: readonly SqlText[]; select: SqlText },
+): SqlText {
+  const ctes = [...(around.first ?? []), ...writes.map((write, i) => sqlText`${cteName(i)} as (${textOf(write, trx)})`), ...(around.ctes ?? [])];
+  return ctes.length === 0 ? around.select : sqlText`with ${joinText(ctes)} ${around.select}`;
 }
 
 /**

@@ -33,14 +33,24 @@ const ENDING = wrap(
    ${flow('toYes', 'gw', 'endYes', '${approved}')}${flow('toNo', 'gw', 'endNo')}
    <bpmn:endEvent id="endYes" /><bpmn:endEvent id="endNo" />`,
 );
+/** Two external tasks side by side (left, right) after a fork; `rest` leads them on. */
+const twoExternalTasks = (key: string, rest: string) =>
+  wrap(
+    key,
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+     ${flow('f2', 'fork', 'left')}${flow('f3', 'fork', 'right')}
+     <bpmn:serviceTask id="left" camunda:type="external" camunda:topic="check" />
+     <bpmn:serviceTask id="right" camunda:type="external" camunda:topic="check" />${rest}`,
+  );
 /** Two external tasks side by side, joined, then the end. */
-const PARALLEL = wrap(
+const PARALLEL = twoExternalTasks(
   'parallel',
-  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
-   ${flow('f2', 'fork', 'left')}${flow('f3', 'fork', 'right')}
-   <bpmn:serviceTask id="left" camunda:type="external" camunda:topic="check" />
-   <bpmn:serviceTask id="right" camunda:type="external" camunda:topic="check" />
-   ${flow('f4', 'left', 'join')}${flow('f5', 'right', 'join')}<bpmn:parallelGateway id="join" />${flow('f6', 'join', 'end')}<bpmn:endEvent id="end" />`,
+  `${flow('f4', 'left', 'join')}${flow('f5', 'right', 'join')}<bpmn:parallelGateway id="join" />${flow('f6', 'join', 'end')}<bpmn:endEvent id="end" />`,
+);
+/** Two external tasks side by side; the left one's path ends the instance at once (terminate end event). */
+const TERMINATING = twoExternalTasks(
+  'terminating',
+  `${flow('f4', 'left', 'stop')}${flow('f5', 'right', 'end')}<bpmn:endEvent id="stop"><bpmn:terminateEventDefinition /></bpmn:endEvent><bpmn:endEvent id="end" />`,
 );
 const bool = (value: boolean) => ({ type: 'boolean' as const, value, valueInfo: {} });
 
@@ -127,13 +137,16 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
     expect(await userTasks(engine, instance.id)).toEqual(['yes']);
   });
 
-  it.skipIf(testStore.name !== 'postgres')('completes from the kept rows when nothing changed: the check passes and nothing is read again', async () => {
+  it.skipIf(testStore.name !== 'postgres')('completes from the kept rows when nothing changed: the check passes at the first try', async () => {
     const { engine, start } = await setup(ENDING, 'ending');
     const { engine: waiting, start: startWaiting } = await setup(DECIDING, 'deciding');
+    const { engine: terminating, start: startTerminating } = await setup(TERMINATING, 'terminating');
     await start({ approved: bool(true) });
     await startWaiting({ approved: bool(true) });
+    const terminated = await startTerminating();
     const [ending] = await fetch(engine);
     const [deciding] = await fetch(waiting);
+    const left = (await fetch(terminating)).find((task) => task.activityId === 'left')!;
     const query = pg.Client.prototype.query;
     const sent: string[] = [];
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -146,11 +159,18 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
     try {
       await engine.externalTask.complete(ending.id, 'w1');
       const endingSent = sent.splice(0);
+      // Ends its instance and with it the other branch's external task, also kept by the fetch.
+      await terminating.externalTask.complete(left.id, 'w1');
+      const terminatingSent = sent.splice(0);
       await waiting.externalTask.complete(deciding.id, 'w1');
 
-      // The ended instance: one statement that checks the kept rows itself.
+      // An ended instance: one statement that checks the kept rows itself.
       expect(endingSent).toHaveLength(1);
       expect(endingSent[0]).toMatch(/^\/\* trellis:deferrable guarded \*\//);
+      // Ended after other writes (the branches cancelled first): the check right after BEGIN, and the
+      // transaction commits at the first try (a failed check would roll it back and run it again).
+      expect(terminatingSent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
+      expect(terminatingSent.filter((text) => text === 'begin' || text === 'rollback' || text === 'commit')).toEqual(['begin', 'commit']);
       // The waiting one: its check right after BEGIN, then its writes; a stale check would have read the rows again.
       expect(sent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
       expect(sent.filter((text) => /^\s*select\b/i.test(text))).toEqual([]);
@@ -158,6 +178,9 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
       pg.Client.prototype.query = query;
     }
     expect(await userTasks(waiting, deciding.processInstanceId!)).toEqual(['yes']);
+    const [historic] = await terminating.history.findHistoricProcessInstances({ processInstanceId: terminated.id });
+    expect(historic).toMatchObject({ state: 'COMPLETED', endActivityId: 'stop' });
+    expect(await terminating.externalTask.countExternalTasks({ processInstanceId: terminated.id })).toBe(0);
   });
 
   it.skipIf(testStore.name !== 'postgres')('refuses the first worker after another node handed the task to a second one', async () => {

@@ -141,7 +141,11 @@ export const SOLITARY = '/* trellis:solitary */ ';
  * statement marked GUARDED_DEFERRABLE, which makes the same check itself, comes first.
  */
 export const GUARD = '/* trellis:guard */ ';
-/** DEFERRABLE, and the statement carries the pending GUARD's check itself. */
+/**
+ * DEFERRABLE, and the statement carries the pending GUARD's check itself, turned on by its first
+ * parameter: sent after that check was made in its transaction (other writes came first), the
+ * statement gets false there, since what the check compares may have been changed by those writes.
+ */
 export const GUARDED_DEFERRABLE = '/* trellis:deferrable guarded */ ';
 
 const NO_ROWS = { command: '', rowCount: 0, rows: [], fields: [], oid: 0 } as unknown as pg.QueryResult;
@@ -157,6 +161,8 @@ class LazyTransaction {
   private state: 'none' | 'pending' | 'open' | 'solitary-done' = 'none';
   private deferred: Statement | null = null;
   private guard: Statement | null = null;
+  /** A GUARD statement was sent in this transaction. */
+  private guardChecked = false;
 
   constructor(
     private readonly send: (sql: string, parameters: ReadonlyArray<unknown>) => Promise<pg.QueryResult>,
@@ -173,7 +179,7 @@ class LazyTransaction {
     if (this.state === 'none') return this.send(sql, parameters);
     if (command === 'commit' || command === 'rollback') return this.end(command);
     if (sql.startsWith(GUARD)) {
-      if (this.state !== 'pending') return this.send(sql, parameters);
+      if (this.state !== 'pending') return this.sendGuard(sql, parameters);
       this.guard = { sql, parameters };
       return NO_ROWS;
     }
@@ -183,6 +189,7 @@ class LazyTransaction {
         this.deferred = { sql, parameters };
         return NO_ROWS;
       }
+      if (this.guardChecked) parameters = [false, ...parameters.slice(1)];
     }
     if (this.state === 'open') return this.send(sql, parameters);
     const read = /^\s*select\b/i.test(sql) && !LOCKING_OR_SIDE_EFFECTS.test(sql);
@@ -211,8 +218,14 @@ class LazyTransaction {
     const { deferred, guard } = this;
     this.deferred = null;
     this.guard = null;
-    if (guard) await this.send(guard.sql, guard.parameters);
+    if (guard) await this.sendGuard(guard.sql, guard.parameters);
     if (deferred) await this.send(deferred.sql, deferred.parameters);
+  }
+
+  private async sendGuard(sql: string, parameters: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
+    const result = await this.send(sql, parameters);
+    this.guardChecked = true;
+    return result;
   }
 
   private async end(command: 'commit' | 'rollback'): Promise<pg.QueryResult> {
@@ -221,6 +234,7 @@ class LazyTransaction {
     this.state = 'none';
     this.deferred = null;
     this.guard = null;
+    this.guardChecked = false;
     if (state === 'open') return this.send(command, []);
     if (command === 'commit' && deferred) await this.commitDeferred(deferred.sql, deferred.parameters);
     return NO_ROWS;

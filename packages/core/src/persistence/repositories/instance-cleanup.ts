@@ -46,8 +46,10 @@ export async function deleteEndedInstance(
 ): Promise<void> {
   const [variables, tasks, ...others] = outsideTree(processInstanceId);
   const checked = sqlText`case when ${sameRevisions(expected)} then '1' else ${OPTIMISTIC_LOCK_FAILED} || ${processInstanceId} || ':' || count(*) end`;
-  // Rows taken from an earlier read are compared with the rows this statement deletes. A stale
-  // snapshot counts before a conflict: the command then runs again on fresh rows.
+  // Rows taken from an earlier read are compared with the rows this statement deletes, unless the
+  // transaction made that check before other writes of its own (the first parameter, see
+  // GUARDED_DEFERRABLE). A stale snapshot counts before a conflict: the command then runs again on
+  // fresh rows.
   const unchanged = guard?.unchangedIn({
     row: rawText('select id, rev from deleted_external_tasks'),
     executions: rawText('select id, rev from deleted'),
@@ -55,13 +57,14 @@ export async function deleteEndedInstance(
     activityInstances: rawText('select id from deleted_activity_instances'),
   });
   const statement = writesStatement(trx, [...others, ...writes], {
+    first: unchanged ? [sqlText`guard_on as (select ${true}::boolean as checking)`] : [],
     ctes: [
       sqlText`deleted_variables as (${variables} returning id, rev)`,
       sqlText`deleted_external_tasks as (${tasks} returning id, rev)`,
       sqlText`deleted_activity_instances as (delete from trellis_activity_instance where proc_inst_id = ${processInstanceId} returning id)`,
       sqlText`deleted as (delete from trellis_execution where proc_inst_id = ${processInstanceId} returning id, rev)`,
     ],
-    select: sqlText`select cast(${unchanged ? sqlText`case when ${unchanged} then ${checked} else ${STALE_SNAPSHOT} || count(*) end` : checked} as integer) as checked from deleted`,
+    select: sqlText`select cast(${unchanged ? sqlText`case when not (select checking from guard_on) or (${unchanged}) then ${checked} else ${STALE_SNAPSHOT} || count(*) end` : checked} as integer) as checked from deleted`,
   });
   await statement.execute(trx, 'postgres', guard ? GUARDED_DEFERRABLE : DEFERRABLE);
 }

@@ -40,7 +40,7 @@ export function snapshotGuard(row: { id: string; rev: number }, processInstanceI
   return {
     processInstanceId,
     rowId: row.id,
-    unchangedIn: (sources) => sqlText`(select count(*) = 1 and bool_and(r.id = ${row.id} and r.rev = ${row.rev}) from (${sources.row}) r)
+    unchangedIn: (sources) => sqlText`(select count(*) filter (where r.id = ${row.id} and r.rev = ${row.rev}) = 1 from (${sources.row}) r)
       and ${exactly(sources.executions, rows.executions)}
       and ${exactly(sources.variables, rows.variables)}
       and (select count(*) = ${activityInstanceIds.length} and coalesce(array_agg(r.id) <@ ${activityInstanceIds}::varchar[], true) from (${sources.activityInstances}) r)`,
