@@ -1,10 +1,10 @@
 import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/persistence/store.js';
 import { testStoreConfigs } from '../../src/testing/test-stores.js';
 import { createTestEngine } from '../../src/testing/test-engine.js';
 import { externalTaskProcessXml } from '../../src/testing/bpmn-builder.js';
+import { recordStatements } from '../support/sent-statements.js';
 
 // fetchAndLock by priority must not read a topic's whole backlog: PostgreSQL walks the
 // (topic, priority) index and stops after maxTasks fetchable tasks. The statement checked here is
@@ -22,9 +22,7 @@ const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatM
 
 describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
   const opened: Array<{ close(): Promise<void> }> = [];
-  const query = pg.Client.prototype.query;
   afterEach(async () => {
-    pg.Client.prototype.query = query;
     for (const resource of opened.splice(0).reverse()) await resource.close();
   });
 
@@ -41,14 +39,11 @@ describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
     await engine.externalTask.fetchAndLock({ workerId: 'first', maxTasks: 100, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
     await store.db.executeQuery(CompiledQuery.raw('analyze trellis_external_task'));
 
-    const sent: Array<{ text: string; values: unknown[] }> = [];
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { text?: string; values?: unknown[] };
-      if (typeof config === 'object' && config.text?.includes('for update skip locked')) sent.push({ text: config.text, values: config.values ?? [] });
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    const tasks = await engine.externalTask.fetchAndLock({ workerId: 'second', maxTasks: 10, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
-    pg.Client.prototype.query = query;
+    const recorded = await recordStatements(() =>
+      engine.externalTask.fetchAndLock({ workerId: 'second', maxTasks: 10, usePriority: true, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] }),
+    );
+    const tasks = recorded.result;
+    const sent = recorded.sent.filter((statement) => statement.text.includes('for update skip locked'));
 
     expect(tasks.map((task) => task.priority)).toEqual([...tasks.map((task) => task.priority)].sort((a, b) => b - a));
     expect(sent).toHaveLength(1);

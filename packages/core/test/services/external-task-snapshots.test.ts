@@ -1,10 +1,10 @@
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException } from '../../src/errors/index.js';
 import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
 import type { TypedValue } from '../../src/runtime/variables/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
+import { recordStatements } from '../support/sent-statements.js';
 
 // On PostgreSQL a fetch keeps the rows it read with each task, and completing the task reads nothing:
 // its writes check that those rows are unchanged, and the command runs again on fresh rows where
@@ -147,36 +147,24 @@ describe.each(testStoreConfigs())('completing a fetched external task on $name',
     const [ending] = await fetch(engine);
     const [deciding] = await fetch(waiting);
     const left = (await fetch(terminating)).find((task) => task.activityId === 'left')!;
-    const query = pg.Client.prototype.query;
-    const sent: string[] = [];
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
-      const text = typeof config === 'string' ? config : (config.text ?? '');
-      // The definition's row is read once per engine (the runtime keeps it): not the instance's rows.
-      if (!text.includes('from "trellis_process_definition"')) sent.push(text);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await engine.externalTask.complete(ending.id, 'w1');
-      const endingSent = sent.splice(0);
-      // Ends its instance and with it the other branch's external task, also kept by the fetch.
-      await terminating.externalTask.complete(left.id, 'w1');
-      const terminatingSent = sent.splice(0);
-      await waiting.externalTask.complete(deciding.id, 'w1');
+    // The definition's row is read once per engine (the runtime keeps it): not the instance's rows.
+    const texts = async (work: () => Promise<unknown>) =>
+      (await recordStatements(work)).sent.map((statement) => statement.text).filter((text) => !text.includes('from "trellis_process_definition"'));
+    const endingSent = await texts(() => engine.externalTask.complete(ending.id, 'w1'));
+    // Ends its instance and with it the other branch's external task, also kept by the fetch.
+    const terminatingSent = await texts(() => terminating.externalTask.complete(left.id, 'w1'));
+    const waitingSent = await texts(() => waiting.externalTask.complete(deciding.id, 'w1'));
 
-      // An ended instance: one statement that checks the kept rows itself.
-      expect(endingSent).toHaveLength(1);
-      expect(endingSent[0]).toMatch(/^\/\* trellis:deferrable guarded \*\//);
-      // Ended after other writes (the branches cancelled first): the check right after BEGIN, and the
-      // transaction commits at the first try (a failed check would roll it back and run it again).
-      expect(terminatingSent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
-      expect(terminatingSent.filter((text) => text === 'begin' || text === 'rollback' || text === 'commit')).toEqual(['begin', 'commit']);
-      // The waiting one: its check right after BEGIN, then its writes; a stale check would have read the rows again.
-      expect(sent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
-      expect(sent.filter((text) => /^\s*select\b/i.test(text))).toEqual([]);
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    // An ended instance: one statement that checks the kept rows itself.
+    expect(endingSent).toHaveLength(1);
+    expect(endingSent[0]).toMatch(/^\/\* trellis:deferrable guarded \*\//);
+    // Ended after other writes (the branches cancelled first): the check right after BEGIN, and the
+    // transaction commits at the first try (a failed check would roll it back and run it again).
+    expect(terminatingSent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
+    expect(terminatingSent.filter((text) => text === 'begin' || text === 'rollback' || text === 'commit')).toEqual(['begin', 'commit']);
+    // The waiting one: its check right after BEGIN, then its writes; a stale check would have read the rows again.
+    expect(waitingSent.slice(0, 2)).toEqual(['begin', expect.stringMatching(/^\/\* trellis:guard \*\//)]);
+    expect(waitingSent.filter((text) => /^\s*select\b/i.test(text))).toEqual([]);
     expect(await userTasks(waiting, deciding.processInstanceId!)).toEqual(['yes']);
     const [historic] = await terminating.history.findHistoricProcessInstances({ processInstanceId: terminated.id });
     expect(historic).toMatchObject({ state: 'COMPLETED', endActivityId: 'stop' });
