@@ -30,10 +30,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (!Number.isInteger(fetchAndLockQueueCapacity) || fetchAndLockQueueCapacity < 0) {
     throw new Error(`TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY must be a whole number, got '${env.TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY}'`);
   }
-  const poolSize = env.TRELLIS_DATABASE_POOL_SIZE === undefined || env.TRELLIS_DATABASE_POOL_SIZE === '' ? undefined : Number(env.TRELLIS_DATABASE_POOL_SIZE);
-  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1)) {
-    throw new Error(`TRELLIS_DATABASE_POOL_SIZE must be a whole number of at least 1, got '${env.TRELLIS_DATABASE_POOL_SIZE}'`);
-  }
+  const poolSize = optionalWholeNumber(env, 'TRELLIS_DATABASE_POOL_SIZE', 1, Infinity, 'a whole number of at least 1');
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
     ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA, ...(poolSize === undefined ? {} : { poolSize }) }
     : { type: 'sqlite', filename: resolve(invokedFrom(env), env.TRELLIS_DATA_DIR ?? 'data', 'trellis.db') };
@@ -42,10 +39,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
   const enablePasswordPolicy = flag(env.TRELLIS_PASSWORD_POLICY, 'TRELLIS_PASSWORD_POLICY');
-  const metricsPort = env.TRELLIS_METRICS_PORT === undefined || env.TRELLIS_METRICS_PORT === '' ? null : Number(env.TRELLIS_METRICS_PORT);
-  if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
-    throw new Error(`TRELLIS_METRICS_PORT must be a port number, got '${env.TRELLIS_METRICS_PORT}'`);
-  }
+  const metricsPort = optionalWholeNumber(env, 'TRELLIS_METRICS_PORT', 0, 65535, 'a port number') ?? null;
   const admin = env.TRELLIS_ADMIN_USER && env.TRELLIS_ADMIN_PASSWORD ? { userId: env.TRELLIS_ADMIN_USER, password: env.TRELLIS_ADMIN_PASSWORD } : null;
   return {
     port,
@@ -79,6 +73,15 @@ function historyCleanupWindow(value: string | undefined): { historyCleanup?: { b
   const match = /^(\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(value);
   if (!match) throw new Error(`TRELLIS_HISTORY_CLEANUP_WINDOW must look like 22:00-06:00, got '${value}'`);
   return { historyCleanup: { batchWindowStartTime: match[1]!, batchWindowEndTime: match[2]! } };
+}
+
+/** A whole-number setting that may be left out (unset or empty: undefined); otherwise from `min` to `max`. */
+function optionalWholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number, what: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new Error(`${name} must be ${what}, got '${value}'`);
+  return number;
 }
 
 function flag(value: string | undefined, name: string): boolean {
