@@ -10,6 +10,7 @@ import { CLOCK, ENGINE_CONFIG, ID_GENERATOR, LOGGER, STORE } from '../tokens.js'
 import type { Command } from './command.js';
 import { CommandContext } from './command-context.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
+import { RuntimeEnvironment } from '../runtime/runtime-environment.js';
 import { translateDatabaseError } from './database-errors.js';
 import { flushQueuedHistory } from '../history/queued-history.js';
 import { forgetConnection, sendSqlTextDirectly } from '../persistence/sql-text.js';
@@ -30,6 +31,7 @@ export class CommandExecutor {
     @inject(LOGGER) private readonly logger: Logger,
     @inject(CallScope) private readonly scope: CallScope,
     @inject(EngineMetrics) private readonly metrics: EngineMetrics,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
   async execute<T>(command: Command<T>): Promise<T> {
@@ -42,7 +44,7 @@ export class CommandExecutor {
         await sendSqlTextDirectly(trx);
         try {
           context = new CommandContext(trx, this.store.dialect, this.clock, this.ids, this.config, this.events, this.scope.authentication());
-          const result = await this.scope.runCommand(context, () => command.execute(context!));
+          const result = await this.scope.runCommand(context, !this.env.delegates.empty, () => command.execute(context!));
           await flushQueuedHistory(context);
           return result;
         } finally {

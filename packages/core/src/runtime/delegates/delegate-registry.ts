@@ -81,6 +81,11 @@ export class DelegateRegistry {
     return this.beans.has(name);
   }
 
+  /** Whether nothing is registered: then no host code runs inside a command (see CallScope.runCommand). */
+  get empty(): boolean {
+    return this.classes.size === 0 && this.beans.size === 0;
+  }
+
   beanNames(): string[] {
     return [...this.beans.keys()];
   }
