@@ -9,6 +9,7 @@ import { recordStatements } from '../support/sent-statements.js';
 // fetchAndLock by priority must not read a topic's whole backlog: PostgreSQL walks the
 // (topic, priority) index and stops after maxTasks fetchable tasks. The statement checked here is
 // the one the engine sends, captured on its way to the server, and planned (not run) afterwards.
+// And locking what it picked rewrites no index entry (heap-only updates, migration 23).
 const postgres = testStoreConfigs().find((store) => store.name === 'postgres');
 
 const MODEL = externalTaskProcessXml('backlog', { activityId: 'task', taskAttributes: 'camunda:taskPriority="${priority}"' });
@@ -52,5 +53,35 @@ describe.skipIf(!postgres)('fetchAndLock on PostgreSQL', () => {
     const all = nodes(plan);
     expect(all.some((node) => node['Index Name'] === 'trellis_ext_task_topic_priority_idx')).toBe(true);
     expect(all.map((node) => node['Node Type'])).not.toContain('Sort');
+  });
+
+  it('locks tasks in place: no index covers what a lock changes, and pages leave room (heap-only updates)', async () => {
+    const config = postgres!.config('fetch-in-place');
+    const engine = await createTestEngine({ store: config });
+    const store = Store.open(config);
+    opened.push(store);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'backlog.bpmn', bytes: Buffer.from(MODEL) }] });
+    for (let i = 0; i < 20; i++) {
+      await engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables: { priority: { type: 'integer', value: 1, valueInfo: {} } } });
+    }
+    const locked = await engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 10, topics: [{ topicName: 'backlog', lockDuration: 60_000 }] });
+    // A server process reports its table statistics when its connection ends.
+    await engine.close();
+    const updates = async () => {
+      await store.db.executeQuery(CompiledQuery.raw('select pg_stat_clear_snapshot()'));
+      const { rows } = await store.db.executeQuery<{ updated: number; inPlace: number }>(
+        CompiledQuery.raw(`select n_tup_upd as "updated", n_tup_hot_upd as "inPlace" from pg_stat_user_tables where relid = 'trellis_external_task'::regclass`),
+      );
+      return rows[0];
+    };
+    let counted = await updates();
+    for (let tries = 0; Number(counted.updated) < locked.length && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      counted = await updates();
+    }
+
+    expect(locked).toHaveLength(10);
+    expect(Number(counted.updated)).toBe(10);
+    expect(Number(counted.inPlace)).toBe(10);
   });
 });

@@ -20,6 +20,7 @@ import { compensationConfiguration } from './0019-compensation-configuration.js'
 import { userLockout } from './0020-user-lockout.js';
 import { attachments } from './0021-attachments.js';
 import { commentRemovalTime } from './0022-comment-removal-time.js';
+import { inPlaceLockUpdates } from './0023-in-place-lock-updates.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -46,5 +47,6 @@ export const migrations: readonly Migration[] = [
   userLockout,
   attachments,
   commentRemovalTime,
+  inPlaceLockUpdates,
 ];
 export type { Migration } from './migration.js';
