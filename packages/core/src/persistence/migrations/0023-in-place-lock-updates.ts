@@ -6,9 +6,10 @@ import type { Migration } from './migration.js';
  * an activity's history row (end time, duration): updates PostgreSQL can make in place, without a
  * new entry in each of the table's indexes (a heap-only tuple update), when no indexed column
  * changes and the row's page has room. The index on (topic_name, lock_expiration_time) made every
- * lock a new entry in all five indexes of the external task table; fetches read by (topic_name,
- * priority) since migration 17, and the other readers of lock times filter by topic first, so it
- * goes. Both tables leave a share of each page free for the rows' next versions: half of an
+ * lock a new entry in all five indexes of the external task table. Fetches read by (topic_name,
+ * priority) since migration 17; the external task query and the topic-name list, which may filter
+ * by lock time, find a named topic by that index too and filter its lock times there (without a
+ * topic they scanned before as well). So it goes. Both tables leave a share of each page free for the rows' next versions: half of an
  * external task's page (a fetch locks up to maxTasks rows of the same pages at once; the rows live
  * briefly, so the table stays small), less of the history table's, which only grows. Measured on the
  * worker benchmark's loop: 95 % of the locks and half of the activity ends in place (none before);
