@@ -9,6 +9,8 @@ export interface ServerConfig {
   bodyLimit: number;
   /** Long-polling fetchAndLock requests that may wait at once. */
   fetchAndLockQueueCapacity: number;
+  /** A waiting fetchAndLock cancels the older waiting ones of its worker (503). */
+  fetchAndLockUniqueWorkerRequest: boolean;
   /** Prometheus on a port of its own; null: GET /prometheus on the main port. */
   metricsPort: number | null;
   logLevel: LogLevel;
@@ -30,6 +32,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (!Number.isInteger(fetchAndLockQueueCapacity) || fetchAndLockQueueCapacity < 0) {
     throw new Error(`TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY must be a whole number, got '${env.TRELLIS_FETCH_AND_LOCK_QUEUE_CAPACITY}'`);
   }
+  const fetchAndLockUniqueWorkerRequest = flag(env.TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST, 'TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST');
   const poolSize = optionalWholeNumber(env, 'TRELLIS_DATABASE_POOL_SIZE', 1, Infinity, 'a whole number of at least 1');
   const store: EngineConfig['store'] = env.TRELLIS_DATABASE_URL
     ? { type: 'postgres', connectionString: env.TRELLIS_DATABASE_URL, schema: env.TRELLIS_DATABASE_SCHEMA, ...(poolSize === undefined ? {} : { poolSize }) }
@@ -49,6 +52,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     basePath: env.TRELLIS_BASE_PATH ?? '/engine-rest',
     bodyLimit,
     fetchAndLockQueueCapacity,
+    fetchAndLockUniqueWorkerRequest,
     metricsPort,
     logLevel,
     engine: {

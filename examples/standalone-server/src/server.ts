@@ -26,6 +26,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     basePath: config.basePath,
     bodyLimit: config.bodyLimit,
     fetchAndLockQueueCapacity: config.fetchAndLockQueueCapacity,
+    fetchAndLockUniqueWorkerRequest: config.fetchAndLockUniqueWorkerRequest,
     authentication: config.basicAuth ? 'basic' : undefined,
   });
   const registry = prometheusRegistry(engine);

@@ -93,6 +93,12 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_DATABASE_POOL_SIZE: 'many' })).toThrow(/TRELLIS_DATABASE_POOL_SIZE/);
   });
 
+  it('turns on unique worker requests for long polls with TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST', () => {
+    expect(serverConfigFromEnv({}).fetchAndLockUniqueWorkerRequest).toBe(false);
+    expect(serverConfigFromEnv({ TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST: 'true' }).fetchAndLockUniqueWorkerRequest).toBe(true);
+    expect(() => serverConfigFromEnv({ TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST: 'yes' })).toThrow(/TRELLIS_FETCH_AND_LOCK_UNIQUE_WORKER_REQUEST/);
+  });
+
   it('keeps the SQLite file in ./data of the folder npm was started from', () => {
     const config = serverConfigFromEnv({ INIT_CWD: '/srv/app' });
 

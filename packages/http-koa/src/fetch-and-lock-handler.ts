@@ -15,6 +15,19 @@ export const DEFAULT_FETCH_AND_LOCK_RETRY_INTERVAL = 5_000;
 export interface FetchAndLockHandlerOptions {
   queueCapacity?: number;
   retryInterval?: number;
+  /**
+   * Camunda's `fetch-and-lock-unique-worker-request` (default false): a request that starts waiting
+   * cancels the waiting requests of the same worker id, which are answered 503.
+   */
+  uniqueWorkerRequest?: boolean;
+}
+
+/** A waiting request cancelled by a newer one of the same worker (`uniqueWorkerRequest`): HTTP 503, no body. */
+export class FetchAndLockCancelled extends Error {
+  constructor(workerId: string) {
+    super(`A newer fetchAndLock request of worker '${workerId}' replaced this one`);
+    this.name = 'FetchAndLockCancelled';
+  }
 }
 
 interface PendingRequest {
@@ -30,11 +43,13 @@ interface PendingRequest {
  * Long polling for POST /external-task/fetchAndLock (Camunda's FetchAndLockHandlerImpl): one
  * immediate attempt, then a bounded queue that is retried whenever the engine reports an available
  * external task, at least every `retryInterval`, and answered with `[]` at each request's deadline.
+ * With `uniqueWorkerRequest`, a worker has at most one waiting request: its newest.
  */
 export class FetchAndLockHandler {
   private readonly pending = new Set<PendingRequest>();
   private readonly capacity: number;
   private readonly retryInterval: number;
+  private readonly uniqueWorkerRequest: boolean;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rerun = false;
@@ -47,6 +62,7 @@ export class FetchAndLockHandler {
   ) {
     this.capacity = options.queueCapacity ?? DEFAULT_FETCH_AND_LOCK_QUEUE_CAPACITY;
     this.retryInterval = options.retryInterval ?? DEFAULT_FETCH_AND_LOCK_RETRY_INTERVAL;
+    this.uniqueWorkerRequest = options.uniqueWorkerRequest ?? false;
     this.unsubscribe = [
       engine.events.on('externalTask.available', () => this.wake()),
       engine.events.on('engine.closing', () => this.close()),
@@ -76,6 +92,14 @@ export class FetchAndLockHandler {
     if (this.closed) throw shutdownError();
     const tasks = await this.fetch(request, authentication);
     if (tasks.length > 0 || asyncResponseTimeout === null) return tasks;
+    // Camunda's removeDuplicates: only requests that wait are replaced, and only by one that waits too.
+    if (this.uniqueWorkerRequest) {
+      for (const entry of this.pending) {
+        if (entry.request.workerId !== request.workerId) continue;
+        this.pending.delete(entry);
+        entry.reject(new FetchAndLockCancelled(request.workerId));
+      }
+    }
     if (this.pending.size >= this.capacity) {
       throw new InvalidRequestException(500, 'At the moment the server has to handle too many requests at the same time. Please try again later.');
     }

@@ -25,6 +25,11 @@ export interface EngineRestOptions {
    * one more is answered with 500. Default 200 (Camunda's `fetch-and-lock-queue-capacity`).
    */
   fetchAndLockQueueCapacity?: number;
+  /**
+   * A long-polling fetchAndLock that starts waiting cancels the waiting ones of the same `workerId`
+   * (answered 503 without a body). Default false (Camunda's `fetch-and-lock-unique-worker-request`).
+   */
+  fetchAndLockUniqueWorkerRequest?: boolean;
 }
 
 /** The REST middleware; close() answers waiting long polls (also done when the engine closes). */
@@ -35,7 +40,10 @@ const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 /** Koa middleware serving the Camunda 7.22 REST API for `engine` under `basePath`; other paths pass through. */
 export function engineRest(engine: ProcessEngine, options: EngineRestOptions = {}): EngineRestMiddleware {
   const basePath = normalizeBasePath(options.basePath ?? '/engine-rest');
-  const fetchAndLock = new FetchAndLockHandler(engine, { queueCapacity: options.fetchAndLockQueueCapacity ?? DEFAULT_FETCH_AND_LOCK_QUEUE_CAPACITY });
+  const fetchAndLock = new FetchAndLockHandler(engine, {
+    queueCapacity: options.fetchAndLockQueueCapacity ?? DEFAULT_FETCH_AND_LOCK_QUEUE_CAPACITY,
+    uniqueWorkerRequest: options.fetchAndLockUniqueWorkerRequest ?? false,
+  });
   const router = createRouter(basePath, { engine, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, fetchAndLock });
   const authenticator = options.authentication === 'basic' ? basicAuthenticator : (options.authentication ?? null);
   const api = compose([

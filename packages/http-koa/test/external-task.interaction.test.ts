@@ -114,6 +114,13 @@ describe('POST /external-task/fetchAndLock', () => {
 });
 
 describe('long polling', () => {
+  /** Starts one invoice per waiting request; each must be answered with one task. */
+  async function expectEachGetsATask(waiting: Array<Promise<{ status: number; body: any }>>) {
+    for (const [i] of waiting.entries()) await startInvoice(`b${i + 1}`);
+    const answered = await Promise.all(waiting);
+    expect(answered.map((response) => [response.status, response.body.length])).toEqual(waiting.map(() => [200, 1]));
+  }
+
   it('answers a waiting request as soon as a task is created', async () => {
     const waiting = fetchInvoice('w1', { asyncResponseTimeout: 20_000 });
     await sleep(50);
@@ -167,6 +174,35 @@ describe('long polling', () => {
     );
     expect(afterLeaving.status).toBe(200);
     expect(afterLeaving.body).toEqual([]);
+  });
+
+  it('lets a newer waiting request of a worker cancel its older one with 503 when unique worker requests are on', async () => {
+    await rest.close();
+    await setUp({ fetchAndLockUniqueWorkerRequest: true });
+    // The cancelled request's 503 without a body is Camunda's (JAX-RS AsyncResponse.cancel), not in the 7.22 contract.
+    const waitFor = (workerId: string) =>
+      rest.request('POST', '/external-task/fetchAndLock', {
+        json: { workerId, maxTasks: 10, asyncResponseTimeout: 20_000, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] },
+        outsideContract: true,
+      });
+    const older = waitFor('w1');
+    const otherWorker = waitFor('w2');
+    await sleep(50);
+
+    const newer = waitFor('w1');
+    const cancelled = await older;
+    expect({ status: cancelled.status, bytes: cancelled.body.length, type: cancelled.headers.get('content-type') }).toEqual({ status: 503, bytes: 0, type: null });
+
+    // The newer request of w1 and the one of w2 still wait: both are answered by tasks that come.
+    await expectEachGetsATask([newer, otherWorker]);
+  });
+
+  it('keeps waiting requests of the same worker side by side by default', async () => {
+    const first = fetchInvoice('w1', { asyncResponseTimeout: 20_000 });
+    const second = fetchInvoice('w1', { asyncResponseTimeout: 20_000 });
+    await sleep(50);
+
+    await expectEachGetsATask([first, second]);
   });
 
   it('fetches in the waiting requester\'s authentication', async () => {

@@ -7,6 +7,7 @@ import {
   type ProcessInstanceQuery,
   type FetchAndLockRequest,
   type FetchTopic,
+  type LockedExternalTask,
   type TypedValue,
 } from '@trellis/core';
 import type { Context } from 'koa';
@@ -14,7 +15,7 @@ import { objectOf, readJsonBody, readJsonObject, text } from '../body.js';
 import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
+import { FetchAndLockCancelled, FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
 import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
@@ -77,18 +78,26 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
       );
     }
     const { request, deserializeValues, extensionProperties } = fetchRequestFromBody(body);
-    const tasks = await handler
-      .fetchAndLock(request, typeof timeout === 'number' ? timeout : null, engine.currentAuthentication(), (abandon) => {
+    let tasks: LockedExternalTask[];
+    try {
+      tasks = await handler.fetchAndLock(request, typeof timeout === 'number' ? timeout : null, engine.currentAuthentication(), (abandon) => {
         // A client that disconnects frees its place in the queue.
         ctx.res.once('close', () => {
           if (!ctx.res.writableEnded) abandon();
         });
-      })
-      .catch((error: unknown) => {
-        // Shutting down: let the connection go too, so that closing the server need not wait for it.
-        if (handler.isClosed) ctx.set('Connection', 'close');
-        throw error;
       });
+    } catch (error) {
+      if (error instanceof FetchAndLockCancelled) {
+        // Replaced by a newer request of its worker: Camunda cancels the JAX-RS AsyncResponse, a 503
+        // without a body (the null body first: Koa would otherwise turn it into a 204).
+        ctx.body = null;
+        ctx.status = 503;
+        return;
+      }
+      // Shutting down: let the connection go too, so that closing the server need not wait for it.
+      if (handler.isClosed) ctx.set('Connection', 'close');
+      throw error;
+    }
     ctx.body = tasks.map((task) =>
       toLockedExternalTaskDto(task, { deserializeValues: deserializeValues.get(task.topicName) ?? false, extensionProperties: extensionProperties.has(task.topicName) }),
     );
