@@ -128,6 +128,11 @@ export class FetchAndLockHandler {
     return this.engine.runAs(authentication, () => this.engine.externalTask.fetchAndLock(request));
   }
 
+  private unlockUndelivered(entry: PendingRequest, tasks: LockedExternalTask[]): void {
+    // Best effort: a task left locked comes back when its lock expires.
+    this.engine.runAs(entry.authentication, () => this.engine.externalTask.unlockUndelivered(tasks)).catch(() => undefined);
+  }
+
   /** An external task became available: retry the pending requests now. */
   private wake(): void {
     if (this.pending.size === 0 || this.closed) return;
@@ -161,8 +166,12 @@ export class FetchAndLockHandler {
           const timedOut = Date.now() >= entry.deadline;
           try {
             const tasks = timedOut ? [] : await this.fetch(entry.request, entry.authentication);
-            // The client may have left (or the handler closed) while the fetch ran.
-            if (!this.pending.has(entry)) continue;
+            // The client may have left, or a newer request of its worker replaced it, while the fetch
+            // ran: what it locked goes back to the queue (Camunda's single handler thread cannot race here).
+            if (!this.pending.has(entry)) {
+              if (tasks.length > 0) this.unlockUndelivered(entry, tasks);
+              continue;
+            }
             if (tasks.length > 0 || timedOut) {
               this.pending.delete(entry);
               entry.resolve(tasks);

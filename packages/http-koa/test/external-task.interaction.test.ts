@@ -176,15 +176,17 @@ describe('long polling', () => {
     expect(afterLeaving.body).toEqual([]);
   });
 
-  it('lets a newer waiting request of a worker cancel its older one with 503 when unique worker requests are on', async () => {
-    await rest.close();
-    await setUp({ fetchAndLockUniqueWorkerRequest: true });
-    // The cancelled request's 503 without a body is Camunda's (JAX-RS AsyncResponse.cancel), not in the 7.22
-    // contract: only that answer goes unchecked.
-    const older = rest.request('POST', '/external-task/fetchAndLock', {
+  /** A waiting request of worker w1 that a newer one will cancel: its bodiless 503 is Camunda's (JAX-RS AsyncResponse.cancel), not in the 7.22 contract. */
+  const replaceableRequest = () =>
+    rest.request('POST', '/external-task/fetchAndLock', {
       json: { workerId: 'w1', maxTasks: 10, asyncResponseTimeout: 20_000, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] },
       outsideContract: true,
     });
+
+  it('lets a newer waiting request of a worker cancel its older one with 503 when unique worker requests are on', async () => {
+    await rest.close();
+    await setUp({ fetchAndLockUniqueWorkerRequest: true });
+    const older = replaceableRequest();
     const otherWorker = fetchInvoice('w2', { asyncResponseTimeout: 20_000 });
     await sleep(50);
 
@@ -194,6 +196,36 @@ describe('long polling', () => {
 
     // The newer request of w1 and the one of w2 still wait: both are answered by tasks that come.
     await expectEachGetsATask([newer, otherWorker]);
+  });
+
+  it('gives the tasks a replaced request locked while it was being cancelled to the worker\'s newer request', async () => {
+    await rest.close();
+    await setUp({ fetchAndLockUniqueWorkerRequest: true });
+    const older = replaceableRequest();
+    await sleep(50);
+    // The queue's retry for the older request locks the new task, and is held there until the newer request has replaced it.
+    const service = rest.engine.externalTask;
+    const fetchAndLockOfEngine = service.fetchAndLock;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockedForOlder!: () => void;
+    const locked = new Promise<void>((resolve) => (lockedForOlder = resolve));
+    service.fetchAndLock = async (request) => {
+      service.fetchAndLock = fetchAndLockOfEngine;
+      const tasks = await fetchAndLockOfEngine.call(service, request);
+      lockedForOlder();
+      await held;
+      return tasks;
+    };
+    const processInstanceId = await startInvoice();
+    await locked;
+
+    const newer = fetchInvoice('w1', { asyncResponseTimeout: 5_000 });
+    expect((await older).status).toBe(503);
+    release();
+
+    const answer = await newer;
+    expect(answer.body.map((task: any) => [task.processInstanceId, task.workerId])).toEqual([[processInstanceId, 'w1']]);
   });
 
   it('keeps waiting requests of the same worker side by side by default', async () => {

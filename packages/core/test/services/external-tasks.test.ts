@@ -150,6 +150,21 @@ describe.each(testStoreConfigs())('external tasks on $name', (testStore) => {
     expect(await engine.externalTask.getTopicNames({ withUnlockedTasks: true })).toEqual(['invoice']);
   });
 
+  it('gives back undelivered locks only where the fetch\'s lock still holds', async () => {
+    const { engine, start } = await setup();
+    await start('a');
+    await start('b');
+    const fetched = await fetch(engine, 'w1');
+    const [kept, given] = fetched;
+    await engine.externalTask.extendLock(kept.id, 'w1', 120_000);
+
+    await engine.externalTask.unlockUndelivered(fetched);
+
+    expect(await engine.externalTask.getExternalTask(kept.id)).toMatchObject({ workerId: 'w1' });
+    expect(await engine.externalTask.getExternalTask(given.id)).toMatchObject({ workerId: null, lockExpirationTime: null });
+    expect((await fetch(engine, 'w2')).map((task) => task.id)).toEqual([given.id]);
+  });
+
   it('turns a completion or failure into a BPMN error when a camunda:errorEventDefinition expression holds', async () => {
     const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
     engines.push(engine);

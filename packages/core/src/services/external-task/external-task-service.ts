@@ -216,6 +216,25 @@ export class ExternalTaskService {
     });
   }
 
+  /**
+   * Gives back the locks of fetched tasks that never reached their worker (a waiting fetchAndLock
+   * whose client left, or that a newer request of its worker replaced, while its fetch ran): each
+   * task still held by the same lock is unlocked, and waiting fetches are told. Not a user
+   * operation: no operation log entry. Tasks completed, unlocked or gone meanwhile are left alone.
+   */
+  unlockUndelivered(tasks: readonly ExternalTask[]): Promise<void> {
+    return this.commands.run('UnlockExternalTaskCmd', async (ctx) => {
+      for (const fetched of tasks) {
+        this.snapshots.delete(fetched.id);
+        const task = await ctx.externalTasks.findById(fetched.id);
+        if (!task || task.workerId !== fetched.workerId || task.lockExpirationTime?.getTime() !== fetched.lockExpirationTime?.getTime()) continue;
+        await this.checkUpdate(ctx, task);
+        await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
+        ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
+      }
+    });
+  }
+
   setRetries(id: string, retries: number): Promise<void> {
     return this.commands.run('SetExternalTaskRetriesCmd', async (ctx) => {
       if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
