@@ -42,6 +42,15 @@ const SORT_COLUMNS = {
   createTime: 't.create_time',
 } as const;
 
+/**
+ * A fetch's LIMIT as a literal, not a parameter: with `limit $n` PostgreSQL's generic plan assumes a
+ * tenth of the topic's tasks, so the prepared fetch was planned anew each time (a third of a
+ * millisecond); with the number in the text the generic plan is as good and is kept.
+ */
+function limitText(limit: number): SqlText {
+  return rawText(String(Math.max(0, Math.min(Math.trunc(limit), 2 ** 31 - 1))));
+}
+
 /** External tasks, within one transaction; changes are revision-checked. */
 export class ExternalTaskRepository {
   private readonly revisions = new RevisionTracker('ExternalTaskEntity');
@@ -133,7 +142,7 @@ export class ExternalTaskRepository {
     solitary = false,
   ): Promise<{ tasks: ExternalTask[]; snapshots: LockedTaskSnapshot[] }> {
     const statement = sqlText`with locked as (update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
-      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limit} for update skip locked) returning *)
+      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limitText(limit)} for update skip locked) returning *)
       select locked.*, ${instanceRowsJson(rawText('locked.proc_inst_id'), MAX_SNAPSHOT_VALUES)} from locked`;
     const { rows } = (await statement.execute(this.trx, 'postgres', solitary ? SOLITARY : '')) as { rows: Array<Row & InstanceRowsJson> };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
