@@ -128,9 +128,14 @@ export class FetchAndLockHandler {
     return this.engine.runAs(authentication, () => this.engine.externalTask.fetchAndLock(request));
   }
 
-  private unlockUndelivered(entry: PendingRequest, tasks: LockedExternalTask[]): void {
-    // Best effort: a task left locked comes back when its lock expires.
-    this.engine.runAs(entry.authentication, () => this.engine.externalTask.unlockUndelivered(tasks)).catch(() => undefined);
+  /**
+   * Unlocks tasks locked for a request that can no longer be answered (its client left, or a newer
+   * request of its worker replaced it), so that waiting requests get them now. Best effort: a task
+   * left locked comes back when its lock expires.
+   */
+  unlockUndelivered(tasks: LockedExternalTask[], authentication: Authentication | null): void {
+    if (tasks.length === 0) return;
+    this.engine.runAs(authentication, () => this.engine.externalTask.unlockUndelivered(tasks)).catch(() => undefined);
   }
 
   /** An external task became available: retry the pending requests now. */
@@ -169,7 +174,7 @@ export class FetchAndLockHandler {
             // The client may have left, or a newer request of its worker replaced it, while the fetch
             // ran: what it locked goes back to the queue (Camunda's single handler thread cannot race here).
             if (!this.pending.has(entry)) {
-              if (tasks.length > 0) this.unlockUndelivered(entry, tasks);
+              this.unlockUndelivered(tasks, entry.authentication);
               continue;
             }
             if (tasks.length > 0 || timedOut) {

@@ -176,6 +176,27 @@ describe('long polling', () => {
     expect(afterLeaving.body).toEqual([]);
   });
 
+  /**
+   * The engine's next fetchAndLock locks its tasks and then holds its answer until `release`:
+   * `locked` settles once the tasks are locked.
+   */
+  function holdNextFetch() {
+    const service = rest.engine.externalTask;
+    const fetchAndLockOfEngine = service.fetchAndLock;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockedNow!: () => void;
+    const locked = new Promise<void>((resolve) => (lockedNow = resolve));
+    service.fetchAndLock = async (request) => {
+      service.fetchAndLock = fetchAndLockOfEngine;
+      const tasks = await fetchAndLockOfEngine.call(service, request);
+      lockedNow();
+      await held;
+      return tasks;
+    };
+    return { locked, release };
+  }
+
   /** A waiting request of worker w1 that a newer one will cancel: its bodiless 503 is Camunda's (JAX-RS AsyncResponse.cancel), not in the 7.22 contract. */
   const replaceableRequest = () =>
     rest.request('POST', '/external-task/fetchAndLock', {
@@ -204,19 +225,7 @@ describe('long polling', () => {
     const older = replaceableRequest();
     await sleep(50);
     // The queue's retry for the older request locks the new task, and is held there until the newer request has replaced it.
-    const service = rest.engine.externalTask;
-    const fetchAndLockOfEngine = service.fetchAndLock;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let lockedForOlder!: () => void;
-    const locked = new Promise<void>((resolve) => (lockedForOlder = resolve));
-    service.fetchAndLock = async (request) => {
-      service.fetchAndLock = fetchAndLockOfEngine;
-      const tasks = await fetchAndLockOfEngine.call(service, request);
-      lockedForOlder();
-      await held;
-      return tasks;
-    };
+    const { locked, release } = holdNextFetch();
     const processInstanceId = await startInvoice();
     await locked;
 
@@ -226,6 +235,24 @@ describe('long polling', () => {
 
     const answer = await newer;
     expect(answer.body.map((task: any) => [task.processInstanceId, task.workerId])).toEqual([[processInstanceId, 'w1']]);
+  });
+
+  it('unlocks the tasks of a fetch whose client left before the answer', async () => {
+    const processInstanceId = await startInvoice();
+    const { locked, release } = holdNextFetch();
+    const leaving = request(`${rest.url}/external-task/fetchAndLock`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+    leaving.on('error', () => {});
+    leaving.end(JSON.stringify({ workerId: 'w1', maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] }));
+    await locked;
+    leaving.destroy();
+    await sleep(50);
+    release();
+
+    const next = await eventually(
+      () => fetchInvoice('w2'),
+      (response) => response.body.length > 0,
+    );
+    expect(next.body.map((task: any) => [task.processInstanceId, task.workerId])).toEqual([[processInstanceId, 'w2']]);
   });
 
   it('keeps waiting requests of the same worker side by side by default', async () => {

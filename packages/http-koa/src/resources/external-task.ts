@@ -79,8 +79,9 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     }
     const { request, deserializeValues, extensionProperties } = fetchRequestFromBody(body);
     let tasks: LockedExternalTask[];
+    const authentication = engine.currentAuthentication();
     try {
-      tasks = await handler.fetchAndLock(request, typeof timeout === 'number' ? timeout : null, engine.currentAuthentication(), (abandon) => {
+      tasks = await handler.fetchAndLock(request, typeof timeout === 'number' ? timeout : null, authentication, (abandon) => {
         // A client that disconnects frees its place in the queue.
         ctx.res.once('close', () => {
           if (!ctx.res.writableEnded) abandon();
@@ -97,6 +98,11 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
       // Shutting down: let the connection go too, so that closing the server need not wait for it.
       if (handler.isClosed) ctx.set('Connection', 'close');
       throw error;
+    }
+    // The client left while the tasks were being locked: nobody would receive them.
+    if (ctx.req.socket.destroyed) {
+      handler.unlockUndelivered(tasks, authentication);
+      return;
     }
     ctx.body = tasks.map((task) =>
       toLockedExternalTaskDto(task, { deserializeValues: deserializeValues.get(task.topicName) ?? false, extensionProperties: extensionProperties.has(task.topicName) }),
