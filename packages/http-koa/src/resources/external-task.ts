@@ -100,7 +100,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
       throw error;
     }
     // The client left while the tasks were being locked: nobody would receive them.
-    if (ctx.req.socket.destroyed) {
+    if (ctx.req.socket?.destroyed) {
       handler.unlockUndelivered(tasks, authentication);
       return;
     }
