@@ -24,7 +24,7 @@ export interface FetchAndLockHandlerOptions {
 
 /** A waiting request cancelled by a newer one of the same worker (`uniqueWorkerRequest`): HTTP 503, no body. */
 export class FetchAndLockCancelled extends Error {
-  constructor(workerId: string) {
+  constructor(workerId: string | null) {
     super(`A newer fetchAndLock request of worker '${workerId}' replaced this one`);
     this.name = 'FetchAndLockCancelled';
   }

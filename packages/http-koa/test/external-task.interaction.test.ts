@@ -573,6 +573,44 @@ describe('locks and priority', () => {
 });
 
 describe('rest of the group', () => {
+  it('checks a request wrong in two ways in Camunda\'s order, and takes an empty worker id for a worker id', async () => {
+    await startInvoice();
+    const id = await lockedTaskId('w1');
+
+    // ExtendLockOnExternalTaskCmd checks the duration in its constructor, before the worker id.
+    const extendNothing = await rest.request('POST', `/external-task/${id}/extendLock`, { json: { newDuration: 0 } });
+    // HandleExternalTaskCmd.validateInput: the worker id before the failure's numbers and the error code.
+    const failNothing = await rest.request('POST', `/external-task/${id}/failure`, { json: { retries: -1 } });
+    const negativeTimeout = await rest.request('POST', `/external-task/${id}/failure`, { json: { workerId: 'w1', retries: 1, retryTimeout: -1 } });
+    const errorNothing = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: {} });
+    // SetExternalTasksRetriesCmd: an empty selection before the retries.
+    const retriesNothing = await rest.request('PUT', '/external-task/retries', { json: { retries: -1, externalTaskIds: [] } });
+    // Camunda refuses a null worker id only.
+    const emptyWorker = await rest.request('POST', '/external-task/nope/complete', { json: { workerId: '' } });
+    const emptyWorkerOfLocked = await rest.request('POST', `/external-task/${id}/complete`, { json: { workerId: '' } });
+
+    expectError(extendNothing, 400, 'RestException', 'lockTime is not greater than 0');
+    expectError(failNothing, 500, 'NullValueException', 'workerId is null');
+    expectError(negativeTimeout, 500, 'ProcessEngineException', 'retryDuration is not greater than or equal to 0');
+    expectError(errorNothing, 500, 'NullValueException', 'workerId is null');
+    expectError(retriesNothing, 400, 'InvalidRequestException', 'externalTaskIds is empty');
+    expectError(emptyWorker, 404, 'RestException', 'External task with id nope does not exist');
+    expectError(emptyWorkerOfLocked, 400, 'RestException', `External Task ${id} cannot be completed by worker ''. It is locked by worker 'w1'.`);
+  });
+
+  it('counts a lock that expires this very moment as held against another worker', async () => {
+    await startInvoice();
+    const id = await lockedTaskId('w1');
+    rest.engine.clock.advance(60_000);
+
+    const byOther = await rest.request('POST', `/external-task/${id}/lock`, { json: { workerId: 'w2', lockDuration: 1000 } });
+    rest.engine.clock.advance(1);
+    const afterIt = await rest.request('POST', `/external-task/${id}/lock`, { json: { workerId: 'w2', lockDuration: 1000 } });
+
+    expectError(byOther, 400, 'RestException', `External Task ${id} cannot be locked by worker 'w2'. It is locked by worker 'w1'.`);
+    expect(afterIt.status).toBe(204);
+  });
+
   it('refuses operations on a suspended task', async () => {
     const processInstanceId = await startInvoice();
     const id = await lockedTaskId('w1');
@@ -582,11 +620,12 @@ describe('rest of the group', () => {
     const fetched = await fetchInvoice('w2');
     const failure = await rest.request('POST', `/external-task/${id}/failure`, { json: { workerId: 'w1', retries: 1 } });
     const bpmnError = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: { workerId: 'w1', errorCode: 'REJECTED' } });
+    const extendLock = await rest.request('POST', `/external-task/${id}/extendLock`, { json: { workerId: 'w1', newDuration: 5000 } });
 
     expect(task.suspended).toBe(true);
     expect(suspendedCount.body).toEqual({ count: 1 });
     expect(fetched.body).toEqual([]);
-    for (const response of [failure, bpmnError]) expectError(response, 400, 'RestException', `ENGINE-03043 ExternalTask with id '${id}' is suspended.`);
+    for (const response of [failure, bpmnError, extendLock]) expectError(response, 400, 'RestException', `ENGINE-03043 ExternalTask with id '${id}' is suspended.`);
     const complete = await rest.request('POST', `/external-task/${id}/complete`, { json: { workerId: 'w1' } });
     expectError(complete, 400, 'RestException', `ENGINE-03043 ExternalTask with id '${id}' is suspended.`);
   });

@@ -136,6 +136,39 @@ describe('the Incident group', () => {
   });
 });
 
+describe('POST /execution/{id}/create-incident', () => {
+  beforeEach(async () => setUp());
+
+  /** Forks into two user tasks: the instance's own execution then has no activity of its own. */
+  const FORK = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d_fork" targetNamespace="t">
+  <bpmn:process id="fork" isExecutable="true" camunda:historyTimeToLive="30">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="split" />
+    <bpmn:parallelGateway id="split" />
+    <bpmn:sequenceFlow id="f2" sourceRef="split" targetRef="a" /><bpmn:userTask id="a" />
+    <bpmn:sequenceFlow id="f3" sourceRef="split" targetRef="b" /><bpmn:userTask id="b" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('creates a custom incident, and answers Camunda\'s 400 InvalidRequestException for what it refuses', async () => {
+    const instance = await startInvoice('a');
+    const execution = await workExecution(instance);
+    await rest.engine.deployment.deploy({ resources: [{ name: 'fork.bpmn', bytes: Buffer.from(FORK) }] });
+    const forked = (await rest.request('POST', '/process-definition/key/fork/start', { json: {} })).body.id as string;
+
+    const created = await rest.request('POST', `/execution/${execution}/create-incident`, { json: { incidentType: 'custom', configuration: 'c', message: 'm' } });
+    const noType = await rest.request('POST', `/execution/${execution}/create-incident`, { json: {} });
+    const unknown = await rest.request('POST', '/execution/nope/create-incident', { json: { incidentType: 'custom' } });
+    const noActivity = await rest.request('POST', `/execution/${forked}/create-incident`, { json: { incidentType: 'custom' } });
+
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ incidentType: 'custom', configuration: 'c', incidentMessage: 'm', executionId: execution, activityId: 'work' });
+    expectError(noType, 400, 'InvalidRequestException', 'incidentType is null');
+    expectError(unknown, 400, 'InvalidRequestException', "Cannot find an execution with executionId 'nope': execution is null");
+    expectError(noActivity, 400, 'InvalidRequestException', 'Execution must be related to an activity: activity is null');
+  });
+});
+
 describe('incidents with authorization', () => {
   const admin = basic('admin', 'admin-secret');
   const jonny = basic('jonny', 'jonny-secret');

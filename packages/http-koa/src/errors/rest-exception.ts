@@ -1,4 +1,4 @@
-import { NotFoundException } from '@trellis/core';
+import { BadUserRequestException, NotFoundException } from '@trellis/core';
 
 /**
  * An error raised by the REST layer itself, carrying its HTTP status (Camunda's
@@ -24,6 +24,19 @@ export async function notFoundAs404<T>(call: () => Promise<T>, message?: string)
     return await call();
   } catch (error) {
     if (error instanceof NotFoundException) throw new InvalidRequestException(404, message ?? error.message);
+    throw error;
+  }
+}
+
+/**
+ * Runs an engine call, turning its BadUserRequestException into a 400 InvalidRequestException with
+ * the engine's message and code (Camunda's batch endpoints and create-incident catch them so).
+ */
+export async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { readJsonObject, text } from '../body.js';
 import { toBatchDto } from './batch.js';
-import { badUserRequestAs400, dueDateOf, retriesOf } from './batch-retries-suspension.js';
+import { dueDateOf, retriesOf } from './batch-retries-suspension.js';
+import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
 

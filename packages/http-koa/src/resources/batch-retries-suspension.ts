@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { BadUserRequestException, type ProcessInstanceQuery } from '@trellis/core';
+import { type ProcessInstanceQuery } from '@trellis/core';
 import { objectOf, readJsonObject } from '../body.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
@@ -67,12 +67,3 @@ function stringList(value: unknown, name: string): string[] {
   return value as string[];
 }
 
-/** Camunda's batch endpoints answer an engine BadUserRequestException as a 400 InvalidRequestException. */
-export async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
-    throw error;
-  }
-}

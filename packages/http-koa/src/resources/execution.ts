@@ -6,7 +6,7 @@ import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/b
 import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { badUserRequestAs400, InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
@@ -115,9 +115,7 @@ export function executionRoutes(router: Router, rest: RestContext): void {
 
   router.post('/execution/:id/create-incident', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const incident = await notFoundAs404(() =>
-      engine.execution.createIncident(ctx.params.id, text(body.incidentType) ?? '', text(body.configuration), text(body.message)),
-    );
+    const incident = await badUserRequestAs400(() => engine.execution.createIncident(ctx.params.id, text(body.incidentType), text(body.configuration), text(body.message)));
     ctx.body = toIncidentDto(incident);
   });
 }

@@ -133,7 +133,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, bodyLimit);
     const variables = variablesFromDto(body.variables, `Cannot complete external task ${id}`);
     const localVariables = variablesFromDto(body.localVariables, `Cannot complete external task ${id}`);
-    await engineCall(() => engine.externalTask.complete(id, text(body.workerId) ?? '', variables, localVariables));
+    await engineCall(() => engine.externalTask.complete(id, text(body.workerId), variables, localVariables));
     ctx.status = 204;
   });
 
@@ -143,7 +143,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     const prefix = `Cannot report failure of external task ${id}`;
     await engineCall(() =>
       engine.externalTask.handleFailure(id, {
-        workerId: text(body.workerId) ?? '',
+        workerId: text(body.workerId),
         errorMessage: text(body.errorMessage),
         errorDetails: text(body.errorDetails),
         // Primitive fields in Camunda's DTO: missing means 0.
@@ -160,19 +160,19 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     const { id } = ctx.params;
     const body = await readJsonObject(ctx, bodyLimit);
     const variables: Record<string, TypedValue> = variablesFromDto(body.variables, `Cannot report BPMN error of external task ${id}`);
-    await engineCall(() => engine.externalTask.handleBpmnError(id, text(body.workerId) ?? '', text(body.errorCode) ?? '', text(body.errorMessage), variables));
+    await engineCall(() => engine.externalTask.handleBpmnError(id, text(body.workerId), text(body.errorCode), text(body.errorMessage), variables));
     ctx.status = 204;
   });
 
   router.post('/external-task/:id/lock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    await engineCall(() => engine.externalTask.lock(ctx.params.id, text(body.workerId) ?? '', numberOr(body.lockDuration, 0)));
+    await engineCall(() => engine.externalTask.lock(ctx.params.id, text(body.workerId), numberOr(body.lockDuration, 0)));
     ctx.status = 204;
   });
 
   router.post('/external-task/:id/extendLock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    await engineCall(() => engine.externalTask.extendLock(ctx.params.id, text(body.workerId) ?? '', numberOr(body.newDuration, 0)));
+    await engineCall(() => engine.externalTask.extendLock(ctx.params.id, text(body.workerId), numberOr(body.newDuration, 0)));
     ctx.status = 204;
   });
 
@@ -273,7 +273,7 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
     } as FetchTopic;
   });
   const request: FetchAndLockRequest = {
-    workerId: text(body.workerId) ?? '',
+    workerId: text(body.workerId),
     maxTasks: numberOr(body.maxTasks, 0),
     usePriority: body.usePriority === true,
     topics,

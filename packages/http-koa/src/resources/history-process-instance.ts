@@ -6,7 +6,7 @@ import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
-import { badUserRequestAs400 } from './batch-retries-suspension.js';
+import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';

@@ -3,7 +3,7 @@ import type { InstanceRestart, RestartInstruction } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { toBatchDto } from './batch.js';
-import { badUserRequestAs400 } from './batch-retries-suspension.js';
+import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
 

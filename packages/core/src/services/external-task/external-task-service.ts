@@ -30,13 +30,19 @@ const MAX_ERROR_MESSAGE = 666;
 const MAX_SNAPSHOTS = 2_000;
 
 export interface ExternalTaskFailure {
-  workerId: string;
+  /** null: refused with `workerId is null` (Camunda checks for null only; '' is a worker id). */
+  workerId: string | null;
   errorMessage?: string | null;
   errorDetails?: string | null;
   retries: number;
   retryTimeout: number;
   variables?: Record<string, TypedValue>;
   localVariables?: Record<string, TypedValue>;
+}
+
+/** Camunda's ExternalTaskEntity.ensureActive: a suspended task can be neither completed, failed nor extended. */
+function ensureActive(task: ExternalTask): void {
+  if (task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${task.id}' is suspended.`));
 }
 
 /** External tasks: fetch and lock, complete, fail, BPMN errors, locks, retries (Camunda's ExternalTaskService). */
@@ -60,7 +66,8 @@ export class ExternalTaskService {
    */
   fetchAndLock(request: FetchAndLockRequest): Promise<LockedExternalTask[]> {
     return this.commands.run('FetchExternalTasksCmd', async (ctx) => {
-      if (!request.workerId) throw new NullValueException('workerId is null');
+      const workerId = request.workerId;
+      if (workerId == null) throw new NullValueException('workerId is null');
       if (!(request.maxTasks >= 0)) throw new ProcessEngineException('maxResults is not greater than or equal to 0');
       for (const topic of request.topics) {
         if (!topic.topicName) throw new NullValueException('topicName is null');
@@ -78,7 +85,7 @@ export class ExternalTaskService {
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
           // With one topic this UPDATE is the command's only write (the payloads are reads).
-          const { tasks, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, request.workerId, lockExpirationTime, topics.length === 1);
+          const { tasks, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, workerId, lockExpirationTime, topics.length === 1);
           // The statement read every instance's variables, unless one's were too large to read there.
           const read = wantsVariables(topic) && snapshots.length === tasks.length;
           locked.push(...(await this.withPayloads(ctx, tasks, topic, read ? ctx.variables.adopt(instanceVariables(snapshots)) : undefined)));
@@ -89,7 +96,7 @@ export class ExternalTaskService {
         for (const task of candidates) {
           if (locked.length >= request.maxTasks) break;
           if (!(await this.matchesProcessVariables(ctx, task, topic))) continue;
-          const updated: ExternalTask = { ...task, workerId: request.workerId, lockExpirationTime };
+          const updated: ExternalTask = { ...task, workerId, lockExpirationTime };
           await ctx.externalTasks.update(updated);
           locked.push(...(await this.withPayloads(ctx, [updated], topic)));
         }
@@ -99,7 +106,7 @@ export class ExternalTaskService {
     });
   }
 
-  async complete(id: string, workerId: string, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
+  async complete(id: string, workerId: string | null, variables: Record<string, TypedValue> = {}, localVariables: Record<string, TypedValue> = {}): Promise<void> {
     // Within another command (a delegate completing a task) the fetch's rows are not used: a stale one
     // would fail the caller's transaction, which could not run the command again.
     const snapshot = this.commands.inCommand() ? null : (this.snapshots.get(id) ?? null);
@@ -113,7 +120,7 @@ export class ExternalTaskService {
     }
   }
 
-  private completeWith(id: string, workerId: string, variables: Record<string, TypedValue>, localVariables: Record<string, TypedValue>, snapshot: LockedTaskSnapshot | null): Promise<void> {
+  private completeWith(id: string, workerId: string | null, variables: Record<string, TypedValue>, localVariables: Record<string, TypedValue>, snapshot: LockedTaskSnapshot | null): Promise<void> {
     return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
       const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true, snapshot);
       // Queued before the instance moves on: its history statement carries the entry (no round trip of its own).
@@ -135,8 +142,10 @@ export class ExternalTaskService {
 
   handleFailure(id: string, failure: ExternalTaskFailure): Promise<void> {
     return this.commands.run('HandleExternalTaskFailureCmd', async (ctx) => {
+      // Camunda's HandleExternalTaskFailureCmd.validateInput: the worker id, then the numbers.
+      if (failure.workerId == null) throw new NullValueException('workerId is null');
       if (failure.retries < 0) throw new ProcessEngineException('retries is not greater than or equal to 0');
-      if (failure.retryTimeout < 0) throw new ProcessEngineException('retryTimeout is not greater than or equal to 0');
+      if (failure.retryTimeout < 0) throw new ProcessEngineException('retryDuration is not greater than or equal to 0');
       const task = await this.lockedBy(ctx, id, failure.workerId, `Failure of External Task ${id} cannot be reported by worker '${failure.workerId}`);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
@@ -163,9 +172,10 @@ export class ExternalTaskService {
     });
   }
 
-  handleBpmnError(id: string, workerId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
+  handleBpmnError(id: string, workerId: string | null, errorCode: string | null, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('HandleExternalTaskBpmnErrorCmd', async (ctx) => {
-      if (!errorCode) throw new NullValueException('errorCode is null');
+      if (workerId == null) throw new NullValueException('workerId is null');
+      if (errorCode == null) throw new NullValueException('errorCode is null');
       const task = await this.lockedBy(ctx, id, workerId, `Bpmn error of External Task ${id} cannot be reported by worker '${workerId}`, true, true);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
@@ -179,13 +189,14 @@ export class ExternalTaskService {
     });
   }
 
-  lock(id: string, workerId: string, lockDuration: number): Promise<void> {
+  lock(id: string, workerId: string | null, lockDuration: number): Promise<void> {
     return this.commands.run('LockExternalTaskCmd', async (ctx) => {
-      if (!workerId) throw new NullValueException('workerId is null');
+      if (workerId == null) throw new NullValueException('workerId is null');
       if (!(lockDuration > 0)) throw new BadUserRequestException('lockDuration is not greater than 0');
       const task = await this.load(ctx, id);
       const now = ctx.clock.now();
-      const lockedByOther = task.workerId !== null && task.workerId !== workerId && task.lockExpirationTime !== null && task.lockExpirationTime > now;
+      // Camunda's LockExternalTaskCmd: a lock expiring this very moment still holds.
+      const lockedByOther = task.workerId !== null && task.workerId !== workerId && task.lockExpirationTime !== null && task.lockExpirationTime.getTime() >= now.getTime();
       if (lockedByOther) throw new BadUserRequestException(`External Task ${id} cannot be locked by worker '${workerId}'. It is locked by worker '${task.workerId}'.`);
       // Camunda's HandleExternalTaskCmd: the worker first, then the permission.
       await this.checkUpdate(ctx, task);
@@ -193,15 +204,17 @@ export class ExternalTaskService {
     });
   }
 
-  extendLock(id: string, workerId: string, newDuration: number): Promise<void> {
+  extendLock(id: string, workerId: string | null, newDuration: number): Promise<void> {
     return this.commands.run('ExtendLockOnExternalTaskCmd', async (ctx) => {
-      if (!workerId) throw new NullValueException('workerId is null');
+      // Camunda checks the duration in the command's constructor, before its worker id.
       if (!(newDuration > 0)) throw new BadUserRequestException('lockTime is not greater than 0');
+      if (workerId == null) throw new NullValueException('workerId is null');
       const task = await this.lockedBy(ctx, id, workerId, `The lock of the External Task ${id} cannot be extended by worker '${workerId}'`, false);
       const now = ctx.clock.now();
       if (!task.lockExpirationTime || task.lockExpirationTime.getTime() < now.getTime()) {
         throw new BadUserRequestException(`Cannot extend a lock that expired: lockExpirationTime is not greater than or equal to ${now.getTime()}`);
       }
+      ensureActive(task);
       await ctx.externalTasks.update({ ...task, lockExpirationTime: new Date(now.getTime() + newDuration) });
     });
   }
@@ -248,7 +261,7 @@ export class ExternalTaskService {
   /** Sets retries on many tasks at once (PUT /external-task/retries): given ids, or a selection. */
   setRetriesFor(selection: readonly string[] | ExternalTaskSelection, retries: number): Promise<void> {
     return this.commands.run('SetExternalTasksRetriesCmd', async (ctx) => {
-      if (retries < 0) throw new BadUserRequestException('The number of retries cannot be negative: retries is not greater than or equal to 0');
+      // Camunda's SetExternalTasksRetriesCmd: an empty selection first; the retries per task (setRetriesIn).
       const ids = isIdList(selection) ? selection : await collectExternalTaskIds(ctx, selection);
       if (ids.length === 0) throw new BadUserRequestException('externalTaskIds is empty');
       OperationLogEntries.externalTask(ctx, 'SetExternalTaskRetries', null, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }, { property: 'retries', newValue: retries }]);
@@ -367,15 +380,15 @@ export class ExternalTaskService {
    * Camunda's worker check: the request's worker must be the one holding the task (an expired lock
    * still counts). `snapshot`: the fetch's rows to take task and instance from instead of reading them.
    */
-  private async lockedBy(ctx: CommandContext, id: string, workerId: string, prefix: string, checkSuspended = true, withInstance = false, snapshot: LockedTaskSnapshot | null = null): Promise<ExternalTask> {
-    if (!workerId) throw new NullValueException('workerId is null');
+  private async lockedBy(ctx: CommandContext, id: string, workerId: string | null, prefix: string, checkSuspended = true, withInstance = false, snapshot: LockedTaskSnapshot | null = null): Promise<ExternalTask> {
+    if (workerId == null) throw new NullValueException('workerId is null');
     // Another command of the worker on the task: the fetch's rows are of no more use.
     if (snapshot === null) this.snapshots.delete(id);
     const task = withInstance ? await this.loadWithInstance(ctx, id, snapshot) : await this.load(ctx, id);
     // Camunda's HandleExternalTaskCmd: the worker first, then the permission, then the suspension.
     if (task.workerId !== workerId) throw new BadUserRequestException(`${prefix}'. It is locked by worker '${task.workerId}'.`);
     await this.checkUpdate(ctx, task);
-    if (checkSuspended && task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${id}' is suspended.`));
+    if (checkSuspended) ensureActive(task);
     return task;
   }
 

@@ -52,7 +52,8 @@ export interface FetchTopic {
 }
 
 export interface FetchAndLockRequest {
-  workerId: string;
+  /** null: refused with `workerId is null` (Camunda checks for null only; '' is a worker id). */
+  workerId: string | null;
   maxTasks: number;
   usePriority?: boolean;
   topics: FetchTopic[];

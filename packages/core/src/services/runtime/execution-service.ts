@@ -3,7 +3,7 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import type { Incident } from '../../persistence/repositories/incident-repository.js';
 import type { Execution } from '../../runtime/execution.js';
@@ -94,11 +94,15 @@ export class ExecutionService {
     });
   }
 
-  /** A custom incident on an execution (POST /execution/{id}/create-incident). */
-  createIncident(executionId: string, incidentType: string, configuration: string | null, message: string | null): Promise<Incident> {
+  /**
+   * A custom incident on an execution (POST /execution/{id}/create-incident). As Camunda's
+   * CreateIncidentCmd, every refusal before the permission check is a bad request (REST: 400).
+   */
+  createIncident(executionId: string, incidentType: string | null, configuration: string | null, message: string | null): Promise<Incident> {
     return this.commands.run('CreateIncidentCmd', async (ctx) => {
-      if (!incidentType) throw new ProcessEngineException('incidentType is null');
-      const { runner, execution } = await this.open(ctx, executionId);
+      if (incidentType == null) throw new BadUserRequestException('incidentType is null');
+      const { runner, execution } = await this.open(ctx, executionId, () => new BadUserRequestException(`Cannot find an execution with executionId '${executionId}': execution is null`));
+      if (!execution.activityId) throw new BadUserRequestException('Execution must be related to an activity: activity is null');
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
       OperationLogEntries.processInstance(ctx, 'CreateIncident', { processInstanceId: execution.processInstanceId, processDefinitionId: execution.processDefinitionId }, [
         { property: 'incidentType', newValue: incidentType },
@@ -119,11 +123,15 @@ export class ExecutionService {
     });
   }
 
-  private async open(ctx: CommandContext, executionId: string): Promise<{ runner: ProcessRunner; execution: Execution }> {
+  private async open(
+    ctx: CommandContext,
+    executionId: string,
+    missing: () => Error = () => new NotFoundException(`execution ${executionId} doesn't exist`),
+  ): Promise<{ runner: ProcessRunner; execution: Execution }> {
     const row = await ctx.executions.findById(executionId);
     const runner = row ? await openInstance(ctx, this.env, row.processInstanceId) : null;
     const execution = runner?.tree.executions.get(executionId);
-    if (!runner || !execution) throw new NotFoundException(`execution ${executionId} doesn't exist`);
+    if (!runner || !execution) throw missing();
     return { runner, execution };
   }
 }
