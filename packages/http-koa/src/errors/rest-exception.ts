@@ -30,13 +30,14 @@ export async function notFoundAs404<T>(call: () => Promise<T>, message?: string)
 
 /**
  * Runs an engine call, turning its BadUserRequestException into a 400 InvalidRequestException with
- * the engine's message and code (Camunda's batch endpoints and create-incident catch them so).
+ * the engine's message and code (Camunda's batch endpoints, create-incident and the migration plan
+ * endpoints catch them so), except those `keep` picks, which pass unchanged.
  */
-export async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
+export async function badUserRequestAs400<T>(call: () => Promise<T>, keep: (error: BadUserRequestException) => boolean = () => false): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+    if (error instanceof BadUserRequestException && !keep(error)) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
     throw error;
   }
 }

@@ -1,25 +1,18 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { BadUserRequestException, MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
+import { MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
 import { objectOf, readJsonObject } from '../body.js';
 import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { INSTANCE_QUERY } from './process-instance.js';
 import { toBatchDto } from './batch.js';
 
 /** Camunda's MigrationRestServiceImpl answers plan-building problems as 400 InvalidRequestException with the engine's message. */
-async function asInvalidRequest<T>(call: () => Promise<T>, keepValidationErrors: boolean): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (keepValidationErrors && error instanceof MigrationPlanValidationException) throw error;
-    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
-    throw error;
-  }
-}
+const asInvalidRequest = <T>(call: () => Promise<T>, keepValidationErrors: boolean): Promise<T> =>
+  badUserRequestAs400(call, (error) => keepValidationErrors && error instanceof MigrationPlanValidationException);
 
 /** The Migration group: generate and validate plans, migrate instances synchronously. */
 export function migrationRoutes(router: Router, rest: RestContext): void {

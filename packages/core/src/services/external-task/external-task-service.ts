@@ -224,9 +224,14 @@ export class ExternalTaskService {
       const task = await this.load(ctx, id);
       await this.checkUpdate(ctx, task);
       OperationLogEntries.externalTask(ctx, 'Unlock', task, []);
-      await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
-      ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
+      await this.release(ctx, task);
     });
+  }
+
+  /** Unlocks a task and tells waiting fetches of its topic. */
+  private async release(ctx: CommandContext, task: ExternalTask): Promise<void> {
+    await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
+    ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
   }
 
   /**
@@ -242,8 +247,7 @@ export class ExternalTaskService {
         const task = await ctx.externalTasks.findById(fetched.id);
         if (!task || task.workerId !== fetched.workerId || task.lockExpirationTime?.getTime() !== fetched.lockExpirationTime?.getTime()) continue;
         await this.checkUpdate(ctx, task);
-        await ctx.externalTasks.update({ ...task, workerId: null, lockExpirationTime: null });
-        ctx.emitAfterCommit('externalTask.available', { topicName: task.topicName });
+        await this.release(ctx, task);
       }
     });
   }
