@@ -101,12 +101,17 @@ describe('POST /external-task/fetchAndLock', () => {
   it('answers engine validation failures with 500 and bad sorting or a too long timeout with 400', async () => {
     const noWorker = await fetchAndLock({ maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 1000 }] });
     const noLock = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: 'invoice' }] });
+    const noTopicName = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ lockDuration: 1000 }] });
+    // '' is a topic name (Camunda checks for null only): no task has it.
+    const emptyTopicName = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: '', lockDuration: 1000 }] });
     const badSort = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'priority', sortOrder: 'asc' }] });
     const badOrder = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'createTime', sortOrder: 'up' }] });
     const tooLong = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], asyncResponseTimeout: 1_800_001 });
 
     expectError(noWorker, 500, 'NullValueException', 'workerId is null');
     expectError(noLock, 500, 'ProcessEngineException', 'lockTime is not greater than 0');
+    expectError(noTopicName, 500, 'NullValueException', 'topicName is null');
+    expect([emptyTopicName.status, emptyTopicName.body]).toEqual([200, []]);
     expectError(badSort, 400, 'InvalidRequestException', 'Cannot set query sortBy parameter to value priority');
     expectError(badOrder, 400, 'InvalidRequestException', 'Cannot set query sortOrder parameter to value up');
     expectError(tooLong, 400, 'InvalidRequestException', 'The asynchronous response timeout cannot be set to a value greater than 1800000 milliseconds');

@@ -259,11 +259,14 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
   const topics: FetchTopic[] = (Array.isArray(body.topics) ? body.topics : []).map((raw: unknown) => {
     const entry = objectOf(raw);
     const topic = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== null)) as Partial<FetchTopic>;
-    const topicName = text(entry.topicName) ?? '';
+    // Missing: null, which the engine refuses ('' is a topic name, as in Camunda).
+    const topicName = text(entry.topicName);
     if (entry.variables !== undefined && entry.variables !== null && !Array.isArray(entry.variables)) throw new InvalidRequestException(400, '');
-    deserializeValues.set(topicName, entry.deserializeValues === true);
-    if (entry.includeExtensionProperties === true) extensionProperties.add(topicName);
-    else extensionProperties.delete(topicName);
+    if (topicName !== null) {
+      deserializeValues.set(topicName, entry.deserializeValues === true);
+      if (entry.includeExtensionProperties === true) extensionProperties.add(topicName);
+      else extensionProperties.delete(topicName);
+    }
     return {
       ...topic,
       topicName,

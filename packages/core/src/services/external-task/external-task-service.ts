@@ -70,7 +70,7 @@ export class ExternalTaskService {
       if (workerId == null) throw new NullValueException('workerId is null');
       if (!(request.maxTasks >= 0)) throw new ProcessEngineException('maxResults is not greater than or equal to 0');
       for (const topic of request.topics) {
-        if (!topic.topicName) throw new NullValueException('topicName is null');
+        if (topic.topicName == null) throw new NullValueException('topicName is null');
         if (!(topic.lockDuration > 0)) throw new ProcessEngineException('lockTime is not greater than 0');
       }
       const topics = [...new Map(request.topics.map((topic) => [topic.topicName, topic])).values()];

@@ -32,7 +32,7 @@ export interface LockedExternalTask extends ExternalTask {
 }
 
 export interface FetchTopic {
-  topicName: string;
+  topicName: string | null;
   lockDuration: number;
   /** null: all variables; []: none. */
   variables?: string[] | null;
