@@ -94,7 +94,9 @@ describe('GET …/xml and …/diagram', () => {
     expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(image.body).toEqual(svg);
     expect(none.status).toBe(204);
-    expect(unknown.status).toBe(404);
+    // Camunda lets the engine's NotFoundException through here: 400, with the deployment cache's text.
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ type: 'NotFoundException', message: "no deployed process definition found with id 'nope': processDefinition is null", code: 0 });
   });
 });
 
@@ -136,6 +138,8 @@ describe('PUT …/suspended', () => {
   it.each([
     ['/process-definition/suspended', { processDefinitionId: 'x', suspended: true }, 'Only processDefinitionKey can be set to update the suspension state.'],
     ['/process-definition/suspended', { suspended: true }, 'Either processDefinitionId or processDefinitionKey should be set to update the suspension state.'],
+    // The date is read first.
+    ['/process-definition/suspended', { suspended: true, executionDate: 'soon' }, 'Could not update the suspension state of Process Definitions due to: Invalid format: "soon"'],
   ])('PUT %s %o answers 400', async (path, json, message) => {
     const response = await rest.request('PUT', path, { json });
 
@@ -198,21 +202,31 @@ describe('PUT …/suspended', () => {
         body: stream,
         duplex: 'half',
       } as RequestInit);
-      return { status: response.status, body: await response.json() };
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
     };
     try {
-      expect(await send(['{"processDefinitionKey":', '"nope","suspended":true}'])).toMatchObject({ status: 404 });
+      expect(await send(['{"processDefinitionKey":', '"nope","suspended":true}'])).toMatchObject({ status: 204 });
       expect(await send(['{"processDefinitionKey":"', 'x'.repeat(50), 'y'.repeat(50), '"}'])).toMatchObject({ status: 413, body: { type: 'InvalidRequestException' } });
-      expect(await send(['{"processDefinitionKey":"nope","suspended":true}'])).toMatchObject({ status: 404 });
+      expect(await send(['{"processDefinitionKey":"nope","suspended":true}'])).toMatchObject({ status: 204 });
     } finally {
       await small.close();
     }
   });
 
-  it('answers 404 for an unknown key', async () => {
-    const response = await rest.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'nope', suspended: true } });
+  it('changes nothing for an unknown key or id (204, as Camunda), and 404 for an unknown key in the path', async () => {
+    const definition = await deploy('invoice');
 
-    expect(response.status).toBe(404);
+    const byKey = await rest.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'nope', suspended: true } });
+    const byId = await rest.request('PUT', '/process-definition/nope/suspended', { json: { suspended: true, includeProcessInstances: true } });
+    const inPath = await rest.request('PUT', '/process-definition/key/nope/suspended', { json: { suspended: true } });
+    const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'Suspend' } });
+
+    expect([byKey.status, byId.status]).toEqual([204, 204]);
+    expect(inPath.status).toBe(404);
+    expect(inPath.body.message).toBe('No matching process definition with key: nope and no tenant-id');
+    expect((await rest.request('GET', `/process-definition/${definition.id}`)).body.suspended).toBe(false);
+    expect(logged.status).toBe(200);
   });
 });
 
@@ -249,9 +263,19 @@ describe('PUT …/history-time-to-live', () => {
     const missing = await rest.request('PUT', `/process-definition/${definition.id}/history-time-to-live`, { json: { historyTimeToLive: null } });
 
     expect(negative.status).toBe(400);
-    expect(negative.body.message).toBe('historyTimeToLive is not greater than or equal to 0');
+    expect(negative.body).toMatchObject({ type: 'BadUserRequestException', message: 'historyTimeToLive is not greater than or equal to 0' });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ type: 'NotAllowedException', message: 'Null historyTimeToLive values are not allowed' });
+  });
+
+  it('checks the value before it looks for the definition, as Camunda does', async () => {
+    const negative = await rest.request('PUT', '/process-definition/nope/history-time-to-live', { json: { historyTimeToLive: -1 } });
+    const missing = await rest.request('PUT', '/process-definition/nope/history-time-to-live', { json: { historyTimeToLive: null } });
+    const unknown = await rest.request('PUT', '/process-definition/nope/history-time-to-live', { json: { historyTimeToLive: 5 } });
+
+    expect([negative.status, negative.body.type]).toEqual([400, 'BadUserRequestException']);
+    expect([missing.status, missing.body.type]).toEqual([400, 'NotAllowedException']);
+    expect(unknown.status).toBe(404);
   });
 });
 
@@ -312,5 +336,6 @@ describe('GET /process-definition/{id}/static-called-process-definitions', () =>
     expect(versioned.body.map((d: any) => d.id)).toEqual([v1.id]);
     expect(none.body).toEqual([]);
     expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ type: 'InvalidRequestException', message: "no deployed process definition found with id 'nope': processDefinition is null", code: null });
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/create-engine.js';
 import type { ProcessEngine } from '../../src/engine.js';
 import { createTestEngine, simpleProcessXml, testStoreConfigs } from '../../src/testing/index.js';
+import { flow, wrap } from '../runtime/scope-models.js';
 
 const engines: ProcessEngine[] = [];
 afterEach(async () => {
@@ -36,13 +37,14 @@ describe.each(testStoreConfigs())('job executor on $name', (testStore) => {
 
   it('counts a failed attempt down and stops at zero retries', async () => {
     const trellis = await engine();
-    await trellis.deployment.deploy({ resources: resources('gone') });
-    await trellis.processDefinition.updateSuspensionState(
-      { processDefinitionKey: 'gone' },
-      { suspended: true, executionDate: new Date(trellis.clock.now().getTime() + 1000) },
+    // An asynchronous continuation whose expression names a bean nobody registered.
+    const failing = wrap(
+      'failing',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+       <bpmn:serviceTask id="call" camunda:asyncBefore="true" camunda:expression="\${nobody.call()}" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
     );
-    await trellis.processDefinition.deleteProcessDefinitionsByKey('gone', null);
-    trellis.clock.advance(2000);
+    const { processDefinitions } = await trellis.deployment.deploy({ resources: [{ name: 'failing.bpmn', bytes: Buffer.from(failing) }] });
+    await trellis.runtime.startProcessInstanceById(processDefinitions![0].id);
 
     const attempts = [];
     for (let i = 0; i < 4; i++) attempts.push(await trellis.jobExecutor.runDueJobs());

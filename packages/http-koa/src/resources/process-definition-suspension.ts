@@ -3,7 +3,7 @@ import type { SuspensionTarget } from '@trellis/core';
 import type { Context } from 'koa';
 import { readJsonBody } from '../body.js';
 import { parseIsoDateTime } from '../dto/dates.js';
-import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
 import { resolveDefinitionId } from './process-definition.js';
 import type { RestContext } from './context.js';
 
@@ -24,10 +24,11 @@ export function suspensionRoutes(router: Router, rest: RestContext): void {
     if (body.processDefinitionId != null) {
       throw new InvalidRequestException(400, 'Only processDefinitionKey can be set to update the suspension state.');
     }
+    // Camunda's order: the execution date is read before the key is looked for.
+    const executionDate = dateOf(body, (reason) => `Could not update the suspension state of Process Definitions due to: ${reason}`);
     if (typeof body.processDefinitionKey !== 'string') {
       throw new InvalidRequestException(400, 'Either processDefinitionId or processDefinitionKey should be set to update the suspension state.');
     }
-    const executionDate = dateOf(body, (reason) => `Could not update the suspension state of Process Definitions due to: ${reason}`);
     await update(rest, { processDefinitionKey: body.processDefinitionKey }, body, executionDate);
     ctx.status = 204;
   });
@@ -50,13 +51,11 @@ export function suspensionRoutes(router: Router, rest: RestContext): void {
 }
 
 async function update({ engine }: RestContext, target: SuspensionTarget, body: SuspensionBody, executionDate: Date | null) {
-  await notFoundAs404(() =>
-    engine.processDefinition.updateSuspensionState(target, {
-      suspended: body.suspended === true,
-      includeProcessInstances: body.includeProcessInstances === true,
-      executionDate,
-    }),
-  );
+  await engine.processDefinition.updateSuspensionState(target, {
+    suspended: body.suspended === true,
+    includeProcessInstances: body.includeProcessInstances === true,
+    executionDate,
+  });
 }
 
 function dateOf(body: SuspensionBody, message: (reason: string) => string): Date | null {

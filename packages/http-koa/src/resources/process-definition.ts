@@ -62,7 +62,8 @@ export function processDefinitionRoutes(router: Router, rest: RestContext): void
 
     router.get(`${path}/diagram`, async (ctx) => {
       const id = await resolveDefinitionId(rest, ctx);
-      const diagram = await notFoundAs404(() => engine.processDefinition.getProcessDiagram(id));
+      // Camunda does not catch the engine's NotFoundException here: an unknown id is a 400.
+      const diagram = await engine.processDefinition.getProcessDiagram(id);
       if (!diagram) {
         ctx.status = 204;
         return;

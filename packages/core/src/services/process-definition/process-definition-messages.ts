@@ -1,4 +1,4 @@
-import { NotAllowedException, NotFoundException, NotValidException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotAllowedException, NotFoundException } from '../../errors/exceptions.js';
 import { ensureMessage } from '../../errors/ensure.js';
 
 /** Camunda's texts for process definition lookups and updates, in one place. */
@@ -12,6 +12,6 @@ export const noDeployedDefinition = (id: string) =>
 export const noDefinitionsForKey = (key: string) =>
   new NotFoundException(ensureMessage(`No process definition found with key '${key}'`, 'processDefinitions', 'is empty'));
 
-export const negativeHistoryTimeToLive = () => new NotValidException(ensureMessage('', 'historyTimeToLive', 'is not greater than or equal to 0'));
+export const negativeHistoryTimeToLive = () => new BadUserRequestException(ensureMessage('', 'historyTimeToLive', 'is not greater than or equal to 0'));
 
 export const nullHistoryTimeToLive = () => new NotAllowedException('Null historyTimeToLive values are not allowed');

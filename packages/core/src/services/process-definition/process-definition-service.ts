@@ -9,6 +9,7 @@ import { deleteProcessDefinition } from './delete-process-definitions.js';
 import type { ProcessDefinition, ProcessDefinitionQuery } from './process-definition.js';
 import {
   definitionNotFound,
+  noDeployedDefinition,
   negativeHistoryTimeToLive,
   noDefinitionsForKey,
   nullHistoryTimeToLive,
@@ -88,19 +89,21 @@ export class ProcessDefinitionService {
     });
   }
 
-  /** Suspends or activates now; NotFoundException when nothing matches the target. */
+  /** Suspends or activates now (or schedules it); an unknown id or key changes nothing, as in Camunda. */
   updateSuspensionState(target: SuspensionTarget, change: SuspensionChange): Promise<ProcessDefinition[]> {
     return this.commands.execute(new UpdateProcessDefinitionSuspensionStateCmd(target, change));
   }
 
-  /** NotValidException for a negative value; NotAllowedException for null while TTL is enforced. */
+  /** BadUserRequestException for a negative value; NotAllowedException for null while TTL is enforced. */
   updateHistoryTimeToLive(id: string, historyTimeToLive: number | null): Promise<ProcessDefinition> {
     return this.commands.run('UpdateProcessDefinitionHistoryTimeToLiveCmd', async (ctx) => {
-      // Camunda's order: the permission, then the value (an unknown id is a 404 here).
-      const definition = await this.load(ctx, id);
-      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
+      // Camunda's order: the permission (where the definition exists), the value, then the definition
+      // (an unknown id fails there in Camunda with a NullPointerException; a NotFoundException here).
+      const definition = await ctx.processDefinitions.findById(id);
+      if (definition) await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
       if (historyTimeToLive !== null && historyTimeToLive < 0) throw negativeHistoryTimeToLive();
       if (historyTimeToLive === null && ctx.config.enforceHistoryTimeToLive) throw nullHistoryTimeToLive();
+      if (!definition) throw definitionNotFound(id);
       OperationLogEntries.historyTimeToLiveUpdated(ctx, definition, historyTimeToLive);
       return ctx.processDefinitions.update(definition, { historyTimeToLive });
     });
@@ -130,8 +133,10 @@ export class ProcessDefinitionService {
     });
   }
 
+  /** A definition from the deployment cache (Camunda's message for an unknown id), checked for READ. */
   private async loadReadable(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
-    const definition = await this.load(ctx, id);
+    const definition = await ctx.processDefinitions.findById(id);
+    if (!definition) throw noDeployedDefinition(id);
     await ctx.authz.check(readDefinition(definition.key));
     return definition;
   }

@@ -1,6 +1,5 @@
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { NotFoundException } from '../../errors/exceptions.js';
 import { Resources } from '../../authorization/resources.js';
 import { checkSuspendInstancesOf } from '../../authorization/instance-checks.js';
 import { createJob } from '../../jobs/create-job.js';
@@ -37,16 +36,20 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
   }
 
   async execute(ctx: CommandContext): Promise<ProcessDefinition[]> {
+    // Camunda runs its updates whatever they match: an unknown id or key changes nothing (and is no error).
     const definitions = await this.findTargets(ctx);
-    // Camunda: SUSPEND or UPDATE on the definition's key; with its instances, their suspension permissions too.
-    for (const key of new Set(definitions.map((definition) => definition.key))) {
+    // Camunda: SUSPEND or UPDATE on the definition's key (a key asked for is checked even without
+    // definitions); with its instances, their suspension permissions too.
+    const keys = 'processDefinitionKey' in this.target ? [this.target.processDefinitionKey] : definitions.map((definition) => definition.key);
+    for (const key of keys) {
       await ctx.authz.check(
         { permission: 'SUSPEND', resource: Resources.PROCESS_DEFINITION, resourceId: key },
         { permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: key },
       );
       if (this.change.includeProcessInstances) await checkSuspendInstancesOf(ctx, key);
     }
-    OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
+    // Camunda's log entry for an id needs the definition (without one it fails for a logged-in user).
+    if (keys.length > 0) OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
     const executionDate = this.change.executionDate;
     if (executionDate && executionDate.getTime() > ctx.clock.now().getTime()) {
       await this.schedule(ctx, definitions, executionDate);
@@ -87,12 +90,8 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
   private async findTargets(ctx: CommandContext): Promise<ProcessDefinition[]> {
     if ('processDefinitionId' in this.target) {
       const definition = await ctx.processDefinitions.findById(this.target.processDefinitionId);
-      if (!definition) throw new NotFoundException(`Cannot find process definition for id '${this.target.processDefinitionId}'`);
-      return [definition];
+      return definition ? [definition] : [];
     }
-    const { processDefinitionKey, tenantId } = this.target;
-    const definitions = await ctx.processDefinitions.findAllByKey(processDefinitionKey, tenantId);
-    if (definitions.length === 0) throw new NotFoundException(`Cannot find process definition for key '${processDefinitionKey}'`);
-    return definitions;
+    return ctx.processDefinitions.findAllByKey(this.target.processDefinitionKey, this.target.tenantId);
   }
 }
