@@ -61,6 +61,14 @@ describe('POST /message', () => {
     expect(response.body[0]).not.toHaveProperty('variables');
   });
 
+  it("leaves a suspended definition's message start event out, as if nothing matched", async () => {
+    await rest.request('PUT', '/process-definition/suspended', { json: { processDefinitionKey: 'orders', suspended: true } });
+
+    const response = await rest.request('POST', '/message', { json: { messageName: 'order' } });
+
+    expect([response.status, response.body.message]).toEqual([400, "Cannot correlate message 'order': No process definition or execution matches the parameters"]);
+  });
+
   it('answers 400 RestException when nothing or too much matches, 400 without a name', async () => {
     await startShop('A');
     await startShop('B');
@@ -146,7 +154,7 @@ describe('POST /signal and the Execution group', () => {
     expect(tree.body.childActivityInstances.map((child: { activityId: string }) => child.activityId)).toEqual(['wait']);
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain("Element 'nope' does not exist in process 'shop'");
-    expect(noId.status).toBe(400);
+    expect(noId.body).toEqual({ type: 'InvalidRequestException', message: "For instruction type 'startTransition': 'transitionId' must be set", code: null });
     expect((await rest.request('GET', `/process-instance/${started.body.id}/activity-instances`)).body.childActivityInstances[0].activityId).toBe('wait');
   });
 });

@@ -334,6 +334,11 @@ describe('POST …/submit-form', () => {
     expect(badType.status).toBe(400);
     expect(badType.body.message).toBe(`${prefix}: Unsupported value type 'Nope'`);
     expect(await rest.engine.runtime.countProcessInstances()).toBe(0);
+
+    // A suspended definition is refused before its fields validate (Camunda creates the instance first).
+    await rest.request('PUT', `/process-definition/${definition.id}/suspended`, { json: { suspended: true } });
+    const suspended = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { customer: { value: '' } } } });
+    expect([suspended.status, suspended.body.message]).toEqual([500, `${prefix}: ENGINE-03043 Process Definition with id '${definition.id}' is suspended.`]);
   });
 
   it('answers 500 for an unknown id and 404 for an unknown key', async () => {

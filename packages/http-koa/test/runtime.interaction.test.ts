@@ -65,6 +65,47 @@ describe('POST /process-definition/…/start', () => {
   });
 });
 
+describe('POST /process-definition/…/start, checked as Camunda checks it', () => {
+  const prefix = (id: string) => `Cannot instantiate process definition ${id}`;
+
+  it('skips input/output mappings only when it starts at given activities', async () => {
+    const mappedXml = APPROVAL.replace('id="approval"', 'id="mapped"').replace(
+      '<bpmn:userTask id="review" name="Review" camunda:candidateGroups="sales" />',
+      '<bpmn:userTask id="review" name="Review"><bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="local">mapped</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements></bpmn:userTask>',
+    );
+    const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'mapped.bpmn', bytes: Buffer.from(mappedXml) }] });
+    const mappedId = processDefinitions![0].id;
+    const atReview = { startInstructions: [{ type: 'startBeforeActivity', activityId: 'review' }] };
+    const names = async (instanceId: string) => (await rest.request('GET', '/variable-instance', { query: { processInstanceIdIn: instanceId } })).body.map((v: any) => v.name);
+
+    const skipped = await start(`/process-definition/${mappedId}/start`, { ...atReview, skipIoMappings: true });
+    const mapped = await start(`/process-definition/${mappedId}/start`, atReview);
+    const atStart = await start(`/process-definition/${definitionId}/start`, { skipCustomListeners: true });
+    const unknown = await start('/process-definition/nope/start', { skipIoMappings: true });
+
+    expect([skipped.status, mapped.status]).toEqual([200, 200]);
+    expect(await names(skipped.body.id)).toEqual([]);
+    expect(await names(mapped.body.id)).toEqual(['local']);
+    const ENGINE_13024 = 'ENGINE-13024 Cannot skip custom listeners or input/output mappings when start a process instance at default start activity.';
+    expect([atStart.status, atStart.body]).toEqual([500, { type: 'RestException', message: `${prefix(definitionId)}: ${ENGINE_13024}`, code: 0 }]);
+    // Refused before the definition is looked for.
+    expect(unknown.body.message).toBe(`${prefix('nope')}: ${ENGINE_13024}`);
+  });
+
+  it('reads the variables, then the instructions; then the definition, then its state', async () => {
+    const noActivity = await start(`/process-definition/${definitionId}/start`, { startInstructions: [{ type: 'startBeforeActivity' }] });
+    const badVariable = await start(`/process-definition/${definitionId}/start`, { variables: { a: { value: 1, type: 'Sandwich' } }, startInstructions: [{ type: 'startBeforeActivity' }] });
+    const unknown = await start('/process-definition/nope/start', {});
+    await rest.request('PUT', `/process-definition/${definitionId}/suspended`, { json: { suspended: true } });
+    const suspended = await start(`/process-definition/${definitionId}/start`, {});
+
+    expect([noActivity.status, noActivity.body]).toEqual([400, { type: 'InvalidRequestException', message: `${prefix(definitionId)}: For instruction type 'startBeforeActivity': 'activityId' must be set`, code: null }]);
+    expect(badVariable.body.message).toBe(`${prefix(definitionId)}: Unsupported value type 'Sandwich'`);
+    expect([unknown.status, unknown.body.message]).toEqual([500, `${prefix('nope')}: no deployed process definition found with id 'nope': processDefinition is null`]);
+    expect([suspended.status, suspended.body.message]).toEqual([500, `${prefix(definitionId)}: ENGINE-03043 Process Definition with id '${definitionId}' is suspended.`]);
+  });
+});
+
 describe('the Process Instance and Task groups', () => {
   async function startReview(amount = 500) {
     return (await start(`/process-definition/${definitionId}/start`, { businessKey: `order-${amount}`, variables: { amount: { value: amount, type: 'Integer' } } })).body;
@@ -128,13 +169,23 @@ describe('the Process Instance and Task groups', () => {
     expect(after.body).toEqual({ count: 0 });
   });
 
-  it('answers 404 for an unknown task and 400 for a filter Trellis does not support yet', async () => {
+  it('answers 404 for an unknown task (500 to complete it, as Camunda) and 400 for a filter Trellis does not support yet', async () => {
     const unknown = await rest.request('GET', '/task/nope');
     const completeUnknown = await rest.request('POST', '/task/nope/complete', { json: {} });
     const unsupported = await rest.request('GET', '/task', { query: { dueAfterExpression: '${now()}' } });
 
     expect(unknown.status).toBe(404);
-    expect(completeUnknown.status).toBe(404);
+    expect([completeUnknown.status, completeUnknown.body]).toEqual([500, { type: 'RestException', message: 'Cannot complete task nope: Cannot find task with id nope: task is null', code: 0 }]);
     expect(unsupported.status).toBe(400);
+  });
+
+  it('refuses to complete a suspended task with 500 and ENGINE-03043', async () => {
+    const instance = await startReview(500);
+    const [task] = (await rest.request('GET', '/task', { query: { processInstanceId: instance.id } })).body;
+    await rest.request('PUT', `/process-instance/${instance.id}/suspended`, { json: { suspended: true } });
+
+    const completed = await rest.request('POST', `/task/${task.id}/complete`, { json: {} });
+
+    expect([completed.status, completed.body.message]).toEqual([500, `Cannot complete task ${task.id}: ENGINE-03043 task with id '${task.id}' is suspended.`]);
   });
 });

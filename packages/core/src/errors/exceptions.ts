@@ -52,6 +52,14 @@ export class NotAllowedException extends BadUserRequestException {
   override readonly name: string = 'NotAllowedException';
 }
 
+/** The entity is suspended: what was asked needs it active. */
+export class SuspendedEntityInteractionException extends NotAllowedException {
+  override readonly name: string = 'SuspendedEntityInteractionException';
+}
+
+/** Camunda's ENGINE-03043 for a suspended entity ('Process Definition', 'ExternalTask', 'task'…). */
+export const suspendedEntity = (type: string, id: string) => new SuspendedEntityInteractionException(`ENGINE-03043 ${type} with id '${id}' is suspended.`);
+
 /** A required value is null (HTTP 500, as in Camunda). */
 export class NullValueException extends ProcessEngineException {
   override readonly name: string = 'NullValueException';

@@ -97,7 +97,7 @@ describe.each(testStoreConfigs())('process execution on $name', (testStore) => {
     await engine.processDefinition.updateSuspensionState({ processDefinitionId: definition.id }, { suspended: true });
 
     await expect(engine.runtime.startProcessInstanceById(definition.id)).rejects.toThrow(
-      `Cannot start process instance. Process definition ${definition.key} (id = ${definition.id}) is suspended`,
+      `ENGINE-03043 Process Definition with id '${definition.id}' is suspended.`,
     );
     const variables = await engine.runtime.getVariables(first.id);
 

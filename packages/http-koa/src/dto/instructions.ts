@@ -6,14 +6,13 @@ type StartInstruction = Exclude<ModificationInstruction, { type: 'cancel' }>;
 
 /**
  * REST modification / start instructions → engine instructions, with Camunda's 400s for a missing
- * type or id ("<field> is required for instruction type '<type>'"). `forDefinition` reads POST
+ * type or id ("For instruction type '<type>': '<field>' must be set"; POST …/start puts its
+ * "Cannot instantiate process definition <id>: " before them). `forDefinition` reads POST
  * /modification/execute's instructions (Camunda's ModificationBuilder): a cancel names an activity
- * (and may set cancelCurrentActiveActivityInstances), starts carry no variables or ancestor, and a
- * missing id is "For instruction type '<type>': '<field>' must be set".
+ * (and may set cancelCurrentActiveActivityInstances) and starts carry no variables or ancestor.
  */
 export function instructionsFromDto(
   list: unknown,
-  prefix: string,
   options: { allowCancel: boolean; forDefinition?: boolean },
 ): Array<ModificationInstruction & { cancelCurrentActiveActivityInstances?: boolean }> {
   if (list === undefined || list === null) return [];
@@ -24,17 +23,16 @@ export function instructionsFromDto(
     const required = (name: string) => {
       const value = text(name);
       if (value) return value;
-      if (options.forDefinition) throw new InvalidRequestException(400, `For instruction type '${String(type)}': '${name}' must be set`);
-      throw new InvalidRequestException(400, `${prefix}: '${name}' must be set for instruction type '${String(type)}'`);
+      throw new InvalidRequestException(400, `For instruction type '${String(type)}': '${name}' must be set`);
     };
-    const variables = options.forDefinition ? undefined : variablesFromDto(raw.variables, prefix);
+    const variables = options.forDefinition ? undefined : variablesFromDto(raw.variables);
     const ancestorActivityInstanceId = options.forDefinition ? undefined : text('ancestorActivityInstanceId');
     switch (type) {
       case 'cancel':
         if (!options.allowCancel) break;
         if (options.forDefinition) return { type, activityId: required('activityId'), cancelCurrentActiveActivityInstances: raw.cancelCurrentActiveActivityInstances === true };
         if (!text('activityId') && !text('activityInstanceId') && !text('transitionInstanceId')) {
-          throw new InvalidRequestException(400, `${prefix}: For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
+          throw new InvalidRequestException(400, `For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
         }
         return { type, activityId: text('activityId'), activityInstanceId: text('activityInstanceId'), transitionInstanceId: text('transitionInstanceId') };
       case 'startBeforeActivity':
@@ -43,6 +41,6 @@ export function instructionsFromDto(
       case 'startTransition':
         return { type, transitionId: required('transitionId'), ancestorActivityInstanceId, variables } satisfies StartInstruction;
     }
-    throw new InvalidRequestException(400, `${prefix}: Instruction type '${String(type)}' is not supported`);
+    throw new InvalidRequestException(400, `Instruction type '${String(type)}' is not supported`);
   });
 }

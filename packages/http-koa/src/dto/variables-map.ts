@@ -3,7 +3,7 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from './variable-dto.js';
 
 /** A REST `variables` map → typed values; a bad entry is a 400 with `<prefix>: <Camunda's message>`. */
-export function variablesFromDto(map: unknown, prefix: string): Record<string, TypedValue> {
+export function variablesFromDto(map: unknown, prefix = ''): Record<string, TypedValue> {
   if (map === undefined || map === null) return {};
   if (typeof map !== 'object' || Array.isArray(map)) throw new InvalidRequestException(400, '');
   const result: Record<string, TypedValue> = {};
@@ -13,7 +13,7 @@ export function variablesFromDto(map: unknown, prefix: string): Record<string, T
     } catch (error) {
       // Camunda answers a conversion it refuses with 400, a value type's own failure with 500.
       const status = error instanceof VariableValueError ? error.status : 500;
-      throw new InvalidRequestException(status, `${prefix}: ${(error as Error).message}`, status === 400 ? 'InvalidRequestException' : 'RestException');
+      throw new InvalidRequestException(status, prefix ? `${prefix}: ${(error as Error).message}` : (error as Error).message, status === 400 ? 'InvalidRequestException' : 'RestException');
     }
   }
   return result;

@@ -29,7 +29,7 @@ export function modificationRoutes(router: Router, rest: RestContext): void {
 
   router.post('/process-instance/:id/modification-async', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const instructions = instructionsFromDto(body.instructions, `Cannot modify process instance ${ctx.params.id}`, { allowCancel: true });
+    const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
     const options = { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true, annotation: text(body.annotation) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.modification.modifyProcessInstanceAsync(ctx.params.id, instructions, options)));
   });
@@ -44,7 +44,7 @@ const present = (value: unknown) => value !== undefined && value !== null;
 function modificationOf(body: Record<string, unknown>): InstanceModification {
   if (!present(body.processDefinitionId)) throw new InvalidRequestException(400, 'processDefinitionId is null');
   if (typeof body.processDefinitionId !== 'string') throw new InvalidRequestException(400, "Cannot set 'processDefinitionId': not a string");
-  const instructions = instructionsFromDto(body.instructions, '', { allowCancel: true, forDefinition: true });
+  const instructions = instructionsFromDto(body.instructions, { allowCancel: true, forDefinition: true });
   const ids = body.processInstanceIds;
   if (present(ids) && (!Array.isArray(ids) || ids.some((id) => id !== null && typeof id !== 'string'))) {
     throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list of strings");

@@ -33,7 +33,7 @@ export function processDefinitionRestartRoutes(router: Router, rest: RestContext
  * when `instructions` is absent; Trellis reads it as empty, so the engine's 400 answers instead.
  */
 function restartOf(processDefinitionId: string, body: Record<string, unknown>): InstanceRestart {
-  const instructions = instructionsFromDto(body.instructions, 'Cannot restart process instances', { allowCancel: false, forDefinition: true }) as RestartInstruction[];
+  const instructions = instructionsFromDto(body.instructions, { allowCancel: false, forDefinition: true }) as RestartInstruction[];
   return {
     processDefinitionId,
     instructions,

@@ -20,11 +20,20 @@ export function processDefinitionStartRoutes(router: Router, rest: RestContext):
       const id = await resolveDefinitionId(rest, ctx);
       const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
       const prefix = `Cannot instantiate process definition ${id}`;
-      const startInstructions = instructionsFromDto(body.startInstructions, prefix, { allowCancel: false }) as StartInstruction[];
+      // Camunda's order: the variables, then each instruction (its own check first); a bad one is a
+      // 400 with the prefix before its message.
       const variables = variablesFromDto(body.variables, prefix);
-      const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
+      let startInstructions: StartInstruction[];
       try {
-        const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables, startInstructions });
+        startInstructions = instructionsFromDto(body.startInstructions, { allowCancel: false }) as StartInstruction[];
+      } catch (error) {
+        if (!(error instanceof InvalidRequestException)) throw error;
+        throw new InvalidRequestException(error.status, `${prefix}: ${error.message}`);
+      }
+      const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
+      const skips = { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true };
+      try {
+        const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables, startInstructions, ...skips });
         const dto = toProcessInstanceDto(instance, selfLink(baseUrlOf(ctx), `/process-instance/${instance.id}`));
         ctx.body = body.withVariablesInReturn === true ? { ...dto, variables: variablesToDto(instance.variables, false) } : dto;
       } catch (error) {

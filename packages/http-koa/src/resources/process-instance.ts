@@ -99,8 +99,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
 
   router.post('/process-instance/:id/modification', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const prefix = `Cannot modify process instance ${ctx.params.id}`;
-    const instructions = instructionsFromDto(body.instructions, prefix, { allowCancel: true });
+    const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
     try {
       await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true });
     } catch (error) {

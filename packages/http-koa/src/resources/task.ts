@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { XHTML } from '../dto/content-types.js';
@@ -157,8 +157,17 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/task/:id/complete', async (ctx) => {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
-    const variables = variablesFromDto(body.variables, `Cannot complete task ${ctx.params.id}`);
-    const result = await notFoundAs404(() => engine.task.complete(ctx.params.id, variables), notFound(ctx.params.id));
+    const prefix = `Cannot complete task ${ctx.params.id}`;
+    const variables = variablesFromDto(body.variables, prefix);
+    let result: Awaited<ReturnType<typeof engine.task.complete>>;
+    try {
+      result = await engine.task.complete(ctx.params.id, variables);
+    } catch (error) {
+      // Camunda's TaskResourceImpl.complete: a form field's validation is a 400, every other engine
+      // failure (an unknown or suspended task too) a 500, both with the prefix.
+      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+      throw new InvalidRequestException(error instanceof FormFieldValidationException ? 400 : 500, `${prefix}: ${error.message}`, 'RestException', error.code);
+    }
     if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });

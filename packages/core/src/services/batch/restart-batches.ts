@@ -13,7 +13,7 @@ import { HistoricVariableRepository } from '../../persistence/repositories/histo
 import { historicInstanceIds } from '../history/historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
-import { noDeployedDefinition } from '../process-definition/process-definition-messages.js';
+import { ensureDefinitionActive, noDeployedDefinition } from '../process-definition/process-definition-messages.js';
 import { checkCreateBatch } from './async-operations.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
@@ -150,9 +150,7 @@ export async function restartInstance(
     );
   }
   await checkCreateInstance(ctx, definition.key);
-  if (definition.suspended) {
-    throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
-  }
+  ensureDefinitionActive(definition);
   const runner = await startInstance(ctx, env, definition, {
     businessKey: settings.withoutBusinessKey ? null : historic.businessKey,
     variables: await variablesOf(ctx, historicId, settings.initialVariables),

@@ -4,8 +4,7 @@ import type { InstanceReadFilter } from '../../persistence/repositories/process-
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { engineMessage } from '../../errors/engine-message.js';
-import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
 import { openIncident } from '../../incidents/open-incident.js';
 import { completeRun, openInstance, prefetchedInstance } from '../../runtime/open-instance.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -42,7 +41,7 @@ export interface ExternalTaskFailure {
 
 /** Camunda's ExternalTaskEntity.ensureActive: a suspended task can be neither completed, failed nor extended. */
 function ensureActive(task: ExternalTask): void {
-  if (task.suspended) throw new BadUserRequestException(engineMessage('03', '043', `ExternalTask with id '${task.id}' is suspended.`));
+  if (task.suspended) throw suspendedEntity('ExternalTask', task.id);
 }
 
 /** External tasks: fetch and lock, complete, fail, BPMN errors, locks, retries (Camunda's ExternalTaskService). */

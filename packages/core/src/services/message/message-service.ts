@@ -126,7 +126,14 @@ export class MessageService {
   private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<EventSubscription[]> {
     if (correlation.correlationKeys && Object.keys(correlation.correlationKeys).length > 0) return [];
     const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName ?? undefined, startEvents: true });
-    return subscriptions.filter((subscription) => tenantMatches(subscription, correlation));
+    // Camunda's DefaultCorrelationHandler: a suspended definition's start event does not match.
+    const active: EventSubscription[] = [];
+    for (const subscription of subscriptions) {
+      if (!tenantMatches(subscription, correlation)) continue;
+      const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+      if (definition && !definition.suspended) active.push(subscription);
+    }
+    return active;
   }
 
   private async deliver(ctx: CommandContext, runner: ProcessRunner, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
@@ -148,9 +155,6 @@ export class MessageService {
     const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
     if (!definition) throw new ProcessEngineException(`Process definition '${subscription.processDefinitionId}' does not exist`);
     await checkCreateInstance(ctx, definition.key);
-    if (definition.suspended) {
-      throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
-    }
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: correlation.businessKey ?? null,
       variables: { ...correlation.processVariables, ...correlation.processVariablesLocal },

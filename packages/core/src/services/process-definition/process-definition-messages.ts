@@ -1,4 +1,4 @@
-import { BadUserRequestException, NotAllowedException, NotFoundException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotAllowedException, NotFoundException, suspendedEntity } from '../../errors/exceptions.js';
 import { ensureMessage } from '../../errors/ensure.js';
 
 /** Camunda's texts for process definition lookups and updates, in one place. */
@@ -15,3 +15,8 @@ export const noDefinitionsForKey = (key: string) =>
 export const negativeHistoryTimeToLive = () => new BadUserRequestException(ensureMessage('', 'historyTimeToLive', 'is not greater than or equal to 0'));
 
 export const nullHistoryTimeToLive = () => new NotAllowedException('Null historyTimeToLive values are not allowed');
+
+/** Camunda's ProcessDefinitionEntity.ensureNotSuspended: no instance of a suspended definition starts. */
+export function ensureDefinitionActive(definition: { id: string; suspended: boolean }): void {
+  if (definition.suspended) throw suspendedEntity('Process Definition', definition.id);
+}

@@ -8,7 +8,7 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
 import type { ProcessDefinition } from './process-definition.js';
-import { noDeployedDefinition } from './process-definition-messages.js';
+import { ensureDefinitionActive, noDeployedDefinition } from './process-definition-messages.js';
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 
@@ -93,6 +93,8 @@ export class StartFormService {
       const definition = await ctx.processDefinitions.findById(processDefinitionId);
       if (!definition) throw noDeployedDefinition(processDefinitionId);
       await checkCreateInstance(ctx, definition.key);
+      // Camunda creates the instance (refused for a suspended definition) before the fields validate.
+      ensureDefinitionActive(definition);
       const model = await this.env.models.get(ctx, definition);
       const form = startFormDataOf(model.initialActivity());
       const variables = submitFormVariables(form.fields, request.variables ?? {});

@@ -1,12 +1,14 @@
 import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
+import { runnerSkips } from '../../runtime/process-runner.js';
 import type { ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
-import { definitionNotFound } from '../process-definition/process-definition-messages.js';
+import { ensureDefinitionActive, noDeployedDefinition } from '../process-definition/process-definition-messages.js';
 import type { ProcessInstance } from './process-instance.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -15,6 +17,9 @@ export interface StartProcessInstanceRequest {
   variables?: Record<string, TypedValue>;
   /** Start at these activities instead of the start event (startBeforeActivity, startAfterActivity, startTransition). */
   startInstructions?: Exclude<ModificationInstruction, { type: 'cancel' }>[];
+  /** With start instructions only: the started activities' custom listeners / input-output mappings do not run. */
+  skipCustomListeners?: boolean;
+  skipIoMappings?: boolean;
 }
 
 export interface StartedProcessInstance extends ProcessInstance {
@@ -33,20 +38,23 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
   ) {}
 
   async execute(ctx: CommandContext): Promise<StartedProcessInstance> {
-    const definition = await ctx.processDefinitions.findById(this.processDefinitionId);
-    if (!definition) throw definitionNotFound(this.processDefinitionId);
-    await checkCreateInstance(ctx, definition.key);
-    if (definition.suspended) {
-      throw new ProcessEngineException(`Cannot start process instance. Process definition ${definition.name ?? definition.key} (id = ${definition.id}) is suspended`);
+    const { startInstructions, skipCustomListeners, skipIoMappings } = this.request;
+    if (!startInstructions?.length && (skipCustomListeners || skipIoMappings)) {
+      throw new BadUserRequestException(engineMessage('13', '024', 'Cannot skip custom listeners or input/output mappings when start a process instance at default start activity.'));
     }
+    const definition = await ctx.processDefinitions.findById(this.processDefinitionId);
+    if (!definition) throw noDeployedDefinition(this.processDefinitionId);
+    await checkCreateInstance(ctx, definition.key);
+    ensureDefinitionActive(definition);
     const model = await this.env.models.get(ctx, definition);
     const start = model.initialActivity();
-    if (!start && !this.request.startInstructions?.length) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
+    if (!start && !startInstructions?.length) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: this.request.businessKey ?? null,
       variables: this.request.variables,
       startActivityId: start?.id ?? '',
-      instructions: this.request.startInstructions,
+      instructions: startInstructions,
+      skips: runnerSkips({ skipCustomListeners, skipIoMappings }),
     });
     OperationLogEntries.processInstance(ctx, 'Create', { processInstanceId: runner.tree.processInstanceId, processDefinitionId: definition.id, processDefinitionKey: definition.key });
     return {

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
@@ -99,7 +99,7 @@ export class TaskService {
         throw new ProcessEngineException(engineMessage('03', '072', `Cannot change tenantId of Task '${task.id}'. Current tenant id '${task.tenantId}', Tenant id to set '${update.tenantId}'`));
       }
       // TaskEntity.setAssignee checks first, and the update always sets the assignee.
-      if (task.suspended) throw new ProcessEngineException(engineMessage('03', '043', `task with id '${task.id}' is suspended.`));
+      if (task.suspended) throw suspendedEntity('task', task.id);
       const { name, description, priority, assignee, owner, delegationState, due, followUp } = update;
       OperationLogEntries.taskChanged(ctx, 'Update', task, {
         name,
@@ -295,7 +295,7 @@ export class TaskService {
   private async throwingTask(ctx: CommandContext, taskId: string, variables: Record<string, TypedValue>): Promise<{ task: Task; runner: ProcessRunner; execution: Execution }> {
     const task = await this.load(ctx, taskId);
     await checkTask(ctx, task, WORK);
-    if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+    if (task.suspended) throw suspendedEntity('task', task.id);
     const runner = await this.setExecutionVariables(ctx, task, variables);
     const execution = runner?.tree.executions.get(task.executionId ?? '');
     if (!runner || !execution) throw new BadUserRequestException(`Task ${taskId} does not belong to a process instance`);
@@ -570,7 +570,7 @@ export class TaskService {
   }
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
-    if (task.suspended) throw new ProcessEngineException(`Cannot complete task ${task.id}: task is suspended`);
+    if (task.suspended) throw suspendedEntity('task', task.id);
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
     await ctx.tasks.delete(task);
     if (!runner || !task.executionId) return variables;
