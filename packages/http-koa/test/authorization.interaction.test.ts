@@ -133,6 +133,20 @@ describe('GET /authorization/check', () => {
     expect(response.status).toBe(401);
     expect(response.body.message).toBe('You must be authenticated in order to use this resource.');
   });
+
+  it('answers true with authorization off, where a permission the type does not take would be refused when on', async () => {
+    const open = await startRestHarness({}, { authentication: 'basic' });
+    try {
+      await open.engine.identity.createUser({ id: 'jonny', firstName: null, lastName: null, email: null }, 'pw');
+      const ask = (permissionName: string) =>
+        open.request('GET', '/authorization/check', { query: { permissionName, resourceName: 'Deployment', resourceType: 9 }, headers: basic('jonny', 'pw') });
+
+      expect((await ask('UPDATE')).body).toEqual({ permissionName: 'UPDATE', resourceName: 'Deployment', resourceId: null, authorized: true });
+      expect((await ask('FLY')).status).toBe(400);
+    } finally {
+      await open.close();
+    }
+  });
 });
 
 describe('GET /authorization/check with authentication and authorization on', () => {
@@ -185,12 +199,31 @@ describe('GET /authorization/check with authentication and authorization on', ()
     }
   });
 
+  it('PUT /authorization/{id}: hides what the caller cannot read, checks the new values, then UPDATE', async () => {
+    const { id } = await secured.engine.authorization.createAuthorization({ type: 1, userId: 'someone', resourceType: 9, resourceId: 'd2', permissions: ['READ'] });
+    const put = (json: unknown) => secured.request('PUT', `/authorization/${id}`, { json, headers: basic('jonny', 'pw') });
+
+    const unseen = await put({ userId: 'someone', resourceType: 9, resourceId: 'd2' });
+    await secured.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 4, resourceId: id, permissions: ['READ'] });
+    const invalid = await put({ resourceType: 9, resourceId: 'd2' });
+    const valid = await put({ userId: 'someone', resourceType: 9, resourceId: 'd3' });
+
+    expect([unseen.status, unseen.body.message]).toEqual([404, `Authorization with id ${id} does not exist.`]);
+    expect([invalid.status, invalid.body]).toEqual([500, { type: 'NullValueException', message: "Authorization must either have a 'userId' or a 'groupId'.", code: 0 }]);
+    expect(valid.status).toBe(403);
+    expect(valid.body.message).toBe(`The user with id 'jonny' does not have 'UPDATE' permission on resource '${id}' of type 'Authorization'.`);
+  });
+
   it('answers 400 for a permission the resource type does not have', async () => {
     const unknown = await check({ permissionName: 'FLY' });
     const undeclared = await check({ permissionName: 'UPDATE' });
 
+    // The name is resolved before the caller's right to ask about another user.
+    const unknownForOther = await check({ permissionName: 'FLY', userId: 'admin' });
+
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe("The permission 'FLY' is not valid for 'DEPLOYMENT' resource type.");
+    expect([unknownForOther.status, unknownForOther.body.message]).toEqual([400, unknown.body.message]);
     expect(undeclared.body.message).toBe("ENGINE-03086 The resource type 'Deployment' is not valid for 'UPDATE' permission.");
   });
 });

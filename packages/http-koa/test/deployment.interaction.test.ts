@@ -95,6 +95,15 @@ describe('POST /deployment/create', () => {
     expect(response.body).toEqual({ type: 'InvalidRequestException', message: 'No deployment resources contained in the form upload.', code: null });
   });
 
+  it('reads the activation time before it asks for resources: one it cannot parse is a 500, as in Camunda', async () => {
+    const empty = await deploy({ 'deployment-activation-time': 'soon' }, []);
+    const withResource = await deploy({ 'deployment-activation-time': 'soon' }, [{ name: 'p.bpmn', content: simpleProcessXml('p') }]);
+
+    expect([empty.status, empty.body]).toEqual([500, { type: 'IllegalArgumentException', message: 'Invalid format: "soon"', code: null }]);
+    expect(withResource.status).toBe(500);
+    expect((await rest.request('GET', '/deployment/count')).body).toEqual({ count: 0 });
+  });
+
   it('answers 400 for a resource part without a file name', async () => {
     const form = new FormData();
     form.append('data', new Blob(['<xml/>'], { type: 'application/xml' }));
@@ -212,6 +221,17 @@ describe('POST /deployment/{id}/redeploy', () => {
     expect(unknown.body.message).toBe("Deployment with id 'nope' does not exist");
     expect(missing.status).toBe(404);
     expect(missing.body.message).toMatch(new RegExp(`^Cannot redeploy deployment '${deployed.id}': `));
+  });
+
+  it('answers 400 for a null among the resource ids or names (the ids first), before anything else', async () => {
+    const deployed = (await deploy({}, [{ name: 'p.bpmn', content: simpleProcessXml('p') }])).body;
+
+    const nullId = await rest.request('POST', `/deployment/${deployed.id}/redeploy`, { json: { resourceIds: [null, 'r1'], resourceNames: [null] } });
+    const nullName = await rest.request('POST', `/deployment/${deployed.id}/redeploy`, { json: { resourceNames: ['p.bpmn', null] } });
+
+    expect([nullId.status, nullId.body]).toEqual([400, { type: 'InvalidRequestException', message: `Cannot redeploy deployment '${deployed.id}': resourceIds contains null value`, code: 0 }]);
+    expect(nullName.body.message).toBe(`Cannot redeploy deployment '${deployed.id}': resourceNames contains null value`);
+    expect((await rest.request('GET', '/deployment/count')).body).toEqual({ count: 1 });
   });
 
   it('answers 400 with an empty message for malformed JSON', async () => {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { Resources, type AuthorizationInput, type AuthorizationQuery } from '@trellis/core';
+import { permissionsFromNames, Resources, type AuthorizationInput, type AuthorizationQuery } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { toAuthorizationDto } from '../dto/authorization-dto.js';
 import { optionLinks } from '../dto/links.js';
@@ -48,6 +48,8 @@ export function authorizationRoutes(router: Router, rest: RestContext): void {
     }
     const caller = engine.currentAuthentication();
     if (!caller) throw new InvalidRequestException(401, 'You must be authenticated in order to use this resource.');
+    // Camunda's order: the permission's name (400 when the type has none such), then whom to check.
+    permissionsFromNames([permissionName], type);
     const userId = first('userId');
     let subject = caller;
     if (userId && userId !== caller.userId) {

@@ -44,15 +44,17 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
     if (resources.some((file) => !file.fileName)) {
       throw new InvalidRequestException(400, "No file name found in the deployment resource described by form parameter 'null'.");
     }
-    if (resources.length === 0) throw new InvalidRequestException(400, 'No deployment resources contained in the form upload.');
+    // Camunda reads the activation time before it asks for resources.
     const activation = text('deployment-activation-time');
+    const activationTime = activation ? parseActivationTime(activation) : null;
+    if (resources.length === 0) throw new InvalidRequestException(400, 'No deployment resources contained in the form upload.');
     const request: DeploymentRequest = {
       name: text('deployment-name') ?? null,
       source: text('deployment-source') ?? null,
       tenantId: text('tenant-id') ?? null,
       enableDuplicateFiltering: isTrue(text('enable-duplicate-filtering')),
       deployChangedOnly: isTrue(text('deploy-changed-only')),
-      activationTime: activation ? parseActivationTime(activation) : null,
+      activationTime,
       resources: resources.map((file) => ({ name: file.fileName!, bytes: file.bytes })),
     };
     ctx.body = toDeploymentWithDefinitionsDto(await engine.deployment.deploy(request), baseUrlOf(ctx));
@@ -94,8 +96,8 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
       });
       ctx.body = toDeploymentWithDefinitionsDto(result, baseUrlOf(ctx));
     } catch (error) {
-      if (error instanceof NotFoundException) throw new InvalidRequestException(404, `Cannot redeploy deployment '${id}': ${error.message}`);
-      if (error instanceof NotValidException) throw new InvalidRequestException(400, `Cannot redeploy deployment '${id}': ${error.message}`);
+      if (error instanceof NotFoundException) throw new InvalidRequestException(404, `Cannot redeploy deployment '${id}': ${error.message}`, 'InvalidRequestException', error.code);
+      if (error instanceof NotValidException) throw new InvalidRequestException(400, `Cannot redeploy deployment '${id}': ${error.message}`, 'InvalidRequestException', error.code);
       throw error;
     }
   });
@@ -139,10 +141,14 @@ function deploymentQuery(query: Record<string, unknown>): DeploymentQuery {
 // Java's Boolean.parseBoolean: only "true", in any case.
 const isTrue = (value: string | undefined) => value?.toLowerCase() === 'true';
 
-const stringArray = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+/** A JSON list of strings (null entries kept: the engine refuses them); anything else is not a list. */
+const stringArray = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string | null => typeof v === 'string' || v === null) : undefined);
 
+/** Camunda parses it with Joda-Time and lets its IllegalArgumentException through: a 500. */
 function parseActivationTime(text: string): Date {
   const date = parseIsoDateTime(text);
-  if (!date) throw new InvalidRequestException(400, `Invalid format: "${text}"`);
-  return date;
+  if (date) return date;
+  const error = new Error(`Invalid format: "${text}"`);
+  error.name = 'IllegalArgumentException';
+  throw error;
 }

@@ -69,7 +69,6 @@ export class AuthorizationService {
   updateAuthorization(id: string, input: AuthorizationInput): Promise<Authorization> {
     return this.commands.run('SaveAuthorizationCmd', async (ctx) => {
       const current = await this.load(ctx, id);
-      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.AUTHORIZATION, resourceId: id });
       const resourceType = input.resourceType ?? current.resourceType;
       const updated: Authorization = {
         ...current,
@@ -83,6 +82,8 @@ export class AuthorizationService {
       };
       if (updated.type === 0 && updated.userId === null) updated.userId = ANY;
       validateAuthorization(updated);
+      // Camunda checks UPDATE when it writes, after the new values were checked.
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.AUTHORIZATION, resourceId: id });
       await ctx.authorizations.update(updated);
       OperationLogEntries.authorization(ctx, 'Update', updated, current);
       return updated;
@@ -107,11 +108,12 @@ export class AuthorizationService {
   isUserAuthorized(request: AuthorizationCheckRequest, subject: Authentication): Promise<boolean> {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) => {
       const [permission] = permissionsFromNames([request.permissionName], request.resourceType);
+      // Camunda's AuthorizationManager.isAuthorized: with authorization off, true before any other check.
+      if (!ctx.config.authorization.enabled) return true;
       if (!isValidFor(permission, request.resourceType)) {
         const name = resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
         throw new BadUserRequestException(engineMessage('03', '086', `The resource type '${name}' is not valid for '${permission.name}' permission.`));
       }
-      if (!ctx.config.authorization.enabled) return true;
       const resource = resourceByCode(request.resourceType) ?? { code: request.resourceType, name: String(request.resourceType), constant: 'null' };
       const resourceId = request.resourceId && request.resourceId !== ANY ? request.resourceId : null;
       return ctx.authz.isAuthorized({ permission: permission.name, resource, resourceId }, subject);
