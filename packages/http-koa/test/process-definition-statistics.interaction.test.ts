@@ -136,6 +136,9 @@ describe('without authorization', () => {
         message: 'Only one of the query parameter includeIncidents or includeIncidentsForType can be set.',
         code: null,
       });
+      // An unknown key is looked for first.
+      const unknownKey = await rest.request('GET', '/process-definition/key/nope/statistics', { query: { incidents: false, incidentsForType: 'failedJob' } });
+      expect([unknownKey.status, unknownKey.body.message]).toEqual([404, 'No matching process definition with key: nope and no tenant-id']);
     });
   });
 

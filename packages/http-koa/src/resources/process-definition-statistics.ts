@@ -26,9 +26,10 @@ export function processDefinitionStatisticsRoutes(router: Router, rest: RestCont
 
   for (const path of DEFINITION_PATHS) {
     router.get(`${path}/statistics`, async (ctx) => {
+      // Camunda resolves the key (its sub-resource) before the resource method checks its parameters.
+      const id = await resolveDefinitionId(rest, ctx);
       const present = presentParams(ctx);
       if (present.incidents && present.incidentsForType) throw new InvalidRequestException(400, onlyOne('includeIncidents', 'includeIncidentsForType'));
-      const id = await resolveDefinitionId(rest, ctx);
       const statistics = await engine.statistics.getActivityStatistics(id, statisticsOptions(ctx));
       ctx.body = statistics.map(toActivityStatisticsDto);
     });
