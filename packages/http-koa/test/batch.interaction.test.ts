@@ -71,6 +71,10 @@ describe('the Batch group with asynchronous migration', () => {
     expect(await rest.engine.jobExecutor.runDueJobs()).toBe(0);
     expect((await rest.request('PUT', `/batch/${batch.id}/suspended`, { json: { suspended: false } })).status).toBe(204);
     expect((await rest.request('GET', '/batch', { query: { suspended: 'true' } })).body).toHaveLength(0);
+    // Activating an active batch is logged too, as in Camunda.
+    await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.batch.setSuspended(batch.id, false));
+    const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'ActivateBatch' } });
+    expect(logged.body.map((entry: { userId: string; batchId: string }) => [entry.userId, entry.batchId])).toEqual([['demo', batch.id]]);
 
     expect((await rest.request('DELETE', `/batch/${batch.id}`, { query: { cascade: 'true' } })).status).toBe(204);
     expect((await rest.request('GET', '/batch/count')).body).toEqual({ count: 0 });
@@ -78,7 +82,7 @@ describe('the Batch group with asynchronous migration', () => {
 
     const suspend = await rest.request('PUT', '/batch/nope/suspended', { json: { suspended: true } });
     expect(suspend.status).toBe(400);
-    expect(suspend.body).toMatchObject({ type: 'InvalidRequestException', message: "Unable to suspend batch with id 'nope'" });
+    expect(suspend.body).toMatchObject({ type: 'InvalidRequestException', message: "Unable to suspend batch with id 'nope'", code: 0 });
     const activate = await rest.request('PUT', '/batch/nope/suspended', { json: { suspended: false } });
     expect(activate.body.message).toBe("Unable to activate batch with id 'nope'");
     const deleted = await rest.request('DELETE', '/batch/nope');

@@ -90,7 +90,7 @@ describe('the Historic Batch group', () => {
     expect((await rest.request('GET', '/history/batch/count')).body).toEqual({ count: 0 });
     const again = await rest.request('DELETE', `/history/batch/${kept.id}`);
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ type: 'InvalidRequestException', message: `Unable to delete historic batch with id '${kept.id}'`, code: null });
+    expect(again.body).toEqual({ type: 'InvalidRequestException', message: `Unable to delete historic batch with id '${kept.id}'`, code: 0 });
   });
 
   it('reports cleanable batches per type', async () => {
@@ -130,7 +130,7 @@ describe('the Historic Batch group', () => {
 
     const none = await rest.request('POST', '/history/batch/set-removal-time', { json: { clearedRemovalTime: true } });
     expect(none.status).toBe(400);
-    expect(none.body).toEqual({ type: 'BadUserRequestException', message: 'Either query nor ids provided.', code: 0 });
+    expect(none.body).toEqual({ type: 'BadUserRequestException', message: 'Neither query nor ids provided.', code: 0 });
     const two = await rest.request('POST', '/history/batch/set-removal-time', { json: { clearedRemovalTime: true, calculatedRemovalTime: true, historicBatchIds: [target.id] } });
     expect(two.status).toBe(400);
     expect(two.body.message).toBe('The removal time modes are mutually exclusive: mode is not null');

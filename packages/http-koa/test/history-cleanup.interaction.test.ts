@@ -104,7 +104,7 @@ describe('POST /history/process-instance/set-removal-time', () => {
     expect(noMode.status).toBe(400);
     expect(noMode.body).toMatchObject({ type: 'BadUserRequestException', message: 'removalTime is null' });
     const nothing = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true } });
-    expect(nothing.body).toMatchObject({ type: 'BadUserRequestException', message: 'Either query nor ids provided.' });
+    expect(nothing.body).toMatchObject({ type: 'BadUserRequestException', message: 'Neither query nor ids provided.' });
     const twoModes = await rest.request('POST', '/history/process-instance/set-removal-time', { json: { clearedRemovalTime: true, calculatedRemovalTime: true, historicProcessInstanceIds: [id] } });
     expect(twoModes.body).toMatchObject({ type: 'BadUserRequestException', message: 'The removal time modes are mutually exclusive: mode is not null' });
   });

@@ -96,9 +96,13 @@ describe('the Incident group', () => {
     expectError(missing, 404, 'InvalidRequestException', 'No matching incident with id nope');
   });
 
-  it('resolves custom incidents only', async () => {
+  it('resolves custom incidents only, every one of the same configuration, as Camunda', async () => {
     const instance = await startInvoice('a');
-    const custom = await createIncident(instance, 'custom', 'm');
+    const other = await startInvoice('b');
+    const custom = await createIncident(instance, 'custom', 'm', 'cfg');
+    const sameConfiguration = await createIncident(other, 'another', 'm', 'cfg');
+    const otherConfiguration = await createIncident(other, 'custom', 'm', 'cfg-2');
+    const withoutConfiguration = await createIncident(other, 'custom', 'm');
     const [task] = await rest.engine.externalTask.findExternalTasks({ processInstanceId: instance });
     await rest.engine.externalTask.setRetries(task.id, 0);
     const [failed] = await rest.engine.management.findIncidents({ incidentType: 'failedExternalTask' });
@@ -106,10 +110,19 @@ describe('the Incident group', () => {
     const resolved = await rest.request('DELETE', `/incident/${custom.id}`);
     const again = await rest.request('DELETE', `/incident/${custom.id}`);
     const builtIn = await rest.request('DELETE', `/incident/${failed.id}`);
+    // Camunda's handler looks for the incidents of its configuration: without one, none is found.
+    await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.management.resolveIncident(withoutConfiguration.id));
+    const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'Resolve' } });
 
     expect(resolved.status).toBe(204);
-    expect((await rest.request('GET', '/incident', { query: { incidentType: 'custom' } })).body).toEqual([]);
-    expectError(again, 404, 'InvalidRequestException', `Cannot find an incident with id '${custom.id}': incident is null`);
+    const left = (await rest.request('GET', '/incident')).body.map((incident: { id: string }) => incident.id).sort();
+    expect(left).toEqual([failed.id, otherConfiguration.id, withoutConfiguration.id].sort());
+    expect(left).not.toContain(sameConfiguration.id);
+    // Logged for a user (not for the unauthenticated request above).
+    expect(logged.body.map((entry: any) => [entry.entityType, entry.processInstanceId, entry.property, entry.newValue, entry.userId])).toEqual([
+      ['ProcessInstance', other, 'incidentId', withoutConfiguration.id, 'demo'],
+    ]);
+    expect(again.body).toEqual({ type: 'InvalidRequestException', message: `Cannot find an incident with id '${custom.id}': incident is null`, code: null });
     expectError(builtIn, 400, 'InvalidRequestException', 'Cannot resolve an incident of type failedExternalTask');
     // The instance goes on where it was.
     expect((await rest.engine.externalTask.findExternalTasks({ processInstanceId: instance })).length).toBe(1);

@@ -159,9 +159,15 @@ describe('DELETE /metrics/task-worker', () => {
     const sum = await rest.request('GET', '/metrics/task-users/sum', { headers: ops });
 
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({
+    expect(denied.body).toEqual({
       type: 'AuthorizationException',
       message: "ENGINE-03110 Required admin authenticated group or user or any of the following permissions: 'DELETE' permission on resource 'System'.",
+      code: 0,
+      userId: null,
+      resourceName: null,
+      resourceId: null,
+      permissionName: null,
+      missingAuthorizations: [],
     });
     expect(byAdmin.status).toBe(204);
     expect(read.status).toBe(200);

@@ -394,7 +394,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     allEqual(await removalTimes([root]), ended!.endTime!.getTime() + 5 * DAY);
 
     await expect(engine.historyCleanup.setRemovalTimeAsync({ historicProcessInstanceIds: [root] })).rejects.toThrow('removalTime is null');
-    await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true })).rejects.toThrow('Either query nor ids provided.');
+    await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true })).rejects.toThrow('Neither query nor ids provided.');
     await expect(engine.historyCleanup.setRemovalTimeAsync({ clearedRemovalTime: true, historicProcessInstanceIds: ['nope'] })).rejects.toThrow('historicProcessInstances is empty');
   });
 

@@ -167,7 +167,7 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     const batch = await suspendAsync();
     const reject = (request: Parameters<typeof engine.historicBatches.setRemovalTimeAsync>[0], message: string) =>
       expect(engine.historicBatches.setRemovalTimeAsync(request)).rejects.toMatchObject({ name: 'BadUserRequestException', message });
-    await reject({ clearedRemovalTime: true }, 'Either query nor ids provided.');
+    await reject({ clearedRemovalTime: true }, 'Neither query nor ids provided.');
     await reject({ historicBatchIds: [batch.id] }, 'removalTime is null');
     await reject({ clearedRemovalTime: true, historicBatchIds: ['unknown'] }, 'historicBatches is empty');
     await reject({ calculatedRemovalTime: true, clearedRemovalTime: true, historicBatchIds: [batch.id] }, 'The removal time modes are mutually exclusive: mode is not null');

@@ -47,7 +47,7 @@ async function unableTo(action: string, id: string, call: () => Promise<void>): 
   try {
     await call();
   } catch (error) {
-    if (error instanceof NotFoundException) throw new InvalidRequestException(400, `Unable to ${action} batch with id '${id}'`);
+    if (error instanceof NotFoundException) throw new InvalidRequestException(400, `Unable to ${action} batch with id '${id}'`, 'InvalidRequestException', error.code);
     throw error;
   }
 }

@@ -95,7 +95,7 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
     try {
       await engine.historicBatches.delete(ctx.params.id);
     } catch (error) {
-      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, `Unable to delete historic batch with id '${ctx.params.id}'`);
+      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, `Unable to delete historic batch with id '${ctx.params.id}'`, 'InvalidRequestException', error.code);
       throw error;
     }
     ctx.status = 204;

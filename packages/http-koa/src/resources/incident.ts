@@ -46,8 +46,9 @@ export function incidentRoutes(router: Router, rest: RestContext): void {
       await engine.management.resolveIncident(ctx.params.id);
     } catch (error) {
       // Camunda's IncidentResourceImpl: not found → 404, another bad request → 400, both InvalidRequestException.
-      if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message, 'InvalidRequestException', error.code);
-      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+      // Camunda builds these without the engine's exception as cause: no code.
+      if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
+      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message);
       throw error;
     }
     ctx.status = 204;

@@ -88,16 +88,18 @@ export class BatchRepository {
     let select = this.trx.selectFrom('trellis_batch as b');
     if (q.batchId !== undefined) select = select.where('b.id', '=', q.batchId);
     if (q.type !== undefined) select = select.where('b.type', '=', q.type);
+    // Camunda's query keeps one tenant criterion, tenantIdIn over withoutTenantId (the DTO sets it last).
     if (q.tenantIdIn !== undefined) select = select.where('b.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId) select = select.where('b.tenant_id', 'is', null);
+    else if (q.withoutTenantId) select = select.where('b.tenant_id', 'is', null);
     if (q.suspended === true) select = select.where('b.suspended', '=', 1);
     if (q.suspended === false) select = select.where('b.suspended', '=', 0);
     if (q.createdBy !== undefined) select = select.where('b.create_user_id', '=', q.createdBy);
     if (q.startedBefore !== undefined) select = select.where('b.start_time', '<=', q.startedBefore.getTime());
     if (q.startedAfter !== undefined) select = select.where('b.start_time', '>=', q.startedAfter.getTime());
     const failed = sql<boolean>`exists (select 1 from trellis_job j where j.job_definition_id = b.batch_job_def_id and j.retries = 0)`;
-    if (q.withFailures) select = select.where(failed);
+    // One hasFailure criterion there too: withoutFailures is set last.
     if (q.withoutFailures) select = select.where(sql<boolean>`not ${failed}`);
+    else if (q.withFailures) select = select.where(failed);
     if (readable) select = select.where(readable('b.id'));
     return select;
   }

@@ -117,8 +117,9 @@ export class BatchService {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.BATCH, resourceId: id });
-      if (batch.suspended === suspended) return;
+      // Camunda logs the operation also when the batch is in that state already.
       OperationLogEntries.batch(ctx, suspended ? 'SuspendBatch' : 'ActivateBatch', id, batch.tenantId, [{ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' }]);
+      if (batch.suspended === suspended) return;
       batch.suspended = suspended;
       await repository(ctx).update(batch);
       for (const definitionId of definitionIds(batch)) {

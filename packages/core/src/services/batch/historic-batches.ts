@@ -129,7 +129,7 @@ export class HistoricBatchService {
     return this.commands.run('SetRemovalTimeToHistoricBatchesCmd', async (ctx) => {
       const mode = removalTimeMode(request);
       const { historicBatchIds, historicBatchQuery } = request;
-      if (!historicBatchQuery && !historicBatchIds) throw new BadUserRequestException('Either query nor ids provided.');
+      if (!historicBatchQuery && !historicBatchIds) throw new BadUserRequestException('Neither query nor ids provided.');
       const ids = new Set<string>();
       if (historicBatchQuery) {
         const { firstResult: _first, maxResults: _max, ...unpaged } = historicBatchQuery;
@@ -197,8 +197,9 @@ function filtered(trx: Transaction<StoreSchema>, q: HistoricBatchQuery, readFilt
   if (q.type !== undefined) select = select.where('h.type', '=', q.type);
   if (q.completed === true) select = select.where('h.end_time', 'is not', null);
   if (q.completed === false) select = select.where('h.end_time', 'is', null);
+  // As for batches: one tenant criterion, tenantIdIn over withoutTenantId.
   if (q.tenantIdIn !== undefined) select = select.where('h.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-  if (q.withoutTenantId) select = select.where('h.tenant_id', 'is', null);
+  else if (q.withoutTenantId) select = select.where('h.tenant_id', 'is', null);
   if (readFilter) select = select.where(readFilter('h.id'));
   return select;
 }

@@ -96,7 +96,7 @@ export class HistoryCleanupService {
         throw new BadUserRequestException('The value for chunk size should be between 1 and 500');
       }
       const { historicProcessInstanceIds, historicProcessInstanceQuery } = request;
-      if (!historicProcessInstanceQuery && !historicProcessInstanceIds) throw new BadUserRequestException('Either query nor ids provided.');
+      if (!historicProcessInstanceQuery && !historicProcessInstanceIds) throw new BadUserRequestException('Neither query nor ids provided.');
       const ids = new Set<string>();
       if (historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, historicProcessInstanceQuery)) ids.add(id);
       if (historicProcessInstanceIds && historicProcessInstanceIds.length > 0) for (const id of await existing(ctx, historicProcessInstanceIds)) ids.add(id);

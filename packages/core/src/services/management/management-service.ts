@@ -178,8 +178,10 @@ export class ManagementService {
   }
 
   /**
-   * Camunda's ResolveIncidentCmd: removes a custom incident (and its copies up the call chain).
-   * failedJob / failedExternalTask incidents are resolved by retries, never here.
+   * Camunda's ResolveIncidentCmd: resolves a custom incident as its DefaultIncidentHandler does,
+   * every incident of the same configuration (of any type) with its copies up the call chain; an
+   * incident without configuration matches none of them there, so it stays. failedJob /
+   * failedExternalTask incidents are resolved by retries, never here.
    */
   resolveIncident(id: string): Promise<void> {
     return this.commands.run('ResolveIncidentCmd', async (ctx) => {
@@ -190,8 +192,18 @@ export class ManagementService {
       }
       if (!incident.executionId) throw new BadUserRequestException('executionId is null');
       await checkIncidentUpdate(ctx, incident);
-      await ctx.incidents.deleteWithCopies(incident);
-      await IncidentHistory.ended(ctx, { incidentId: incident.id }, IncidentState.resolved);
+      const definition = incident.processDefinitionId ? await ctx.processDefinitions.findById(incident.processDefinitionId) : null;
+      OperationLogEntries.processInstance(
+        ctx,
+        'Resolve',
+        { processInstanceId: incident.processInstanceId, processDefinitionId: incident.processDefinitionId, processDefinitionKey: definition?.key ?? null },
+        [{ property: 'incidentId', orgValue: null, newValue: id }],
+      );
+      const resolved = incident.configuration === null ? [] : await ctx.incidents.find({ configuration: incident.configuration });
+      for (const each of resolved) {
+        await ctx.incidents.deleteWithCopies(each);
+        await IncidentHistory.ended(ctx, { incidentId: each.id }, IncidentState.resolved);
+      }
     });
   }
 

@@ -99,8 +99,6 @@ export async function requireSystemPermission(ctx: CommandContext, ...permission
     if (await ctx.authz.isAuthorized({ permission, resource: Resources.SYSTEM })) return;
   }
   const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(', ');
-  throw new AuthorizationException(
-    engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`),
-    ctx.authentication?.userId ?? null,
-  );
+  // Camunda builds it from the message alone: no user id, no missing authorizations in the body.
+  throw new AuthorizationException(engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`));
 }
