@@ -89,6 +89,21 @@ describe('the Migration group', () => {
       ],
       variableReports: {},
     });
+    // Camunda reports the instructions with missing activities first, then those a validator refuses.
+    const mixed = await rest.request('POST', '/migration/validate', {
+      json: { sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [instruction('late', 'late'), instruction('nope', 'approve')] },
+    });
+    expect(mixed.body.instructionReports.map((each: { instruction: unknown; failures: string[] }) => [each.instruction, each.failures])).toEqual([
+      [instruction('nope', 'approve'), ["Source activity 'nope' does not exist"]],
+      [instruction('late', 'late'), ["The source activity's event scope (approve) must be mapped to the target activity's event scope (approve)"]],
+    ]);
+    // The source is looked for before the target's id is asked for; a variable's conversion has no prefix.
+    const unknownSource = await rest.request('POST', '/migration/validate', { json: { sourceProcessDefinitionId: 'nope', instructions: [] } });
+    expect(unknownSource.body.message).toBe("ENGINE-23008 Source process definition with id 'nope' does not exist");
+    const badVariable = await rest.request('POST', '/migration/validate', {
+      json: { sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [], variables: { a: { type: 'Integer', value: 'x' } } },
+    });
+    expect([badVariable.status, badVariable.body.message]).toEqual([400, "Cannot convert value 'x' of type 'Integer' to java type java.lang.Integer"]);
     const javaVariable = await rest.request('POST', '/migration/validate', {
       json: {
         sourceProcessDefinitionId: v1,

@@ -62,7 +62,9 @@ describe.each(testStoreConfigs())('process instance migration on $name', (testSt
     };
     const report = await engine.migration.validate(input);
     expect(report.variableReports).toEqual({});
+    // Camunda's order: the instructions naming missing activities first, then the refused ones.
     expect(report.instructionReports).toEqual([
+      { instruction: instruction('nope', 'task'), failures: ["Source activity 'nope' does not exist"] },
       {
         instruction: instruction('task', 'ext'),
         failures: [
@@ -71,7 +73,6 @@ describe.each(testStoreConfigs())('process instance migration on $name', (testSt
         ],
       },
       { instruction: instruction('timer', 'timer'), failures: ["The source activity's event scope (task) must be mapped to the target activity's event scope (task)"] },
-      { instruction: instruction('nope', 'task'), failures: ["Source activity 'nope' does not exist"] },
       { instruction: instruction('ext', 'ext', true), failures: ['Cannot update event trigger because the activity does not define a persistent event trigger'] },
     ]);
 
@@ -95,6 +96,14 @@ describe.each(testStoreConfigs())('process instance migration on $name', (testSt
       "ENGINE-23008 Source process definition with id 'missing' does not exist",
     );
     await expect(engine.migration.validate({ targetProcessDefinitionId: v2 })).rejects.toThrow('Source process definition id is null');
+
+    // An instruction with a null id is reported for that alone (the other id is not looked for).
+    const halfNull = await engine.migration.validate({
+      sourceProcessDefinitionId: v1,
+      targetProcessDefinitionId: v2,
+      instructions: [{ sourceActivityId: null, targetActivityId: 'xx', updateEventTrigger: false }],
+    });
+    expect(halfNull.instructionReports.map((each) => each.failures)).toEqual([['Source activity id is null']]);
   });
 
   it('migrates instances in one transaction; they then run on to the end on the target definition', async () => {

@@ -65,6 +65,6 @@ export function fromMigrationPlanDto(body: Record<string, unknown>): MigrationPl
     sourceProcessDefinitionId: textOrNull(body.sourceProcessDefinitionId),
     targetProcessDefinitionId: textOrNull(body.targetProcessDefinitionId),
     instructions,
-    variables: body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables, 'Cannot create migration plan'),
+    variables: body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables),
   };
 }

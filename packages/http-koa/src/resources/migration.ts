@@ -39,7 +39,7 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
 
   router.post('/migration/generate', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const variables = body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables, 'Cannot generate migration plan');
+    const variables = body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables);
     const plan = await asInvalidRequest(
       () =>
         engine.migration.generate({

@@ -139,15 +139,17 @@ export class MigrationService {
   }
 
   private async definitions(ctx: CommandContext, sourceId: string | null | undefined, targetId: string | null | undefined) {
+    // Camunda's CreateMigrationPlanCmd: the source (id, then definition), then the target; then its
+    // command checkers, the tenant checker before the authorization checker.
     if (sourceId == null) throw new BadUserRequestException('Source process definition id is null');
-    if (targetId == null) throw new BadUserRequestException('Target process definition id is null');
     const source = await ctx.processDefinitions.findById(sourceId);
     if (!source) throw new BadUserRequestException(`ENGINE-23008 Source process definition with id '${sourceId}' does not exist`);
+    if (targetId == null) throw new BadUserRequestException('Target process definition id is null');
     const target = await ctx.processDefinitions.findById(targetId);
     if (!target) throw new BadUserRequestException(`ENGINE-23008 Target process definition with id '${targetId}' does not exist`);
+    checkPlanTenants(ctx, source, target);
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: source.key });
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: target.key });
-    checkPlanTenants(ctx, source, target);
     return { source, target };
   }
 

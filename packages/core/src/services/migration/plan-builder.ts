@@ -67,23 +67,26 @@ export function generateInstructions(sides: PlanSides, updateEventTriggers: bool
 export function validatePlan(sides: PlanSides, instructions: MigrationInstruction[], variables: Record<string, TypedValue> | null): MigrationPlanReport {
   const report: MigrationPlanReport = { instructionReports: [], variableReports: {} };
   const resolved: Resolved[] = [];
-  const failuresOf = new Map<MigrationInstruction, string[]>();
+  // Camunda's order: first the instructions whose activities are missing (a null id; else an id that
+  // names no activity), then, of the others, those a validator refuses.
   for (const instruction of instructions) {
     const failures: string[] = [];
     const { sourceActivityId, targetActivityId } = instruction;
-    if (sourceActivityId == null) failures.push('Source activity id is null');
-    if (targetActivityId == null) failures.push('Target activity id is null');
-    const source = sourceActivityId == null ? null : resolveActivity(sides.source, sourceActivityId);
-    const target = targetActivityId == null ? null : resolveActivity(sides.target, targetActivityId);
-    if (sourceActivityId != null && !source) failures.push(`Source activity '${sourceActivityId}' does not exist`);
-    if (targetActivityId != null && !target) failures.push(`Target activity '${targetActivityId}' does not exist`);
-    failuresOf.set(instruction, failures);
-    if (source && target) resolved.push({ instruction, source, target });
-  }
-  for (const each of resolved) failuresOf.get(each.instruction)!.push(...validateInstruction(sides, each, resolved, true));
-  for (const instruction of instructions) {
-    const failures = failuresOf.get(instruction)!;
+    if (sourceActivityId == null || targetActivityId == null) {
+      if (sourceActivityId == null) failures.push('Source activity id is null');
+      if (targetActivityId == null) failures.push('Target activity id is null');
+    } else {
+      const source = resolveActivity(sides.source, sourceActivityId);
+      const target = resolveActivity(sides.target, targetActivityId);
+      if (source && target) resolved.push({ instruction, source, target });
+      if (!source) failures.push(`Source activity '${sourceActivityId}' does not exist`);
+      if (!target) failures.push(`Target activity '${targetActivityId}' does not exist`);
+    }
     if (failures.length > 0) report.instructionReports.push({ instruction, failures });
+  }
+  for (const each of resolved) {
+    const failures = validateInstruction(sides, each, resolved, true);
+    if (failures.length > 0) report.instructionReports.push({ instruction: each.instruction, failures });
   }
   for (const [name, value] of Object.entries(variables ?? {})) {
     const failures: string[] = [];
