@@ -42,6 +42,13 @@ const forkJoin = (split = false) =>
 /** start → sub (the fork/join pair inside) → end. */
 const forkJoinInSub = `<bpmn:startEvent id="outerStart" />${flow('p0', 'outerStart', 'sub')}<bpmn:subProcess id="sub">${forkJoin()}</bpmn:subProcess>
   ${flow('p1', 'sub', 'outerEnd')}<bpmn:endEvent id="outerEnd" />`;
+const MESSAGE = '<bpmn:message id="msg" name="msg" />';
+/** start → event-based gateway gw → caught (message) / timed (timer) → end. */
+const afterEventGateway = `<bpmn:startEvent id="start" />${flow('g0', 'start', 'gw')}<bpmn:eventBasedGateway id="gw" />
+  ${flow('g1', 'gw', 'caught')}${flow('g2', 'gw', 'timed')}
+  <bpmn:intermediateCatchEvent id="caught"><bpmn:messageEventDefinition messageRef="msg" /></bpmn:intermediateCatchEvent>
+  <bpmn:intermediateCatchEvent id="timed">${timer}</bpmn:intermediateCatchEvent>
+  ${flow('g3', 'caught', 'end')}${flow('g4', 'timed', 'end')}<bpmn:endEvent id="end" />`;
 const conditional = '<bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">${go}</bpmn:condition></bpmn:conditionalEventDefinition>';
 
 type Instruction = { sourceActivityId: string; targetActivityId: string; updateEventTrigger: boolean };
@@ -141,6 +148,38 @@ const cases: Case[] = [
     reports: [{ instruction: map('evt'), failures: ["The source activity's event scope (task) must be mapped to the target activity's event scope (task)"] }],
   },
   {
+    // An event behind an event-based gateway has the gateway as its event scope.
+    validator: '8b SameEventScopeInstructionValidator (event-based gateway)',
+    source: model(afterEventGateway, MESSAGE),
+    target: model(afterEventGateway, MESSAGE),
+    instructions: [map('caught')],
+    reports: [{ instruction: map('caught'), failures: ["The source activity's event scope (gw) must be mapped to the target activity's event scope (gw)"] }],
+  },
+  {
+    // A catch event (no gateway before it) is its own event scope; a user task has none.
+    validator: '8c SameEventScopeInstructionValidator (catch event to a task)',
+    source: model(chain(['wait', `<bpmn:intermediateCatchEvent id="wait">${timer}</bpmn:intermediateCatchEvent>`])),
+    target: model(chain(['wait', '<bpmn:userTask id="wait" />'])),
+    instructions: [map('wait')],
+    reports: [
+      {
+        instruction: map('wait'),
+        failures: [
+          'Activities have incompatible types (IntermediateCatchEventActivityBehavior is not compatible with UserTaskActivityBehavior)',
+          "The source activity's event scope (wait) must be mapped but the target activity has no event scope",
+        ],
+      },
+    ],
+  },
+  {
+    // A receive task with a message defines a persistent trigger; mapped to itself, with the gateway mapped, all is valid.
+    validator: '9b UpdateEventTriggersValidator (receive task with a message; gateway mapped)',
+    source: model(`${chain(['rt', '<bpmn:receiveTask id="rt" messageRef="msg" />'])}`, MESSAGE),
+    target: model(`${chain(['rt', '<bpmn:receiveTask id="rt" messageRef="msg" />'])}`, MESSAGE),
+    instructions: [map('rt', 'rt', true)],
+    reports: [],
+  },
+  {
     validator: '9 UpdateEventTriggersValidator',
     source: model(chain(userTask('task'))),
     target: model(chain(userTask('task'))),
@@ -183,6 +222,19 @@ describe.each(testStoreConfigs())('migration instruction validators on $name', (
     const { engine, sourceId, targetId } = await deployPair(source, target);
     const report = await engine.migration.validate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId, instructions });
     expect(report).toEqual({ instructionReports: reports, variableReports: {} });
+  });
+
+  it('migrates an instance waiting at an event-based gateway with the gateway and its events mapped', async () => {
+    const { engine, sourceId, targetId } = await deployPair(model(afterEventGateway, MESSAGE), model(afterEventGateway, MESSAGE));
+    const instance = await engine.runtime.startProcessInstanceById(sourceId);
+    const plan = { sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId, instructions: [map('gw'), map('caught'), map('timed')] };
+    expect(await engine.migration.validate(plan)).toEqual({ instructionReports: [], variableReports: {} });
+
+    await engine.migration.execute(plan, { processInstanceIds: [instance.id] });
+    await engine.message.correlate({ messageName: 'msg' });
+
+    const [historic] = await engine.history.findHistoricProcessInstances({ processInstanceId: instance.id });
+    expect(historic).toMatchObject({ processDefinitionId: targetId, state: 'COMPLETED' });
   });
 });
 

@@ -51,9 +51,11 @@ export function isEventSubProcessStart(model: ProcessModel, activity: MigrationA
 }
 
 /**
- * The event scope of boundary events (the activity they are attached to, its MI body for a
- * multi-instance activity) and event sub-process start events (the scope around the event
- * sub-process); undefined for activities without an event scope. null is the process.
+ * The event scope as Camunda's BpmnParse sets it: of boundary events the activity they are attached
+ * to (its MI body for a multi-instance activity), of event sub-process start events the scope around
+ * the event sub-process, of intermediate catch events the event-based gateway before them (else
+ * themselves), of a receive task with a message and of a user task with timeout listeners
+ * themselves; undefined for activities without an event scope. null is the process.
  */
 export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): MigrationActivity | null | undefined {
   if (isBoundaryEvent(activity)) {
@@ -64,8 +66,20 @@ export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): 
     const subProcess = model.activity(activity.element.scopeId)!;
     return flowScopeOf(model, { id: subProcess.id, element: subProcess, body: false });
   }
+  if (activity.body) return undefined;
+  const element = activity.element;
+  if (element.type === 'bpmn:IntermediateCatchEvent') {
+    const gateway = model.flowsTo(element.id).map((flow) => model.activity(flow.sourceRef)).find((source) => source?.type === 'bpmn:EventBasedGateway');
+    return gateway ? node(gateway) : activity;
+  }
+  if (element.type === 'bpmn:ReceiveTask' && element.eventDefinitions.length > 0) return activity;
+  if (hasTimeoutListener(activity)) return activity;
   return undefined;
 }
+
+/** A user task with a timeout task listener (its timer makes the task its own event scope). */
+export const hasTimeoutListener = (activity: MigrationActivity) =>
+  !activity.body && activity.element.type === 'bpmn:UserTask' && activity.element.taskListeners.some((listener) => listener.event === 'timeout');
 
 /** Whether the activity is a scope in Trellis' execution tree (MI bodies always are). */
 export const isScope = (activity: MigrationActivity) => activity.body || isScopeActivity(activity.element);
@@ -196,8 +210,9 @@ export function eligibleForGeneration(model: ProcessModel, activity: MigrationAc
 export function definesPersistentEventTrigger(model: ProcessModel, activity: MigrationActivity): boolean {
   if (activity.body) return false;
   const element = activity.element;
-  if (element.type === 'bpmn:UserTask' && element.taskListeners.some((listener) => listener.event === 'timeout')) return true;
-  const isEvent = isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent';
+  if (hasTimeoutListener(activity)) return true;
+  // A receive task with a message subscribes as a catch event does.
+  const isEvent = isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent' || element.type === 'bpmn:ReceiveTask';
   if (!isEvent) return false;
   return element.eventDefinitions.some((each) =>
     ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(each.type),

@@ -6,6 +6,7 @@ import {
   definesPersistentEventTrigger,
   eligibleForGeneration,
   eventScopeOf,
+  hasTimeoutListener,
   flowScopeOf,
   isBoundaryEvent,
   isConditionalEvent,
@@ -163,7 +164,8 @@ function validateInstruction(sides: PlanSides, current: Resolved, all: Resolved[
     const targetEventScope = eventScopeOf(sides.target, target);
     const sourceScopeId = sourceEventScope === null ? sides.sourceId : sourceEventScope.id;
     if (targetEventScope === undefined) {
-      failures.push(`The source activity's event scope (${sourceScopeId}) must be mapped but the target activity has no event scope`);
+      // A user task whose timeout listeners the target removed may do without.
+      if (!hasTimeoutListener(source)) failures.push(`The source activity's event scope (${sourceScopeId}) must be mapped but the target activity has no event scope`);
     } else {
       const mapped =
         sourceEventScope === null ? targetEventScope === null : targetEventScope !== null && mappedFrom(sourceEventScope.id).some((each) => each.target.id === targetEventScope.id);
