@@ -373,6 +373,34 @@ describe.each(testStoreConfigs())('migrating event triggers and multi-instance o
     ]);
   });
 
+  it('reports the job that starts the process when its target is not a flow node of the process itself', async () => {
+    const asyncStart = wrap(
+      'asyncStart',
+      `<bpmn:startEvent id="start" camunda:asyncBefore="true" />${flow('s1', 'start', 'task')}<bpmn:userTask id="task" />${flow('s2', 'task', 'end')}<bpmn:endEvent id="end" />`,
+    );
+    const nested = wrap(
+      'asyncStart',
+      `<bpmn:startEvent id="start" camunda:asyncBefore="true" />${flow('s1', 'start', 'sub')}
+       <bpmn:subProcess id="sub"><bpmn:startEvent id="subStart" camunda:asyncBefore="true" />${flow('i1', 'subStart', 'subEnd')}<bpmn:endEvent id="subEnd" /></bpmn:subProcess>
+       ${flow('s2', 'sub', 'end')}<bpmn:endEvent id="end" />`,
+    );
+    const { engine, v1, v2 } = await deployBoth(asyncStart, nested);
+    const started = await engine.runtime.startProcessInstanceById(v1);
+    const plan = { sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [instruction('start', 'subStart')], variables: null };
+
+    const error = await engine.migration.execute(plan, { processInstanceIds: [started.id] }).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(MigratingProcessInstanceValidationException);
+    expect((error as MigratingProcessInstanceValidationException).validationReport.transitionInstanceValidationReports).toEqual([
+      {
+        migrationInstruction: instruction('start', 'subStart'),
+        transitionInstanceId: expect.any(String),
+        sourceScopeId: 'start',
+        failures: ['A transition instance that instantiates the process can only be migrated to a process-level flow node'],
+      },
+    ]);
+  });
+
   it('needs MIGRATE_INSTANCE on both definitions to execute, READ to validate', async () => {
     const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), authorization: { enabled: true } });
     engines.push(engine);

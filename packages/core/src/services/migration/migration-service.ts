@@ -289,6 +289,13 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
           failures.push('Transition instance is assigned to a sequence flow that cannot be matched in the target activity');
         }
       }
+      // Camunda's AsyncProcessStartMigrationValidator: the job that starts the process (asynchronous
+      // before the process's start event) can only move to a flow node of the process itself.
+      const sourceActivity = resolveActivity(sides.source, execution.activity_id);
+      const startsProcess = !asyncAfter && sourceActivity?.element.type === 'bpmn:StartEvent' && flowScopeOf(sides.source, sourceActivity) === null;
+      if (startsProcess && targetActivity && flowScopeOf(sides.target, targetActivity) !== null) {
+        failures.push('A transition instance that instantiates the process can only be migrated to a process-level flow node');
+      }
       const camunda = targetActivity?.element.camunda ?? {};
       if (asyncAfter && camunda['asyncAfter'] !== true) failures.push('Target activity is not asyncAfter');
       if (!asyncAfter && camunda['asyncBefore'] !== true && camunda['async'] !== true) failures.push('Target activity is not asyncBefore');
