@@ -75,6 +75,14 @@ const cases: Case[] = [
     reports: [{ instruction: map('task'), failures: ['Activities have incompatible types (UserTaskActivityBehavior is not compatible with ReceiveTaskActivityBehavior)'] }],
   },
   {
+    // Throwing events behave by what they throw: a signal end event is no none end event.
+    validator: '1b SameBehaviorInstructionValidator (end events)',
+    source: model(`${chain(['task', '<bpmn:userTask id="task" />'])}`.replace('<bpmn:endEvent id="end" />', '<bpmn:endEvent id="end" camunda:asyncBefore="true"><bpmn:signalEventDefinition signalRef="sig" /></bpmn:endEvent>'), '<bpmn:signal id="sig" name="sig" />'),
+    target: model(`${chain(['task', '<bpmn:userTask id="task" />'])}`.replace('<bpmn:endEvent id="end" />', '<bpmn:endEvent id="end" camunda:asyncBefore="true" />')),
+    instructions: [map('task'), map('end')],
+    reports: [{ instruction: map('end'), failures: ['Activities have incompatible types (ThrowSignalEventActivityBehavior is not compatible with NoneEndEventActivityBehavior)'] }],
+  },
+  {
     validator: '2 SameEventTypeValidator',
     source: model(withBoundary(timer)),
     target: model(withBoundary('<bpmn:messageEventDefinition messageRef="msg" />'), '<bpmn:message id="msg" name="msg" />'),

@@ -84,9 +84,32 @@ export const hasTimeoutListener = (activity: MigrationActivity) =>
 /** Whether the activity is a scope in Trellis' execution tree (MI bodies always are). */
 export const isScope = (activity: MigrationActivity) => activity.body || isScopeActivity(activity.element);
 
-const isExternal = (element: FlowElementModel) => element.camunda['type'] === 'external';
 const hasDefinition = (element: FlowElementModel, type: string) => element.eventDefinitions.some((each) => each.type === type);
 const isConditional = (element: FlowElementModel) => hasDefinition(element, 'bpmn:ConditionalEventDefinition');
+
+/** The behavior of a service-task-like element by its camunda attributes; null when it has none of them. */
+function serviceTaskLike(camunda: FlowElementModel['camunda']): string | null {
+  if (camunda['type'] === 'external') return 'ExternalTaskActivityBehavior';
+  if (camunda['class']) return 'ClassDelegateActivityBehavior';
+  if (camunda['delegateExpression']) return 'ServiceTaskDelegateExpressionActivityBehavior';
+  if (camunda['expression']) return 'ServiceTaskExpressionActivityBehavior';
+  return null;
+}
+
+/**
+ * What a throwing intermediate or end event does, as BpmnParse sets it: a signal, compensation or
+ * escalation behavior; a message one behaves as the service task its definition describes, or as a
+ * none throw event without one; null for the rest (the none event of its kind).
+ */
+function throwingBehavior(element: FlowElementModel): string | null {
+  if (hasDefinition(element, 'bpmn:SignalEventDefinition')) return 'ThrowSignalEventActivityBehavior';
+  if (hasDefinition(element, 'bpmn:CompensateEventDefinition')) return 'CompensationEventActivityBehavior';
+  const message = element.eventDefinitions.find((each) => each.type === 'bpmn:MessageEventDefinition');
+  // Its implementation is read from the element or its message event definition (as the runtime does).
+  if (message) return serviceTaskLike({ ...message.camunda, ...element.camunda }) ?? 'IntermediateThrowNoneEventActivityBehavior';
+  if (hasDefinition(element, 'bpmn:EscalationEventDefinition')) return 'ThrowEscalationEventActivityBehavior';
+  return null;
+}
 
 /** Camunda's behavior class (simple name) of an activity, as SameBehaviorInstructionValidator compares them. */
 export function behaviorOf(model: ProcessModel, activity: MigrationActivity): string {
@@ -106,12 +129,8 @@ export function behaviorOf(model: ProcessModel, activity: MigrationActivity): st
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
     case 'bpmn:BusinessRuleTask':
-      if (isExternal(element)) return 'ExternalTaskActivityBehavior';
-      if (element.camunda['class']) return 'ClassDelegateActivityBehavior';
-      if (element.camunda['delegateExpression']) return 'ServiceTaskDelegateExpressionActivityBehavior';
-      if (element.camunda['expression']) return 'ServiceTaskExpressionActivityBehavior';
-      if (element.type === 'bpmn:BusinessRuleTask' && element.camunda['decisionRef']) return 'DmnBusinessRuleTaskActivityBehavior';
-      return 'TaskActivityBehavior';
+      if (element.type === 'bpmn:BusinessRuleTask' && !serviceTaskLike(element.camunda) && element.camunda['decisionRef']) return 'DmnBusinessRuleTaskActivityBehavior';
+      return serviceTaskLike(element.camunda) ?? 'TaskActivityBehavior';
     case 'bpmn:ScriptTask':
       return 'ScriptTaskActivityBehavior';
     case 'bpmn:ManualTask':
@@ -119,20 +138,24 @@ export function behaviorOf(model: ProcessModel, activity: MigrationActivity): st
     case 'bpmn:Task':
       return 'TaskActivityBehavior';
     case 'bpmn:BoundaryEvent':
-      return isConditional(element) ? 'BoundaryConditionalEventActivityBehavior' : 'BoundaryEventActivityBehavior';
+      if (isConditional(element)) return 'BoundaryConditionalEventActivityBehavior';
+      return hasDefinition(element, 'bpmn:CancelEventDefinition') ? 'CancelBoundaryEventActivityBehavior' : 'BoundaryEventActivityBehavior';
     case 'bpmn:IntermediateCatchEvent':
       if (isConditional(element)) return 'IntermediateConditionalEventBehavior';
       if (hasDefinition(element, 'bpmn:LinkEventDefinition')) return 'IntermediateCatchLinkEventActivityBehavior';
       return 'IntermediateCatchEventActivityBehavior';
     case 'bpmn:IntermediateThrowEvent':
-      return 'IntermediateThrowNoneEventActivityBehavior';
+      return throwingBehavior(element) ?? 'IntermediateThrowNoneEventActivityBehavior';
     case 'bpmn:StartEvent':
       if (isEventSubProcessStart(model, activity)) {
         return isConditional(element) ? 'EventSubProcessStartConditionalEventActivityBehavior' : 'EventSubProcessStartEventActivityBehavior';
       }
       return 'NoneStartEventActivityBehavior';
     case 'bpmn:EndEvent':
-      return 'NoneEndEventActivityBehavior';
+      if (hasDefinition(element, 'bpmn:ErrorEventDefinition')) return 'ErrorEndEventActivityBehavior';
+      if (hasDefinition(element, 'bpmn:CancelEventDefinition')) return 'CancelEndEventActivityBehavior';
+      if (hasDefinition(element, 'bpmn:TerminateEventDefinition')) return 'TerminateEndEventActivityBehavior';
+      return throwingBehavior(element) ?? 'NoneEndEventActivityBehavior';
     case 'bpmn:ExclusiveGateway':
       return 'ExclusiveGatewayActivityBehavior';
     case 'bpmn:ParallelGateway':
