@@ -105,6 +105,8 @@ describe('the Historic Batch group', () => {
     const report = await rest.request('GET', '/history/batch/cleanable-batch-report', { query: { sortBy: 'finished', sortOrder: 'desc', maxResults: 5 } });
     expect(report.body).toEqual([{ batchType: 'instance-update-suspension-state', historyTimeToLive: 1, finishedBatchesCount: 1, cleanableBatchesCount: 1 }]);
     expect((await rest.request('GET', '/history/batch/cleanable-batch-report/count')).body).toEqual({ count: 1 });
+    const countBadSort = await rest.request('GET', '/history/batch/cleanable-batch-report/count', { query: { sortBy: 'nope' } });
+    expect([countBadSort.status, countBadSort.body.message]).toEqual([400, "Cannot set query parameter 'sortBy' to value 'nope'"]);
     const badSort = await rest.request('GET', '/history/batch/cleanable-batch-report', { query: { sortBy: 'type', sortOrder: 'asc' } });
     expect(badSort.status).toBe(400);
   });

@@ -67,6 +67,8 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.historicBatches.cleanableReport(query)).map(toReportDto);
   });
   router.get('/history/batch/cleanable-batch-report/count', async (ctx) => {
+    // Camunda builds the report's query here too (its sorting parameters checked), though it counts every row.
+    parseListQuery<CleanableHistoricBatchReportQuery>(ctx.query, CLEANABLE_REPORT_QUERY);
     ctx.body = { count: await engine.historicBatches.cleanableReportCount() };
   });
   // SetRemovalTimeToHistoricBatchesDto; engine errors (mode, selection) stay BadUserRequestException 400s.
