@@ -76,8 +76,10 @@ describe('the Batch group with asynchronous migration', () => {
     const logged = await rest.request('GET', '/history/user-operation', { query: { operationType: 'ActivateBatch' } });
     expect(logged.body.map((entry: { userId: string; batchId: string }) => [entry.userId, entry.batchId])).toEqual([['demo', batch.id]]);
 
-    expect((await rest.request('DELETE', `/batch/${batch.id}`, { query: { cascade: 'true' } })).status).toBe(204);
+    expect((await rest.request('DELETE', `/batch/${batch.id}`, { query: { cascade: 'TRUE' } })).status).toBe(204);
     expect((await rest.request('GET', '/batch/count')).body).toEqual({ count: 0 });
+    // cascade (a JAX-RS boolean: any case) took the historic batch along.
+    expect((await rest.request('GET', '/history/batch', { query: { batchId: batch.id } })).body).toEqual([]);
     expect(await rest.engine.jobExecutor.runDueJobs()).toBe(0);
 
     const suspend = await rest.request('PUT', '/batch/nope/suspended', { json: { suspended: true } });

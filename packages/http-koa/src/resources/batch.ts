@@ -4,7 +4,7 @@ import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
-import { type RestContext } from './context.js';
+import { looseFlag, type RestContext } from './context.js';
 
 const BATCH_PARAMS = { batchId: 'string', type: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean', suspended: 'boolean' } as const;
 
@@ -80,7 +80,8 @@ export function batchRoutes(router: Router, rest: RestContext): void {
     ctx.status = 204;
   });
   router.delete('/batch/:id', async (ctx) => {
-    const cascade = ctx.query.cascade === 'true';
+    // A JAX-RS boolean there: `true` in any case.
+    const cascade = looseFlag(ctx, 'cascade');
     await unableTo('delete', ctx.params.id, () => engine.batch.delete(ctx.params.id, cascade));
     ctx.status = 204;
   });
