@@ -232,6 +232,18 @@ describe.each(testStoreConfigs())('migration instruction validators on $name', (
     expect(report).toEqual({ instructionReports: reports, variableReports: {} });
   });
 
+  it('generates instructions in the order Camunda parses the activities (a boundary event after its task, whatever the XML says)', async () => {
+    const xml = model(
+      `<bpmn:startEvent id="start" />${flow('b0', 'start', 'task')}<bpmn:boundaryEvent id="late" attachedToRef="task">${timer}</bpmn:boundaryEvent>
+       <bpmn:endEvent id="lateEnd" />${flow('b1', 'late', 'lateEnd')}<bpmn:userTask id="task" />${flow('b2', 'task', 'end')}<bpmn:endEvent id="end" />`,
+    );
+    const { engine, sourceId, targetId } = await deployPair(xml, xml);
+
+    const plan = await engine.migration.generate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId });
+
+    expect(plan.instructions.map((each) => each.sourceActivityId)).toEqual(['task', 'late']);
+  });
+
   it('migrates an instance waiting at an event-based gateway with the gateway and its events mapped', async () => {
     const { engine, sourceId, targetId } = await deployPair(model(afterEventGateway, MESSAGE), model(afterEventGateway, MESSAGE));
     const instance = await engine.runtime.startProcessInstanceById(sourceId);

@@ -41,8 +41,10 @@ export function generateInstructions(sides: PlanSides, updateEventTriggers: bool
   const all: Resolved[] = [];
   const generate = (sourceScope: MigrationActivity | null, targetScope: MigrationActivity | null) => {
     const proposed: Resolved[] = [];
-    const sourceChildren = childrenOf(sides.source, sourceScope);
-    const targetChildren = childrenOf(sides.target, targetScope);
+    // Camunda's order: the scope's activities as BpmnParse adds them, then its event activities (the
+    // start events of the event sub-processes in it).
+    const sourceChildren = [...parseOrdered(childrenOf(sides.source, sourceScope)), ...eventActivitiesOf(sides.source, sourceScope)];
+    const targetChildren = [...parseOrdered(childrenOf(sides.target, targetScope)), ...eventActivitiesOf(sides.target, targetScope)];
     for (const source of sourceChildren) {
       if (!eligibleForGeneration(sides.source, source)) continue;
       for (const target of targetChildren) {
@@ -62,6 +64,28 @@ export function generateInstructions(sides: PlanSides, updateEventTriggers: bool
   };
   generate(null, null);
   return all.filter((each) => validateInstruction(sides, each, all, true).length === 0).map((each) => each.instruction);
+}
+
+/**
+ * A scope's activities in the order Camunda's BpmnParse creates them: start events, the other
+ * activities, intermediate catch events, end events, boundary events, compensation handlers last.
+ */
+function parseOrdered(activities: MigrationActivity[]): MigrationActivity[] {
+  const rank = (activity: MigrationActivity) => {
+    if (activity.body) return 1;
+    if (activity.element.isForCompensation) return 5;
+    const order = ['bpmn:StartEvent', '', 'bpmn:IntermediateCatchEvent', 'bpmn:EndEvent', 'bpmn:BoundaryEvent'].indexOf(activity.element.type);
+    return order === -1 ? 1 : order;
+  };
+  return activities.map((activity, index) => ({ activity, index })).sort((a, b) => rank(a.activity) - rank(b.activity) || a.index - b.index).map(({ activity }) => activity);
+}
+
+/** The start events of the event sub-processes directly in a scope (their event scope). */
+function eventActivitiesOf(model: ProcessModel, scope: MigrationActivity | null): MigrationActivity[] {
+  if (scope?.body) return [];
+  return childrenOf(model, scope)
+    .filter((child) => !child.body && child.element.triggeredByEvent)
+    .flatMap((subProcess) => childrenOf(model, subProcess).filter((child) => isEventSubProcessStart(model, child)));
 }
 
 /** Validates a plan's instructions and variables; the report lists only what failed. */
