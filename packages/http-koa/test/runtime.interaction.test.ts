@@ -98,11 +98,16 @@ describe('POST /process-definition/…/start, checked as Camunda checks it', () 
     const unknown = await start('/process-definition/nope/start', {});
     await rest.request('PUT', `/process-definition/${definitionId}/suspended`, { json: { suspended: true } });
     const suspended = await start(`/process-definition/${definitionId}/start`, {});
+    // The first instruction's element is looked for before the suspension is noticed.
+    const unknownElement = await start(`/process-definition/${definitionId}/start`, { startInstructions: [{ type: 'startBeforeActivity', activityId: 'nowhere' }] });
+    const suspendedAtReview = await start(`/process-definition/${definitionId}/start`, { startInstructions: [{ type: 'startBeforeActivity', activityId: 'review' }] });
 
     expect([noActivity.status, noActivity.body]).toEqual([400, { type: 'InvalidRequestException', message: `${prefix(definitionId)}: For instruction type 'startBeforeActivity': 'activityId' must be set`, code: null }]);
     expect(badVariable.body.message).toBe(`${prefix(definitionId)}: Unsupported value type 'Sandwich'`);
     expect([unknown.status, unknown.body.message]).toEqual([500, `${prefix('nope')}: no deployed process definition found with id 'nope': processDefinition is null`]);
     expect([suspended.status, suspended.body.message]).toEqual([500, `${prefix(definitionId)}: ENGINE-03043 Process Definition with id '${definitionId}' is suspended.`]);
+    expect([unknownElement.status, unknownElement.body.message]).toEqual([500, `${prefix(definitionId)}: Element 'nowhere' does not exist in process ${definitionId}: targetElement is null`]);
+    expect(suspendedAtReview.body.message).toBe(suspended.body.message);
   });
 });
 

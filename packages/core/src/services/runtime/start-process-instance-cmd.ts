@@ -1,7 +1,8 @@
 import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
+import { MI_BODY_SUFFIX } from '../../runtime/multi-instance.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
@@ -45,8 +46,16 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
     const definition = await ctx.processDefinitions.findById(this.processDefinitionId);
     if (!definition) throw noDeployedDefinition(this.processDefinitionId);
     await checkCreateInstance(ctx, definition.key);
-    ensureDefinitionActive(definition);
     const model = await this.env.models.get(ctx, definition);
+    // Camunda looks for the first instruction's element before it creates the instance (where a
+    // suspended definition is refused).
+    const first = startInstructions?.[0];
+    if (first) {
+      const elementId = first.type === 'startTransition' ? first.transitionId : first.activityId;
+      const found = first.type === 'startTransition' ? model.flows.has(elementId) : model.activity(elementId.replace(MI_BODY_SUFFIX, '')) !== undefined;
+      if (!found) throw new NotValidException(`Element '${elementId}' does not exist in process ${definition.id}: targetElement is null`);
+    }
+    ensureDefinitionActive(definition);
     const start = model.initialActivity();
     if (!start && !startInstructions?.length) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
     const runner = await startInstance(ctx, this.env, definition, {
