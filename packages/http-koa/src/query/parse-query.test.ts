@@ -29,6 +29,13 @@ describe('parseQuery', () => {
     expect(parsed.page).toEqual({});
   });
 
+  it('passes an empty list on, except for an optional list (no criterion then)', () => {
+    const spec: QuerySpec = { params: { ids: 'stringList', tenantIdIn: 'optionalList' } };
+
+    expect(parseQuery({ ids: '', tenantIdIn: '' }, spec).params).toEqual({ ids: [] });
+    expect(parseQuery({ tenantIdIn: 'a,b' }, spec).params).toEqual({ tenantIdIn: ['a', 'b'] });
+  });
+
   it('reads paging and a sort criterion', () => {
     const parsed = parseQuery({ firstResult: '10', maxResults: '5', sortBy: 'name', sortOrder: 'desc' }, SPEC);
 

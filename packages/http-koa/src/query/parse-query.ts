@@ -2,7 +2,12 @@ import type { Sorting, SortOrder } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 
-export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'stringList';
+/**
+ * How a parameter converts. `optionalList` is a `stringList` that Camunda's DTO applies only when it
+ * holds values (`tenantIdIn=` filters nothing there); `stringList` passes an empty list on.
+ */
+export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'stringList' | 'optionalList';
+type ListKind = 'stringList' | 'optionalList';
 
 /** The query parameters an endpoint understands, with their kinds, and its allowed sortBy values. */
 export interface QuerySpec {
@@ -18,7 +23,7 @@ export interface ParsedQuery {
   page: { firstResult?: number; maxResults?: number };
 }
 
-const JAVA_TYPES: Record<Exclude<ParamKind, 'string' | 'stringList'>, string> = {
+const JAVA_TYPES: Record<Exclude<ParamKind, 'string' | ListKind>, string> = {
   boolean: 'java.lang.Boolean',
   integer: 'java.lang.Integer',
   long: 'java.lang.Long',
@@ -36,7 +41,9 @@ export function parseQuery(query: Record<string, unknown>, spec: QuerySpec): Par
   }
   for (const [name, kind] of Object.entries(spec.params)) {
     const raw = first(query[name]);
-    if (raw !== undefined) params[name] = convert(name, raw, kind);
+    if (raw === undefined) continue;
+    const value = convert(name, raw, kind);
+    if (!isEmptyOptionalList(kind, value)) params[name] = value;
   }
   return { params, sorting: parseSorting(query, spec.sortBy ?? []), page: parsePage(query) };
 }
@@ -52,6 +59,7 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
     case 'string':
       return raw;
     case 'stringList':
+    case 'optionalList':
       return raw.trim() === '' ? [] : raw.split(',');
     case 'boolean':
       if (raw === 'true' || raw === 'false') return raw === 'true';
@@ -71,7 +79,7 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
   }
 }
 
-function conversionError(name: string, raw: string, shown: string, kind: Exclude<ParamKind, 'string' | 'stringList'>) {
+function conversionError(name: string, raw: string, shown: string, kind: Exclude<ParamKind, 'string' | ListKind>) {
   return new InvalidRequestException(
     400,
     `Cannot set query parameter '${name}' to value '${raw}': Cannot convert value ${shown} to java type ${JAVA_TYPES[kind]}`,
@@ -124,6 +132,8 @@ export function parseSortingBody(sorting: unknown, allowed: readonly string[]): 
   });
 }
 
+const isEmptyOptionalList = (kind: ParamKind, value: unknown) => kind === 'optionalList' && Array.isArray(value) && value.length === 0;
+
 function first(value: unknown): string | undefined {
   if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
   return value === undefined ? undefined : String(value);
@@ -141,7 +151,8 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
   for (const [name, kind] of Object.entries(spec.params)) {
     const value = body[name];
     if (value === undefined || value === null) continue;
-    query[name] = bodyValue(name, value, kind);
+    const converted = bodyValue(name, value, kind);
+    if (!isEmptyOptionalList(kind, converted)) query[name] = converted;
   }
   return { ...query, sorting: parseSortingBody(body.sorting, spec.sortBy ?? []) } as Query;
 }
@@ -153,6 +164,7 @@ function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
       if (typeof value !== 'string') throw invalid();
       return value;
     case 'stringList':
+    case 'optionalList':
       if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw invalid();
       return value;
     case 'boolean':

@@ -6,7 +6,7 @@ import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception
 import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { looseFlag, type RestContext } from './context.js';
 
-const BATCH_PARAMS = { batchId: 'string', type: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean', suspended: 'boolean' } as const;
+const BATCH_PARAMS = { batchId: 'string', type: 'string', tenantIdIn: 'optionalList', withoutTenantId: 'boolean', suspended: 'boolean' } as const;
 
 /** Camunda's BatchQueryDto (the 7.22 OpenAPI lists more filters, which BatchQueryDto does not read). */
 const BATCH_QUERY: QuerySpec = { params: { ...BATCH_PARAMS }, sortBy: ['batchId', 'tenantId'] };

@@ -16,7 +16,7 @@ import { type RestContext } from './context.js';
 
 /** Camunda's HistoricBatchQueryDto (query string of GET /history/batch, JSON of set-removal-time's historicBatchQuery). */
 const HISTORIC_BATCH_QUERY: QuerySpec = {
-  params: { batchId: 'string', type: 'string', completed: 'boolean', tenantIdIn: 'stringList', withoutTenantId: 'boolean' },
+  params: { batchId: 'string', type: 'string', completed: 'boolean', tenantIdIn: 'optionalList', withoutTenantId: 'boolean' },
   sortBy: ['batchId', 'startTime', 'endTime', 'tenantId'],
 };
 

@@ -9,10 +9,10 @@ import type { RestContext } from './context.js';
 const INCIDENT_QUERY: QuerySpec = {
   params: {
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string',
-    processDefinitionId: 'string', processDefinitionKeyIn: 'stringList', processInstanceId: 'string', executionId: 'string',
+    processDefinitionId: 'string', processDefinitionKeyIn: 'optionalList', processInstanceId: 'string', executionId: 'string',
     incidentTimestampBefore: 'date', incidentTimestampAfter: 'date', activityId: 'string', failedActivityId: 'string',
-    causeIncidentId: 'string', rootCauseIncidentId: 'string', configuration: 'string', tenantIdIn: 'stringList',
-    jobDefinitionIdIn: 'stringList',
+    causeIncidentId: 'string', rootCauseIncidentId: 'string', configuration: 'string', tenantIdIn: 'optionalList',
+    jobDefinitionIdIn: 'optionalList',
   },
   sortBy: [
     'incidentId', 'incidentMessage', 'incidentTimestamp', 'incidentType', 'executionId', 'activityId',
