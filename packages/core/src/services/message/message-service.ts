@@ -10,6 +10,7 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
 import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
 import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
+import type { ProcessDefinition } from '../process-definition/process-definition.js';
 
 /** A message correlation (Camunda's MessageCorrelationBuilder / POST /message). */
 export interface MessageCorrelation {
@@ -46,6 +47,12 @@ export interface MessageCorrelationResult {
   } | null;
   /** The process instance's variables after the correlation. */
   variables: Record<string, TypedValue>;
+}
+
+/** A message start event that matches a correlation, with its (active) definition. */
+interface StartCandidate {
+  subscription: EventSubscription;
+  definition: ProcessDefinition;
 }
 
 /** Cannot correlate: no or too many matches (REST answers 400). */
@@ -98,7 +105,7 @@ export class MessageService {
     }
     const results: MessageCorrelationResult[] = [];
     for (const { runner, subscription } of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, runner, subscription, correlation));
-    for (const subscription of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, subscription, correlation));
+    for (const candidate of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, candidate, correlation));
     return results;
   }
 
@@ -123,15 +130,16 @@ export class MessageService {
     return matches;
   }
 
-  private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<EventSubscription[]> {
+  /** The message start events that match, each with its definition (read once, here). */
+  private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<StartCandidate[]> {
     if (correlation.correlationKeys && Object.keys(correlation.correlationKeys).length > 0) return [];
     const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName ?? undefined, startEvents: true });
     // Camunda's DefaultCorrelationHandler: a suspended definition's start event does not match.
-    const active: EventSubscription[] = [];
+    const active: StartCandidate[] = [];
     for (const subscription of subscriptions) {
       if (!tenantMatches(subscription, correlation)) continue;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
-      if (definition && !definition.suspended) active.push(subscription);
+      if (definition && !definition.suspended) active.push({ subscription, definition });
     }
     return active;
   }
@@ -151,9 +159,7 @@ export class MessageService {
     };
   }
 
-  private async start(ctx: CommandContext, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
-    const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
-    if (!definition) throw new ProcessEngineException(`Process definition '${subscription.processDefinitionId}' does not exist`);
+  private async start(ctx: CommandContext, { subscription, definition }: StartCandidate, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
     await checkCreateInstance(ctx, definition.key);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: correlation.businessKey ?? null,

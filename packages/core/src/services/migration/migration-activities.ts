@@ -129,8 +129,7 @@ export function behaviorOf(model: ProcessModel, activity: MigrationActivity): st
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
     case 'bpmn:BusinessRuleTask':
-      if (element.type === 'bpmn:BusinessRuleTask' && !serviceTaskLike(element.camunda) && element.camunda['decisionRef']) return 'DmnBusinessRuleTaskActivityBehavior';
-      return serviceTaskLike(element.camunda) ?? 'TaskActivityBehavior';
+      return serviceTaskLike(element.camunda) ?? (element.type === 'bpmn:BusinessRuleTask' && element.camunda['decisionRef'] ? 'DmnBusinessRuleTaskActivityBehavior' : 'TaskActivityBehavior');
     case 'bpmn:ScriptTask':
       return 'ScriptTaskActivityBehavior';
     case 'bpmn:ManualTask':

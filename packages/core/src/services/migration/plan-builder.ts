@@ -41,10 +41,8 @@ export function generateInstructions(sides: PlanSides, updateEventTriggers: bool
   const all: Resolved[] = [];
   const generate = (sourceScope: MigrationActivity | null, targetScope: MigrationActivity | null) => {
     const proposed: Resolved[] = [];
-    // Camunda's order: the scope's activities as BpmnParse adds them, then its event activities (the
-    // start events of the event sub-processes in it).
-    const sourceChildren = [...parseOrdered(childrenOf(sides.source, sourceScope)), ...eventActivitiesOf(sides.source, sourceScope)];
-    const targetChildren = [...parseOrdered(childrenOf(sides.target, targetScope)), ...eventActivitiesOf(sides.target, targetScope)];
+    const sourceChildren = generationOrder(sides.source, sourceScope);
+    const targetChildren = generationOrder(sides.target, targetScope);
     for (const source of sourceChildren) {
       if (!eligibleForGeneration(sides.source, source)) continue;
       for (const target of targetChildren) {
@@ -66,26 +64,27 @@ export function generateInstructions(sides: PlanSides, updateEventTriggers: bool
   return all.filter((each) => validateInstruction(sides, each, all, true).length === 0).map((each) => each.instruction);
 }
 
-/**
- * A scope's activities in the order Camunda's BpmnParse creates them: start events, the other
- * activities, intermediate catch events, end events, boundary events, compensation handlers last.
- */
-function parseOrdered(activities: MigrationActivity[]): MigrationActivity[] {
-  const rank = (activity: MigrationActivity) => {
-    if (activity.body) return 1;
-    if (activity.element.isForCompensation) return 5;
-    const order = ['bpmn:StartEvent', '', 'bpmn:IntermediateCatchEvent', 'bpmn:EndEvent', 'bpmn:BoundaryEvent'].indexOf(activity.element.type);
-    return order === -1 ? 1 : order;
-  };
-  return activities.map((activity, index) => ({ activity, index })).sort((a, b) => rank(a.activity) - rank(b.activity) || a.index - b.index).map(({ activity }) => activity);
-}
+/** Where BpmnParse puts each kind of activity among its scope's (the rest, 1, between). */
+const PARSE_RANK: Readonly<Record<string, number>> = {
+  'bpmn:StartEvent': 0,
+  'bpmn:IntermediateCatchEvent': 2,
+  'bpmn:EndEvent': 3,
+  'bpmn:BoundaryEvent': 4,
+};
 
-/** The start events of the event sub-processes directly in a scope (their event scope). */
-function eventActivitiesOf(model: ProcessModel, scope: MigrationActivity | null): MigrationActivity[] {
-  if (scope?.body) return [];
-  return childrenOf(model, scope)
+/**
+ * A scope's activities in the order Camunda's generator meets them: as BpmnParse creates them (start
+ * events, the other activities, intermediate catch events, end events, boundary events, compensation
+ * handlers last), then the scope's event activities (the start events of its event sub-processes).
+ */
+function generationOrder(model: ProcessModel, scope: MigrationActivity | null): MigrationActivity[] {
+  const children = childrenOf(model, scope);
+  const rank = (activity: MigrationActivity) => (activity.body ? 1 : activity.element.isForCompensation ? 5 : (PARSE_RANK[activity.element.type] ?? 1));
+  const parsed = children.map((activity, index) => ({ activity, index })).sort((a, b) => rank(a.activity) - rank(b.activity) || a.index - b.index);
+  const eventActivities = children
     .filter((child) => !child.body && child.element.triggeredByEvent)
     .flatMap((subProcess) => childrenOf(model, subProcess).filter((child) => isEventSubProcessStart(model, child)));
+  return [...parsed.map(({ activity }) => activity), ...eventActivities];
 }
 
 /** Validates a plan's instructions and variables; the report lists only what failed. */

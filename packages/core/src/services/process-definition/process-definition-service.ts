@@ -135,15 +135,14 @@ export class ProcessDefinitionService {
 
   /** A definition from the deployment cache (Camunda's message for an unknown id), checked for READ. */
   private async loadReadable(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
-    const definition = await ctx.processDefinitions.findById(id);
-    if (!definition) throw noDeployedDefinition(id);
+    const definition = await this.load(ctx, id, noDeployedDefinition);
     await ctx.authz.check(readDefinition(definition.key));
     return definition;
   }
 
-  private async load(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
+  private async load(ctx: CommandContext, id: string, missing: (id: string) => Error = definitionNotFound): Promise<ProcessDefinition> {
     const definition = await ctx.processDefinitions.findById(id);
-    if (!definition) throw definitionNotFound(id);
+    if (!definition) throw missing(id);
     return definition;
   }
 }
