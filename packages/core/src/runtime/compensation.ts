@@ -12,7 +12,9 @@ import type { ProcessRunner } from './process-runner.js';
 // boundary event that completes leaves a 'compensate' subscription (activity: its handler) in its
 // flow scope's execution. A sub-process (or multi-instance body) that completes with such
 // subscriptions inside hands them to its flow scope as one subscription for itself (Camunda keeps
-// them in an event-scope execution); one with a compensation event sub-process always does. A
+// them in an event-scope execution); one with a compensation event sub-process always does; one
+// with a compensation boundary event adds its handler's subscription after that. An instance of a
+// multi-instance sub-process hands its own to the body, the body its instances' to its flow scope. A
 // compensation throw event (or a cancel end event, for its transaction) triggers the subscriptions
 // of its scope, newest first, each on a new concurrent path marked compensating: a handler runs
 // there, or the sub-process / body is entered again and runs its compensation event sub-process or
@@ -24,10 +26,14 @@ const isCancel = (element: FlowElementModel | undefined) => element?.eventDefini
 /** Events that throw compensation and wait for it: compensation throw events, and cancel end events. */
 const isThrow = (element: FlowElementModel | undefined) =>
   (isCompensate(element) && (element!.type === 'bpmn:IntermediateThrowEvent' || element!.type === 'bpmn:EndEvent')) || (isCancel(element) && element!.type === 'bpmn:EndEvent');
-const isSubProcess = (element: FlowElementModel | undefined) => (element?.type === 'bpmn:SubProcess' || element?.type === 'bpmn:Transaction') && !element.multiInstance;
+/** An embedded sub-process or transaction (one instance of it, when it is multi-instance). */
+const isSubProcessScope = (element: FlowElementModel | undefined) => element?.type === 'bpmn:SubProcess' || element?.type === 'bpmn:Transaction';
 /** The compensation start event of an event sub-process, if it has one. */
 const compensationStartOf = (model: ProcessModel, element: FlowElementModel | undefined) =>
   element?.triggeredByEvent ? model.childrenOf(element.id).find((child) => child.type === 'bpmn:StartEvent' && isCompensate(child)) : undefined;
+/** A sub-process's compensation event sub-process, if that is its handler (else its handler, if any, is a boundary event's activity). */
+const compensationEventSubProcessOf = (model: ProcessModel, element: FlowElementModel): string | null =>
+  isSubProcessScope(element) && element.compensationHandler && compensationStartOf(model, model.activity(element.compensationHandler)) ? element.compensationHandler : null;
 
 /** A completed sub-process's (or body's) subscriptions, kept in the configuration of its own subscription. */
 interface Inner {
@@ -52,19 +58,17 @@ const sequenceOf = (subscription: Pick<EventSubscription, 'configuration'>): num
 };
 
 /**
- * Why Trellis cannot run this element's compensation yet, or null: a compensation handler (boundary
- * event) of a sub-process itself, and compensable activities inside a multi-instance sub-process.
+ * Why Trellis cannot run this element's compensation yet, or null: a sub-process whose handler (of
+ * its compensation boundary event) is a sub-process itself while activities inside it are
+ * compensable — Camunda then runs that handler twice and never the inner ones.
  */
 export function compensationLimit(model: ProcessModel, element: FlowElementModel): string | null {
-  if (!element.compensationHandler) return null;
-  const byEventSubProcess = compensationStartOf(model, model.activity(element.compensationHandler)) !== undefined;
-  if ((element.type === 'bpmn:SubProcess' || element.type === 'bpmn:Transaction') && !byEventSubProcess) {
-    return `Trellis cannot compensate the sub-process '${element.id}' with a handler of its own (not supported yet)`;
-  }
-  for (let scope = model.activity(element.scopeId); scope; scope = model.activity(scope.scopeId)) {
-    if (scope.multiInstance) return `Trellis cannot compensate '${element.id}' inside the multi-instance sub-process '${scope.id}' (not supported yet)`;
-  }
-  return null;
+  if (!element.compensationHandler || !isSubProcessScope(element) || compensationEventSubProcessOf(model, element) !== null) return null;
+  if (!isSubProcessScope(model.activity(element.compensationHandler))) return null;
+  const inside = (scopeId: string): boolean =>
+    model.childrenOf(scopeId).some((child) => (child.compensationHandler !== null && !child.isForCompensation) || (isSubProcessScope(child) && !child.triggeredByEvent && inside(child.id)));
+  if (!inside(element.id)) return null;
+  return `Trellis cannot compensate the sub-process '${element.id}' with the sub-process '${element.compensationHandler}' as its handler while activities inside it are compensable (not supported yet)`;
 }
 
 /** Whether the model compensates at all (only then do completing sub-processes look for subscriptions). */
@@ -116,13 +120,13 @@ export function migratedCompensation(
   targetOf: (activityId: string) => string | undefined,
 ): { activityId: string; configuration: string | null } | { failure: string } {
   const { activityId, configuration } = subscription;
-  if (!configuration?.startsWith('{') || !isSubProcess(source.activity(activityId))) {
+  if (!configuration?.startsWith('{') || !isSubProcessScope(source.activity(activityId))) {
     const handler = migratedCompensationHandler(source, target, activityId, targetOf);
     if (handler) return { activityId: handler, configuration };
     return { failure: `Cannot migrate subscription for compensation handler '${activityId}'. There is no migration instruction for the compensation boundary event` };
   }
   const mapped = targetOf(activityId);
-  if (!mapped || !isSubProcess(target.activity(mapped))) {
+  if (!mapped || !isSubProcessScope(target.activity(mapped))) {
     return { failure: `Cannot migrate subscription for compensation handler '${activityId}'. There is no migration instruction for the compensation start event` };
   }
   const parsed = JSON.parse(configuration) as SubProcessConfiguration;
@@ -162,8 +166,11 @@ async function insertSubscription(runner: ProcessRunner, scope: Execution, { act
 
 /** An activity with a compensation handler completed: its subscription, in the execution of its flow scope. */
 export async function subscribeCompensation(runner: ProcessRunner, leaving: Execution, element: FlowElementModel): Promise<void> {
-  // A sub-process with a compensation event sub-process subscribes as it completes (subProcessCompleted).
-  if (element.compensationHandler && !isSubProcess(element)) await subscribe(runner, runner.scopeExecutionOf(leaving), element.compensationHandler, String);
+  // A sub-process with a compensation event sub-process subscribes as it completes (subProcessCompleted);
+  // one with a boundary event's handler subscribes for that too, after the one for what completed inside.
+  if (element.compensationHandler && compensationEventSubProcessOf(runner.model, element) === null) {
+    await subscribe(runner, runner.scopeExecutionOf(leaving), element.compensationHandler, String);
+  }
 }
 
 /**
@@ -173,7 +180,7 @@ export async function subscribeCompensation(runner: ProcessRunner, leaving: Exec
  */
 export async function compensableInside(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<Compensable> {
   const body = scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX) === true;
-  if ((!body && !isSubProcess(element)) || !hasCompensation(runner.model)) return { inner: [], variables: null };
+  if ((!body && !isSubProcessScope(element)) || !hasCompensation(runner.model)) return { inner: [], variables: null };
   const subscriptions = await runner.ctx.eventSubscriptions.find({ executionId: scope.id, eventType: 'compensate' });
   const names = runner.variables.localNames(scope.id);
   return {
@@ -185,7 +192,7 @@ export async function compensableInside(runner: ProcessRunner, scope: Execution,
 /** A sub-process completed with compensable work inside: one subscription for it in its flow scope. */
 export async function subProcessCompleted(runner: ProcessRunner, leaving: Execution, element: FlowElementModel, compensable: Compensable): Promise<void> {
   // With a compensation event sub-process, the subscription names it (Camunda's getEventScopeCompensationHandler).
-  const handler = isSubProcess(element) && element.compensationHandler ? element.compensationHandler : null;
+  const handler = compensationEventSubProcessOf(runner.model, element);
   if (compensable.inner.length > 0 || handler !== null) await handOver(runner, leaving, handler ?? element.id, compensable);
 }
 
@@ -217,7 +224,7 @@ async function compensate(runner: ProcessRunner, scope: Execution, subscriptions
     const bodyOf = subscription.activityId!.endsWith(MI_BODY_SUFFIX) ? runner.model.activity(scopeElementId(subscription.activityId!)) : undefined;
     if (configuration && bodyOf) await enterAgain(runner, path, bodyOf, configuration, null, true);
     else if (configuration && start) await enterAgain(runner, path, runner.model.activity(element!.scopeId)!, configuration, { eventSubProcess: element!, start });
-    else if (configuration && isSubProcess(element)) await enterAgain(runner, path, element!, configuration, null);
+    else if (configuration && isSubProcessScope(element)) await enterAgain(runner, path, element!, configuration, null);
     else runner.enter(path, subscription.activityId!);
   }
 }

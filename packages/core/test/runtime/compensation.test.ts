@@ -292,6 +292,130 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect(await tasksOf(other, instance.id)).toEqual(['afterCancel']);
   });
 
+  it("runs a sub-process's own handler and, when compensating the scope, also what completed inside; by activityRef only its handler", async () => {
+    const userHandler = (id: string) => `<bpmn:userTask id="undo_${id}" isForCompensation="true" />`;
+    const model = (key: string, thrower: string) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+         ${compensable(
+           'sub',
+           `<bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+              ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
+            </bpmn:subProcess>`,
+           userHandler('sub'),
+         )}
+         ${flow('f2', 'sub', 'undo')}${thrower}${flow('f3', 'undo', 'after')}<bpmn:userTask id="after" />`,
+      );
+    const byRef = '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="sub" /></bpmn:intermediateThrowEvent>';
+    const engine = await deployed(model('ownAll', throwAll), model('ownRef', byRef));
+    const run = async (key: string) => {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      const instance = await engine.runtime.startProcessInstanceById(definition.id);
+      await complete(engine, instance.id, 'hotel');
+      return instance.id;
+    };
+
+    // Camunda's ProcessInstanceModificationTest.testCompensationCreation: the handler and the inner one both run.
+    const all = await run('ownAll');
+    expect(await tasksOf(engine, all)).toEqual(['undo_sub']);
+    expect((await engine.runtime.getVariables(all)).undone).toMatchObject({ value: 'hotel,' });
+    await complete(engine, all, 'undo_sub');
+    expect(await tasksOf(engine, all)).toEqual(['after']);
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: all })).toEqual([]);
+
+    // CompensateEventTest.testCompensateSubprocessWithBoundaryEvent: activityRef = the sub-process runs its handler only.
+    const onlyOwn = await run('ownRef');
+    expect(await tasksOf(engine, onlyOwn)).toEqual(['undo_sub']);
+    await complete(engine, onlyOwn, 'undo_sub');
+    expect(await tasksOf(engine, onlyOwn)).toEqual(['after']);
+    expect((await engine.runtime.getVariables(onlyOwn)).undone).toBeUndefined();
+    // What completed inside stays compensable (Camunda keeps its event scope).
+    expect(await engine.management.findEventSubscriptions({ processInstanceId: onlyOwn })).toMatchObject([{ eventType: 'compensate', activityId: 'sub' }]);
+  });
+
+  describe.each([
+    ['parallel', 'false'],
+    ['sequential', 'true'],
+  ])('a %s multi-instance sub-process', (_kind, sequential) => {
+    /** A multi-instance sub-process over three rooms; each instance books its room (a local variable) with a compensable task. */
+    const rooms = (key: string, parts: { inside?: string; eventSub?: string; own?: string; thrower?: string | null } = {}) => {
+      const thrower = parts.thrower === undefined ? throwAll : parts.thrower;
+      const handler = `<bpmn:scriptTask id="undo_hotel" isForCompensation="true" scriptFormat="javascript"><bpmn:script>execution.setVariable('undone', (execution.getVariable('undone') || '') + execution.getVariable('booked') + ',')</bpmn:script></bpmn:scriptTask>`;
+      return wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+         <bpmn:subProcess id="sub">
+           <bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="booked">\${room}</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements>
+           <bpmn:multiInstanceLoopCharacteristics isSequential="${sequential}" camunda:collection="rooms" camunda:elementVariable="room" />
+           <bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
+           ${compensable('hotel', '<bpmn:serviceTask id="hotel" camunda:expression="${true}" />', handler)}
+           ${parts.inside ? `${flow('s2', 'hotel', 'inner')}${parts.inside}${flow('s3', 'inner', 'se')}` : flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
+           ${parts.eventSub ?? ''}
+         </bpmn:subProcess>${parts.own ?? ''}
+         ${thrower === null ? flow('f2', 'sub', 'after') : `${flow('f2', 'sub', 'undo')}${thrower}${flow('f3', 'undo', 'after')}`}<bpmn:userTask id="after" />`,
+      );
+    };
+    async function startedWithRooms(engine: ProcessEngine, key: string) {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      return engine.runtime.startProcessInstanceById(definition.id, { variables: { rooms: { type: 'json', value: '["r1","r2","r3"]', valueInfo: {} } } });
+    }
+    const undone = async (engine: ProcessEngine, id: string) => String((await engine.runtime.getVariables(id)).undone?.value ?? '').split(',').filter(Boolean);
+
+    it('compensates what completed in every instance, each handler seeing its instance variables; also by activityRef', async () => {
+      const byRef = '<bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition activityRef="sub" /></bpmn:intermediateThrowEvent>';
+      const engine = await deployed(rooms('miAll'), rooms('miRef', { thrower: byRef }));
+      for (const key of ['miAll', 'miRef']) {
+        const instance = await startedWithRooms(engine, key);
+
+        expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+        // Camunda's testCompensateMiSubprocessVariableSnapshots: one handler per instance, newest first.
+        expect(await undone(engine, instance.id)).toEqual(['r3', 'r2', 'r1']);
+        expect(await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'undo_hotel' })).toHaveLength(3);
+        expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
+      }
+    });
+
+    it('compensates inside one instance only what completed in it', async () => {
+      const inside = '<bpmn:intermediateThrowEvent id="inner"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>';
+      const engine = await deployed(rooms('miInner', { inside, thrower: null }));
+      const instance = await startedWithRooms(engine, 'miInner');
+
+      expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+      expect((await undone(engine, instance.id)).sort()).toEqual(['r1', 'r2', 'r3']);
+      expect(await engine.management.findEventSubscriptions({ processInstanceId: instance.id })).toEqual([]);
+    });
+
+    it("runs the sub-process's own handler once per instance, with what completed inside it", async () => {
+      const own = `<bpmn:boundaryEvent id="subCompensation" attachedToRef="sub"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+        <bpmn:userTask id="undo_sub" isForCompensation="true" />
+        <bpmn:association id="subAssociation" associationDirection="One" sourceRef="subCompensation" targetRef="undo_sub" />`;
+      const engine = await deployed(rooms('miOwn', { own }));
+      const instance = await startedWithRooms(engine, 'miOwn');
+
+      expect(await tasksOf(engine, instance.id)).toEqual(['undo_sub', 'undo_sub', 'undo_sub']);
+      expect((await undone(engine, instance.id)).sort()).toEqual(['r1', 'r2', 'r3']);
+      const tree = await engine.runtime.getActivityInstanceTree(instance.id);
+      const body = tree!.childActivityInstances.find((child) => child.activityId === 'sub#multiInstanceBody');
+      expect(body?.childActivityInstances.map((child) => child.activityId)).toEqual(['undo_sub', 'undo_sub', 'undo_sub']);
+      for (const task of await engine.task.findTasks({ processInstanceId: instance.id })) await engine.task.complete(task.id);
+      expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+    });
+
+    it('runs the compensation event sub-process of every instance', async () => {
+      const eventSub = `<bpmn:subProcess id="onCompensation" triggeredByEvent="true">
+          <bpmn:startEvent id="compensationStart"><bpmn:compensateEventDefinition /></bpmn:startEvent>${flow('e1', 'compensationStart', 'compensateInside')}
+          <bpmn:intermediateThrowEvent id="compensateInside"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>${flow('e2', 'compensateInside', 'espEnd')}<bpmn:endEvent id="espEnd" />
+        </bpmn:subProcess>`;
+      const engine = await deployed(rooms('miEventSub', { eventSub }));
+      const instance = await startedWithRooms(engine, 'miEventSub');
+
+      expect(await tasksOf(engine, instance.id)).toEqual(['after']);
+      expect((await undone(engine, instance.id)).sort()).toEqual(['r1', 'r2', 'r3']);
+      expect(await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'compensationStart' })).toHaveLength(3);
+    });
+  });
+
   it("refuses Camunda's invalid compensation models with its messages, and what Trellis cannot run yet", async () => {
     const engine = await deployed();
     const problems = async (xml: string) => {
@@ -313,22 +437,26 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
        ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
     );
 
-    const insideMultiInstance = wrap(
-      'p5',
-      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
-       <bpmn:subProcess id="sub"><bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics>
-         <bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}
-         ${compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" />
-       </bpmn:subProcess>
-       ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
-    );
+    // Camunda runs a sub-process handler of a sub-process twice, and never the handlers inside: refused.
+    const subProcessHandler = `<bpmn:subProcess id="undo_sub" isForCompensation="true"><bpmn:startEvent id="us" />${flow('u1', 'us', 'ue')}<bpmn:endEvent id="ue" /></bpmn:subProcess>`;
+    const handledBySubProcess = (key: string, inside: string) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+         ${compensable('sub', `<bpmn:subProcess id="sub"><bpmn:startEvent id="s" />${flow('s1', 's', 'hotel')}${inside}${flow('s2', 'hotel', 'se')}<bpmn:endEvent id="se" /></bpmn:subProcess>`, subProcessHandler)}
+         ${flow('f2', 'sub', 'undo')}${throwAll}${flow('f3', 'undo', 'end')}<bpmn:endEvent id="end" />`,
+      );
 
     expect(await problems(notForCompensation)).toContain('compensation boundary catch must be connected to element with isForCompensation=true');
     expect(await problems(badRef)).toEqual(["Invalid attribute value for 'activityRef': no activity with id 'nowhere' in scope 'p2'"]);
     expect(await problems(withFlow)).toEqual([
       "Invalid outgoing sequence flow of compensation activity 'undo_hotel'. A compensation activity should not have an incoming or outgoing sequence flow.",
     ]);
-    expect(await problems(subProcess)).toEqual(["Trellis cannot compensate the sub-process 'sub' with a handler of its own (not supported yet)"]);
+    expect(await problems(subProcess)).toEqual([]);
+    expect(await problems(handledBySubProcess('p5', '<bpmn:userTask id="hotel" />'))).toEqual([]);
+    expect(await problems(handledBySubProcess('p8', compensable('hotel', '<bpmn:userTask id="hotel" />', undoScript('hotel'))))).toEqual([
+      "Trellis cannot compensate the sub-process 'sub' with the sub-process 'undo_sub' as its handler while activities inside it are compensable (not supported yet)",
+    ]);
     const atProcessLevel = wrap(
       'p6',
       `<bpmn:startEvent id="start" />${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />
@@ -343,6 +471,5 @@ describe.each(testStoreConfigs())('compensation on $name', (testStore) => {
     expect(await problems(cancelOutside)).toEqual(['end event with cancelEventDefinition only supported inside transaction subprocess']);
     const cancelOnSubProcess = subProcess.replace('attachedToRef="sub"><bpmn:compensateEventDefinition />', 'attachedToRef="sub"><bpmn:cancelEventDefinition />').replace(/<bpmn:association[^>]*>/, '');
     expect(await problems(cancelOnSubProcess)).toContain('boundary event with cancelEventDefinition only supported on transaction subprocesses');
-    expect(await problems(insideMultiInstance)).toEqual(["Trellis cannot compensate 'hotel' inside the multi-instance sub-process 'sub' (not supported yet)"]);
   });
 });
