@@ -34,6 +34,7 @@ export type { RuntimeService, InstanceSuspensionTarget } from './services/runtim
 export type { TaskService, NewAttachment } from './services/task/task-service.js';
 export type { ProcessInstance, ProcessInstanceQuery, ActivityInstanceNode, TransitionInstanceNode, InstanceIncident } from './services/runtime/process-instance.js';
 export type { StartProcessInstanceRequest, StartedProcessInstance } from './services/runtime/start-process-instance-cmd.js';
+export type { StartConditionEvaluation } from './services/runtime/evaluate-start-condition-cmd.js';
 export type { Task, TaskQuery, TaskCandidates, DelegationState, TaskIdentityLink, TaskUpdate } from './services/task/task.js';
 export * from './runtime/variables/index.js';
 export type { MessageService, MessageCorrelation, MessageCorrelationResult } from './services/message/message-service.js';

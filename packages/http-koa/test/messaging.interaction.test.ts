@@ -321,3 +321,104 @@ describe('POST /signal with authorization on', () => {
     expect(tasks).toEqual(['react', 'respond']);
   });
 });
+
+describe('POST /condition', () => {
+  /** Processes started by conditions on `temperature` (one only when `temperature` itself is given), and one without. */
+  const CONDITIONS = (hotAbove = 30) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="cond" targetNamespace="http://trellis.test">
+  <bpmn:process id="hot" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="tooHot"><bpmn:conditionalEventDefinition camunda:variableName="temperature"><bpmn:condition xsi:type="bpmn:tFormalExpression">\${temperature &gt; ${hotAbove}}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent>
+    <bpmn:sequenceFlow id="h1" sourceRef="tooHot" targetRef="cool" /><bpmn:userTask id="cool" />
+  </bpmn:process>
+  <bpmn:process id="warm" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="warmEnough"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">\${temperature &gt; 20}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent>
+    <bpmn:sequenceFlow id="w1" sourceRef="warmEnough" targetRef="open" /><bpmn:userTask id="open" />
+  </bpmn:process>
+  <bpmn:process id="plain" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="plainStart" /><bpmn:sequenceFlow id="p1" sourceRef="plainStart" targetRef="plainTask" /><bpmn:userTask id="plainTask" />
+  </bpmn:process>
+</bpmn:definitions>`;
+  const deployConditions = (hotAbove?: number) => rest.engine.deployment.deploy({ resources: [{ name: 'cond.bpmn', bytes: Buffer.from(CONDITIONS(hotAbove)) }] });
+  const temperature = (value: number) => ({ temperature: { value, type: 'Integer' } });
+  const definitionId = async (key: string) => (await rest.request('GET', `/process-definition/key/${key}`)).body.id as string;
+  const taskKeys = async () => (await rest.request('GET', '/task')).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey).sort();
+
+  it('starts an instance at every conditional start event whose condition holds for the variables given', async () => {
+    const none = await rest.request('POST', '/condition', { json: { variables: temperature(40) } });
+    await deployConditions();
+
+    const warm = await rest.request('POST', '/condition', { json: { variables: temperature(25), businessKey: 'b-1' } });
+    // A condition on a variable that is not given is false (no error); camunda:variableName needs that variable.
+    const unknown = await rest.request('POST', '/condition', { json: { variables: { humidity: { value: 80, type: 'Integer' } } } });
+    const both = await rest.request('POST', '/condition', { json: { variables: temperature(35) } });
+
+    expect(none.status).toBe(500);
+    expect(none.body).toEqual({ type: 'ProcessEngineException', message: 'ENGINE-13043 No subscriptions were found during evaluation of the conditional start events.', code: 0 });
+    expect(warm.status).toBe(200);
+    expect(warm.body).toEqual([{ links: [], id: expect.any(String), definitionId: await definitionId('warm'), businessKey: 'b-1', caseInstanceId: null, ended: false, suspended: false, tenantId: null }]);
+    const variables = await rest.request('GET', `/process-instance/${warm.body[0].id}/variables`);
+    expect(variables.body.temperature).toEqual({ type: 'Integer', value: 25, valueInfo: {} });
+    expect(unknown.body).toEqual([]);
+    expect(both.body.map((instance: { definitionId: string }) => instance.definitionId).sort()).toEqual([await definitionId('hot'), await definitionId('warm')].sort());
+    expect(await taskKeys()).toEqual(['cool', 'open', 'open']);
+    const subscriptions = await rest.request('GET', '/event-subscription?eventType=conditional');
+    expect(subscriptions.body.map((each: { activityId: string; processInstanceId: string | null }) => [each.activityId, each.processInstanceId]).sort()).toEqual([
+      ['tooHot', null],
+      ['warmEnough', null],
+    ]);
+  });
+
+  it("evaluates one definition's start events by processDefinitionId, skips suspended definitions, and follows the latest version", async () => {
+    await deployConditions();
+    const plainId = await definitionId('plain');
+    const plain = await rest.request('POST', '/condition', { json: { variables: temperature(25), processDefinitionId: plainId } });
+    const missing = await rest.request('POST', '/condition', { json: { variables: temperature(25), processDefinitionId: 'nope' } });
+    const onlyHot = await rest.request('POST', '/condition', { json: { variables: temperature(35), processDefinitionId: await definitionId('hot') } });
+    await rest.request('PUT', `/process-definition/${await definitionId('warm')}/suspended`, { json: { suspended: true } });
+    const whileSuspended = await rest.request('POST', '/condition', { json: { variables: temperature(35) } });
+    const byIdSuspended = await rest.request('POST', '/condition', { json: { variables: temperature(35), processDefinitionId: await definitionId('warm') } });
+    const previousHot = await definitionId('hot');
+    await deployConditions(50);
+    const afterRedeploy = await rest.request('POST', '/condition', { json: { variables: temperature(45) } });
+    const conflicting = await rest.request('POST', '/condition', { json: { tenantId: 't1', withoutTenantId: true } });
+
+    expect(plain.status).toBe(500);
+    expect(plain.body.message).toBe(`ENGINE-13042 Process definition with id '${plainId}' does not declare conditional start event.`);
+    // Camunda's NotFoundException is a BadUserRequestException: 400.
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ type: 'NotFoundException', message: "no deployed process definition found with id 'nope': processDefinition is null", code: 0 });
+    expect(onlyHot.body.map((instance: { definitionId: string }) => instance.definitionId)).toEqual([previousHot]);
+    expect(whileSuspended.body.map((instance: { definitionId: string }) => instance.definitionId)).toEqual([previousHot]);
+    expect(byIdSuspended.body).toEqual([]);
+    // The new version of 'warm' is active; the new 'hot' (above 50) does not start at 45, the old one no longer listens.
+    expect(afterRedeploy.body.map((instance: { definitionId: string }) => instance.definitionId)).toEqual([await definitionId('warm')]);
+    expect(conflicting.status).toBe(400);
+    expect(conflicting.body.message).toBe("Parameter 'tenantId' cannot be used together with parameter 'withoutTenantId'.");
+  });
+
+  it('needs CREATE and CREATE_INSTANCE for every instance it would start, before it starts any', async () => {
+    await rest.close();
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    const admin = basic('admin', 'admin-secret');
+    const jonny = basic('jonny', 'jonny-secret');
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } }, headers: admin });
+    await deployConditions();
+    const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
+      rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+    await grant(8, '*', ['CREATE']);
+    await grant(6, 'warm', ['CREATE_INSTANCE']);
+    const evaluate = () => rest.request('POST', '/condition', { json: { variables: temperature(35) }, headers: jonny });
+
+    const refused = await evaluate();
+    const countAfterRefusal = (await rest.request('GET', '/process-instance/count', { headers: admin })).body.count;
+    await grant(6, 'hot', ['CREATE_INSTANCE']);
+    const allowed = await evaluate();
+
+    expect(refused.status).toBe(403);
+    expect(refused.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'hot' }]);
+    expect(countAfterRefusal).toBe(0);
+    expect(allowed.body).toHaveLength(2);
+  });
+});

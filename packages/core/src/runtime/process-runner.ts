@@ -6,7 +6,8 @@ import { behaviorFor } from './behaviors/behavior-registry.js';
 import { activityInstanceId, type Execution } from './execution.js';
 import { executionFacade } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
-import { evaluateExpression, S, type ExpressionContext } from './expressions/index.js';
+import { S, type ExpressionContext } from './expressions/index.js';
+import { conditionHolds, conditionHoldsIfDefined, evaluateOf } from './expressions/conditions.js';
 import type { InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
@@ -225,31 +226,17 @@ export class ProcessRunner {
 
   /** Whether a sequence flow or gateway condition holds for the execution's variables. */
   conditionHolds(execution: Execution, condition: string, elementId: string): boolean {
-    const value = this.evaluate(execution, condition, elementId);
-    if (typeof value !== 'boolean') {
-      throw new ProcessEngineException(`Condition expression returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
-    }
-    return value;
+    return conditionHolds(condition, this.expressionContext(execution), elementId);
   }
 
   /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist yet is false. */
   private conditionHoldsIfDefined(execution: Execution, condition: string, elementId: string): boolean {
-    try {
-      return this.conditionHolds(execution, condition, elementId);
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('Unknown property used in expression')) return false;
-      throw error;
-    }
+    return conditionHoldsIfDefined(condition, this.expressionContext(execution), elementId);
   }
 
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */
   evaluate(execution: Execution, text: string, elementId: string): unknown {
-    try {
-      return evaluateExpression(text, this.expressionContext(execution));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ProcessEngineException(`${message} (in '${text}' of element '${elementId}')`, { cause: error });
-    }
+    return evaluateOf(text, this.expressionContext(execution), elementId);
   }
 
   /** Identifiers in expressions: visible variables, `execution`, Spin's `S`, then the host's beans. */
@@ -844,4 +831,3 @@ function boundaryHostId(model: ProcessModel, attachedTo: string): string {
   return model.activity(attachedTo)?.multiInstance ? miBodyId(attachedTo) : attachedTo;
 }
 
-const typeName = (value: unknown) => (value === null ? 'null' : typeof value === 'string' ? 'java.lang.String' : typeof value);

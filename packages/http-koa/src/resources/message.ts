@@ -1,11 +1,12 @@
 import Router from '@koa/router';
 import { MismatchingMessageCorrelationException, type MessageCorrelationResult } from '@trellis/core';
 import { objectOf, readJsonObject, text } from '../body.js';
+import { toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { type RestContext } from './context.js';
 
-/** POST /message (correlation) and POST /signal (broadcast). */
+/** POST /message (correlation), POST /signal (broadcast) and POST /condition (conditional start events). */
 export function messageRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
@@ -44,6 +45,23 @@ export function messageRoutes(router: Router, rest: RestContext): void {
       return;
     }
     ctx.body = results.map((result) => toResultDto(result, body.variablesInResultEnabled === true));
+  });
+
+  // Camunda's ConditionRestServiceImpl.evaluateCondition: the instances started, as ProcessInstanceDtos.
+  router.post('/condition', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const tenantId = text(body.tenantId);
+    if (tenantId !== null && body.withoutTenantId === true) {
+      throw new InvalidRequestException(400, "Parameter 'tenantId' cannot be used together with parameter 'withoutTenantId'.");
+    }
+    const started = await engine.runtime.evaluateStartConditions({
+      variables: variablesFromDto(body.variables),
+      businessKey: text(body.businessKey),
+      processDefinitionId: text(body.processDefinitionId),
+      tenantId,
+      withoutTenantId: body.withoutTenantId === true,
+    });
+    ctx.body = started.map((instance) => toProcessInstanceDto(instance));
   });
 
   router.post('/signal', async (ctx) => {

@@ -5,9 +5,10 @@ import { createJob } from '../../jobs/create-job.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import { conditionalStartEvents } from '../runtime/evaluate-start-condition-cmd.js';
 
 /**
- * Arms a new definition's message, signal and timer start events and disarms those of the version
+ * Arms a new definition's message, signal, conditional and timer start events and disarms those of the version
  * it replaces (Camunda keeps start events on the latest version only).
  */
 export async function registerStartEventTriggers(
@@ -35,6 +36,7 @@ export async function registerStartEventTriggers(
     if (model.activity(start.activityId)?.scopeId !== model.key) continue;
     await insertStartSubscription(ctx, definition, 'signal', start.signalName, start.activityId);
   }
+  for (const start of conditionalStartEvents(model)) await insertStartSubscription(ctx, definition, 'conditional', null, start.id);
   for (const start of model.timerStartEvents) {
     if (model.activity(start.activityId)?.scopeId !== model.key) continue;
     const text = resolveTimerText(start.timer, (expression) => evaluateExpression(expression, noVariables));
@@ -58,7 +60,7 @@ export async function registerStartEventTriggers(
 async function insertStartSubscription(
   ctx: CommandContext,
   definition: ProcessDefinition,
-  eventType: 'message' | 'signal',
+  eventType: 'message' | 'signal' | 'conditional',
   eventName: string | null,
   activityId: string,
 ): Promise<void> {

@@ -11,6 +11,7 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { buildActivityInstanceTree } from './activity-instance-tree.js';
 import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from './process-instance.js';
 import { HistoryWriter } from '../../history/history-writer.js';
+import { EvaluateStartConditionCmd, type StartConditionEvaluation } from './evaluate-start-condition-cmd.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { runnerSkips, type RunnerSkips } from '../../runtime/process-runner.js';
@@ -33,6 +34,14 @@ export class RuntimeService {
   /** Needs CREATE on ProcessInstance and CREATE_INSTANCE on the definition. */
   startProcessInstanceById(processDefinitionId: string, request: StartProcessInstanceRequest = {}): Promise<StartedProcessInstance> {
     return this.commands.execute(new StartProcessInstanceCmd(processDefinitionId, request, this.env));
+  }
+
+  /**
+   * Camunda's createConditionEvaluation().evaluateStartConditions(): starts an instance at every
+   * conditional start event whose condition holds for the given variables.
+   */
+  evaluateStartConditions(evaluation: StartConditionEvaluation = {}): Promise<ProcessInstance[]> {
+    return this.commands.execute(new EvaluateStartConditionCmd(evaluation, this.env));
   }
 
   findProcessInstances(query: ProcessInstanceQuery = {}): Promise<ProcessInstance[]> {

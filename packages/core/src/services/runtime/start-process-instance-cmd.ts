@@ -6,7 +6,8 @@ import { MI_BODY_SUFFIX } from '../../runtime/multi-instance.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
-import { runnerSkips } from '../../runtime/process-runner.js';
+import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js';
+import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import type { ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ensureDefinitionActive, noDeployedDefinition } from '../process-definition/process-definition-messages.js';
@@ -66,15 +67,19 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
       skips: runnerSkips({ skipCustomListeners, skipIoMappings }),
     });
     OperationLogEntries.processInstance(ctx, 'Create', { processInstanceId: runner.tree.processInstanceId, processDefinitionId: definition.id, processDefinitionKey: definition.key });
-    return {
-      id: runner.tree.processInstanceId,
-      processDefinitionId: definition.id,
-      processDefinitionKey: definition.key,
-      businessKey: this.request.businessKey ?? null,
-      ended: runner.ended,
-      suspended: false,
-      tenantId: definition.tenantId,
-      variables: runner.variables.snapshot(),
-    };
+    return { ...startedInstance(runner, definition, this.request.businessKey ?? null), variables: runner.variables.snapshot() };
   }
+}
+
+/** The process instance a start just created, as the start answers it. */
+export function startedInstance(runner: ProcessRunner, definition: ProcessDefinition, businessKey: string | null): ProcessInstance {
+  return {
+    id: runner.tree.processInstanceId,
+    processDefinitionId: definition.id,
+    processDefinitionKey: definition.key,
+    businessKey,
+    ended: runner.ended,
+    suspended: false,
+    tenantId: definition.tenantId,
+  };
 }
