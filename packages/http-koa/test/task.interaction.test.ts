@@ -255,6 +255,28 @@ describe('the Task group', () => {
     });
   });
 
+  it('counts unassigned tasks by candidate group, as JSON or CSV (a task with user candidates counts under no group)', async () => {
+    const { taskId: assigned } = await deployAndStart(rest);
+    await rest.request('POST', `/task/${assigned}/assignee`, { json: { userId: 'john' } });
+    await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'management', type: 'candidate' } });
+
+    const json = await rest.request('GET', '/task/report/candidate-group-count');
+    // The harness checks JSON bodies against the contract; the CSV body is checked here.
+    const csv = await rest.request('GET', '/task/report/candidate-group-count', { headers: { accept: 'text/csv' }, outsideContract: true });
+    const xml = await rest.request('GET', '/task/report/candidate-group-count', { headers: { accept: 'application/xml' } });
+
+    // No group first, as Camunda's documented example (and its H2 database) orders them.
+    expect(json.body).toEqual([
+      { groupName: null, taskCount: 1 },
+      { groupName: 'management', taskCount: 1 },
+      { groupName: 'sales', taskCount: 1 },
+    ]);
+    expect(csv.headers.get('content-type')).toBe('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain('filename="task-count-by-candidate-group.csv"');
+    expect(csv.body.toString()).toBe('CANDIDATE_GROUP_NAME,TASK_COUNT\nnull,1\nmanagement,1\nsales,1');
+    expect(xml.status).toBe(406);
+  });
+
   it('updates a task with PUT: every field as given, its history with it', async () => {
     const before = (await rest.request('GET', `/task/${taskId}`)).body;
     const put = await rest.request('PUT', `/task/${taskId}`, {
@@ -452,6 +474,17 @@ describe('the Task group with authorization on', () => {
     });
   });
   afterEach(async () => rest.close());
+
+  it('counts tasks by candidate group only with READ on every task', async () => {
+    await deployAndStart(rest, admin);
+    const denied = await rest.request('GET', '/task/report/candidate-group-count', { headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 7, resourceId: '*', permissions: ['READ'] });
+    const allowed = await rest.request('GET', '/task/report/candidate-group-count', { headers: jonny });
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'READ', resourceName: 'Task', resourceId: '*' }]);
+    expect(allowed.body).toEqual([{ groupName: null, taskCount: 1 }, { groupName: 'sales', taskCount: 1 }]);
+  });
 
   it('needs READ on the task (or READ_TASK on the definition) to read variables, UPDATE to change them', async () => {
     const { taskId } = await deployAndStart(rest, admin);

@@ -22,3 +22,6 @@ export function attachmentDisposition(resourceName: string): string {
 
 /** What Camunda answers generated and deployed HTML forms with. */
 export const XHTML = 'application/xhtml+xml';
+
+/** The media types Camunda's reports answer (JSON, or CSV when asked for). */
+export const REPORT_MEDIA_TYPES = ['application/json', 'application/csv', 'text/csv'];

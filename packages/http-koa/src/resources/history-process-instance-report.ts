@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { NotValidException, type DurationReportResult, type HistoricProcessInstanceReportQuery, type ReportPeriodUnit } from '@trellis/core';
-import { attachmentDisposition } from '../dto/content-types.js';
+import { attachmentDisposition, REPORT_MEDIA_TYPES } from '../dto/content-types.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
@@ -8,7 +8,6 @@ import type { RestContext } from './context.js';
 const REPORT_QUERY: QuerySpec = {
   params: { processDefinitionIdIn: 'stringList', processDefinitionKeyIn: 'stringList', startedBefore: 'date', startedAfter: 'date' },
 };
-const MEDIA_TYPES = ['application/json', 'application/csv', 'text/csv'];
 /** The report types Camunda's setter accepts; only `duration` is then executed for process instances. */
 const KNOWN_REPORT_TYPES = ['duration', 'count'];
 const CSV_HEADER = 'PERIOD,PERIOD_UNIT,MINIMUM,MAXIMUM,AVERAGE';
@@ -21,7 +20,7 @@ export function toDurationReportDto(result: DurationReportResult) {
 /** GET /history/process-instance/report: the duration report as JSON or CSV (registered before `/history/process-instance/:id`). */
 export function historyProcessInstanceReportRoutes(router: Router, rest: RestContext): void {
   router.get('/history/process-instance/report', async (ctx) => {
-    const mediaType = ctx.accepts(MEDIA_TYPES);
+    const mediaType = ctx.accepts(REPORT_MEDIA_TYPES);
     if (!mediaType) throw new InvalidRequestException(406, 'No acceptable content-type found');
     const reportType = single(ctx.query.reportType);
     if (reportType !== undefined && !KNOWN_REPORT_TYPES.includes(reportType)) {

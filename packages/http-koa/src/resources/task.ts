@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
-import { XHTML } from '../dto/content-types.js';
+import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
@@ -96,6 +96,20 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.get('/task/count', async (ctx) => {
     ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromString(ctx.query))) };
+  });
+
+  // Camunda's TaskReportResourceImpl: JSON, or CSV when asked for.
+  router.get('/task/report/candidate-group-count', async (ctx) => {
+    const mediaType = ctx.accepts(REPORT_MEDIA_TYPES);
+    if (!mediaType) throw new InvalidRequestException(406, 'No acceptable content-type found');
+    const counts = await engine.task.countByCandidateGroup();
+    if (mediaType === 'application/json') {
+      ctx.body = counts.map(({ groupName, taskCount }) => ({ groupName, taskCount }));
+      return;
+    }
+    ctx.body = ['CANDIDATE_GROUP_NAME,TASK_COUNT', ...counts.map(({ groupName, taskCount }) => `${groupName},${taskCount}`)].join('\n');
+    ctx.set('Content-Type', mediaType);
+    ctx.set('Content-Disposition', attachmentDisposition('task-count-by-candidate-group.csv'));
   });
 
   router.post('/task', async (ctx) => {

@@ -85,6 +85,24 @@ export class TaskRepository {
   }
 
   /** Adds a candidate user or group unless the task has it already. */
+  /**
+   * Camunda's task count by candidate group: unassigned tasks per group of their candidate links; a
+   * task without links or with candidate users counts under no group (null, listed first as in
+   * Camunda's documentation; its ORDER BY leaves that to the database).
+   */
+  async countByCandidateGroup(): Promise<{ groupName: string | null; taskCount: number }[]> {
+    const rows = await this.trx
+      .selectFrom('trellis_task as t')
+      .leftJoin('trellis_task_candidate as c', 'c.task_id', 't.id')
+      .where('t.assignee', 'is', null)
+      .groupBy('c.group_id')
+      .select((eb) => ['c.group_id', eb.fn.count<number>('t.id').as('task_count')])
+      .orderBy((eb) => eb('c.group_id', 'is not', null))
+      .orderBy('c.group_id')
+      .execute();
+    return rows.map((row) => ({ groupName: row.group_id, taskCount: Number(row.task_count) }));
+  }
+
   async addCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
     const existing = await this.findCandidates(taskId);
     if (existing.some((each) => each.userId === userId && each.groupId === groupId)) return;

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { Resources } from '../../authorization/resources.js';
+import { ANY, Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
@@ -49,6 +49,14 @@ export class TaskService {
 
   getTask(id: string): Promise<Task | null> {
     return this.commands.run('TaskQuery', async (ctx) => (await ctx.tasks.find({ taskId: id }, await readableTasks(ctx)))[0] ?? null);
+  }
+
+  /** Camunda's TaskReport.taskCountByCandidateGroup: needs READ on every task (ANY). */
+  countByCandidateGroup(): Promise<{ groupName: string | null; taskCount: number }[]> {
+    return this.commands.run('TaskCountByCandidateGroupCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'READ', resource: Resources.TASK, resourceId: ANY });
+      return ctx.tasks.countByCandidateGroup();
+    });
   }
 
   // --- assignment -------------------------------------------------------------------------------
