@@ -266,7 +266,8 @@ describe('GET …/deployed-start-form', () => {
       code: null,
     });
     expect(notDeployed.status).toBe(400);
-    expect(notDeployed.body.message).toBe("The form key 'app:forms/start.html' does not reference a deployed form.");
+    // Camunda's AbstractGetDeployedFormCmd names the form key as the model gives it.
+    expect(notDeployed.body.message).toBe("The form key 'embedded:app:forms/start.html' does not reference a deployed form.");
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe(`The form with the resource name 'gone.html' cannot be found in deployment with id ${missing.deploymentId}`);
     expect(unknown.status).toBe(404);

@@ -159,6 +159,37 @@ describe('the Task group', () => {
       expect(tasks.body.map((task: any) => task.taskDefinitionKey)).toEqual(['after']);
     });
 
+    it('serves the deployed form its form key names (HTML, or JSON for Camunda Forms), 400 for a key that names none', async () => {
+      const withForms = (formKey: string) =>
+        REVIEW.replace('id="review" name="Review"', 'id="forms"').replace('camunda:formKey="embedded:app:forms/check.html"', `camunda:formKey="${formKey}"`);
+      const deployed = async (formKey: string, file: { name: string; content: string }) => {
+        await rest.engine.deployment.deploy({ resources: [{ name: 'forms.bpmn', bytes: Buffer.from(withForms(formKey)) }, { name: file.name, bytes: Buffer.from(file.content) }] });
+        const started = await rest.request('POST', '/process-definition/key/forms/start', { json: { variables: { amount: { value: 1, type: 'Integer' } } } });
+        return (await rest.engine.task.findTasks({ processInstanceId: started.body.id }))[0].id;
+      };
+      const htmlTask = await deployed('embedded:deployment:forms/check.html', { name: 'forms/check.html', content: '<form>check</form>' });
+      const jsonTask = await deployed('camunda-forms:deployment:forms/check.form', { name: 'forms/check.form', content: '{"id":"check","components":[]}' });
+      const goneTask = await deployed('embedded:deployment:forms/gone.html', { name: 'forms/other.html', content: '<form />' });
+
+      // The contract documents the form files as a binary string; their content is checked here.
+      const html = await rest.request('GET', `/task/${htmlTask}/deployed-form`, { outsideContract: true });
+      const json = await rest.request('GET', `/task/${jsonTask}/deployed-form`, { outsideContract: true });
+      const notDeployed = await rest.request('GET', `/task/${taskId}/deployed-form`);
+      const gone = await rest.request('GET', `/task/${goneTask}/deployed-form`);
+      const unknown = await rest.request('GET', '/task/nope/deployed-form');
+
+      expect(html.status).toBe(200);
+      expect(html.headers.get('content-type')).toContain('application/xhtml+xml');
+      expect(html.body.toString()).toBe('<form>check</form>');
+      expect(json.body).toEqual({ id: 'check', components: [] });
+      expect(notDeployed.status).toBe(400);
+      expect(notDeployed.body).toEqual({ type: 'InvalidRequestException', message: "The form key 'embedded:app:forms/check.html' does not reference a deployed form.", code: null });
+      expect(gone.status).toBe(404);
+      expect(gone.body.message).toMatch(/^The form with the resource name 'forms\/gone.html' cannot be found in deployment with id /);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe("No task found for taskId 'nope': task is null");
+    });
+
     it('submits without a body in return', async () => {
       const submitted = await rest.request('POST', `/task/${taskId}/submit-form`, { json: {} });
       expect(submitted.status).toBe(204);

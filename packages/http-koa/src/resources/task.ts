@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
@@ -339,6 +339,20 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     // process application's path, which Trellis has none of.
     const key = form.formKey || !form.hasFormFields ? form.formKey : `embedded:engine://engine/:engine/task/${id}/rendered-form`;
     ctx.body = { key, camundaFormRef: null, contextPath: null };
+  });
+
+  // Camunda's TaskResourceImpl.getDeployedForm: the file as HTML (XHTML) or, for Camunda Forms, JSON.
+  router.get('/task/:id/deployed-form', async (ctx) => {
+    try {
+      const form = await engine.task.getDeployedTaskForm(ctx.params.id);
+      ctx.type = form.isCamundaForm ? 'application/json' : XHTML;
+      ctx.body = form.bytes;
+    } catch (error) {
+      if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
+      if (error instanceof AuthorizationException) throw new InvalidRequestException(403, error.message);
+      if (error instanceof BadUserRequestException || error instanceof NullValueException) throw new InvalidRequestException(400, error.message);
+      throw error;
+    }
   });
 
   router.get('/task/:id/rendered-form', async (ctx) => {

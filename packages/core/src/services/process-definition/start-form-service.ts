@@ -63,23 +63,7 @@ export class StartFormService {
   getDeployedStartForm(processDefinitionId: string): Promise<DeployedForm> {
     return this.commands.run('GetDeployedStartFormCmd', async (ctx) => {
       const { definition, form } = await this.load(ctx, processDefinitionId);
-      if (form.formKey !== null) {
-        const resourceName = deployedResourceName(form.formKey);
-        const resource = await ctx.resources.findDataByName(definition.deploymentId, resourceName);
-        if (!resource) throw formNotFound(resourceName, definition.deploymentId);
-        return { name: resource.name, bytes: resource.bytes, isCamundaForm: form.formKey.endsWith('.form') };
-      }
-      if (form.camundaFormRef !== null) {
-        const ref = form.camundaFormRef;
-        // Only deployment binding is resolvable: the .form resource of this deployment whose id is the key.
-        const resources = ref.binding === 'deployment' ? await ctx.resources.listDataByDeployment(definition.deploymentId) : [];
-        const match = resources.find((resource) => resource.name.endsWith('.form') && camundaFormId(resource.bytes) === ref.key);
-        if (!match) {
-          throw new NotFoundException(`No Camunda Form Definition was found for Camunda Form Ref: CamundaFormRefImpl [key=${ref.key}, binding=${ref.binding}, version=${ref.version}]`);
-        }
-        return { name: match.name, bytes: match.bytes, isCamundaForm: true };
-      }
-      throw new BadUserRequestException("One of the attributes 'formKey' and 'camunda:formRef' must be supplied but none were set.");
+      return deployedForm(ctx, definition.deploymentId, form);
     });
   }
 
@@ -113,6 +97,35 @@ export class StartFormService {
   }
 }
 
+/**
+ * Camunda's AbstractGetDeployedFormCmd: the deployment resource a form key (`embedded:deployment:…`,
+ * `camunda-forms:deployment:…`, `deployment:…`) or a Camunda Form reference names.
+ * BadUserRequestException without either or with a key that names no deployed form;
+ * NotFoundException when the resource is missing.
+ */
+export async function deployedForm(
+  ctx: CommandContext,
+  deploymentId: string,
+  { formKey, camundaFormRef: ref }: Pick<StartFormData, 'formKey' | 'camundaFormRef'>,
+): Promise<DeployedForm> {
+  if (formKey !== null) {
+    const resourceName = deployedResourceName(formKey);
+    const resource = await ctx.resources.findDataByName(deploymentId, resourceName);
+    if (!resource) throw formNotFound(resourceName, deploymentId);
+    return { name: resource.name, bytes: resource.bytes, isCamundaForm: formKey.endsWith('.form') };
+  }
+  if (ref !== null) {
+    // Only deployment binding is resolvable: the .form resource of this deployment whose id is the key.
+    const resources = ref.binding === 'deployment' ? await ctx.resources.listDataByDeployment(deploymentId) : [];
+    const match = resources.find((resource) => resource.name.endsWith('.form') && camundaFormId(resource.bytes) === ref.key);
+    if (!match) {
+      throw new NotFoundException(`No Camunda Form Definition was found for Camunda Form Ref: CamundaFormRefImpl [key=${ref.key}, binding=${ref.binding}, version=${ref.version}]`);
+    }
+    return { name: match.name, bytes: match.bytes, isCamundaForm: true };
+  }
+  throw new BadUserRequestException("One of the attributes 'formKey' and 'camunda:formRef' must be supplied but none were set.");
+}
+
 const EMBEDDED = 'embedded:';
 const CAMUNDA_FORMS = 'camunda-forms:';
 const DEPLOYMENT = 'deployment:';
@@ -121,7 +134,7 @@ function deployedResourceName(formKey: string): string {
   let key = formKey;
   if (key.startsWith(EMBEDDED)) key = key.slice(EMBEDDED.length);
   else if (key.startsWith(CAMUNDA_FORMS)) key = key.slice(CAMUNDA_FORMS.length);
-  if (!key.startsWith(DEPLOYMENT)) throw new BadUserRequestException(`The form key '${key}' does not reference a deployed form.`);
+  if (!key.startsWith(DEPLOYMENT)) throw new BadUserRequestException(`The form key '${formKey}' does not reference a deployed form.`);
   return key.slice(DEPLOYMENT.length);
 }
 

@@ -10,6 +10,7 @@ import type { Attachment } from '../../persistence/repositories/attachment-repos
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
+import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -343,6 +344,22 @@ export class TaskService {
     });
   }
 
+  /**
+   * Camunda's GetDeployedTaskFormCmd: the deployed form the task's form key or camunda:formRef names
+   * (see deployedForm); needs READ on the task or READ_TASK on its definition. A task without a
+   * process definition has no form.
+   */
+  getDeployedTaskForm(taskId: string): Promise<DeployedForm> {
+    return this.commands.run('GetDeployedTaskFormCmd', async (ctx) => {
+      const task = await ctx.tasks.findById(taskId);
+      if (!task) throw new NullValueException(`No task found for taskId '${taskId}': task is null`);
+      await checkTask(ctx, task, READ);
+      const { definition, element } = await this.elementOf(ctx, task);
+      const camundaFormRef = element ? startFormDataOf(element).camundaFormRef : null;
+      return deployedForm(ctx, definition?.deploymentId ?? '', { formKey: definition ? task.formKey : null, camundaFormRef });
+    });
+  }
+
   /** Camunda's GetRenderedTaskFormCmd: the generated HTML form of the task's camunda:formData fields; null when it has none. */
   getRenderedTaskForm(taskId: string): Promise<string | null> {
     return this.commands.run('GetRenderedTaskFormCmd', async (ctx) => {
@@ -354,9 +371,15 @@ export class TaskService {
 
   /** The camunda:formData fields of the task's user task element, read from the model (no instance loaded). */
   private async formFieldsOf(ctx: CommandContext, task: Task) {
+    const { element } = await this.elementOf(ctx, task);
+    return element ? startFormDataOf(element).fields : [];
+  }
+
+  /** The task's definition and user task element (neither for a task without a process). */
+  private async elementOf(ctx: CommandContext, task: Task) {
     const definition = task.processDefinitionId ? await this.env.definition(ctx, task.processDefinitionId) : null;
     const element = definition && task.taskDefinitionKey ? (await this.env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
-    return element ? startFormDataOf(element).fields : [];
+    return { definition, element };
   }
 
   /**
