@@ -506,6 +506,31 @@ describe('the Task group with authorization on', () => {
   });
   afterEach(async () => rest.close());
 
+  it("grants READ and UPDATE on a task to its candidates, assignee and owner (Camunda's default task authorizations), and drops them with the task", async () => {
+    const { taskId } = await deployAndStart(rest, admin);
+    const grants = async () =>
+      (await rest.request('GET', `/authorization?resourceType=7&resourceId=${taskId}`, { headers: admin })).body
+        .map((each: { userId: string | null; groupId: string | null; permissions: string[]; type: number }) => [each.userId ?? `group:${each.groupId}`, each.type, [...each.permissions].sort()])
+        .sort();
+    const unseen = await rest.request('GET', `/task/${taskId}`, { headers: jonny });
+    const created = await grants();
+    await rest.request('POST', `/task/${taskId}/assignee`, { json: { userId: 'jonny' }, headers: admin });
+    await rest.request('POST', `/task/${taskId}/assignee`, { json: { userId: 'jonny' }, headers: admin });
+    const seen = await rest.request('GET', `/task/${taskId}`, { headers: jonny });
+    const assigned = await grants();
+    const completed = await rest.request('POST', `/task/${taskId}/complete`, { json: {}, headers: jonny });
+
+    expect(unseen.status).toBe(404);
+    expect(created).toEqual([
+      ['group:sales', 1, ['READ', 'UPDATE']],
+      ['mary', 1, ['READ', 'UPDATE']],
+    ]);
+    expect(seen.status).toBe(200);
+    expect(assigned).toEqual([...created, ['jonny', 1, ['READ', 'UPDATE']]].sort());
+    expect(completed.status).toBe(204);
+    expect(await grants()).toEqual([]);
+  });
+
   it('counts tasks by candidate group only with READ on every task', async () => {
     await deployAndStart(rest, admin);
     const denied = await rest.request('GET', '/task/report/candidate-group-count', { headers: jonny });

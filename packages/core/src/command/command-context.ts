@@ -74,7 +74,7 @@ export class CommandContext {
     this.users = new UserRepository(trx);
     this.executions = new ExecutionRepository(trx);
     this.meterLog = new MeterLogRepository(trx);
-    this.tasks = new TaskRepository(trx, (assignee) => this.meterLog.insertTaskWorker(ids.next(), assignee, clock.now()));
+    this.tasks = new TaskRepository(trx, (assignee) => this.meterLog.insertTaskWorker(ids.next(), assignee, clock.now()), config.authorization.enabled);
     this.processInstances = new ProcessInstanceRepository(trx);
     this.variables = new VariableRepository(trx, dialect.name);
     this.groups = new GroupRepository(trx);

@@ -1,4 +1,5 @@
-import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import { Resources } from '../../authorization/resources.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
@@ -25,10 +26,14 @@ export class TaskRepository {
   /** The assignee each task had when read, to tell a new assignment (task metrics) from a rewrite. */
   private readonly assignees = new Map<string, string | null>();
 
-  /** `onAssigned` runs in the transaction whenever a task gets an assignee it did not have (Camunda's task meter log). */
+  /**
+   * `onAssigned` runs in the transaction whenever a task gets an assignee it did not have (Camunda's
+   * task meter log). With `withGrants` (authorization enabled) a task's authorizations go with it.
+   */
   constructor(
     private readonly trx: Transaction<StoreSchema>,
     private readonly onAssigned: (assignee: string) => Promise<void> = async () => {},
+    private readonly withGrants = false,
   ) {
     this.variables = new TaskVariableRepository(trx);
   }
@@ -84,7 +89,6 @@ export class TaskRepository {
     return rows.map((row) => ({ userId: row.user_id, groupId: row.group_id }));
   }
 
-  /** Adds a candidate user or group unless the task has it already. */
   /**
    * Camunda's task count by candidate group: unassigned tasks per group of their candidate links; a
    * task without links or with candidate users counts under no group (null, listed first as in
@@ -103,6 +107,7 @@ export class TaskRepository {
     return rows.map((row) => ({ groupName: row.group_id, taskCount: Number(row.task_count) }));
   }
 
+  /** Adds a candidate user or group unless the task has it already. */
   async addCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
     const existing = await this.findCandidates(taskId);
     if (existing.some((each) => each.userId === userId && each.groupId === groupId)) return;
@@ -117,6 +122,7 @@ export class TaskRepository {
   }
 
   async delete(task: Task): Promise<void> {
+    if (this.withGrants) await this.deleteGrants([task.id]);
     await this.trx.deleteFrom('trellis_variable').where('task_id', '=', task.id).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', '=', task.id).execute();
     const result = await this.trx.deleteFrom('trellis_task').where('id', '=', task.id).where('rev', '=', this.revisions.of(task.id)).executeTakeFirst();
@@ -134,9 +140,15 @@ export class TaskRepository {
   async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
     if (executionIds.length === 0) return;
     const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', 'in', executionIds);
+    if (this.withGrants) await this.deleteGrants(ids);
     await this.trx.deleteFrom('trellis_variable').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).execute();
+  }
+
+  /** Camunda's TaskManager.deleteTask: the authorizations on the tasks go with them. */
+  private async deleteGrants(ids: readonly string[] | SelectQueryBuilder<StoreSchema, 'trellis_task', { id: string }>): Promise<void> {
+    await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', Resources.TASK.code).where('resource_id', 'in', ids).execute();
   }
 
   private filtered(q: TaskQuery, readable: TaskReadFilter) {

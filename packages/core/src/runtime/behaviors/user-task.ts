@@ -4,6 +4,7 @@ import type { ProcessRunner } from '../process-runner.js';
 import type { ActivityBehavior } from './behavior.js';
 import type { Task } from '../../services/task/task.js';
 import { TaskHistory } from '../../history/task-history.js';
+import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
 
 // Camunda's Task.PRIORITY_NORMAL.
 const DEFAULT_PRIORITY = 50;
@@ -38,6 +39,7 @@ export const userTask: ActivityBehavior = {
     const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
     await runner.ctx.tasks.insert(task, candidates);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
+    await grantTaskDefaults(runner.ctx, task, candidates);
   },
   async signal(runner, execution) {
     runner.leave(execution);

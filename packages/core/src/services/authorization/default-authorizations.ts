@@ -1,6 +1,8 @@
 import { AuthorizationType } from '../../authorization/authorization.js';
-import type { ResourceType } from '../../authorization/resources.js';
+import { ANY, Resources, type ResourceType } from '../../authorization/resources.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { CommandContext } from '../../command/command-context.js';
+import type { TaskCandidates } from '../task/task.js';
 
 export interface DefaultGrant {
   userId?: string;
@@ -27,4 +29,42 @@ export async function grantDefault(ctx: CommandContext, grant: DefaultGrant): Pr
     removalTime: null,
     rootProcessInstanceId: null,
   });
+}
+
+/** READ and UPDATE: what Camunda grants on a task by default (defaultUserPermissionForTask is UPDATE). */
+const TASK_DEFAULT_PERMISSIONS = 2 | 4;
+
+/**
+ * Camunda's newTaskAssignee / newTaskOwner / newTaskUserIdentityLink / newTaskGroupIdentityLink:
+ * while authorization is enabled, the user or group a task is given to (assignee, owner, candidate)
+ * gets READ and UPDATE on that task — an existing grant of theirs on it is extended.
+ */
+export async function grantTaskDefault(ctx: CommandContext, taskId: string, to: { userId: string } | { groupId: string }, role: string): Promise<void> {
+  if (!ctx.config.authorization.enabled) return;
+  const userId = 'userId' in to ? to.userId : null;
+  const groupId = 'groupId' in to ? to.groupId : null;
+  const id = userId ?? groupId!;
+  if (id === ANY) throw new ProcessEngineException(`Cannot create default authorization for ${role} ${id}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
+  const [existing] = await ctx.authorizations.find({
+    type: AuthorizationType.GRANT,
+    ...(userId !== null ? { userIdIn: [userId] } : { groupIdIn: [groupId!] }),
+    resourceType: Resources.TASK.code,
+    resourceId: taskId,
+  });
+  if (existing) {
+    if ((existing.permissions & TASK_DEFAULT_PERMISSIONS) !== TASK_DEFAULT_PERMISSIONS) {
+      await ctx.authorizations.update({ ...existing, permissions: existing.permissions | TASK_DEFAULT_PERMISSIONS });
+    }
+    return;
+  }
+  await grantDefault(ctx, { ...(userId !== null ? { userId } : { groupId: groupId! }), resource: Resources.TASK, resourceId: taskId, permissions: TASK_DEFAULT_PERMISSIONS });
+}
+
+/** The default grants of a task given to its assignee, owner and candidates at once (a new task). */
+export async function grantTaskDefaults(ctx: CommandContext, task: { id: string; assignee: string | null; owner: string | null }, candidates: TaskCandidates): Promise<void> {
+  if (!ctx.config.authorization.enabled) return;
+  if (task.assignee !== null) await grantTaskDefault(ctx, task.id, { userId: task.assignee }, 'assignee');
+  if (task.owner !== null) await grantTaskDefault(ctx, task.id, { userId: task.owner }, 'owner');
+  for (const userId of candidates.users) await grantTaskDefault(ctx, task.id, { userId }, 'candidate user');
+  for (const groupId of candidates.groups) await grantTaskDefault(ctx, task.id, { groupId }, 'candidate group');
 }

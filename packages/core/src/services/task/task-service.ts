@@ -11,6 +11,7 @@ import type { TaskReadFilter } from '../../persistence/repositories/task-reposit
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
+import { grantTaskDefault } from '../authorization/default-authorizations.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -533,7 +534,10 @@ export class TaskService {
       if (type === 'assignee') await updateAssignment(ctx, task, { assignee: add ? userId : null });
       else if (type === 'owner') await updateTask(ctx, task, { owner: add ? userId : null });
       else if (type === 'candidate') {
-        if (add) await ctx.tasks.addCandidate(task.id, userId, groupId);
+        if (add) {
+          await ctx.tasks.addCandidate(task.id, userId, groupId);
+          await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, userId !== null ? 'candidate user' : 'candidate group');
+        }
         else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
         await TaskHistory.candidateChanged(ctx, task, userId, groupId, add ? 'add' : 'delete');
       } else {
@@ -664,6 +668,9 @@ async function updateTask(ctx: CommandContext, task: Task, changes: Partial<Task
   const changed = { ...task, ...changes };
   await ctx.tasks.update(changed);
   await TaskHistory.updated(ctx, task, changed);
+  // Camunda's setAssignee / setOwner fire the authorization provider for the user they set.
+  if (changes.assignee) await grantTaskDefault(ctx, task.id, { userId: changes.assignee }, 'assignee');
+  if (changes.owner) await grantTaskDefault(ctx, task.id, { userId: changes.owner }, 'owner');
 }
 
 /** What a new attachment of a task holds: a link (`url`) or uploaded `content` (which wins), with name, description and type. */
