@@ -330,7 +330,7 @@ describe('the Task group', () => {
     const badState = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', delegationState: 'done' } });
     const tenant = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', tenantId: 'acme' } });
     const unknown = await rest.request('PUT', '/task/nope', { json: { name: 'x' } });
-    const subTask = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', parentTaskId: 'other' } });
+    const caseTask = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', caseInstanceId: 'case-1' } });
 
     expect(badState.status).toBe(400);
     expect(badState.body.message).toBe("Valid values for property 'delegationState' are 'PENDING' or 'RESOLVED', but was 'done'");
@@ -338,7 +338,8 @@ describe('the Task group', () => {
     expect(tenant.body.message).toBe(`ENGINE-03072 Cannot change tenantId of Task '${taskId}'. Current tenant id 'null', Tenant id to set 'acme'`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ type: 'InvalidRequestException', message: 'No matching task with id nope', code: null });
-    expect(subTask.status).toBe(400);
+    // Trellis has no case instances.
+    expect(caseTask.status).toBe(400);
     expect((await rest.request('GET', `/task/${taskId}`)).body.name).toBe('Check');
   });
 
@@ -492,6 +493,77 @@ describe('the Task group', () => {
 const byLink = (a: { userId: string | null; groupId: string | null; type: string }, b: typeof a) =>
   `${a.type}/${a.userId}/${a.groupId}`.localeCompare(`${b.type}/${b.userId}/${b.groupId}`);
 
+describe('standalone tasks and sub-tasks', () => {
+  beforeEach(async () => {
+    rest = await startRestHarness();
+  });
+  afterEach(async () => rest.close());
+
+  const create = (json: Record<string, unknown>) => rest.request('POST', '/task/create', { json });
+  const historic = async (taskId: string) => (await rest.request('GET', '/history/task', { query: { taskId } })).body[0];
+
+  it('creates a task without a process, with sub-tasks; completing it completes them, its variables are its own', async () => {
+    const created = await create({ id: 't-1', name: 'Call Acme', assignee: 'john', due: '2026-12-01T10:00:00.000+0000' });
+    const unnamed = await create({ name: 'No id' });
+    const again = await create({ id: 't-1' });
+    const sub = await create({ id: 't-2', name: 'Prepare', parentTaskId: 't-1', tenantId: null });
+    const orphan = await create({ id: 't-3', parentTaskId: 'nope' });
+    const task = await rest.request('GET', '/task/t-1');
+    const generated = await rest.request('GET', '/task', { query: { name: 'No id' } });
+    const subTasks = await rest.request('GET', '/task', { query: { parentTaskId: 't-1' } });
+
+    expect([created.status, unnamed.status, sub.status]).toEqual([204, 204, 204]);
+    expect(task.body).toMatchObject({
+      id: 't-1', name: 'Call Acme', assignee: 'john', priority: 0, due: '2026-12-01T10:00:00.000+0000',
+      processInstanceId: null, executionId: null, processDefinitionId: null, taskDefinitionKey: null, parentTaskId: null, suspended: false,
+    });
+    expect(generated.body).toMatchObject([{ name: 'No id', priority: 0 }]);
+    expect(generated.body[0].id).toEqual(expect.any(String));
+    expect(again.status).toBe(500);
+    expect(again.body.message).toMatch(/^ENGINE-03004 Exception while executing Database Operation 'INSERT TaskEntity\[t-1\]'/);
+    expect(subTasks.body).toMatchObject([{ id: 't-2', parentTaskId: 't-1' }]);
+    expect(orphan.status).toBe(400);
+    expect(orphan.body).toEqual({ type: 'InvalidRequestException', message: "Could not save task: Parent task with id 'nope' does not exist: parentTask is null", code: null });
+
+    await rest.request('PUT', '/task/t-1/localVariables/note', { json: { value: 'hi', type: 'String' } });
+    await rest.request('POST', '/task/t-1/variables', { json: { modifications: { call: { value: 'done', type: 'String' } } } });
+    const variables = await rest.request('GET', '/task/t-1/variables');
+    const completed = await rest.request('POST', '/task/t-1/complete', { json: { variables: { dropped: { value: 1, type: 'Integer' } }, withVariablesInReturn: true } });
+
+    expect(variables.body).toEqual({ note: { type: 'String', value: 'hi', valueInfo: {} }, call: { type: 'String', value: 'done', valueInfo: {} } });
+    // Camunda answers no variables for a task without a process.
+    expect(completed.status).toBe(200);
+    expect(completed.body).toEqual({});
+    expect((await rest.request('GET', '/task/t-1')).status).toBe(404);
+    expect((await rest.request('GET', '/task/t-2')).status).toBe(404);
+    expect(await historic('t-1')).toMatchObject({ deleteReason: 'completed', processInstanceId: null, assignee: 'john', parentTaskId: null });
+    expect((await historic('t-1')).endTime).not.toBeNull();
+    expect(await historic('t-2')).toMatchObject({ deleteReason: 'completed', parentTaskId: 't-1', name: 'Prepare' });
+  });
+
+  it('deletes a task without a process with its sub-tasks (its history stays), no task of a process, and nothing for an unknown id', async () => {
+    await create({ id: 'p', name: 'Parent' });
+    await create({ id: 'c', parentTaskId: 'p' });
+    await rest.request('PUT', '/task/c', { json: { name: 'Child', parentTaskId: 'p', priority: 7 } });
+    const updated = await rest.request('GET', '/task/c');
+    const deleted = await rest.request('DELETE', '/task/p');
+    const unknown = await rest.request('DELETE', '/task/nope');
+    const { taskId } = await deployAndStart(rest);
+    const processTask = await rest.request('DELETE', `/task/${taskId}`);
+
+    expect(updated.body).toMatchObject({ name: 'Child', parentTaskId: 'p', priority: 7 });
+    expect(deleted.status).toBe(204);
+    expect((await rest.request('GET', '/task/p')).status).toBe(404);
+    expect((await rest.request('GET', '/task/c')).status).toBe(404);
+    expect(await historic('p')).toMatchObject({ deleteReason: 'deleted' });
+    expect(await historic('c')).toMatchObject({ deleteReason: 'deleted', name: 'Child', priority: 7 });
+    expect(unknown.status).toBe(204);
+    expect(processTask.status).toBe(500);
+    expect(processTask.body).toEqual({ type: 'ProcessEngineException', message: 'The task cannot be deleted because is part of a running process', code: 0 });
+    expect((await rest.request('GET', `/task/${taskId}`)).status).toBe(200);
+  });
+});
+
 describe('the Task group with authorization on', () => {
   const admin = basic('admin', 'admin-secret');
   const jonny = basic('jonny', 'jonny-secret');
@@ -529,6 +601,38 @@ describe('the Task group with authorization on', () => {
     expect(assigned).toEqual([...created, ['jonny', 1, ['READ', 'UPDATE']]].sort());
     expect(completed.status).toBe(204);
     expect(await grants()).toEqual([]);
+  });
+
+  it('creates a task without a process only with CREATE on tasks; its assignee may work on it; deleting needs DELETE; all logged', async () => {
+    const denied = await rest.request('POST', '/task/create', { json: { id: 'mine', name: 'Mine', assignee: 'jonny' }, headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 7, resourceId: '*', permissions: ['CREATE'] });
+    const created = await rest.request('POST', '/task/create', { json: { id: 'mine', name: 'Mine', assignee: 'jonny' }, headers: jonny });
+    const other = await rest.request('POST', '/task/create', { json: { id: 'other', priority: 50 }, headers: jonny });
+    const seen = await rest.request('GET', '/task/mine', { headers: jonny });
+    const unseen = await rest.request('GET', '/task/other', { headers: jonny });
+    const notDeleted = await rest.request('DELETE', '/task/mine', { headers: jonny });
+    const completed = await rest.request('POST', '/task/mine/complete', { json: {}, headers: jonny });
+    const entries = async (taskId: string) =>
+      (await rest.request('GET', '/history/user-operation', { query: { taskId }, headers: admin })).body
+        .map((entry: { operationType: string; property: string | null; orgValue: string | null; newValue: string | null }) => [entry.operationType, entry.property, entry.orgValue, entry.newValue])
+        .sort();
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE', resourceName: 'Task', resourceId: null }]);
+    expect([created.status, other.status]).toEqual([204, 204]);
+    expect(seen.status).toBe(200);
+    expect(unseen.status).toBe(404);
+    expect(notDeleted.status).toBe(403);
+    expect(notDeleted.body.missingAuthorizations).toEqual([{ permissionName: 'DELETE', resourceName: 'Task', resourceId: 'mine' }]);
+    expect(completed.status).toBe(204);
+    expect(await entries('mine')).toEqual([
+      ['Complete', 'delete', 'false', 'true'],
+      ['Create', 'assignee', null, 'jonny'],
+      ['Create', 'name', null, 'Mine'],
+      ['Create', 'priority', '50', '0'],
+    ]);
+    // Nothing differs from a new task: one entry without a property.
+    expect(await entries('other')).toEqual([['Create', null, null, null]]);
   });
 
   it('counts tasks by candidate group only with READ on every task', async () => {

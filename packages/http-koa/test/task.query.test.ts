@@ -198,7 +198,7 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
 
   it('refuses criteria it does not support yet, and values that do not convert', async () => {
     const refused: Array<Record<string, string | boolean>> = [
-      { dueDateExpression: '${now()}' }, { parentTaskId: 'x' }, { caseInstanceId: 'x' }, { candidateGroupLike: 'acc%' },
+      { dueDateExpression: '${now()}' }, { caseInstanceId: 'x' }, { candidateGroupLike: 'acc%' },
       { processInstanceBusinessKeyExpression: '${x}' }, { withCommentAttachmentInfo: true },
       { dueDate: 'tomorrow' }, { priority: 'high' }, { delegationState: 'DONE' },
     ];
@@ -207,7 +207,7 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
       expect(response.status, JSON.stringify(query)).toBe(400);
       expect(response.body.type).toBe('InvalidRequestException');
     }
-    for (const json of [{ parentTaskId: 'x' }, { orQueries: [{ name: 'x' }] }, { dueDate: 5 }, { processVariables: 'customer_eq_Acme' }]) {
+    for (const json of [{ caseInstanceId: 'x' }, { orQueries: [{ name: 'x' }] }, { dueDate: 5 }, { processVariables: 'customer_eq_Acme' }]) {
       const response = await rest.request('POST', '/task', { json });
       expect(response.status, JSON.stringify(json)).toBe(400);
     }

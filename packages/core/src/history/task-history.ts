@@ -38,30 +38,7 @@ export const TaskHistory = {
   created(ctx: CommandContext, task: Task, processDefinitionKey: string | null, candidates: TaskCandidates): void {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'task-instance-create') || task.processInstanceId === null) return;
     const pending = pendingOf(ctx, task.processInstanceId);
-    pending.tasks.set(task.id, {
-      id: task.id,
-      task_def_key: task.taskDefinitionKey,
-      proc_def_key: processDefinitionKey,
-      proc_def_id: task.processDefinitionId,
-      proc_inst_id: task.processInstanceId,
-      execution_id: task.executionId,
-      act_inst_id: task.activityInstanceId,
-      name: task.name,
-      parent_task_id: null,
-      description: task.description,
-      owner: task.owner,
-      assignee: task.assignee,
-      start_time: task.created.getTime(),
-      end_time: null,
-      duration: null,
-      delete_reason: null,
-      priority: task.priority,
-      due_date: task.due?.getTime() ?? null,
-      follow_up_date: task.followUp?.getTime() ?? null,
-      tenant_id: task.tenantId,
-      removal_time: null,
-      task_state: 'Created' satisfies HistoricTaskState,
-    });
+    pending.tasks.set(task.id, historicTaskRow(task, processDefinitionKey));
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'identity-link-add')) return;
     const link = (type: string, userId: string | null, groupId: string | null) =>
       pending.links.push(linkRow(ctx, task, processDefinitionKey, type, userId, groupId, 'add'));
@@ -127,8 +104,10 @@ export const TaskHistory = {
       priority: after.priority,
       due_date: after.due?.getTime() ?? null,
       follow_up_date: after.followUp?.getTime() ?? null,
+      parent_task_id: after.parentTaskId ?? null,
     };
     const unchanged =
+      (before.parentTaskId ?? null) === (after.parentTaskId ?? null) &&
       before.name === after.name && before.description === after.description && before.owner === after.owner && before.assignee === after.assignee &&
       before.priority === after.priority && before.due?.getTime() === after.due?.getTime() && before.followUp?.getTime() === after.followUp?.getTime();
     if (unchanged) return;
@@ -153,6 +132,29 @@ export const TaskHistory = {
     ];
     if (links.length > 0) writes.push(insertLinks(links, after));
     await execute(ctx, writes);
+  },
+
+  /**
+   * A task without a process instance was created (Camunda's SaveTaskCmd): its historic row, with
+   * no process fields, and the identity link log of its assignee and owner (level full).
+   */
+  async standaloneCreated(ctx: CommandContext, task: Task): Promise<void> {
+    if (!isHistoryEventProduced(ctx.config.historyLevel, 'task-instance-create')) return;
+    const row = historicTaskRow(task, null);
+    const writes: Write[] = [(db) => db.insertInto('trellis_hi_taskinst').values({ ...row, root_proc_inst_id: null } as Insertable<HistoricTaskInstanceTable>)];
+    if (isHistoryEventProduced(ctx.config.historyLevel, 'identity-link-add')) {
+      const links = (['assignee', 'owner'] as const).filter((type) => task[type] !== null).map((type) => linkRow(ctx, task, null, type, task[type], null, 'add'));
+      if (links.length > 0) writes.push(insertLinks(links, task));
+    }
+    await execute(ctx, writes);
+  },
+
+  /** Tasks without a process instance ended: completed, or deleted ('deleted' as reason). */
+  async standaloneEnded(ctx: CommandContext, taskIds: readonly string[], deleteReason: 'completed' | 'deleted'): Promise<void> {
+    if (taskIds.length === 0 || !isHistoryEventProduced(ctx.config.historyLevel, 'task-instance-complete')) return;
+    const now = ctx.clock.now().getTime();
+    const changes = { ...ending(deleteReason, deleteReason === 'deleted', 0, now), duration: sql<number>`${now} - start_time` };
+    await execute(ctx, [(db) => db.updateTable('trellis_hi_taskinst').set(changes).where('id', 'in', [...taskIds]).where('end_time', 'is', null)]);
   },
 
   /** A candidate user or group was added to or removed from the task (identity link log, level full). */
@@ -210,6 +212,34 @@ export const TaskHistory = {
 
 /** Comments and attachments: history of tasks that names only the task's process instance (Camunda's ACT_HI_COMMENT, ACT_HI_ATTACHMENT). */
 const TASK_NOTES = ['trellis_comment', 'trellis_attachment'] as const;
+
+/** A task's new historic row (Camunda's HistoricTaskInstanceEventEntity at creation). */
+function historicTaskRow(task: Task, processDefinitionKey: string | null): TaskRow {
+  return {
+    id: task.id,
+    task_def_key: task.taskDefinitionKey,
+    proc_def_key: processDefinitionKey,
+    proc_def_id: task.processDefinitionId,
+    proc_inst_id: task.processInstanceId,
+    execution_id: task.executionId,
+    act_inst_id: task.activityInstanceId,
+    name: task.name,
+    parent_task_id: task.parentTaskId ?? null,
+    description: task.description,
+    owner: task.owner,
+    assignee: task.assignee,
+    start_time: task.created.getTime(),
+    end_time: null,
+    duration: null,
+    delete_reason: null,
+    priority: task.priority,
+    due_date: task.due?.getTime() ?? null,
+    follow_up_date: task.followUp?.getTime() ?? null,
+    tenant_id: task.tenantId,
+    removal_time: null,
+    task_state: 'Created' satisfies HistoricTaskState,
+  };
+}
 
 function pendingOf(ctx: CommandContext, processInstanceId: string): PendingTasks {
   let all = ctx.attachments.get(PENDING) as Map<string, PendingTasks> | undefined;

@@ -30,6 +30,7 @@ interface TaskRef {
   owner: string | null;
   priority: number;
   delegationState?: string | null;
+  parentTaskId?: string | null;
   name?: string | null;
   description?: string | null;
   due?: Date | null;
@@ -46,6 +47,7 @@ interface TaskProperties {
   description?: string | null;
   dueDate?: number | null;
   followUpDate?: number | null;
+  parentTask?: string | null;
 }
 
 const suspensionState = (suspended: boolean): PropertyChange => ({ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' });
@@ -198,10 +200,13 @@ export const OperationLogEntries = {
       description: task.description ?? null,
       dueDate: task.due?.getTime() ?? null,
       followUpDate: task.followUp?.getTime() ?? null,
+      parentTask: task.parentTaskId ?? null,
     };
-    const changes = Object.entries(after)
+    const changes: PropertyChange[] = Object.entries(after)
       .filter(([property, value]) => value !== undefined && value !== before[property])
       .map(([property, newValue]) => ({ property, orgValue: before[property], newValue }));
+    // Camunda's entry builder: a task created without a property set still gets one (empty) entry.
+    if (changes.length === 0 && operationType === 'Create') changes.push({ property: null });
     if (changes.length > 0) OperationLogEntries.task(ctx, operationType, task, changes);
   },
 

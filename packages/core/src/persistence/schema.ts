@@ -244,6 +244,8 @@ export interface TaskTable {
   suspended: number;
   tenant_id: string | null;
   delegation_state: string | null;
+  /** The task this one is a sub-task of (Camunda's PARENT_TASK_ID_). */
+  parent_task_id: string | null;
 }
 
 export interface TaskCandidateTable {

@@ -62,7 +62,7 @@ export function toTaskDto(task: Task) {
     delegationState: task.delegationState ?? null,
     description: task.description,
     executionId: task.executionId,
-    parentTaskId: null,
+    parentTaskId: task.parentTaskId ?? null,
     priority: task.priority,
     processDefinitionId: task.processDefinitionId,
     processInstanceId: task.processInstanceId,

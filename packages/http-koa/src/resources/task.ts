@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
@@ -31,7 +31,7 @@ const TASK_QUERY: QuerySpec = {
     createdOn: 'date', createdAfter: 'date', createdBefore: 'date', delegationState: 'string',
     candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
     withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
-    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean', parentTaskId: 'string',
   },
   sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description'],
   unsupported: [
@@ -42,7 +42,7 @@ const TASK_QUERY: QuerySpec = {
     'dueDateExpression', 'dueAfterExpression', 'dueBeforeExpression', 'followUpDateExpression', 'followUpAfterExpression',
     'followUpBeforeExpression', 'followUpBeforeOrNotExistentExpression', 'createdOnExpression', 'createdAfterExpression',
     'createdBeforeExpression', 'updatedAfter', 'updatedAfterExpression', 'candidateGroupsExpression',
-    'caseInstanceVariables', 'parentTaskId', 'withCommentAttachmentInfo',
+    'caseInstanceVariables', 'withCommentAttachmentInfo',
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */
@@ -66,6 +66,30 @@ function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, 
     if (body[name] !== undefined && body[name] !== null) parsed[name] = parseVariableValuesBody(body[name], name);
   }
   return checkedTaskQuery({ ...parsed, ...parsePage(query) });
+}
+
+/**
+ * The fields of Camunda's TaskDto.updateTask, every one set (priority 0 when absent). Trellis has no
+ * case instances: a `caseInstanceId` is refused.
+ */
+function taskFields(body: Record<string, unknown>, { due, followUp }: ReturnType<typeof taskDates>) {
+  if (text(body.caseInstanceId) !== null) throw new InvalidRequestException(400, "Trellis does not support setting 'caseInstanceId' of a task");
+  return {
+    name: text(body.name),
+    description: text(body.description),
+    priority: typeof body.priority === 'number' ? body.priority : 0,
+    assignee: text(body.assignee),
+    owner: text(body.owner),
+    delegationState: delegationStateOf(body.delegationState),
+    due,
+    followUp,
+    tenantId: text(body.tenantId),
+  };
+}
+
+/** A TaskDto's due and follow-up dates. */
+function taskDates(body: Record<string, unknown>) {
+  return { due: dateField(body.due, 'due'), followUp: dateField(body.followUp, 'followUp') };
 }
 
 /** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case. */
@@ -122,6 +146,31 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromBody(body, ctx.query))) };
   });
 
+  // Camunda's TaskRestServiceImpl.createTask: a task without a process, every field of the body
+  // (priority 0 when it has none, as Java's int), 204.
+  router.post('/task/create', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const fields = taskFields(body, taskDates(body));
+    try {
+      await engine.task.createTask({ id: text(body.id), ...fields, parentTaskId: text(body.parentTaskId) });
+    } catch (error) {
+      if (error instanceof NotValidException) throw new InvalidRequestException(400, `Could not save task: ${error.message}`);
+      throw error;
+    }
+    ctx.status = 204;
+  });
+
+  // Camunda's TaskResourceImpl.deleteTask: only a task without a process; an unknown one is no error.
+  router.delete('/task/:id', async (ctx) => {
+    try {
+      await engine.task.deleteTask(ctx.params.id);
+    } catch (error) {
+      if (error instanceof NotValidException) throw new InvalidRequestException(400, `Could not delete task: ${error.message}`);
+      throw error;
+    }
+    ctx.status = 204;
+  });
+
   router.get('/task/:id', async (ctx) => {
     const task = await engine.task.getTask(ctx.params.id);
     if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
@@ -131,24 +180,11 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   // Camunda's TaskResourceImpl.updateTask: the task as the caller may read it, then every field of the body.
   router.put('/task/:id', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const due = dateField(body.due, 'due');
-    const followUp = dateField(body.followUp, 'followUp');
+    // The dates convert as the body is read, before the task is looked for.
+    const dates = taskDates(body);
     const task = await engine.task.getTask(ctx.params.id);
     if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
-    for (const field of ['parentTaskId', 'caseInstanceId'] as const) {
-      if (text(body[field]) !== null) throw new InvalidRequestException(400, `Trellis does not support setting '${field}' of a task`);
-    }
-    await engine.task.updateTask(ctx.params.id, {
-      name: text(body.name),
-      description: text(body.description),
-      priority: typeof body.priority === 'number' ? body.priority : 0,
-      assignee: text(body.assignee),
-      owner: text(body.owner),
-      delegationState: delegationStateOf(body.delegationState),
-      due,
-      followUp,
-      tenantId: text(body.tenantId),
-    });
+    await engine.task.updateTask(ctx.params.id, { ...taskFields(body, dates), parentTaskId: text(body.parentTaskId) });
     ctx.status = 204;
   });
 

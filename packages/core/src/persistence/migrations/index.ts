@@ -21,6 +21,7 @@ import { userLockout } from './0020-user-lockout.js';
 import { attachments } from './0021-attachments.js';
 import { commentRemovalTime } from './0022-comment-removal-time.js';
 import { inPlaceLockUpdates } from './0023-in-place-lock-updates.js';
+import { subTasks } from './0024-sub-tasks.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -48,5 +49,6 @@ export const migrations: readonly Migration[] = [
   attachments,
   commentRemovalTime,
   inPlaceLockUpdates,
+  subTasks,
 ];
 export type { Migration } from './migration.js';

@@ -155,6 +155,7 @@ export class TaskRepository {
     let select = this.trx.selectFrom('trellis_task as t');
     if (q.taskId !== undefined) select = select.where('t.id', '=', q.taskId);
     if (q.taskIdIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.taskIdIn));
+    if (q.parentTaskId !== undefined) select = select.where('t.parent_task_id', '=', q.parentTaskId);
     if (q.processInstanceId !== undefined) select = select.where('t.proc_inst_id', '=', q.processInstanceId);
     if (q.processInstanceIdIn !== undefined) select = select.where('t.proc_inst_id', 'in', nonEmpty(q.processInstanceIdIn));
     if (q.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', q.processDefinitionId);
@@ -278,6 +279,7 @@ export class TaskRepository {
       suspended: toBoolean(row.suspended),
       tenantId: row.tenant_id,
       delegationState: (row.delegation_state as DelegationState | null) ?? null,
+      parentTaskId: row.parent_task_id ?? null,
     };
   }
 }
@@ -343,5 +345,6 @@ function toRow(task: Task): Omit<TaskTable, 'rev'> {
     suspended: fromBoolean(task.suspended),
     tenant_id: task.tenantId,
     delegation_state: task.delegationState ?? null,
+    parent_task_id: task.parentTaskId ?? null,
   };
 }

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import { ANY, Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
@@ -11,12 +11,12 @@ import type { TaskReadFilter } from '../../persistence/repositories/task-reposit
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
-import { grantTaskDefault } from '../authorization/default-authorizations.js';
+import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import type { Task, TaskIdentityLink, TaskQuery, TaskUpdate } from './task.js';
+import type { NewTask, Task, TaskIdentityLink, TaskQuery, TaskUpdate } from './task.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
@@ -58,6 +58,90 @@ export class TaskService {
     return this.commands.run('TaskCountByCandidateGroupCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'READ', resource: Resources.TASK, resourceId: ANY });
       return ctx.tasks.countByCandidateGroup();
+    });
+  }
+
+  // --- standalone tasks --------------------------------------------------------------------------
+
+  /**
+   * Camunda's newTask + SaveTaskCmd for a task without a process (REST's POST /task/create): needs
+   * CREATE on tasks; a sub-task names an existing, active parent and takes its tenant. The task's
+   * assignee and owner get their default authorizations; history and the operation log as Camunda.
+   */
+  createTask(input: NewTask): Promise<Task> {
+    return this.commands.run('SaveTaskCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.TASK });
+      const givenId = input.id ?? null;
+      let tenantId = input.tenantId ?? null;
+      if (input.parentTaskId) {
+        const parent = await ctx.tasks.findById(input.parentTaskId);
+        if (!parent) throw new NotValidException(`Parent task with id '${input.parentTaskId}' does not exist: parentTask is null`);
+        // Camunda names the new task here, by the id it was given (null when none was).
+        if (parent.suspended) throw suspendedEntity('parent task', String(givenId));
+        if (tenantId !== null && tenantId !== parent.tenantId) {
+          throw new ProcessEngineException(
+            engineMessage('03', '073', `Cannot set different tenantId on subtask than on parent Task. Parent taskId: '${parent.id}', tenantId: '${parent.tenantId}', tenant id to set '${tenantId}'`),
+          );
+        }
+        tenantId = parent.tenantId;
+      }
+      if (givenId === ANY) throw new ProcessEngineException(`Entity Task[${ANY}] has an invalid id: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
+      if (givenId !== null && (await ctx.tasks.findById(givenId))) {
+        throw new ProcessEngineException(engineMessage('03', '004', `Exception while executing Database Operation 'INSERT TaskEntity[${givenId}]': a task with id '${givenId}' exists already`));
+      }
+      const task: Task = {
+        id: givenId ?? ctx.ids.next(),
+        name: input.name ?? null,
+        description: input.description ?? null,
+        taskDefinitionKey: null,
+        assignee: input.assignee ?? null,
+        owner: input.owner ?? null,
+        priority: input.priority ?? NEW_TASK_PRIORITY,
+        due: input.due ?? null,
+        followUp: input.followUp ?? null,
+        created: ctx.clock.now(),
+        processInstanceId: null,
+        executionId: null,
+        processDefinitionId: null,
+        activityInstanceId: null,
+        formKey: null,
+        suspended: false,
+        tenantId,
+        delegationState: input.delegationState ?? null,
+        parentTaskId: input.parentTaskId ?? null,
+      };
+      await ctx.tasks.insert(task, { users: [], groups: [] });
+      await grantTaskDefaults(ctx, task, { users: [], groups: [] });
+      await TaskHistory.standaloneCreated(ctx, task);
+      const blank = { ...task, name: null, description: null, assignee: null, owner: null, priority: NEW_TASK_PRIORITY, due: null, followUp: null, delegationState: null, parentTaskId: null };
+      OperationLogEntries.taskChanged(ctx, 'Create', blank, {
+        name: task.name,
+        description: task.description,
+        assignee: task.assignee,
+        owner: task.owner,
+        dueDate: task.due?.getTime() ?? null,
+        followUpDate: task.followUp?.getTime() ?? null,
+        priority: task.priority,
+        parentTask: task.parentTaskId,
+        delegation: task.delegationState,
+      });
+      return task;
+    });
+  }
+
+  /**
+   * Camunda's DeleteTaskCmd (REST's DELETE /task/{id}): a task without a process goes, with its
+   * sub-tasks, its variables and links; its history stays, ended as 'deleted'. Needs DELETE on the
+   * task. A task of a process instance cannot be deleted; an unknown id deletes nothing.
+   */
+  deleteTask(taskId: string): Promise<void> {
+    return this.commands.run('DeleteTaskCmd', async (ctx) => {
+      const task = await ctx.tasks.findById(taskId);
+      if (!task) return;
+      if (task.executionId !== null) throw new ProcessEngineException('The task cannot be deleted because is part of a running process');
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.TASK, resourceId: task.id });
+      OperationLogEntries.task(ctx, 'Delete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
+      await removeWithSubTasks(ctx, task, 'deleted');
     });
   }
 
@@ -110,7 +194,7 @@ export class TaskService {
       }
       // TaskEntity.setAssignee checks first, and the update always sets the assignee.
       if (task.suspended) throw suspendedEntity('task', task.id);
-      const { name, description, priority, assignee, owner, delegationState, due, followUp } = update;
+      const { name, description, priority, assignee, owner, delegationState, due, followUp, parentTaskId } = update;
       OperationLogEntries.taskChanged(ctx, 'Update', task, {
         name,
         description,
@@ -120,8 +204,9 @@ export class TaskService {
         delegation: delegationState,
         dueDate: due?.getTime() ?? null,
         followUpDate: followUp?.getTime() ?? null,
+        parentTask: parentTaskId,
       });
-      await updateAssignment(ctx, task, { name, description, priority, assignee, owner, delegationState, due, followUp });
+      await updateAssignment(ctx, task, { name, description, priority, assignee, owner, delegationState, due, followUp, ...(parentTaskId !== undefined ? { parentTaskId } : {}) });
     });
   }
 
@@ -607,8 +692,9 @@ export class TaskService {
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
     if (task.suspended) throw suspendedEntity('task', task.id);
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
-    await ctx.tasks.delete(task);
-    if (!runner || !task.executionId) return variables;
+    await removeWithSubTasks(ctx, task, 'completed');
+    // A task without a process answers no variables (Camunda's CompleteTaskCmd).
+    if (!runner || !task.executionId) return {};
     const execution = runner.tree.executions.get(task.executionId);
     if (!execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
     runner.signal(execution);
@@ -655,6 +741,20 @@ async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
   const task = await ctx.authz.readFilter('READ', Resources.TASK);
   const definition = await ctx.authz.readFilter('READ_TASK', Resources.PROCESS_DEFINITION);
   return task && definition ? { task, definition } : null;
+}
+
+/** Camunda's priority of a new task (Task.PRIORITY_NORMAL). */
+const NEW_TASK_PRIORITY = 50;
+
+/**
+ * Camunda's TaskManager.deleteTask: the task's sub-tasks go first (recursively, with the same
+ * reason), then the task; a task without a process ends its history here (a process task's ends
+ * with its activity instance).
+ */
+async function removeWithSubTasks(ctx: CommandContext, task: Task, reason: 'completed' | 'deleted'): Promise<void> {
+  for (const subTask of await ctx.tasks.find({ parentTaskId: task.id })) await removeWithSubTasks(ctx, subTask, reason);
+  await ctx.tasks.delete(task);
+  if (task.executionId === null) await TaskHistory.standaloneEnded(ctx, [task.id], reason);
 }
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */

@@ -22,11 +22,32 @@ export interface Task {
   tenantId: string | null;
   /** PENDING while delegated, RESOLVED once resolved; null (or absent) for a task never delegated. */
   delegationState?: DelegationState | null;
+  /** The task this one is a sub-task of (null or absent: none). */
+  parentTaskId?: string | null;
+}
+
+/** A standalone task to create (REST's POST /task/create: Camunda's TaskDto applied to a new task). */
+export interface NewTask {
+  /** Generated when not given. */
+  id?: string | null;
+  name?: string | null;
+  description?: string | null;
+  /** Camunda's REST gives 0 when the body has none; the engine's own default is 50. */
+  priority?: number;
+  assignee?: string | null;
+  owner?: string | null;
+  delegationState?: DelegationState | null;
+  due?: Date | null;
+  followUp?: Date | null;
+  parentTaskId?: string | null;
+  tenantId?: string | null;
 }
 
 /** What an update of a task sets (REST's TaskDto): all of it, a field left out included. */
 export interface TaskUpdate {
   name: string | null;
+  /** Camunda does not check it on update (only when a task is created). */
+  parentTaskId?: string | null;
   description: string | null;
   priority: number;
   assignee: string | null;
@@ -59,6 +80,8 @@ export type TaskSortField =
 export interface TaskQuery extends Page {
   taskId?: string;
   taskIdIn?: string[];
+  /** Sub-tasks of this task. */
+  parentTaskId?: string;
   processInstanceId?: string;
   processInstanceIdIn?: string[];
   processDefinitionId?: string;
