@@ -44,6 +44,7 @@ export { BpmnError } from './runtime/bpmn-error.js';
 export type { DelegateRegistry, DelegateExecution, JavaDelegate, ExecutionListener } from './runtime/delegates/delegate-registry.js';
 export type { ScriptingConfig } from './config.js';
 export type { ManagementService } from './services/management/management-service.js';
+export type { SchemaLogEntry, SchemaLogQuery } from './services/management/schema-log.js';
 export type { Job } from './jobs/job.js';
 export type { JobQuery } from './persistence/repositories/job-repository.js';
 export type { JobListQuery, JobSortField, JobSuspensionSelector } from './persistence/repositories/job-repository.js';

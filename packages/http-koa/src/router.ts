@@ -15,6 +15,7 @@ import { messageRoutes } from './resources/message.js';
 import { executionRoutes } from './resources/execution.js';
 import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { telemetryRoutes } from './resources/telemetry.js';
+import { schemaLogRoutes } from './resources/schema-log.js';
 import { metricsRoutes } from './resources/metrics.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
@@ -122,6 +123,7 @@ function mountResources(router: Router, rest: RestContext): void {
   executionRoutes(router, rest);
   jobDefinitionRoutes(router, rest);
   telemetryRoutes(router, rest);
+  schemaLogRoutes(router, rest);
   metricsRoutes(router, rest);
   jobRoutes(router, rest);
   migrationRoutes(router, rest);

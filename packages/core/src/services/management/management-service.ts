@@ -18,6 +18,7 @@ import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { findSchemaLog, type SchemaLogEntry, type SchemaLogQuery } from './schema-log.js';
 
 /** Jobs, incidents and event subscriptions (Camunda's ManagementService and its queries). */
 @injectable()
@@ -27,6 +28,11 @@ export class ManagementService {
     @inject(JobExecutor) private readonly jobExecutor: JobExecutor,
     @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
+
+  /** The database schema's history (Camunda's schema log); empty for a caller without READ on System. */
+  getSchemaLog(query: SchemaLogQuery = {}): Promise<SchemaLogEntry[]> {
+    return this.commands.run('SchemaLogQuery', (ctx) => findSchemaLog(ctx, query));
+  }
 
   /** Jobs by the engine's own criteria; with authorization on, only those queryJobs would show the caller. */
   findJobs(query: JobQuery = {}): Promise<Job[]> {
