@@ -12,6 +12,7 @@ import { AuthorizationService } from './services/authorization/authorization-ser
 import { IdentityService } from './services/identity/identity-service.js';
 import { RuntimeService } from './services/runtime/runtime-service.js';
 import { TaskService } from './services/task/task-service.js';
+import { FilterService } from './services/filter/filter-service.js';
 import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
@@ -97,6 +98,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(AuthorizationService).toSelf();
   container.bind(RuntimeService).toSelf();
   container.bind(TaskService).toSelf();
+  container.bind(FilterService).toSelf();
   container.bind(MessageService).toSelf();
   container.bind(ManagementService).toSelf();
   container.bind(ExecutionService).toSelf();

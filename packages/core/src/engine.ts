@@ -8,6 +8,7 @@ import type { Authentication } from './authorization/authorization.js';
 import { AuthorizationService } from './services/authorization/authorization-service.js';
 import { RuntimeService } from './services/runtime/runtime-service.js';
 import { TaskService } from './services/task/task-service.js';
+import { FilterService } from './services/filter/filter-service.js';
 import { MessageService } from './services/message/message-service.js';
 import { ManagementService } from './services/management/management-service.js';
 import { ExecutionService } from './services/runtime/execution-service.js';
@@ -49,6 +50,8 @@ export class ProcessEngine {
   readonly authorization: AuthorizationService;
   readonly runtime: RuntimeService;
   readonly task: TaskService;
+  /** Saved task queries (Camunda's FilterService). */
+  readonly filter: FilterService;
   readonly message: MessageService;
   readonly management: ManagementService;
   readonly execution: ExecutionService;
@@ -98,6 +101,7 @@ export class ProcessEngine {
     this.authorization = container.get(AuthorizationService);
     this.runtime = container.get(RuntimeService);
     this.task = container.get(TaskService);
+    this.filter = container.get(FilterService);
     this.message = container.get(MessageService);
     this.management = container.get(ManagementService);
     this.execution = container.get(ExecutionService);

@@ -16,6 +16,7 @@ import { executionRoutes } from './resources/execution.js';
 import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { telemetryRoutes } from './resources/telemetry.js';
 import { schemaLogRoutes } from './resources/schema-log.js';
+import { filterRoutes } from './resources/filter.js';
 import { metricsRoutes } from './resources/metrics.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
@@ -124,6 +125,7 @@ function mountResources(router: Router, rest: RestContext): void {
   jobDefinitionRoutes(router, rest);
   telemetryRoutes(router, rest);
   schemaLogRoutes(router, rest);
+  filterRoutes(router, rest);
   metricsRoutes(router, rest);
   jobRoutes(router, rest);
   migrationRoutes(router, rest);

@@ -22,6 +22,7 @@ import { ExternalTaskRepository } from '../persistence/repositories/external-tas
 import { JobDefinitionRepository } from '../persistence/repositories/job-definition-repository.js';
 import { CommentRepository } from '../persistence/repositories/comment-repository.js';
 import { AttachmentRepository } from '../persistence/repositories/attachment-repository.js';
+import { FilterRepository } from '../persistence/repositories/filter-repository.js';
 import { PropertyRepository } from '../persistence/repositories/property-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
@@ -48,6 +49,7 @@ export class CommandContext {
   readonly jobDefinitions: JobDefinitionRepository;
   readonly comments: CommentRepository;
   readonly taskAttachments: AttachmentRepository;
+  readonly filters: FilterRepository;
   readonly properties: PropertyRepository;
   /** The meter log and the task meter log (engine metrics). */
   readonly meterLog: MeterLogRepository;
@@ -86,6 +88,7 @@ export class CommandContext {
     this.jobDefinitions = new JobDefinitionRepository(trx);
     this.comments = new CommentRepository(trx);
     this.taskAttachments = new AttachmentRepository(trx);
+    this.filters = new FilterRepository(trx);
     this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }

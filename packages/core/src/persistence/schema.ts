@@ -28,6 +28,7 @@ export interface StoreSchema {
   trellis_external_task: ExternalTaskTable;
   trellis_comment: CommentTable;
   trellis_attachment: AttachmentTable;
+  trellis_filter: FilterTable;
   trellis_batch: BatchTable;
   trellis_hi_batch: HistoricBatchTable;
   trellis_meter_log: MeterLogTable;
@@ -326,6 +327,18 @@ export interface ExternalTaskTable {
 }
 
 /** Camunda's ACT_HI_ATTACHMENT, the content inline. */
+export interface FilterTable {
+  id: string;
+  rev: number;
+  resource_type: string;
+  name: string;
+  owner: string | null;
+  /** JSON: the saved query, in the form the REST API reads and answers it. */
+  query: string;
+  /** JSON: free properties (Tasklist's color, description, priority…); null for none. */
+  properties: string | null;
+}
+
 export interface AttachmentTable {
   id: string;
   name: string | null;

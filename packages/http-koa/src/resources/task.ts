@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
+import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
@@ -35,21 +35,29 @@ const TASK_QUERY: QuerySpec = {
   },
   sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description'],
   unsupported: [
-    'processInstanceBusinessKeyExpression', 'processInstanceBusinessKeyLikeExpression',
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-    'caseDefinitionNameLike', 'caseExecutionId', 'assigneeExpression', 'assigneeLikeExpression',
-    'ownerExpression', 'candidateGroupLike', 'candidateGroupExpression', 'candidateUserExpression', 'involvedUserExpression',
-    'dueDateExpression', 'dueAfterExpression', 'dueBeforeExpression', 'followUpDateExpression', 'followUpAfterExpression',
-    'followUpBeforeExpression', 'followUpBeforeOrNotExistentExpression', 'createdOnExpression', 'createdAfterExpression',
-    'createdBeforeExpression', 'updatedAfter', 'updatedAfterExpression', 'candidateGroupsExpression',
-    'caseInstanceVariables', 'withCommentAttachmentInfo',
+    'caseDefinitionNameLike', 'caseExecutionId', 'candidateGroupLike', 'updatedAfter', 'updatedAfterExpression', 'caseInstanceVariables', 'withCommentAttachmentInfo',
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */
 const VARIABLE_CRITERIA = ['taskVariables', 'processVariables'] as const;
 
+/**
+ * The `…Expression` criteria of a query: kept for the engine to evaluate in a stored query (a
+ * filter's); an ad-hoc query with one is Camunda's AdhocQueryValidator failure.
+ */
+function expressionsOf(source: Record<string, unknown>, stored: boolean): TaskQuery['expressions'] {
+  const found = Object.keys(TASK_QUERY_EXPRESSIONS).filter((key) => source[key] !== undefined && source[key] !== null) as TaskQueryExpression[];
+  if (found.length === 0) return undefined;
+  if (!stored) {
+    throw new BadUserRequestException('Expressions are forbidden in adhoc queries. This behavior can be toggled in the process engine configuration');
+  }
+  return Object.fromEntries(found.map((key) => [key, String(Array.isArray(source[key]) ? (source[key] as unknown[])[0] : source[key])]));
+}
+
 /** GET /task and /task/count: the query string's criteria, sorting and paging. */
 function taskQueryFromString(query: Record<string, unknown>): TaskQuery {
+  expressionsOf(query, false);
   const parsed = parseListQuery<TaskQuery>(query, TASK_QUERY);
   for (const name of VARIABLE_CRITERIA) {
     const raw = Array.isArray(query[name]) ? (query[name] as unknown[])[0] : query[name];
@@ -60,12 +68,21 @@ function taskQueryFromString(query: Record<string, unknown>): TaskQuery {
 
 /** POST /task and /task/count: a TaskQueryDto body, paging in the query string. */
 function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, unknown>): TaskQuery {
+  return { ...taskQueryDto(body, false), ...parsePage(query) };
+}
+
+/**
+ * A TaskQueryDto object (a POST /task body, a filter's saved query or its extension); `stored`
+ * keeps `…Expression` criteria for the engine, which an ad-hoc query may not have.
+ */
+export function taskQueryDto(body: Record<string, unknown>, stored: boolean): TaskQuery {
+  const expressions = expressionsOf(body, stored);
   if (Array.isArray(body.orQueries) && body.orQueries.length > 0) throw new InvalidRequestException(400, "Query parameter 'orQueries' is not supported by Trellis yet");
   const parsed = parseBodyQuery<TaskQuery>(body, TASK_QUERY);
   for (const name of VARIABLE_CRITERIA) {
     if (body[name] !== undefined && body[name] !== null) parsed[name] = parseVariableValuesBody(body[name], name);
   }
-  return checkedTaskQuery({ ...parsed, ...parsePage(query) });
+  return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
 }
 
 /**

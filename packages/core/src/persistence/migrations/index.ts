@@ -22,6 +22,7 @@ import { attachments } from './0021-attachments.js';
 import { commentRemovalTime } from './0022-comment-removal-time.js';
 import { inPlaceLockUpdates } from './0023-in-place-lock-updates.js';
 import { subTasks } from './0024-sub-tasks.js';
+import { filters } from './0025-filters.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -50,5 +51,6 @@ export const migrations: readonly Migration[] = [
   commentRemovalTime,
   inPlaceLockUpdates,
   subTasks,
+  filters,
 ];
 export type { Migration } from './migration.js';

@@ -17,6 +17,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { NewTask, Task, TaskIdentityLink, TaskQuery, TaskUpdate } from './task.js';
+import { resolveQueryExpressions } from './query-expressions.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
@@ -42,11 +43,11 @@ export class TaskService {
   ) {}
 
   findTasks(query: TaskQuery = {}): Promise<Task[]> {
-    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.find(query, await readableTasks(ctx)));
+    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.find(resolveQueryExpressions(ctx, query), await readableTasks(ctx)));
   }
 
   countTasks(query: TaskQuery = {}): Promise<number> {
-    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.count(query, await readableTasks(ctx)));
+    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.count(resolveQueryExpressions(ctx, query), await readableTasks(ctx)));
   }
 
   getTask(id: string): Promise<Task | null> {

@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
+import type { TaskQueryExpression } from './query-expressions.js';
 
 /** A user task waiting for a person. */
 export interface Task {
@@ -151,4 +152,6 @@ export interface TaskQuery extends Page {
   variableNamesIgnoreCase?: boolean;
   variableValuesIgnoreCase?: boolean;
   sorting?: Sorting<TaskSortField>[];
+  /** Criteria as expressions, evaluated when the query runs (stored queries: filters). */
+  expressions?: Partial<Record<TaskQueryExpression, string>>;
 }

@@ -1,0 +1,27 @@
+import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+
+/** A saved query (Camunda's Filter): of tasks, the only resource type Camunda runs filters of. */
+export interface Filter {
+  id: string;
+  resourceType: string;
+  name: string;
+  owner: string | null;
+  /** The saved task query, as the REST API reads it (a TaskQueryDto object); the engine keeps it as given. */
+  query: Record<string, unknown>;
+  /** Free properties (Tasklist keeps a color, a description, a priority here); null for none. */
+  properties: Record<string, unknown> | null;
+}
+
+/** What a new or changed filter holds (Camunda's FilterDto applied to the entity). */
+export type FilterFields = Omit<Filter, 'id'>;
+
+export type FilterSortField = 'filterId' | 'resourceType' | 'name' | 'owner';
+
+export interface FilterQuery extends Page {
+  filterId?: string;
+  resourceType?: string;
+  name?: string;
+  nameLike?: string;
+  owner?: string;
+  sorting?: Sorting<FilterSortField>[];
+}

@@ -1,0 +1,81 @@
+import type { CommandContext } from '../../command/command-context.js';
+import { NullValueException } from '../../errors/exceptions.js';
+import { evaluateOf } from '../../runtime/expressions/conditions.js';
+import type { TaskQuery } from './task.js';
+
+/** Criteria a task query may give as an expression (Camunda's TaskQueryImpl `…Expression` fields), and what each sets. */
+export const TASK_QUERY_EXPRESSIONS = {
+  assigneeExpression: 'assignee',
+  assigneeLikeExpression: 'assigneeLike',
+  ownerExpression: 'owner',
+  candidateUserExpression: 'candidateUser',
+  candidateGroupExpression: 'candidateGroup',
+  candidateGroupsExpression: 'candidateGroups',
+  involvedUserExpression: 'involvedUser',
+  processInstanceBusinessKeyExpression: 'processInstanceBusinessKey',
+  processInstanceBusinessKeyLikeExpression: 'processInstanceBusinessKeyLike',
+  dueDateExpression: 'dueDate',
+  dueAfterExpression: 'dueAfter',
+  dueBeforeExpression: 'dueBefore',
+  followUpDateExpression: 'followUpDate',
+  followUpAfterExpression: 'followUpAfter',
+  followUpBeforeExpression: 'followUpBefore',
+  followUpBeforeOrNotExistentExpression: 'followUpBeforeOrNotExistent',
+  createdOnExpression: 'createdOn',
+  createdAfterExpression: 'createdAfter',
+  createdBeforeExpression: 'createdBefore',
+} as const;
+
+export type TaskQueryExpression = keyof typeof TASK_QUERY_EXPRESSIONS;
+
+const DATE_TARGETS = new Set<string>(['dueDate', 'dueAfter', 'dueBefore', 'followUpDate', 'followUpAfter', 'followUpBefore', 'followUpBeforeOrNotExistent', 'createdOn', 'createdAfter', 'createdBefore']);
+
+/** Joda's DateTime as query expressions use it (`${dateTime().plusDays(1)}`): shifts by whole units. */
+class QueryDateTime {
+  constructor(readonly date: Date) {}
+  private shifted(unit: 'ms' | 'month', amount: number): QueryDateTime {
+    const date = new Date(this.date);
+    if (unit === 'month') date.setUTCMonth(date.getUTCMonth() + amount);
+    else date.setTime(date.getTime() + amount);
+    return new QueryDateTime(date);
+  }
+  plusMinutes = (n: number) => this.shifted('ms', n * 60_000);
+  minusMinutes = (n: number) => this.shifted('ms', -n * 60_000);
+  plusHours = (n: number) => this.shifted('ms', n * 3_600_000);
+  minusHours = (n: number) => this.shifted('ms', -n * 3_600_000);
+  plusDays = (n: number) => this.shifted('ms', n * 86_400_000);
+  minusDays = (n: number) => this.shifted('ms', -n * 86_400_000);
+  plusWeeks = (n: number) => this.shifted('ms', n * 604_800_000);
+  minusWeeks = (n: number) => this.shifted('ms', -n * 604_800_000);
+  plusMonths = (n: number) => this.shifted('month', n);
+  minusMonths = (n: number) => this.shifted('month', -n);
+  toDate = () => this.date;
+}
+
+/**
+ * Camunda's TaskQueryImpl.evaluateExpressions: each `…Expression` criterion is evaluated when the
+ * query runs — `currentUser()`, `currentUserGroups()`, `now()` and `dateTime()` — and sets its
+ * criterion. A null result is Camunda's NullValueException.
+ */
+export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): TaskQuery {
+  if (!query.expressions) return query;
+  const functions: Record<string, unknown> = {
+    currentUser: () => ctx.authentication?.userId ?? null,
+    currentUserGroups: () => [...(ctx.authentication?.groupIds ?? [])],
+    now: () => ctx.clock.now(),
+    dateTime: () => new QueryDateTime(ctx.clock.now()),
+  };
+  const context = { has: (name: string) => name in functions, resolve: (name: string) => functions[name] };
+  const resolved: Record<string, unknown> = { ...query };
+  delete resolved.expressions;
+  for (const [key, text] of Object.entries(query.expressions)) {
+    const target = TASK_QUERY_EXPRESSIONS[key as TaskQueryExpression];
+    let value = evaluateOf(text, context, key);
+    if (value instanceof QueryDateTime) value = value.date;
+    if (value === null || value === undefined) throw new NullValueException(`${target} is null`);
+    if (target === 'candidateGroups') resolved[target] = Array.isArray(value) ? value.map(String) : String(value).split(',');
+    else if (DATE_TARGETS.has(target)) resolved[target] = value instanceof Date ? value : new Date(String(value));
+    else resolved[target] = String(value);
+  }
+  return resolved as TaskQuery;
+}

@@ -1,0 +1,193 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { NotValidException, NullValueException, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
+import { readJsonBody, readJsonObject, text } from '../body.js';
+import { toTaskDto } from '../dto/runtime-dto.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
+import { parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import type { RestContext } from './context.js';
+import { taskQueryDto } from './task.js';
+
+const FILTER_QUERY: QuerySpec = {
+  params: { filterId: 'string', resourceType: 'string', name: 'string', nameLike: 'string', owner: 'string' },
+  sortBy: ['filterId', 'resourceType', 'name', 'owner'],
+};
+/** The only resource type Camunda runs filters of. */
+const TASK = 'Task';
+
+/**
+ * The Filter group (Camunda's FilterRestServiceImpl and FilterResourceImpl): saved task queries,
+ * their CRUD, and running them — as saved or extended by a TaskQueryDto body — as JSON task lists,
+ * counts and single results. Camunda's `application/hal+json` variant is not served.
+ */
+export function filterRoutes(router: Router, rest: RestContext): void {
+  const { engine } = rest;
+
+  /** The filter as the caller may read it; Camunda's 404 when there is none. */
+  async function readable(id: string): Promise<Filter> {
+    const filter = await engine.filter.getFilter(id);
+    if (!filter) throw filterNotFound(id);
+    return filter;
+  }
+
+  /** What the filter's saved query, extended by `extending` (when given), finds. */
+  async function run<T>(id: string, extending: Record<string, unknown> | null, execute: (query: TaskQuery) => Promise<T>): Promise<T> {
+    const filter = await readable(id);
+    const saved = taskQueryDto(filter.query, true);
+    const query = extending === null || Object.keys(extending).length === 0 ? saved : extend(saved, taskQueryDto(extending, false));
+    try {
+      return await execute(query);
+    } catch (error) {
+      // Camunda's FilterResourceImpl: a null criterion (an expression without a current user) reads as a missing filter.
+      if (error instanceof NullValueException) throw filterNotFound(id);
+      if (error instanceof NotValidException) throw new InvalidRequestException(400, 'Filter cannot be extended by an invalid query');
+      throw error;
+    }
+  }
+
+  const itemCountOf = (filter: Filter) => engine.task.countTasks(taskQueryDto(filter.query, true));
+
+  router.get('/filter', async (ctx) => {
+    const filters = await engine.filter.findFilters(parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY));
+    const withCount = ctx.query.itemCount === 'true';
+    ctx.body = await Promise.all(filters.map(async (filter) => toFilterDto(filter, withCount ? await itemCountOf(filter) : undefined)));
+  });
+
+  router.get('/filter/count', async (ctx) => {
+    const { sorting: _sorting, firstResult: _first, maxResults: _max, ...criteria } = parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY);
+    ctx.body = { count: await engine.filter.countFilters(criteria) };
+  });
+
+  router.post('/filter/create', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const resourceType = text(body.resourceType);
+    if (resourceType !== TASK) throw new InvalidRequestException(400, `Unable to create filter with invalid resource type '${resourceType}'`);
+    const filter = await invalidContentAs400('Unable to create filter with invalid content', async () =>
+      engine.filter.createFilter({ resourceType, ...filterFields(body) }),
+    );
+    ctx.body = toFilterDto(filter);
+  });
+
+  router.get('/filter/:id', async (ctx) => {
+    const filter = await readable(ctx.params.id);
+    ctx.body = toFilterDto(filter, ctx.query.itemCount === 'true' ? await itemCountOf(filter) : undefined);
+  });
+
+  router.put('/filter/:id', async (ctx) => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    const filter = await readable(ctx.params.id);
+    const resourceType = text(body.resourceType);
+    if (resourceType !== null && resourceType !== filter.resourceType) {
+      throw new InvalidRequestException(400, `Unable to update filter from resource type '${filter.resourceType}' to '${resourceType}'`);
+    }
+    await invalidContentAs400('Unable to update filter with invalid content', () => engine.filter.updateFilter(ctx.params.id, filterFields(body)));
+    ctx.status = 204;
+  });
+
+  router.delete('/filter/:id', async (ctx) => {
+    try {
+      await engine.filter.deleteFilter(ctx.params.id);
+    } catch (error) {
+      if (error instanceof NullValueException) throw filterNotFound(ctx.params.id);
+      throw error;
+    }
+    ctx.status = 204;
+  });
+
+  for (const method of ['get', 'post'] as const) {
+    router[method]('/filter/:id/list', async (ctx) => {
+      acceptsJson(ctx);
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      const page = parsePage(ctx.query);
+      ctx.body = (await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, ...page }))).map(toTaskDto);
+    });
+
+    router[method]('/filter/:id/count', async (ctx) => {
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      ctx.body = { count: await run(ctx.params.id, extending, (query) => engine.task.countTasks(query)) };
+    });
+
+    router[method]('/filter/:id/singleResult', async (ctx) => {
+      acceptsJson(ctx);
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 }));
+      if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
+      if (tasks.length === 0) {
+        ctx.status = 204;
+        return;
+      }
+      ctx.body = toTaskDto(tasks[0]);
+    });
+  }
+}
+
+const filterNotFound = (id: string) => new InvalidRequestException(404, `Filter with id '${id}' does not exist.`);
+
+/** Camunda's FilterDto; `itemCount` only when asked for. */
+function toFilterDto(filter: Filter, itemCount?: number) {
+  return {
+    id: filter.id,
+    resourceType: filter.resourceType,
+    name: filter.name,
+    owner: filter.owner,
+    query: filter.query,
+    properties: filter.properties ?? {},
+    ...(itemCount === undefined ? {} : { itemCount }),
+  };
+}
+
+/** What FilterDto.updateFilter sets: name, owner, the query (checked as a TaskQueryDto) and the properties. */
+function filterFields(body: Record<string, unknown>) {
+  const query = body.query;
+  if (query !== undefined && query !== null && (typeof query !== 'object' || Array.isArray(query))) throw new InvalidRequestException(400, `Invalid query for resource type '${TASK}'`);
+  if (query) taskQueryDto(query as Record<string, unknown>, true);
+  const properties = body.properties;
+  return {
+    name: text(body.name) ?? '',
+    owner: text(body.owner),
+    query: (query ?? null) as Record<string, unknown>,
+    properties: properties && typeof properties === 'object' && !Array.isArray(properties) ? (properties as Record<string, unknown>) : null,
+  };
+}
+
+async function invalidContentAs400<T>(message: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotValidException) throw new InvalidRequestException(400, message);
+    throw error;
+  }
+}
+
+/** A POST body extending the saved query: a TaskQueryDto object; none, or `{}`, extends nothing. */
+async function extendingBody(ctx: Context, limit: number): Promise<Record<string, unknown> | null> {
+  const body = await readJsonBody(ctx, limit, { optional: true });
+  if (body === null || body === undefined) return null;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequestException(400, `Invalid query for resource type '${TASK}'`);
+  return body as Record<string, unknown>;
+}
+
+/** Task lists are served as JSON only (Camunda also has `application/hal+json`). */
+function acceptsJson(ctx: Context): void {
+  if (!ctx.accepts('application/json')) throw new InvalidRequestException(406, 'No acceptable content-type found');
+}
+
+/**
+ * Camunda's TaskQueryImpl.extend, in brief: the extending query's criteria win (a plain criterion
+ * over the saved query's expression for it), variable conditions add up, its sorting replaces the saved one.
+ */
+function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
+  const merged: TaskQuery = { ...saved };
+  for (const [key, value] of Object.entries(extending)) {
+    if (value === undefined || key === 'expressions') continue;
+    (merged as Record<string, unknown>)[key] = value;
+  }
+  for (const name of ['taskVariables', 'processVariables'] as const) {
+    if (saved[name] && extending[name]) merged[name] = [...saved[name]!, ...extending[name]!];
+  }
+  if (saved.expressions) {
+    const expressions = Object.fromEntries(Object.entries(saved.expressions).filter(([key]) => (extending as Record<string, unknown>)[key.replace(/Expression$/, '')] === undefined));
+    merged.expressions = Object.keys(expressions).length > 0 ? expressions : undefined;
+  }
+  return merged;
+}

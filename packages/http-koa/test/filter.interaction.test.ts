@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+afterEach(async () => rest.close());
+
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="review" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="check" />
+    <bpmn:userTask id="check" name="Check" camunda:assignee="\${who}" camunda:candidateGroups="sales" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+async function startFor(who: string, headers?: Record<string, string>): Promise<{ instanceId: string; taskId: string }> {
+  const started = await rest.request('POST', '/process-definition/key/review/start', { json: { variables: { who: { value: who, type: 'String' } } }, headers });
+  const [task] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
+  return { instanceId: started.body.id, taskId: task.id };
+}
+
+describe('the Filter group', () => {
+  it('creates, lists, counts, reads, updates and deletes filters, with Camunda’s errors', async () => {
+    rest = await startRestHarness();
+    const created = await rest.request('POST', '/filter/create', {
+      json: { resourceType: 'Task', name: 'John', owner: 'john', query: { assignee: 'john' }, properties: { color: '#ffffff', priority: 1 } },
+    });
+    await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', query: {} } });
+    const badType = await rest.request('POST', '/filter/create', { json: { resourceType: 'Case', name: 'x', query: {} } });
+    const noName = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', query: {} } });
+    const noQuery = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'x' } });
+    const badQuery = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'x', query: { priority: 'high' } } });
+    const id = created.body.id as string;
+
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ id: expect.any(String), resourceType: 'Task', name: 'John', owner: 'john', query: { assignee: 'john' }, properties: { color: '#ffffff', priority: 1 } });
+    expect(badType.body).toEqual({ type: 'InvalidRequestException', message: "Unable to create filter with invalid resource type 'Case'", code: null });
+    expect(noName.body.message).toBe('Unable to create filter with invalid content');
+    expect(noQuery.body.message).toBe('Unable to create filter with invalid content');
+    expect(badQuery.status).toBe(400);
+
+    const byName = await rest.request('GET', '/filter', { query: { nameLike: 'J%' } });
+    const sorted = await rest.request('GET', '/filter', { query: { sortBy: 'name', sortOrder: 'asc' } });
+    const count = await rest.request('GET', '/filter/count', { query: { owner: 'john' } });
+    expect(byName.body.map((filter: { name: string }) => filter.name)).toEqual(['John']);
+    expect(sorted.body.map((filter: { name: string }) => filter.name)).toEqual(['All', 'John']);
+    expect(count.body).toEqual({ count: 1 });
+
+    const renamed = await rest.request('PUT', `/filter/${id}`, { json: { name: 'Mary', owner: 'john', query: { assignee: 'mary' } } });
+    const retyped = await rest.request('PUT', `/filter/${id}`, { json: { resourceType: 'Case', name: 'x', query: {} } });
+    const emptied = await rest.request('PUT', `/filter/${id}`, { json: { name: '', query: {} } });
+    const read = await rest.request('GET', `/filter/${id}`);
+    expect(renamed.status).toBe(204);
+    expect(retyped.body.message).toBe("Unable to update filter from resource type 'Task' to 'Case'");
+    expect(emptied.body.message).toBe('Unable to update filter with invalid content');
+    expect(read.body).toMatchObject({ name: 'Mary', query: { assignee: 'mary' }, properties: {} });
+
+    const deleted = await rest.request('DELETE', `/filter/${id}`);
+    const again = await rest.request('DELETE', `/filter/${id}`);
+    const gone = await rest.request('GET', `/filter/${id}`);
+    expect(deleted.status).toBe(204);
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe(`Filter with id '${id}' does not exist.`);
+    expect(gone.status).toBe(404);
+  });
+
+  it('runs its saved query: list, count and single result, extended by a query body, paged, with item counts', async () => {
+    rest = await startRestHarness();
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(MODEL) }] });
+    const first = await startFor('john');
+    await startFor('john');
+    await startFor('mary');
+    const filter = (await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'John', query: { assignee: 'john', sorting: [{ sortBy: 'created', sortOrder: 'asc' }] } } })).body;
+
+    const list = await rest.request('GET', `/filter/${filter.id}/list`);
+    const page = await rest.request('GET', `/filter/${filter.id}/list`, { query: { firstResult: 1, maxResults: 5 } });
+    const extended = await rest.request('POST', `/filter/${filter.id}/list`, { json: { processInstanceId: first.instanceId } });
+    const overridden = await rest.request('POST', `/filter/${filter.id}/count`, { json: { assignee: 'mary' } });
+    const count = await rest.request('GET', `/filter/${filter.id}/count`);
+    const several = await rest.request('GET', `/filter/${filter.id}/singleResult`);
+    const single = await rest.request('POST', `/filter/${filter.id}/singleResult`, { json: { processInstanceId: first.instanceId } });
+    const none = await rest.request('POST', `/filter/${filter.id}/singleResult`, { json: { assignee: 'nobody' } });
+    const withCount = await rest.request('GET', `/filter/${filter.id}`, { query: { itemCount: true } });
+    const listed = await rest.request('GET', '/filter', { query: { itemCount: true } });
+    const hal = await rest.request('GET', `/filter/${filter.id}/list`, { headers: { accept: 'application/hal+json' }, outsideContract: true });
+    const unknown = await rest.request('GET', '/filter/nope/list');
+
+    expect(list.body.map((task: { assignee: string }) => task.assignee)).toEqual(['john', 'john']);
+    expect(list.body[0].id).toBe(first.taskId);
+    expect(page.body).toHaveLength(1);
+    expect(extended.body.map((task: { id: string }) => task.id)).toEqual([first.taskId]);
+    expect(overridden.body).toEqual({ count: 1 });
+    expect(count.body).toEqual({ count: 2 });
+    expect(several.status).toBe(400);
+    expect(several.body.message).toBe('Filter does not returns a valid single result');
+    expect(single.body).toMatchObject({ id: first.taskId, name: 'Check' });
+    expect(none.status).toBe(204);
+    expect(withCount.body.itemCount).toBe(2);
+    expect(listed.body).toMatchObject([{ id: filter.id, itemCount: 2 }]);
+    expect(hal.status).toBe(406);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("Filter with id 'nope' does not exist.");
+  });
+
+  it("evaluates the saved query's expressions for the caller; needs CREATE to create, READ to see and run; the owner gets ALL", async () => {
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    const admin = basic('admin', 'admin-secret');
+    for (const id of ['jonny', 'mary']) {
+      await rest.request('POST', '/user/create', { json: { profile: { id, firstName: id, lastName: 'X' }, credentials: { password: `${id}-secret` } }, headers: admin });
+    }
+    const jonny = basic('jonny', 'jonny-secret');
+    const mary = basic('mary', 'mary-secret');
+    await rest.request('POST', '/deployment/create', { form: deployment(), headers: admin });
+    const mine = await startFor('jonny', admin);
+    await startFor('mary', admin);
+
+    const denied = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Mine', owner: 'jonny', query: { assigneeExpression: '${currentUser()}' } }, headers: jonny });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 5, resourceId: '*', permissions: ['CREATE'] });
+    const created = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Mine', owner: 'jonny', query: { assigneeExpression: '${currentUser()}' } }, headers: jonny });
+    const id = created.body.id as string;
+    const grants = (await rest.request('GET', '/authorization', { query: { resourceType: 5, resourceId: id }, headers: admin })).body;
+    const jonnysTasks = await rest.request('GET', `/filter/${id}/list`, { headers: jonny });
+    const unseen = await rest.request('GET', `/filter/${id}`, { headers: mary });
+    const notListed = await rest.request('GET', '/filter', { headers: mary });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'mary', resourceType: 5, resourceId: id, permissions: ['READ'] });
+    const marysTasks = await rest.request('GET', `/filter/${id}/list`, { headers: mary });
+    const adhocExpression = await rest.request('POST', `/filter/${id}/list`, { json: { assigneeExpression: '${currentUser()}' }, headers: mary });
+    const notUpdated = await rest.request('PUT', `/filter/${id}`, { json: { name: 'Hers', query: {} }, headers: mary });
+
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE', resourceName: 'Filter', resourceId: '*' }]);
+    expect(created.body.query).toEqual({ assigneeExpression: '${currentUser()}' });
+    expect(grants).toMatchObject([{ type: 1, userId: 'jonny', permissions: ['ALL'] }]);
+    // Each sees the tasks assigned to them (their default task authorizations let them read them).
+    expect(jonnysTasks.body.map((task: { id: string }) => task.id)).toEqual([mine.taskId]);
+    expect(unseen.status).toBe(403);
+    expect(notListed.body).toEqual([]);
+    expect(marysTasks.body.map((task: { assignee: string }) => task.assignee)).toEqual(['mary']);
+    expect(adhocExpression.status).toBe(400);
+    expect(adhocExpression.body.type).toBe('BadUserRequestException');
+    expect(notUpdated.status).toBe(403);
+    expect(notUpdated.body.missingAuthorizations).toEqual([{ permissionName: 'UPDATE', resourceName: 'Filter', resourceId: id }]);
+  });
+});
+
+function deployment(): FormData {
+  const form = new FormData();
+  form.append('deployment-name', 'review');
+  form.append('review.bpmn', new Blob([MODEL]), 'review.bpmn');
+  return form;
+}
