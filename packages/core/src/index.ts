@@ -29,7 +29,8 @@ export { ALL_BITS, permissionsOf, permissionByName, type Permission } from './au
 export { namesFromBits, permissionsFromNames } from './authorization/permission-converter.js';
 export type { AuthorizationService, AuthorizationCheckRequest } from './services/authorization/authorization-service.js';
 export type { IdentityService } from './services/identity/identity-service.js';
-export type { User, Group, UserQuery, GroupQuery } from './services/identity/identity.js';
+export type { User, Group, UserQuery, GroupQuery, Tenant, TenantQuery } from './services/identity/identity.js';
+export type { TenantMember } from './persistence/repositories/tenant-repository.js';
 export type { RuntimeService, InstanceSuspensionTarget } from './services/runtime/runtime-service.js';
 export type { TaskService, NewAttachment } from './services/task/task-service.js';
 export { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression } from './services/task/query-expressions.js';

@@ -17,6 +17,7 @@ import { jobDefinitionRoutes } from './resources/job-definition.js';
 import { telemetryRoutes } from './resources/telemetry.js';
 import { schemaLogRoutes } from './resources/schema-log.js';
 import { filterRoutes } from './resources/filter.js';
+import { tenantRoutes } from './resources/tenant.js';
 import { metricsRoutes } from './resources/metrics.js';
 import { jobRoutes } from './resources/job.js';
 import { migrationRoutes } from './resources/migration.js';
@@ -126,6 +127,7 @@ function mountResources(router: Router, rest: RestContext): void {
   telemetryRoutes(router, rest);
   schemaLogRoutes(router, rest);
   filterRoutes(router, rest);
+  tenantRoutes(router, rest);
   metricsRoutes(router, rest);
   jobRoutes(router, rest);
   migrationRoutes(router, rest);

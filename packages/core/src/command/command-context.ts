@@ -23,6 +23,7 @@ import { JobDefinitionRepository } from '../persistence/repositories/job-definit
 import { CommentRepository } from '../persistence/repositories/comment-repository.js';
 import { AttachmentRepository } from '../persistence/repositories/attachment-repository.js';
 import { FilterRepository } from '../persistence/repositories/filter-repository.js';
+import { TenantRepository } from '../persistence/repositories/tenant-repository.js';
 import { PropertyRepository } from '../persistence/repositories/property-repository.js';
 import { ProcessDefinitionRepository } from '../persistence/repositories/process-definition-repository.js';
 import { ResourceRepository } from '../persistence/repositories/resource-repository.js';
@@ -50,6 +51,7 @@ export class CommandContext {
   readonly comments: CommentRepository;
   readonly taskAttachments: AttachmentRepository;
   readonly filters: FilterRepository;
+  readonly tenants: TenantRepository;
   readonly properties: PropertyRepository;
   /** The meter log and the task meter log (engine metrics). */
   readonly meterLog: MeterLogRepository;
@@ -89,6 +91,7 @@ export class CommandContext {
     this.comments = new CommentRepository(trx);
     this.taskAttachments = new AttachmentRepository(trx);
     this.filters = new FilterRepository(trx);
+    this.tenants = new TenantRepository(trx);
     this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
   }

@@ -252,10 +252,16 @@ export const OperationLogEntries = {
   },
 
   /** Camunda's logUserOperation / logGroupOperation / logMembershipOperation: the administrator's identity changes. */
-  identity(ctx: CommandContext, operationType: 'Create' | 'Update' | 'Delete' | 'Unlock', entityType: 'User' | 'Group' | 'GroupMembership', ids: { userId?: string; groupId?: string }): void {
+  identity(
+    ctx: CommandContext,
+    operationType: 'Create' | 'Update' | 'Delete' | 'Unlock',
+    entityType: 'User' | 'Group' | 'GroupMembership' | 'Tenant' | 'TenantMembership',
+    ids: { userId?: string; groupId?: string; tenantId?: string },
+  ): void {
     const changes: PropertyChange[] = [];
     if (ids.userId !== undefined) changes.push({ property: 'userId', newValue: ids.userId });
     if (ids.groupId !== undefined) changes.push({ property: 'groupId', newValue: ids.groupId });
+    if (ids.tenantId !== undefined) changes.push({ property: 'tenantId', newValue: ids.tenantId });
     UserOperationLog.write(ctx, { operationType, entityType, category: admin, changes });
   },
 

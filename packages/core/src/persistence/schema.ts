@@ -29,6 +29,8 @@ export interface StoreSchema {
   trellis_comment: CommentTable;
   trellis_attachment: AttachmentTable;
   trellis_filter: FilterTable;
+  trellis_tenant: TenantTable;
+  trellis_tenant_member: TenantMemberTable;
   trellis_batch: BatchTable;
   trellis_hi_batch: HistoricBatchTable;
   trellis_meter_log: MeterLogTable;
@@ -327,6 +329,19 @@ export interface ExternalTaskTable {
 }
 
 /** Camunda's ACT_HI_ATTACHMENT, the content inline. */
+export interface TenantTable {
+  id: string;
+  rev: number;
+  name: string | null;
+}
+
+/** A user or (exclusive) a group belonging to a tenant. */
+export interface TenantMemberTable {
+  tenant_id: string;
+  user_id: string | null;
+  group_id: string | null;
+}
+
 export interface FilterTable {
   id: string;
   rev: number;

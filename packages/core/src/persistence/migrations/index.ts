@@ -23,6 +23,7 @@ import { commentRemovalTime } from './0022-comment-removal-time.js';
 import { inPlaceLockUpdates } from './0023-in-place-lock-updates.js';
 import { subTasks } from './0024-sub-tasks.js';
 import { filters } from './0025-filters.js';
+import { tenants } from './0026-tenants.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -52,5 +53,6 @@ export const migrations: readonly Migration[] = [
   inPlaceLockUpdates,
   subTasks,
   filters,
+  tenants,
 ];
 export type { Migration } from './migration.js';

@@ -47,6 +47,7 @@ export class GroupRepository {
 
   async delete(id: string): Promise<void> {
     await this.trx.deleteFrom('trellis_membership').where('group_id', '=', id).execute();
+    await this.trx.deleteFrom('trellis_tenant_member').where('group_id', '=', id).execute();
     await this.trx.deleteFrom('trellis_group').where('id', '=', id).execute();
   }
 
@@ -82,8 +83,12 @@ export class GroupRepository {
         eb.exists(eb.selectFrom('trellis_membership as m').select('m.group_id').whereRef('m.group_id', '=', 'g.id').where('m.user_id', '=', user)),
       );
     }
-    // Tenants are not modelled yet: no group is a member of one.
-    if (q.memberOfTenant !== undefined) select = select.where((eb) => eb.val(1), '=', 0);
+    if (q.memberOfTenant !== undefined) {
+      const tenant = q.memberOfTenant;
+      select = select.where((eb) =>
+        eb.exists(eb.selectFrom('trellis_tenant_member as tm').select('tm.group_id').whereRef('tm.group_id', '=', 'g.id').where('tm.tenant_id', '=', tenant)),
+      );
+    }
     if (readable) select = select.where(readable('g.id'));
     return select;
   }

@@ -75,6 +75,7 @@ export class UserRepository {
 
   async delete(id: string): Promise<void> {
     await this.trx.deleteFrom('trellis_membership').where('user_id', '=', id).execute();
+    await this.trx.deleteFrom('trellis_tenant_member').where('user_id', '=', id).execute();
     await this.trx.deleteFrom('trellis_user').where('id', '=', id).execute();
   }
 
@@ -94,8 +95,13 @@ export class UserRepository {
         eb.exists(eb.selectFrom('trellis_membership as m').select('m.user_id').whereRef('m.user_id', '=', 'u.id').where('m.group_id', '=', group)),
       );
     }
-    // Tenants are not modelled yet: no user is a member of one.
-    if (q.memberOfTenant !== undefined) select = select.where((eb) => eb.val(1), '=', 0);
+    // Camunda's User.xml: direct members of the tenant only.
+    if (q.memberOfTenant !== undefined) {
+      const tenant = q.memberOfTenant;
+      select = select.where((eb) =>
+        eb.exists(eb.selectFrom('trellis_tenant_member as tm').select('tm.user_id').whereRef('tm.user_id', '=', 'u.id').where('tm.tenant_id', '=', tenant)),
+      );
+    }
     if (q.potentialStarter !== undefined) {
       const definitionId = q.potentialStarter;
       select = select.where((eb) =>

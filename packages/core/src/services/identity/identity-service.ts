@@ -4,11 +4,12 @@ import { ALL_BITS } from '../../authorization/permissions.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import type { Group, GroupQuery, User, UserQuery } from './identity.js';
-import { alreadyExists, ensureValidId, groupNotFound, userNotFound } from './identity-messages.js';
+import type { Group, GroupQuery, Tenant, TenantQuery, User, UserQuery } from './identity.js';
+import type { TenantMember } from '../../persistence/repositories/tenant-repository.js';
+import { alreadyExists, ensureValidId, groupNotFound, tenantNotFound, userNotFound } from './identity-messages.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { checkAgainstPolicy, passwordPolicyRules, type PasswordPolicyResult, type PasswordPolicyRule, type PasswordUserData } from './password-policy.js';
-import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { setUpAdministrator } from './administrator.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
@@ -133,7 +134,8 @@ export class IdentityService {
   authenticate(userId: string, password: string): Promise<Authentication | null> {
     return this.commands.run('CheckPassword', async (ctx) => {
       if (!(await passwordPasses(ctx, userId, password))) return null;
-      return { userId, groupIds: await ctx.groups.groupIdsOf(userId), tenantIds: [] };
+      const groupIds = await ctx.groups.groupIdsOf(userId);
+      return { userId, groupIds, tenantIds: await ctx.tenants.tenantIdsOf(userId, groupIds) };
     });
   }
 
@@ -206,6 +208,85 @@ export class IdentityService {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
       if (await ctx.groups.isMember(userId, groupId)) OperationLogEntries.identity(ctx, 'Delete', 'GroupMembership', { userId, groupId });
       await ctx.groups.removeMember(userId, groupId);
+    });
+  }
+
+  // --- tenants (Camunda's DbIdentityServiceProvider) ------------------------------------------------
+
+  /** Needs CREATE on Tenant; the id follows the resource id rules; a tenant gets no default authorizations. */
+  createTenant(tenant: Tenant): Promise<void> {
+    return this.commands.run('SaveTenantCmd', async (ctx) => {
+      ensureValidId('Tenant', tenant.id);
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT });
+      if (await ctx.tenants.findById(tenant.id)) throw new BadUserRequestException('The tenant already exists');
+      await ctx.tenants.insert(tenant);
+      OperationLogEntries.identity(ctx, 'Create', 'Tenant', { tenantId: tenant.id });
+    });
+  }
+
+  getTenant(id: string): Promise<Tenant | null> {
+    return this.commands.run('TenantQuery', async (ctx) => (await ctx.tenants.find({ id }, await ctx.authz.readFilter('READ', Resources.TENANT)))[0] ?? null);
+  }
+
+  findTenants(query: TenantQuery = {}): Promise<Tenant[]> {
+    return this.commands.run('TenantQuery', async (ctx) => ctx.tenants.find(query, await ctx.authz.readFilter('READ', Resources.TENANT)));
+  }
+
+  countTenants(query: TenantQuery = {}): Promise<number> {
+    return this.commands.run('TenantQuery', async (ctx) => ctx.tenants.count(query, await ctx.authz.readFilter('READ', Resources.TENANT)));
+  }
+
+  /** Needs UPDATE on the tenant. */
+  updateTenant(id: string, changes: Omit<Tenant, 'id'>): Promise<void> {
+    return this.commands.run('SaveTenantCmd', async (ctx) => {
+      const tenant = await ctx.tenants.findById(id);
+      if (!tenant) throw tenantNotFound(id);
+      await ctx.authz.check({ permission: 'UPDATE', resource: Resources.TENANT, resourceId: id });
+      await ctx.tenants.update({ ...tenant, ...changes, id });
+      OperationLogEntries.identity(ctx, 'Update', 'Tenant', { tenantId: id });
+    });
+  }
+
+  /** Needs DELETE on the tenant; its memberships and the authorizations on it go too; an unknown id is no error. */
+  deleteTenant(id: string): Promise<void> {
+    return this.commands.run('DeleteTenantCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.TENANT, resourceId: id });
+      if (!(await ctx.tenants.findById(id))) return;
+      await ctx.authorizations.deleteByResource(Resources.TENANT.code, id);
+      await ctx.tenants.delete(id);
+      OperationLogEntries.identity(ctx, 'Delete', 'Tenant', { tenantId: id });
+    });
+  }
+
+  /**
+   * Needs CREATE on Tenant membership for the tenant; the tenant and the user or group must exist.
+   * The member gets READ on the tenant.
+   */
+  createTenantMembership(tenantId: string, member: TenantMember): Promise<void> {
+    return this.commands.run('userId' in member ? 'CreateTenantUserMembershipCmd' : 'CreateTenantGroupMembershipCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT_MEMBERSHIP, resourceId: tenantId });
+      if (!(await ctx.tenants.findById(tenantId))) throw new NullValueException(`No tenant found with id '${tenantId}'.: tenant is null`);
+      if ('userId' in member && !(await ctx.users.findById(member.userId))) throw new NullValueException(`No user found with id '${member.userId}'.: user is null`);
+      if ('groupId' in member && !(await ctx.groups.findById(member.groupId))) throw new NullValueException(`No group found with id '${member.groupId}'.: group is null`);
+      if (await ctx.tenants.isMember(tenantId, member)) return;
+      await ctx.tenants.addMember(tenantId, member);
+      await grantDefault(ctx, { ...member, resource: Resources.TENANT, resourceId: tenantId, permissions: 2 });
+      OperationLogEntries.identity(ctx, 'Create', 'TenantMembership', { ...member, tenantId });
+    });
+  }
+
+  /** Needs DELETE on Tenant membership for the tenant; the member's authorizations on the tenant go too. */
+  deleteTenantMembership(tenantId: string, member: TenantMember): Promise<void> {
+    return this.commands.run('userId' in member ? 'DeleteTenantUserMembershipCmd' : 'DeleteTenantGroupMembershipCmd', async (ctx) => {
+      await ctx.authz.check({ permission: 'DELETE', resource: Resources.TENANT_MEMBERSHIP, resourceId: tenantId });
+      if (!(await ctx.tenants.isMember(tenantId, member))) return;
+      const memberId = 'userId' in member ? member.userId : member.groupId;
+      await ctx.authorizations.deleteByResource(Resources.TENANT_MEMBERSHIP.code, memberId);
+      for (const grant of await ctx.authorizations.find({ resourceType: Resources.TENANT.code, resourceId: tenantId, ...('userId' in member ? { userIdIn: [member.userId] } : { groupIdIn: [member.groupId] }) })) {
+        await ctx.authorizations.delete(grant);
+      }
+      await ctx.tenants.removeMember(tenantId, member);
+      OperationLogEntries.identity(ctx, 'Delete', 'TenantMembership', { ...member, tenantId });
     });
   }
 

@@ -39,3 +39,20 @@ export interface GroupQuery extends Page {
   memberOfTenant?: string;
   sorting?: Sorting<'id' | 'name' | 'type'>[];
 }
+
+export interface Tenant {
+  id: string;
+  name: string | null;
+}
+
+export interface TenantQuery extends Page {
+  id?: string;
+  idIn?: string[];
+  name?: string;
+  nameLike?: string;
+  /** Tenants this user is a member of (with includingGroupsOfUser also through its groups). */
+  userMember?: string;
+  groupMember?: string;
+  includingGroupsOfUser?: boolean;
+  sorting?: Sorting<'id' | 'name'>[];
+}
