@@ -541,6 +541,26 @@ describe('standalone tasks and sub-tasks', () => {
     expect(await historic('t-2')).toMatchObject({ deleteReason: 'completed', parentTaskId: 't-1', name: 'Prepare' });
   });
 
+  it("gives a sub-task its parent task's variables: what it does not hold itself it reads and writes through the parent (to the process)", async () => {
+    const { instanceId, taskId } = await deployAndStart(rest);
+    await rest.request('PUT', `/task/${taskId}/localVariables/review`, { json: { value: 'open', type: 'String' } });
+    await create({ id: 'sub', parentTaskId: taskId });
+    await rest.request('PUT', '/task/sub/localVariables/note', { json: { value: 'mine', type: 'String' } });
+    await rest.request('PUT', '/task/sub/variables/amount', { json: { value: 7, type: 'Integer' } });
+    await rest.request('PUT', '/task/sub/variables/review', { json: { value: 'done', type: 'String' } });
+    const seen = await rest.request('GET', '/task/sub/variables');
+    const completed = await rest.request('POST', '/task/sub/complete', { json: { variables: { approved: { value: true, type: 'Boolean' } } } });
+    const processVariables = (await rest.request('GET', `/process-instance/${instanceId}/variables`)).body;
+
+    expect(Object.keys(seen.body).sort()).toEqual(['amount', 'customer', 'limit', 'note', 'review']);
+    expect(seen.body.amount).toEqual(int(7));
+    expect(completed.status).toBe(204);
+    expect(processVariables).toMatchObject({ amount: int(7), approved: { type: 'Boolean', value: true, valueInfo: {} } });
+    expect(processVariables).not.toHaveProperty('note');
+    // The parent task held 'review' itself: the sub-task changed it there.
+    expect((await rest.request('GET', `/task/${taskId}/localVariables`)).body.review).toEqual(str('done'));
+  });
+
   it('deletes a task without a process with its sub-tasks (its history stays), no task of a process, and nothing for an unknown id', async () => {
     await create({ id: 'p', name: 'Parent' });
     await create({ id: 'c', parentTaskId: 'p' });

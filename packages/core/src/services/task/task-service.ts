@@ -553,7 +553,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, UPDATE_VARIABLE);
       OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
-      await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id) }, modifications, deletions, true);
+      await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
     });
   }
 
@@ -641,22 +641,36 @@ export class TaskService {
     return task;
   }
 
-  /** The task's instance (for the execution's variables) and its local variables. */
-  private async openScope(ctx: CommandContext, task: Task): Promise<TaskScope> {
+  /**
+   * The task's instance (for the execution's variables) and its local variables; a sub-task without
+   * an execution sees through its parent task (Camunda's parent variable scope), up the chain.
+   */
+  private async openScope(ctx: CommandContext, task: Task, seen = new Set<string>()): Promise<TaskScope> {
     const locals = await ctx.tasks.variables.findByTask(task.id);
-    if (!task.processInstanceId || !task.executionId) return { runner: null, locals };
+    if (!task.processInstanceId || !task.executionId) {
+      seen.add(task.id);
+      const parentTask = task.parentTaskId && !seen.has(task.parentTaskId) ? await ctx.tasks.findById(task.parentTaskId) : null;
+      if (!parentTask) return { runner: null, locals, parent: null };
+      const parentScope = await this.openScope(ctx, parentTask, seen);
+      return { runner: parentScope.runner, locals, parent: { task: parentTask, scope: parentScope } };
+    }
     const runner = await openInstance(ctx, this.env, task.processInstanceId);
     if (!runner || !runner.tree.executions.get(task.executionId)) {
       throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
     }
-    return { runner, locals };
+    return { runner, locals, parent: null };
   }
 
-  /** Camunda's TaskEntity.setExecutionVariables: setVariable on the task's execution, skipping the task's own variables. */
+  /**
+   * Camunda's TaskEntity.setExecutionVariables: setVariable on the task's parent scope — its
+   * execution, or a sub-task's parent task — skipping the task's own variables. A task without
+   * either drops them.
+   */
   private async setExecutionVariables(ctx: CommandContext, task: Task, variables: Record<string, TypedValue>): Promise<ProcessRunner | null> {
-    if (!task.processInstanceId || !task.executionId) return null;
+    if (!task.executionId && !task.parentTaskId) return null;
     const scope = await this.openScope(ctx, task);
-    for (const [name, value] of Object.entries(variables)) scope.runner!.variables.setVisible(task.executionId, name, value);
+    if (scope.parent) await this.write(ctx, scope.parent.task, scope.parent.scope, variables, [], false);
+    else if (task.executionId) for (const [name, value] of Object.entries(variables)) scope.runner!.variables.setVisible(task.executionId, name, value);
     return scope.runner;
   }
 
@@ -667,14 +681,19 @@ export class TaskService {
    */
   private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<void> {
     const history: TaskVariableChange[] = [];
+    // What a sub-task does not hold itself goes to its parent task, as that one's setVariable.
+    const toParent: Record<string, TypedValue> = {};
+    const removeFromParent: string[] = [];
     for (const [name, value] of Object.entries(modifications)) {
       const existing = scope.locals.get(name);
-      if (local || existing || !scope.runner) {
+      if (local || existing || (!scope.parent && !scope.runner)) {
         const id = await ctx.tasks.variables.save(task, name, value, existing?.id ?? null, () => ctx.ids.next());
         if (id !== null) history.push({ kind: existing ? 'update' : 'create', id, name, value });
         if (id !== null) scope.locals.set(name, { id, value });
+      } else if (scope.parent) {
+        toParent[name] = value;
       } else {
-        scope.runner.variables.setVisible(task.executionId!, name, value);
+        scope.runner!.variables.setVisible(task.executionId!, name, value);
       }
     }
     for (const name of deletions) {
@@ -683,19 +702,28 @@ export class TaskService {
         await ctx.tasks.variables.delete(existing.id);
         history.push({ kind: 'delete', id: existing.id, name, value: existing.value });
         scope.locals.delete(name);
+      } else if (!local && scope.parent) {
+        removeFromParent.push(name);
       } else if (!local && scope.runner) {
         scope.runner.variables.removeVisible(task.executionId!, name);
       }
     }
     await taskVariablesWritten(ctx, task, history);
+    if (scope.parent && (Object.keys(toParent).length > 0 || removeFromParent.length > 0)) {
+      await this.write(ctx, scope.parent.task, scope.parent.scope, toParent, removeFromParent, false);
+    }
   }
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
     if (task.suspended) throw suspendedEntity('task', task.id);
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
     await removeWithSubTasks(ctx, task, 'completed');
-    // A task without a process answers no variables (Camunda's CompleteTaskCmd).
-    if (!runner || !task.executionId) return {};
+    // A task without a process answers no variables (Camunda's CompleteTaskCmd); a sub-task may have
+    // set some on its parent's process instance.
+    if (!runner || !task.executionId) {
+      if (runner) await completeRun(ctx, runner);
+      return {};
+    }
     const execution = runner.tree.executions.get(task.executionId);
     if (!execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
     runner.signal(execution);
@@ -707,10 +735,16 @@ export class TaskService {
 interface TaskScope {
   runner: ProcessRunner | null;
   locals: Map<string, { id: string; value: TypedValue }>;
+  /** A sub-task's parent task and its scope (the sub-task has no execution of its own). */
+  parent: { task: Task; scope: TaskScope } | null;
 }
 
 function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
-  const result = scope.runner && task.executionId ? scope.runner.variables.visible(task.executionId) : {};
+  const result = scope.parent
+    ? visibleOf(scope.parent.task, scope.parent.scope)
+    : scope.runner && task.executionId
+      ? scope.runner.variables.visible(task.executionId)
+      : {};
   for (const [name, entry] of scope.locals) result[name] = entry.value;
   return result;
 }
