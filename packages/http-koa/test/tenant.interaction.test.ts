@@ -50,6 +50,11 @@ describe('the Tenant group', () => {
     expect(ids(await rest.request('GET', '/tenant', { headers: mary }))).toEqual(['t1']);
     expect(await rest.engine.identity.authenticate('mary', 'mary-secret')).toEqual({ userId: 'mary', groupIds: ['sales'], tenantIds: ['t1'] });
 
+    const options = await rest.request('OPTIONS', '/tenant/t1', { headers: jonny });
+    expect(options.body.links.map((link: { rel: string }) => link.rel)).toEqual(['self']);
+    const adminOptions = await rest.request('OPTIONS', '/tenant/t1/user-members', { headers: admin });
+    expect(adminOptions.body.links.map((link: { rel: string }) => link.rel)).toEqual(['delete', 'create']);
+
     const renamed = await rest.request('PUT', '/tenant/t1', { json: { name: 'Uno' }, headers: admin });
     const missing = await rest.request('PUT', '/tenant/nope', { json: { name: 'x' }, headers: admin });
     const left = await rest.request('DELETE', '/tenant/t1/user-members/jonny', { headers: admin });
