@@ -100,6 +100,12 @@ describe('the Filter group', () => {
     expect(hal.status).toBe(406);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe("Filter with id 'nope' does not exist.");
+
+    // Without an authenticated user currentUser() is null, which Camunda's query setter refuses.
+    const mine = (await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Mine', query: { assigneeExpression: '${currentUser()}' } } })).body;
+    const anonymous = await rest.request('GET', `/filter/${mine.id}/list`);
+    expect(anonymous.status).toBe(500);
+    expect(anonymous.body.message).toBe("Unable to invoke method 'taskAssignee' on class 'org.camunda.bpm.engine.impl.TaskQueryImpl'");
   });
 
   it("evaluates the saved query's expressions for the caller; needs CREATE to create, READ to see and run; the owner gets ALL", async () => {
@@ -127,6 +133,9 @@ describe('the Filter group', () => {
     const marysTasks = await rest.request('GET', `/filter/${id}/list`, { headers: mary });
     const adhocExpression = await rest.request('POST', `/filter/${id}/list`, { json: { assigneeExpression: '${currentUser()}' }, headers: mary });
     const notUpdated = await rest.request('PUT', `/filter/${id}`, { json: { name: 'Hers', query: {} }, headers: mary });
+    // A literal in the extension does not beat the saved expression (Camunda evaluates expressions last).
+    const literal = await rest.request('POST', `/filter/${id}/count`, { json: { assignee: 'jonny' }, headers: mary });
+    const logged = (await rest.request('GET', '/history/user-operation', { query: { entityType: 'Filter' }, headers: admin })).body;
 
     expect(denied.status).toBe(403);
     expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE', resourceName: 'Filter', resourceId: '*' }]);
@@ -139,6 +148,8 @@ describe('the Filter group', () => {
     expect(marysTasks.body.map((task: { assignee: string }) => task.assignee)).toEqual(['mary']);
     expect(adhocExpression.status).toBe(400);
     expect(adhocExpression.body.type).toBe('BadUserRequestException');
+    expect(literal.body).toEqual({ count: 1 });
+    expect(logged).toMatchObject([{ operationType: 'Create', entityType: 'Filter', property: 'filterId', newValue: id, userId: 'jonny', category: 'TaskWorker' }]);
     expect(notUpdated.status).toBe(403);
     expect(notUpdated.body.missingAuthorizations).toEqual([{ permissionName: 'UPDATE', resourceName: 'Filter', resourceId: id }]);
   });

@@ -246,6 +246,11 @@ export const OperationLogEntries = {
     });
   },
 
+  /** Camunda's logFilterOperation: Create / Update / Delete of a filter, by a task worker. */
+  filter(ctx: CommandContext, operationType: 'Create' | 'Update' | 'Delete', filterId: string): void {
+    UserOperationLog.write(ctx, { operationType, entityType: 'Filter', category: taskWorker, changes: [{ property: 'filterId', newValue: filterId }] });
+  },
+
   /** Camunda's logAttachmentOperation on a task: AddAttachment / DeleteAttachment with the attachment's name. */
   attachment(ctx: CommandContext, operationType: 'AddAttachment' | 'DeleteAttachment', task: TaskRef, name: string | null): void {
     UserOperationLog.write(ctx, { operationType, entityType: 'Attachment', category: taskWorker, ...onTask(task), changes: [{ property: 'name', newValue: name }] });

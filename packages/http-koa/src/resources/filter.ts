@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { NotValidException, NullValueException, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
+import { NotValidException, NullValueException, ProcessEngineException, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -38,8 +38,6 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     try {
       return await execute(query);
     } catch (error) {
-      // Camunda's FilterResourceImpl: a null criterion (an expression without a current user) reads as a missing filter.
-      if (error instanceof NullValueException) throw filterNotFound(id);
       if (error instanceof NotValidException) throw new InvalidRequestException(400, 'Filter cannot be extended by an invalid query');
       throw error;
     }
@@ -110,7 +108,11 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     router[method]('/filter/:id/singleResult', async (ctx) => {
       acceptsJson(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
-      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 }));
+      // Camunda answers any engine failure here (several results included) with this 400.
+      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch((error: unknown) => {
+        if (ProcessEngineException.is(error) && !(error instanceof NotValidException)) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
+        throw error;
+      });
       if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
       if (tasks.length === 0) {
         ctx.status = 204;
@@ -173,21 +175,23 @@ function acceptsJson(ctx: Context): void {
 }
 
 /**
- * Camunda's TaskQueryImpl.extend, in brief: the extending query's criteria win (a plain criterion
- * over the saved query's expression for it), variable conditions add up, its sorting replaces the saved one.
+ * Camunda's TaskQueryImpl.extend, in brief: the extending query's criteria win, flags hold when
+ * either query sets them, variable conditions add up (one of the same name and kind replaced), the
+ * saved sorting comes first, and the saved expressions stay (evaluated last, they win).
  */
 function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
-  const merged: TaskQuery = { ...saved };
+  const merged: Record<string, unknown> = { ...saved };
   for (const [key, value] of Object.entries(extending)) {
-    if (value === undefined || key === 'expressions') continue;
-    (merged as Record<string, unknown>)[key] = value;
+    if (value === undefined || key === 'expressions' || key === 'sorting') continue;
+    merged[key] = typeof value === 'boolean' ? value || (saved as Record<string, unknown>)[key] === true : value;
   }
   for (const name of ['taskVariables', 'processVariables'] as const) {
-    if (saved[name] && extending[name]) merged[name] = [...saved[name]!, ...extending[name]!];
+    if (saved[name] && extending[name]) {
+      const replaced = new Set(extending[name]!.map((condition) => condition.name));
+      merged[name] = [...saved[name]!.filter((condition) => !replaced.has(condition.name)), ...extending[name]!];
+    }
   }
-  if (saved.expressions) {
-    const expressions = Object.fromEntries(Object.entries(saved.expressions).filter(([key]) => (extending as Record<string, unknown>)[key.replace(/Expression$/, '')] === undefined));
-    merged.expressions = Object.keys(expressions).length > 0 ? expressions : undefined;
-  }
-  return merged;
+  if (saved.sorting || extending.sorting) merged.sorting = [...(saved.sorting ?? []), ...(extending.sorting ?? [])];
+  if (saved.expressions || extending.expressions) merged.expressions = { ...saved.expressions, ...extending.expressions };
+  return merged as TaskQuery;
 }

@@ -5,6 +5,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { NotValidException, NullValueException } from '../../errors/exceptions.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { Filter, FilterFields, FilterQuery } from './filter.js';
 
 /**
@@ -39,6 +40,7 @@ export class FilterService {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.FILTER, resourceId: ANY });
       const filter: Filter = { id: ctx.ids.next(), ...validated(fields) };
       await ctx.filters.insert(filter);
+      OperationLogEntries.filter(ctx, 'Create', filter.id);
       if (filter.owner !== null) await grantDefault(ctx, { userId: filter.owner, resource: Resources.FILTER, resourceId: filter.id, permissions: ALL_BITS });
       return filter;
     });
@@ -55,6 +57,7 @@ export class FilterService {
       const filter: Filter = { ...existing, ...validated({ ...fields, resourceType: existing.resourceType }) };
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.FILTER, resourceId: id });
       await ctx.filters.update(filter);
+      OperationLogEntries.filter(ctx, 'Update', id);
       return filter;
     });
   }
@@ -67,6 +70,7 @@ export class FilterService {
       if (!filter) throw filterNotFound(id);
       await ctx.authorizations.deleteByResource(Resources.FILTER.code, id);
       await ctx.filters.delete(filter);
+      OperationLogEntries.filter(ctx, 'Delete', id);
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../command/command-context.js';
-import { NullValueException } from '../../errors/exceptions.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import { evaluateOf } from '../../runtime/expressions/conditions.js';
 import type { TaskQuery } from './task.js';
 
@@ -28,6 +28,13 @@ export const TASK_QUERY_EXPRESSIONS = {
 
 export type TaskQueryExpression = keyof typeof TASK_QUERY_EXPRESSIONS;
 
+/** The TaskQueryImpl method an expression criterion is applied with (where it differs from the criterion). */
+const QUERY_METHODS: Record<string, string> = {
+  assignee: 'taskAssignee', assigneeLike: 'taskAssigneeLike', owner: 'taskOwner', candidateUser: 'taskCandidateUser',
+  candidateGroup: 'taskCandidateGroup', candidateGroups: 'taskCandidateGroupIn', involvedUser: 'taskInvolvedUser',
+  createdOn: 'taskCreatedOn', createdAfter: 'taskCreatedAfter', createdBefore: 'taskCreatedBefore',
+};
+
 const DATE_TARGETS = new Set<string>(['dueDate', 'dueAfter', 'dueBefore', 'followUpDate', 'followUpAfter', 'followUpBefore', 'followUpBeforeOrNotExistent', 'createdOn', 'createdAfter', 'createdBefore']);
 
 /** Joda's DateTime as query expressions use it (`${dateTime().plusDays(1)}`): shifts by whole units. */
@@ -55,7 +62,7 @@ class QueryDateTime {
 /**
  * Camunda's TaskQueryImpl.evaluateExpressions: each `…Expression` criterion is evaluated when the
  * query runs — `currentUser()`, `currentUserGroups()`, `now()` and `dateTime()` — and sets its
- * criterion. A null result is Camunda's NullValueException.
+ * criterion. A null result (or no groups) is Camunda's failure to apply it.
  */
 export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): TaskQuery {
   if (!query.expressions) return query;
@@ -72,7 +79,10 @@ export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): 
     const target = TASK_QUERY_EXPRESSIONS[key as TaskQueryExpression];
     let value = evaluateOf(text, context, key);
     if (value instanceof QueryDateTime) value = value.date;
-    if (value === null || value === undefined) throw new NullValueException(`${target} is null`);
+    // Camunda's query setter refuses null (and an empty group list), which its reflection reports so.
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) {
+      throw new ProcessEngineException(`Unable to invoke method '${QUERY_METHODS[target] ?? target}' on class 'org.camunda.bpm.engine.impl.TaskQueryImpl'`);
+    }
     if (target === 'candidateGroups') resolved[target] = Array.isArray(value) ? value.map(String) : String(value).split(',');
     else if (DATE_TARGETS.has(target)) resolved[target] = value instanceof Date ? value : new Date(String(value));
     else resolved[target] = String(value);
