@@ -179,12 +179,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   // Camunda's TaskResourceImpl.deleteTask: only a task without a process; an unknown one is no error.
   router.delete('/task/:id', async (ctx) => {
-    try {
-      await engine.task.deleteTask(ctx.params.id);
-    } catch (error) {
-      if (error instanceof NotValidException) throw new InvalidRequestException(400, `Could not delete task: ${error.message}`);
-      throw error;
-    }
+    await engine.task.deleteTask(ctx.params.id);
     ctx.status = 204;
   });
 

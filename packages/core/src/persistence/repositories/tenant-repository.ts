@@ -69,12 +69,6 @@ export class TenantRepository {
     await this.trx.deleteFrom('trellis_tenant_member').where('tenant_id', '=', tenantId).where(column, '=', id).execute();
   }
 
-  /** A user or group that is deleted leaves its tenants. */
-  async removeMemberEverywhere(member: TenantMember): Promise<void> {
-    const [column, id] = memberColumn(member);
-    await this.trx.deleteFrom('trellis_tenant_member').where(column, '=', id).execute();
-  }
-
   /** The tenants of a user, directly or through one of its groups (an authentication's tenant ids). */
   async tenantIdsOf(userId: string, groupIds: readonly string[]): Promise<string[]> {
     const rows = await this.trx

@@ -2,12 +2,10 @@ import type { FlowElementModel } from '../../bpmn/index.js';
 import type { Execution } from '../execution.js';
 import type { ProcessRunner } from '../process-runner.js';
 import type { ActivityBehavior } from './behavior.js';
-import type { Task } from '../../services/task/task.js';
+import { TASK_PRIORITY_NORMAL, type Task } from '../../services/task/task.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
 
-// Camunda's Task.PRIORITY_NORMAL.
-const DEFAULT_PRIORITY = 50;
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
 export const userTask: ActivityBehavior = {
@@ -67,9 +65,9 @@ function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElemen
 }
 
 function priorityOf(text: string | null): number {
-  if (text === null) return DEFAULT_PRIORITY;
+  if (text === null) return TASK_PRIORITY_NORMAL;
   const value = Number(text);
-  return Number.isInteger(value) ? value : DEFAULT_PRIORITY;
+  return Number.isInteger(value) ? value : TASK_PRIORITY_NORMAL;
 }
 
 const list = (text: string | null) => (text ? text.split(',').map((part) => part.trim()).filter(Boolean) : []);

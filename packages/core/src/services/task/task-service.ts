@@ -16,7 +16,7 @@ import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import type { NewTask, Task, TaskIdentityLink, TaskQuery, TaskUpdate } from './task.js';
+import { TASK_PRIORITY_NORMAL, type NewTask, type Task, type TaskIdentityLink, type TaskQuery, type TaskUpdate } from './task.js';
 import { resolveQueryExpressions } from './query-expressions.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
@@ -97,7 +97,7 @@ export class TaskService {
         taskDefinitionKey: null,
         assignee: input.assignee ?? null,
         owner: input.owner ?? null,
-        priority: input.priority ?? NEW_TASK_PRIORITY,
+        priority: input.priority ?? TASK_PRIORITY_NORMAL,
         due: input.due ?? null,
         followUp: input.followUp ?? null,
         created: ctx.clock.now(),
@@ -111,10 +111,11 @@ export class TaskService {
         delegationState: input.delegationState ?? null,
         parentTaskId: input.parentTaskId ?? null,
       };
-      await ctx.tasks.insert(task, { users: [], groups: [] });
-      await grantTaskDefaults(ctx, task, { users: [], groups: [] });
+      const noCandidates = { users: [], groups: [] };
+      await ctx.tasks.insert(task, noCandidates);
+      await grantTaskDefaults(ctx, task, noCandidates);
       await TaskHistory.standaloneCreated(ctx, task);
-      const blank = { ...task, name: null, description: null, assignee: null, owner: null, priority: NEW_TASK_PRIORITY, due: null, followUp: null, delegationState: null, parentTaskId: null };
+      const blank = { ...task, name: null, description: null, assignee: null, owner: null, priority: TASK_PRIORITY_NORMAL, due: null, followUp: null, delegationState: null, parentTaskId: null };
       OperationLogEntries.taskChanged(ctx, 'Create', blank, {
         name: task.name,
         description: task.description,
@@ -778,18 +779,20 @@ async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
   return task && definition ? { task, definition } : null;
 }
 
-/** Camunda's priority of a new task (Task.PRIORITY_NORMAL). */
-const NEW_TASK_PRIORITY = 50;
-
 /**
  * Camunda's TaskManager.deleteTask: the task's sub-tasks go first (recursively, with the same
- * reason), then the task; a task without a process ends its history here (a process task's ends
- * with its activity instance).
+ * reason), then the task; the tasks without a process end their history here, in one update (a
+ * process task's ends with its activity instance).
  */
 async function removeWithSubTasks(ctx: CommandContext, task: Task, reason: 'completed' | 'deleted'): Promise<void> {
-  for (const subTask of await ctx.tasks.find({ parentTaskId: task.id })) await removeWithSubTasks(ctx, subTask, reason);
-  await ctx.tasks.delete(task);
-  if (task.executionId === null) await TaskHistory.standaloneEnded(ctx, [task.id], reason);
+  const withoutProcess: string[] = [];
+  const remove = async (each: Task): Promise<void> => {
+    for (const subTask of await ctx.tasks.find({ parentTaskId: each.id })) await remove(subTask);
+    await ctx.tasks.delete(each);
+    if (each.executionId === null) withoutProcess.push(each.id);
+  };
+  await remove(task);
+  await TaskHistory.standaloneEnded(ctx, withoutProcess, reason);
 }
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */

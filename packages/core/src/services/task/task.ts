@@ -2,6 +2,9 @@ import type { Page, Sorting } from '../../persistence/repositories/query-support
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 import type { TaskQueryExpression } from './query-expressions.js';
 
+/** Camunda's Task.PRIORITY_NORMAL: the priority of a task nothing else gives one. */
+export const TASK_PRIORITY_NORMAL = 50;
+
 /** A user task waiting for a person. */
 export interface Task {
   id: string;
