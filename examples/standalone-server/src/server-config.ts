@@ -42,6 +42,8 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
   const enablePasswordPolicy = flag(env.TRELLIS_PASSWORD_POLICY, 'TRELLIS_PASSWORD_POLICY');
+  // On unless set to false (Camunda's tenantCheckEnabled).
+  const tenantCheckEnabled = env.TRELLIS_TENANT_CHECK === undefined || env.TRELLIS_TENANT_CHECK === '' || flag(env.TRELLIS_TENANT_CHECK, 'TRELLIS_TENANT_CHECK');
   const metricsPort = optionalWholeNumber(env, 'TRELLIS_METRICS_PORT', 0, 65535, 'a port number') ?? null;
   const admin = env.TRELLIS_ADMIN_USER && env.TRELLIS_ADMIN_PASSWORD ? { userId: env.TRELLIS_ADMIN_USER, password: env.TRELLIS_ADMIN_PASSWORD } : null;
   return {
@@ -61,6 +63,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       authorization: { enabled: authorization },
       scripting: { enabled: scripting },
       enablePasswordPolicy,
+      tenantCheckEnabled,
       // The engine validates the level (none, activity, audit, full) when it starts.
       ...(env.TRELLIS_HISTORY_LEVEL ? { historyLevel: env.TRELLIS_HISTORY_LEVEL as HistoryLevel } : {}),
       ...historyCleanupWindow(env.TRELLIS_HISTORY_CLEANUP_WINDOW),

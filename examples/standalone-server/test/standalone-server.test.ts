@@ -155,6 +155,13 @@ describe('standalone server', () => {
     expect(serverConfigFromEnv({ TRELLIS_SCRIPTING: 'true' }).engine.scripting).toEqual({ enabled: true });
   });
 
+  it('checks tenants unless TRELLIS_TENANT_CHECK is false', () => {
+    expect(serverConfigFromEnv({}).engine.tenantCheckEnabled).toBe(true);
+    expect(serverConfigFromEnv({ TRELLIS_TENANT_CHECK: 'false' }).engine.tenantCheckEnabled).toBe(false);
+    expect(serverConfigFromEnv({ TRELLIS_TENANT_CHECK: 'true' }).engine.tenantCheckEnabled).toBe(true);
+    expect(() => serverConfigFromEnv({ TRELLIS_TENANT_CHECK: 'no' })).toThrow(/TRELLIS_TENANT_CHECK/);
+  });
+
   it("holds new passwords to Camunda's default policy only when TRELLIS_PASSWORD_POLICY is true", () => {
     expect(serverConfigFromEnv({}).engine.enablePasswordPolicy).toBe(false);
     expect(serverConfigFromEnv({ TRELLIS_PASSWORD_POLICY: 'true' }).engine.enablePasswordPolicy).toBe(true);

@@ -30,6 +30,11 @@ export interface EngineConfig {
   historyCleanup?: Partial<HistoryCleanupConfig>;
   /** Authorization checks on every command (off by default, as in Camunda). */
   authorization?: Partial<ResolvedAuthorizationConfig>;
+  /**
+   * Camunda's tenant check (on by default): an authenticated user who is no administrator sees and
+   * changes only what belongs to no tenant or to one of its tenants.
+   */
+  tenantCheckEnabled?: boolean;
   /** Locking users out after failed password checks (Camunda's login settings and defaults). */
   login?: Partial<LoginConfig>;
   /** New passwords must pass Camunda's default password policy (off by default, as in Camunda). */
@@ -125,6 +130,7 @@ export interface ResolvedAuthorizationConfig {
 export interface ResolvedEngineConfig {
   store: StoreConfig;
   authorization: ResolvedAuthorizationConfig;
+  tenantCheckEnabled: boolean;
   login: LoginConfig;
   enablePasswordPolicy: boolean;
   jobExecutor: JobExecutorConfig;
@@ -160,6 +166,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       adminUsers: config.authorization?.adminUsers ?? [],
       adminGroups: config.authorization?.adminGroups ?? [],
     },
+    tenantCheckEnabled: config.tenantCheckEnabled ?? true,
     login: resolveLogin(config.login ?? {}),
     enablePasswordPolicy: config.enablePasswordPolicy ?? false,
     jobExecutor: {

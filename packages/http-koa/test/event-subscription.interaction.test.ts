@@ -149,6 +149,9 @@ describe('GET /event-subscription with authorization on', () => {
       json: { profile: { id: 'jonny', firstName: 'Jonny', lastName: 'Walker' }, credentials: { password: 'jonny-secret' } },
       headers: admin,
     });
+    // A member of the tenant the data belongs to, so that only the grants decide (the tenant check hides other tenants' data).
+    await rest.engine.identity.createTenant({ id: 'acme', name: 'Acme' });
+    await rest.engine.identity.createTenantMembership('acme', { userId: 'jonny' });
     ({ first } = await setUp(rest, admin));
   });
   afterEach(async () => rest.close());

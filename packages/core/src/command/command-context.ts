@@ -6,6 +6,7 @@ import type { IdGenerator } from '../id-generator.js';
 import type { DialectSeam } from '../persistence/dialect.js';
 import { AuthorizationChecker } from '../authorization/authorization-checker.js';
 import type { Authentication } from '../authorization/authorization.js';
+import { TenantCheck } from '../authorization/tenant-check.js';
 import { AuthorizationRepository } from '../persistence/repositories/authorization-repository.js';
 import { GroupRepository } from '../persistence/repositories/group-repository.js';
 import { ExecutionRepository } from '../persistence/repositories/execution-repository.js';
@@ -59,6 +60,7 @@ export class CommandContext {
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
   readonly authz: AuthorizationChecker;
+  private tenants$: TenantCheck | undefined;
   private readonly afterCommitHooks: Array<() => void> = [];
 
   constructor(
@@ -94,6 +96,12 @@ export class CommandContext {
     this.tenants = new TenantRepository(trx);
     this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
+  }
+
+  /** Camunda's tenant check for this command's caller. */
+  get tenantCheck(): TenantCheck {
+    this.tenants$ ??= new TenantCheck(this.authentication, this.config.tenantCheckEnabled, (who) => this.authz.isAdmin(who));
+    return this.tenants$;
   }
 
   /** Runs `hook` once the transaction committed; never when it rolled back. */

@@ -27,7 +27,7 @@ export async function modifyInstance(runner: ProcessRunner, instructions: readon
   const root = runner.tree.root;
   if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) {
     // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
-    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', root.processInstanceId, runner.definition.key);
+    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', root.processInstanceId, runner.definition.key, runner.definition.tenantId);
     runner.tree.history.terminate('EXTERNALLY_TERMINATED', null);
     await runner.cancelInstance();
   }

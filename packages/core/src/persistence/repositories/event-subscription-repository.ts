@@ -2,6 +2,7 @@ import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { EventSubscriptionTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate, type Page, type Sorting } from './query-support.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A process waiting for a message, signal or condition (or a definition's start event waiting for one). */
 export interface EventSubscription {
@@ -32,7 +33,7 @@ export interface EventSubscriptionQuery {
 }
 
 /** Camunda's EventSubscriptionQuery as the REST list and count endpoints use it. */
-export interface EventSubscriptionListQuery extends Page {
+export interface EventSubscriptionListQuery extends Page, TenantChecked {
   eventSubscriptionId?: string;
   eventSubscriptionIds?: readonly string[];
   eventName?: string;
@@ -121,6 +122,7 @@ export class EventSubscriptionRepository {
     if (q.executionId !== undefined) select = select.where('s.execution_id', '=', q.executionId);
     if (q.processInstanceId !== undefined) select = select.where('s.proc_inst_id', '=', q.processInstanceId);
     if (q.activityId !== undefined) select = select.where('s.activity_id', '=', q.activityId);
+    select = applyTenantCheck(select, q, 's.tenant_id');
     if (q.tenantIdIn !== undefined) {
       // An empty list matches nothing (no NUL placeholder: PostgreSQL refuses it in text).
       const tenants = q.tenantIdIn.length > 0 ? sql<SqlBool>`s.tenant_id in (${sql.join([...q.tenantIdIn])})` : sql<SqlBool>`1 = 0`;

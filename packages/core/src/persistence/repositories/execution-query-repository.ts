@@ -3,6 +3,7 @@ import type { ExecutionInfo, ExecutionQuery } from '../../services/runtime/execu
 import type { StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, nonEmpty } from './query-support.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 const SORT_COLUMNS = { instanceId: 'e.proc_inst_id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id' } as const;
 
@@ -52,6 +53,7 @@ export class ExecutionQueryRepository {
         return eb.exists(incidents);
       });
     }
+    select = applyTenantCheck(select, q, 'e.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (readable) select = select.where(readable('e.proc_inst_id', 'e.proc_def_key'));
     return select;

@@ -8,6 +8,7 @@ import { fromInstanceRowsJson, instanceRowsJson, loadRowWithInstanceRows, type I
 import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<ExternalTaskTable>;
 
@@ -181,6 +182,10 @@ export class ExternalTaskRepository {
     if (topic.processDefinitionVersionTag !== undefined) conditions.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag}`);
     if (topic.withoutTenantId) conditions.push(rawText('t.tenant_id is null'));
     among('t.tenant_id', topic.tenantIdIn);
+    const tenants = topic.authTenantIds;
+    if (tenants !== undefined) {
+      conditions.push(tenants.length === 0 ? rawText('t.tenant_id is null') : sqlText`(t.tenant_id is null or t.tenant_id in (${joinText([...tenants])}))`);
+    }
     if (readable) conditions.push(fromCompiled(sql`${readable('t.proc_inst_id', 't.proc_def_key')}`.compile(this.trx), this.dialect.name));
     const orderBy = [...(order.usePriority ? ['t.priority desc'] : []), ...(order.createTime ? [`t.create_time ${order.createTime === 'desc' ? 'desc' : 'asc'}`] : [])];
     return sqlText`from trellis_external_task as t where ${joinText(conditions, ' and ')}${rawText(orderBy.length > 0 ? ` order by ${orderBy.join(', ')}` : '')}`;
@@ -197,8 +202,12 @@ export class ExternalTaskRepository {
     return Number(row.count);
   }
 
-  async topicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean }, now: Date, readable: InstanceReadFilter = null): Promise<string[]> {
-    let select = this.trx.selectFrom('trellis_external_task as t').select('t.topic_name').distinct();
+  async topicNames(
+    options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean } & TenantChecked,
+    now: Date,
+    readable: InstanceReadFilter = null,
+  ): Promise<string[]> {
+    let select = applyTenantCheck(this.trx.selectFrom('trellis_external_task as t').select('t.topic_name').distinct(), options, 't.tenant_id');
     if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
     if (options.withLockedTasks) select = select.where('t.lock_expiration_time', '>', now.getTime());
     if (options.withUnlockedTasks) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]));
@@ -226,6 +235,7 @@ export class ExternalTaskRepository {
     if (q.processInstanceId !== undefined) select = select.where('t.proc_inst_id', '=', q.processInstanceId);
     if (q.processInstanceIdIn !== undefined) select = select.where('t.proc_inst_id', 'in', nonEmpty(q.processInstanceIdIn));
     if (q.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', q.processDefinitionId);
+    select = applyTenantCheck(select, q, 't.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.active) select = select.where('t.suspended', '=', 0);
     if (q.suspended) select = select.where('t.suspended', '=', 1);

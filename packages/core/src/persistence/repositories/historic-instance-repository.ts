@@ -15,6 +15,7 @@ import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { applyTenantCheck, tenantCondition } from '../../authorization/tenant-check.js';
 
 const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
 const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
@@ -110,6 +111,7 @@ export class HistoricInstanceRepository {
     if (q.startedAfter) s = s.where('a.start_time', '>=', q.startedAfter.getTime());
     if (q.finishedBefore) s = s.where('a.end_time', '<=', q.finishedBefore.getTime());
     if (q.finishedAfter) s = s.where('a.end_time', '>=', q.finishedAfter.getTime());
+    s = applyTenantCheck(s, q, 'a.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where('a.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.withoutTenantId) s = s.where('a.tenant_id', 'is', null);
     return s;
@@ -164,6 +166,8 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   if (q.subProcessInstanceId !== undefined) {
     c.push(sql<SqlBool>`p.id = (select sub.super_proc_inst_id from trellis_hi_procinst sub where sub.id = ${q.subProcessInstanceId})`);
   }
+  const tenants = tenantCondition(q, 'p.tenant_id');
+  if (tenants) c.push(tenants);
   if (q.tenantIdIn !== undefined) isIn('p.tenant_id', q.tenantIdIn);
   if (q.withoutTenantId) c.push(sql<SqlBool>`p.tenant_id is null`);
   if (state) is('p.state', '=', state);

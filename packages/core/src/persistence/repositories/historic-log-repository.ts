@@ -11,6 +11,7 @@ import type { HistoricExternalTaskLogTable, HistoricJobLogTable, StoreSchema } f
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 const jobBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_job_log as j');
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_ext_task_log as t');
@@ -52,9 +53,9 @@ export class HistoricLogRepository {
     return Number(row.count);
   }
 
-  async jobStacktrace(id: string): Promise<{ stacktrace: string | null; processDefinitionKey: string | null; batchId: string | null } | null> {
-    const row = await this.trx.selectFrom('trellis_hi_job_log').select(['job_exception_stack', 'process_def_key', 'batch_id']).where('id', '=', id).executeTakeFirst();
-    return row ? { stacktrace: row.job_exception_stack, processDefinitionKey: row.process_def_key, batchId: row.batch_id } : null;
+  async jobStacktrace(id: string): Promise<{ stacktrace: string | null; processDefinitionKey: string | null; batchId: string | null; tenantId: string | null } | null> {
+    const row = await this.trx.selectFrom('trellis_hi_job_log').select(['job_exception_stack', 'process_def_key', 'batch_id', 'tenant_id']).where('id', '=', id).executeTakeFirst();
+    return row ? { stacktrace: row.job_exception_stack, processDefinitionKey: row.process_def_key, batchId: row.batch_id, tenantId: row.tenant_id } : null;
   }
 
   async findExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: ReadFilter): Promise<HistoricExternalTaskLog[]> {
@@ -67,9 +68,9 @@ export class HistoricLogRepository {
     return Number(row.count);
   }
 
-  async externalTaskErrorDetails(id: string): Promise<{ errorDetails: string | null; processDefinitionKey: string | null } | null> {
-    const row = await this.trx.selectFrom('trellis_hi_ext_task_log').select(['error_details', 'proc_def_key']).where('id', '=', id).executeTakeFirst();
-    return row ? { errorDetails: row.error_details, processDefinitionKey: row.proc_def_key } : null;
+  async externalTaskErrorDetails(id: string): Promise<{ errorDetails: string | null; processDefinitionKey: string | null; tenantId: string | null } | null> {
+    const row = await this.trx.selectFrom('trellis_hi_ext_task_log').select(['error_details', 'proc_def_key', 'tenant_id']).where('id', '=', id).executeTakeFirst();
+    return row ? { errorDetails: row.error_details, processDefinitionKey: row.proc_def_key, tenantId: row.tenant_id } : null;
   }
 
   async deleteByProcessInstances(ids: readonly string[]): Promise<void> {
@@ -103,6 +104,7 @@ export class HistoricLogRepository {
     if (q.processDefinitionId !== undefined) s = s.where('j.process_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) s = s.where('j.process_def_key', '=', q.processDefinitionKey);
     if (q.deploymentId !== undefined) s = s.where('j.deployment_id', '=', q.deploymentId);
+    s = applyTenantCheck(s, q, 'j.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where('j.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.withoutTenantId === true) s = s.where('j.tenant_id', 'is', null);
     if (q.hostname !== undefined) s = s.where('j.hostname', '=', q.hostname);
@@ -126,6 +128,7 @@ export class HistoricLogRepository {
     if (q.processInstanceId !== undefined) s = s.where('t.proc_inst_id', '=', q.processInstanceId);
     if (q.processDefinitionId !== undefined) s = s.where('t.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) s = s.where('t.proc_def_key', '=', q.processDefinitionKey);
+    s = applyTenantCheck(s, q, 't.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.withoutTenantId === true) s = s.where('t.tenant_id', 'is', null);
     if (q.priorityLowerThanOrEquals !== undefined) s = s.where('t.priority', '<=', q.priorityLowerThanOrEquals);

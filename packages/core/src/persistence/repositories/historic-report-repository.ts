@@ -8,6 +8,7 @@ import type {
 } from '../../services/history/historic-report-types.js';
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 import { applyPage, applySorting, nonEmpty } from './query-support.js';
 
 const DAY_MILLIS = 86_400_000;
@@ -91,7 +92,7 @@ export class HistoricReportRepository {
     if (q.processDefinitionKeyIn && q.processDefinitionKeyIn.length > 0) s = s.where('p.proc_def_key', 'in', q.processDefinitionKeyIn);
     if (q.startedBefore) s = s.where('p.start_time', '<=', q.startedBefore.getTime());
     if (q.startedAfter) s = s.where('p.start_time', '>=', q.startedAfter.getTime());
-    const rows = await s.execute();
+    const rows = await applyTenantCheck(s, q, 'p.tenant_id').execute();
     return rows.map((row) => ({
       startTime: new Date(Number(row.start_time)),
       duration: row.duration === null ? Number(row.end_time) - Number(row.start_time) : Number(row.duration),
@@ -115,6 +116,7 @@ export class HistoricReportRepository {
     // As Camunda's report: a tenant list wins over withoutTenantId, and an empty one filters nothing.
     if (q.tenantIdIn && q.tenantIdIn.length > 0) definitions = definitions.where('d.tenant_id', 'in', q.tenantIdIn);
     else if (q.withoutTenantId) definitions = definitions.where('d.tenant_id', 'is', null);
+    definitions = applyTenantCheck(definitions, q, 'd.tenant_id');
     for (const filter of readable) if (filter) definitions = definitions.where(filter('d.key'));
     let select = this.trx.selectFrom(definitions.as('r'));
     if (q.compact) {

@@ -14,6 +14,7 @@ import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema 
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { applyTenantCheck, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
 
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_taskinst as t');
 const linkBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_identitylink as l');
@@ -174,6 +175,8 @@ export class HistoricTaskRepository {
     compare('t.start_time', q.startedAfter, '>=');
     compare('t.end_time', q.finishedBefore, '<=');
     compare('t.end_time', q.finishedAfter, '>=');
+    const tenants = tenantCondition(q, 't.tenant_id');
+    if (tenants) where(tenants);
     inList('t.tenant_id', q.tenantIdIn);
     if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
     // Camunda's HistoricTaskInstance.xml: involvement and candidates as the identity link log recorded them.
@@ -199,6 +202,7 @@ export class HistoricTaskRepository {
     if (q.processDefinitionKey !== undefined) s = s.where('l.proc_def_key', '=', q.processDefinitionKey);
     if (q.operationType !== undefined) s = s.where('l.operation_type', '=', q.operationType);
     if (q.assignerId !== undefined) s = s.where('l.assigner_id', '=', q.assignerId);
+    s = applyTenantCheck(s, q, 'l.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where('l.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.withoutTenantId) s = s.where('l.tenant_id', 'is', null);
     return s;
@@ -255,7 +259,7 @@ function toLink(row: Selectable<HistoricIdentityLinkTable> & { inherited_removal
 }
 
 /** The completedBefore/completedAfter window of a task report. */
-export interface CompletedWindow {
+export interface CompletedWindow extends TenantChecked {
   completedBefore?: Date;
   completedAfter?: Date;
 }
@@ -264,5 +268,7 @@ function finishedWithin(completed: CompletedWindow) {
   const conditions = [sql`t.end_time is not null`];
   if (completed.completedBefore) conditions.push(sql`t.end_time <= ${completed.completedBefore.getTime()}`);
   if (completed.completedAfter) conditions.push(sql`t.end_time >= ${completed.completedAfter.getTime()}`);
+  const tenants = tenantCondition(completed, 't.tenant_id');
+  if (tenants) conditions.push(tenants);
   return sql.join(conditions, sql` and `);
 }

@@ -15,6 +15,7 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, toDate } from './query-support.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 /** The detail kinds as Camunda's ACT_HI_DETAIL.TYPE_ names them. */
 export const VARIABLE_UPDATE = 'VariableUpdate';
@@ -141,6 +142,7 @@ export class HistoricVariableRepository {
     if (q.executionIdIn !== undefined) s = s.where(isIn(sql.ref('v.execution_id'), q.executionIdIn));
     if (q.taskIdIn !== undefined) s = s.where(isIn(sql.ref('v.task_id'), q.taskIdIn));
     if (q.activityInstanceIdIn !== undefined) s = s.where(isIn(sql.ref('v.act_inst_id'), q.activityInstanceIdIn));
+    s = applyTenantCheck(s, q, 'v.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where(isIn(sql.ref('v.tenant_id'), q.tenantIdIn));
     if (q.withoutTenantId) s = s.where('v.tenant_id', 'is', null);
     return s;
@@ -158,6 +160,7 @@ export class HistoricVariableRepository {
     if (q.variableInstanceId !== undefined) s = s.where('v.var_inst_id', '=', q.variableInstanceId);
     if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.var_type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
     if (q.variableNameLike !== undefined) s = s.where('v.name', 'like', q.variableNameLike);
+    s = applyTenantCheck(s, q, 'v.tenant_id');
     if (q.tenantIdIn !== undefined) s = s.where(isIn(sql.ref('v.tenant_id'), q.tenantIdIn));
     if (q.withoutTenantId) s = s.where('v.tenant_id', 'is', null);
     if (q.userOperationId !== undefined) s = s.where('v.operation_id', '=', q.userOperationId);

@@ -2,6 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { IncidentTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate, type Page, type Sorting } from './query-support.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A problem an instance cannot get past without help (Camunda's IncidentEntity), e.g. a job out of retries. */
 export interface Incident {
@@ -38,7 +39,7 @@ export type IncidentSortField =
   | 'tenantId';
 
 /** Camunda's incident query (REST GET /incident); without sorting, oldest first. */
-export interface IncidentQuery extends Page {
+export interface IncidentQuery extends Page, TenantChecked {
   id?: string;
   incidentType?: string;
   incidentMessage?: string;
@@ -135,6 +136,7 @@ export class IncidentRepository {
     if (q.causeIncidentId !== undefined) select = select.where('i.cause_incident_id', '=', q.causeIncidentId);
     if (q.rootCauseIncidentId !== undefined) select = select.where('i.root_cause_incident_id', '=', q.rootCauseIncidentId);
     if (q.configuration !== undefined) select = select.where('i.configuration', '=', q.configuration);
+    select = applyTenantCheck(select, q, 'i.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where('i.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (q.jobDefinitionIdIn !== undefined) select = select.where('i.job_def_id', 'in', nonEmpty(q.jobDefinitionIdIn));
     // Camunda's Incident.xml: an incident of no process definition (a failed batch job's) passes the check.

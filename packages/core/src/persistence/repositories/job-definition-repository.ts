@@ -3,6 +3,7 @@ import type { JobDefinition, JobDefinitionQuery } from '../../services/job-defin
 import type { JobDefinitionTable, StoreSchema } from '../schema.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<JobDefinitionTable>;
 
@@ -98,6 +99,7 @@ export class JobDefinitionRepository {
     if (q.active) select = select.where('d.suspended', '=', 0);
     if (q.suspended) select = select.where('d.suspended', '=', 1);
     if (q.withOverridingJobPriority) select = select.where('d.job_priority', 'is not', null);
+    select = applyTenantCheck(select, q, 'd.tenant_id');
     if (q.withoutTenantId) select = select.where('d.tenant_id', 'is', null);
     if (q.tenantIdIn !== undefined) {
       const tenants = nonEmpty(q.tenantIdIn);

@@ -5,6 +5,7 @@ import type { JobTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate, type Page, type Sorting } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<JobTable>;
 
@@ -45,7 +46,7 @@ const JOB_SORT_COLUMNS: Record<JobSortField, string> = {
 };
 
 /** Camunda's job query (REST GET /job); without sorting, by id. Date bounds are strict. */
-export interface JobListQuery extends Page {
+export interface JobListQuery extends Page, TenantChecked {
   jobId?: string;
   jobIds?: readonly string[];
   jobDefinitionId?: string;
@@ -266,6 +267,7 @@ export class JobRepository {
     if (q.suspended) select = select.where('suspended', '=', 1);
     if (q.priorityLowerThanOrEquals !== undefined) select = select.where('priority', '<=', q.priorityLowerThanOrEquals);
     if (q.priorityHigherThanOrEquals !== undefined) select = select.where('priority', '>=', q.priorityHigherThanOrEquals);
+    select = applyTenantCheck(select, q, 'tenant_id');
     if (q.tenantIdIn !== undefined) {
       const tenants = nonEmpty(q.tenantIdIn);
       select = q.includeJobsWithoutTenantId

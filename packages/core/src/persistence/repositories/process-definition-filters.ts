@@ -3,6 +3,7 @@ import type { ProcessDefinitionQuery } from '../../services/process-definition/p
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { nonEmpty } from './query-support.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 /** The FROM and WHERE of a process definition query (alias `pd`), shared by list and count. */
 export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: ProcessDefinitionQuery, readable: ReadFilter = null) {
@@ -30,6 +31,7 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
   if (q.withoutVersionTag) select = select.where('pd.version_tag', 'is', null);
   if (q.startableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 1);
   if (q.notStartableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 0);
+  select = applyTenantCheck(select, q, 'pd.tenant_id');
   if (q.withoutTenantId) select = select.where('pd.tenant_id', 'is', null);
   if (q.tenantIdIn !== undefined) {
     const tenants = nonEmpty(q.tenantIdIn);

@@ -2,6 +2,7 @@ import type { Expression, SqlBool, Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
 import { applyPage, applySorting, nonEmpty, toBoolean } from './query-support.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 const SORT_COLUMNS = {
   instanceId: 'e.id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id', businessKey: 'e.business_key',
@@ -58,6 +59,7 @@ export class ProcessInstanceRepository {
     }
     if (q.active) select = select.where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
+    select = applyTenantCheck(select, q, 'e.tenant_id');
     if (q.withoutTenantId) select = select.where('e.tenant_id', 'is', null);
     if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (readable) select = select.where(readable('e.id', 'e.proc_def_key'));

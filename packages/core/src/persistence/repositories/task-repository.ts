@@ -8,6 +8,7 @@ import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } fro
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
 import { valueCondition } from './variable-instance-query.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
 export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNullable<ReadFilter> } | null;
@@ -94,10 +95,8 @@ export class TaskRepository {
    * task without links or with candidate users counts under no group (null, listed first as in
    * Camunda's documentation; its ORDER BY leaves that to the database).
    */
-  async countByCandidateGroup(): Promise<{ groupName: string | null; taskCount: number }[]> {
-    const rows = await this.trx
-      .selectFrom('trellis_task as t')
-      .leftJoin('trellis_task_candidate as c', 'c.task_id', 't.id')
+  async countByCandidateGroup(tenants: TenantChecked = {}): Promise<{ groupName: string | null; taskCount: number }[]> {
+    const rows = await applyTenantCheck(this.trx.selectFrom('trellis_task as t').leftJoin('trellis_task_candidate as c', 'c.task_id', 't.id'), tenants, 't.tenant_id')
       .where('t.assignee', 'is', null)
       .groupBy('c.group_id')
       .select((eb) => ['c.group_id', eb.fn.count<number>('t.id').as('task_count')])
@@ -174,6 +173,7 @@ export class TaskRepository {
     if (q.assigned) select = select.where('t.assignee', 'is not', null);
     if (q.active) select = select.where('t.suspended', '=', 0);
     if (q.suspended) select = select.where('t.suspended', '=', 1);
+    select = applyTenantCheck(select, q, 't.tenant_id');
     if (q.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
     if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     select = this.filteredMore(select, q);

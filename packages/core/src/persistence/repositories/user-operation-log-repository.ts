@@ -3,6 +3,7 @@ import type { UserOperationLogEntry, UserOperationLogQuery } from '../../service
 import type { StoreSchema, UserOperationLogTable } from '../schema.js';
 import { applyPage, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_op_log as o');
 type Select = ReturnType<typeof base>;
@@ -47,6 +48,7 @@ export class UserOperationLogRepository {
 
   private select(q: UserOperationLogQuery, readable: OperationLogReadFilter): Select {
     let s: Select = base(this.trx);
+    s = applyTenantCheck(s, q, 'o.tenant_id');
     if (readable) s = s.where(readable('o.proc_def_key', 'o.category'));
     const equals: ReadonlyArray<[keyof UserOperationLogQuery, keyof UserOperationLogTable]> = [
       ['deploymentId', 'deployment_id'], ['processDefinitionId', 'proc_def_id'], ['processDefinitionKey', 'proc_def_key'],

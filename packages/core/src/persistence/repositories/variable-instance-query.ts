@@ -9,6 +9,7 @@ import type {
 } from '../../services/variable-instance/variable-instance.js';
 import type { StoreSchema } from '../schema.js';
 import { applyPage, applySorting } from './query-support.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 /** Variables the caller may read: by their process instance, its definition's key, or their task (null: no checks). */
 export type VariableReadFilter = ((instanceColumn: string, definitionKeyColumn: string, taskColumn: string) => Expression<SqlBool>) | null;
@@ -85,6 +86,7 @@ export class VariableInstanceQueryRepository {
       if (ids !== undefined) select = select.where(sql<SqlBool>`1 = 0`);
     }
     if (q.activityInstanceIdIn !== undefined) select = select.where(isIn(ACTIVITY_INSTANCE, q.activityInstanceIdIn));
+    select = applyTenantCheck(select, q, 'p.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where(isIn(sql.ref('p.tenant_id'), q.tenantIdIn));
     if (q.withoutTenantId) select = select.where('p.tenant_id', 'is', null);
     for (const condition of q.variableValues ?? []) {

@@ -30,7 +30,9 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
     (subscription) =>
       !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== null && subscription.tenantId !== signal.tenantId) &&
       !(signal.withoutTenantId && subscription.tenantId !== null) &&
-      !(subscription.executionId === null && signal.executionId),
+      !(subscription.executionId === null && signal.executionId) &&
+      // Camunda's signal subscription queries keep the caller's tenants only.
+      ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId),
   );
   const definitions = new Map<string, ProcessDefinition | null>();
   const definitionOf = async (id: string) => {
@@ -40,12 +42,12 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   if (authorize) {
     for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
       const definition = await definitionOf(subscription.processDefinitionId!);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', subscription.processInstanceId, definition?.key ?? null);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', subscription.processInstanceId, definition?.key ?? null, subscription.tenantId);
     }
     for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
       const definition = await definitionOf(subscription.processDefinitionId!);
       if (!definition) continue;
-      await checkCreateInstance(ctx, definition.key);
+      await checkCreateInstance(ctx, definition);
     }
   }
   for (const subscription of subscriptions) {

@@ -76,7 +76,7 @@ export class RetriesAndSuspensionBatches {
     return this.commands.run(suspended ? 'SuspendProcessInstancesBatchCmd' : 'ActivateProcessInstancesBatchCmd', async (ctx) => {
       const ids = new Set<string | null>(selection.processInstanceIds ?? []);
       if (selection.processInstanceQuery) {
-        for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
+        for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(selection.processInstanceQuery)), await readableInstances(ctx))) ids.add(instance.id);
       }
       if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) ids.add(id);
       if (ids.size === 0) throw new BadUserRequestException('No process instance ids given: process Instance Ids is empty');
@@ -103,7 +103,7 @@ async function collectJobIds(ctx: CommandContext, selection: JobRetriesSelection
   }
   const instanceIds = new Set<string>(selection.processInstanceIds ?? []);
   if (selection.processInstanceQuery) {
-    for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) instanceIds.add(instance.id);
+    for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(selection.processInstanceQuery)), await readableInstances(ctx))) instanceIds.add(instance.id);
   }
   if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) instanceIds.add(id);
   if (instanceIds.size > 0) {

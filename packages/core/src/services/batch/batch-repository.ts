@@ -4,6 +4,7 @@ import { OptimisticLockingException } from '../../errors/exceptions.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean } from '../../persistence/repositories/query-support.js';
 import type { BatchTable, StoreSchema } from '../../persistence/schema.js';
 import type { Batch, BatchConfiguration, BatchQuery, BatchStatistics, BatchStatisticsQuery } from './batch.js';
+import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<BatchTable>;
 
@@ -88,6 +89,7 @@ export class BatchRepository {
     let select = this.trx.selectFrom('trellis_batch as b');
     if (q.batchId !== undefined) select = select.where('b.id', '=', q.batchId);
     if (q.type !== undefined) select = select.where('b.type', '=', q.type);
+    select = applyTenantCheck(select, q, 'b.tenant_id');
     // Camunda's query keeps one tenant criterion, tenantIdIn over withoutTenantId (the DTO sets it last).
     if (q.tenantIdIn !== undefined) select = select.where('b.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     else if (q.withoutTenantId) select = select.where('b.tenant_id', 'is', null);

@@ -87,28 +87,28 @@ export class BatchService {
   }
 
   find(query: BatchQuery = {}): Promise<Batch[]> {
-    return this.commands.run('BatchQuery', async (ctx) => repository(ctx).find(query, await ctx.authz.readFilter('READ', Resources.BATCH)));
+    return this.commands.run('BatchQuery', async (ctx) => repository(ctx).find(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ', Resources.BATCH)));
   }
 
   count(query: BatchQuery = {}): Promise<number> {
-    return this.commands.run('BatchQuery', async (ctx) => repository(ctx).count(query, await ctx.authz.readFilter('READ', Resources.BATCH)));
+    return this.commands.run('BatchQuery', async (ctx) => repository(ctx).count(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ', Resources.BATCH)));
   }
 
   /** The batch, or NotFoundException `Batch with id '<id>' does not exist`. */
   get(id: string): Promise<Batch> {
     return this.commands.run('BatchQuery', async (ctx) => {
-      const [batch] = await repository(ctx).find({ batchId: id }, await ctx.authz.readFilter('READ', Resources.BATCH));
+      const [batch] = await repository(ctx).find(ctx.tenantCheck.query({ batchId: id }), await ctx.authz.readFilter('READ', Resources.BATCH));
       if (!batch) throw new NotFoundException(`Batch with id '${id}' does not exist`);
       return batch;
     });
   }
 
   statistics(query: BatchStatisticsQuery = {}): Promise<BatchStatistics[]> {
-    return this.commands.run('BatchStatisticsQuery', async (ctx) => repository(ctx).statistics(query, await ctx.authz.readFilter('READ', Resources.BATCH)));
+    return this.commands.run('BatchStatisticsQuery', async (ctx) => repository(ctx).statistics(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ', Resources.BATCH)));
   }
 
   countStatistics(query: BatchStatisticsQuery = {}): Promise<number> {
-    return this.commands.run('BatchStatisticsQuery', async (ctx) => repository(ctx).count(query, await ctx.authz.readFilter('READ', Resources.BATCH)));
+    return this.commands.run('BatchStatisticsQuery', async (ctx) => repository(ctx).count(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ', Resources.BATCH)));
   }
 
   /** Suspends or activates the batch, its three job definitions and their jobs. Unknown: NotFoundException. */
@@ -116,6 +116,7 @@ export class BatchService {
     return this.commands.run(suspended ? 'SuspendBatchCmd' : 'ActivateBatchCmd', async (ctx) => {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
+      ctx.tenantCheck.require(batch.tenantId, `${suspended ? 'suspend' : 'activate'} batch '${id}'`);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.BATCH, resourceId: id });
       // Camunda logs the operation also when the batch is in that state already.
       OperationLogEntries.batch(ctx, suspended ? 'SuspendBatch' : 'ActivateBatch', id, batch.tenantId, [{ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' }]);
@@ -140,6 +141,7 @@ export class BatchService {
     return this.commands.run('DeleteBatchCmd', async (ctx) => {
       const batch = await repository(ctx).findById(id);
       if (!batch) throw new NotFoundException(`Batch for id '${id}' cannot be found`);
+      ctx.tenantCheck.require(batch.tenantId, `delete batch '${id}'`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.BATCH, resourceId: id });
       OperationLogEntries.batch(ctx, 'Delete', id, batch.tenantId, [{ property: 'cascadeToHistory', newValue: cascade }]);
       await deleteBatch(ctx, batch, { deleteJobs: true, ended: 'deleted' });

@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** Camunda's batch type strings (Batch.TYPE_*) of the batches that run here. */
 export const BatchTypes = {
@@ -44,7 +45,7 @@ export interface BatchStatistics extends Batch {
 
 export type BatchSortField = 'batchId' | 'tenantId' | 'startTime';
 
-export interface BatchQuery extends Page {
+export interface BatchQuery extends Page, TenantChecked {
   batchId?: string;
   type?: string;
   tenantIdIn?: string[];

@@ -12,6 +12,7 @@ import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { batchTimeToLive, deleteHistoricBatch } from './historic-batch-events.js';
 import { BATCH_SET_REMOVAL_TIME, type SetRemovalTimeSettings } from './types/batch-set-removal-time.js';
+import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A batch as history keeps it (Camunda's HistoricBatch): no jobsCreated, no suspension state. */
 export interface HistoricBatch {
@@ -34,7 +35,7 @@ export interface HistoricBatch {
 export type HistoricBatchSortField = 'batchId' | 'startTime' | 'endTime' | 'tenantId';
 
 /** Camunda's HistoricBatchQuery. */
-export interface HistoricBatchQuery extends Page {
+export interface HistoricBatchQuery extends Page, TenantChecked {
   batchId?: string;
   type?: string;
   /** true: ended batches (end time set); false: running ones. */
@@ -82,7 +83,7 @@ export class HistoricBatchService {
 
   count(query: HistoricBatchQuery = {}): Promise<number> {
     return this.commands.run('HistoricBatchQuery', async (ctx) => {
-      const row = await filtered(ctx.trx, query, await readable(ctx)).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const row = await filtered(ctx.trx, ctx.tenantCheck.query(query), await readable(ctx)).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
       return Number(row.count);
     });
   }
@@ -99,8 +100,9 @@ export class HistoricBatchService {
   /** Camunda's DeleteHistoricBatchCmd. Unknown: NotFoundException; needs DELETE_HISTORY on the batch. */
   delete(id: string): Promise<void> {
     return this.commands.run('DeleteHistoricBatchCmd', async (ctx) => {
-      const row = await ctx.trx.selectFrom('trellis_hi_batch').select('id').where('id', '=', id).executeTakeFirst();
+      const row = await ctx.trx.selectFrom('trellis_hi_batch').select(['id', 'tenant_id']).where('id', '=', id).executeTakeFirst();
       if (!row) throw new NotFoundException(`Historic batch for id '${id}' cannot be found: historic batch is null`);
+      ctx.tenantCheck.require(row.tenant_id, `delete historic batch '${id}'`);
       await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.BATCH, resourceId: id });
       await deleteHistoricBatch(ctx, id);
     });
@@ -186,7 +188,7 @@ export function removalTimeMode(request: RemovalTimeModes): 'calculated' | 'abso
 const readable = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.BATCH);
 
 async function findHistoricBatches(ctx: CommandContext, query: HistoricBatchQuery): Promise<HistoricBatch[]> {
-  const select = filtered(ctx.trx, query, await readable(ctx)).selectAll('h');
+  const select = filtered(ctx.trx, ctx.tenantCheck.query(query), await readable(ctx)).selectAll('h');
   const rows = await applyPage(applySorting(select, query.sorting, SORT_COLUMNS, 'h.id'), query).execute();
   return rows.map(toHistoricBatch);
 }
@@ -197,6 +199,7 @@ function filtered(trx: Transaction<StoreSchema>, q: HistoricBatchQuery, readFilt
   if (q.type !== undefined) select = select.where('h.type', '=', q.type);
   if (q.completed === true) select = select.where('h.end_time', 'is not', null);
   if (q.completed === false) select = select.where('h.end_time', 'is', null);
+  select = applyTenantCheck(select, q, 'h.tenant_id');
   // As for batches: one tenant criterion, tenantIdIn over withoutTenantId.
   if (q.tenantIdIn !== undefined) select = select.where('h.tenant_id', 'in', nonEmpty(q.tenantIdIn));
   else if (q.withoutTenantId) select = select.where('h.tenant_id', 'is', null);

@@ -116,7 +116,7 @@ async function collectInstanceIds(ctx: CommandContext, selection: ProcessInstanc
     else for (const instance of await ctx.processInstances.find({ processInstanceIds: given })) ids.add(instance.id);
   }
   if (selection.processInstanceQuery) {
-    for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
+    for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(selection.processInstanceQuery)), await readableInstances(ctx))) ids.add(instance.id);
   }
   return [...ids];
 }

@@ -121,7 +121,7 @@ export class ModificationBatches {
     if (modification.instructions.length === 0) throw new BadUserRequestException('Modification instructions cannot be empty is empty');
     const ids = new Set<string | null>(modification.processInstanceIds ?? []);
     if (modification.processInstanceQuery) {
-      for (const instance of await ctx.processInstances.find(unpaged(modification.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
+      for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(modification.processInstanceQuery)), await readableInstances(ctx))) ids.add(instance.id);
     }
     if (modification.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, modification.historicProcessInstanceQuery)) ids.add(id);
     if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot be empty: Process instance ids is empty');
@@ -154,7 +154,7 @@ export async function modifyInstanceOfDefinition(
       `ENGINE-13037 Process instance '${processInstanceId}' cannot be modified. Its process definition '${runner.definition.id}' does not match given process definition '${processDefinitionId}'`,
     );
   }
-  await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+  await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
   if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
   runner.skips = skips;
   await modifyInstance(runner, instructions.flatMap((instruction) => resolve(runner, instruction)));

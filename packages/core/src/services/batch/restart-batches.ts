@@ -149,7 +149,7 @@ export async function restartInstance(
       `ENGINE-13039 Historic process instance '${historicId}' cannot be restarted. Its process definition '${historic.processDefinitionId}' does not match given process definition '${settings.processDefinitionId}'`,
     );
   }
-  await checkCreateInstance(ctx, definition.key);
+  await checkCreateInstance(ctx, definition);
   ensureDefinitionActive(definition);
   const runner = await startInstance(ctx, env, definition, {
     businessKey: settings.withoutBusinessKey ? null : historic.businessKey,

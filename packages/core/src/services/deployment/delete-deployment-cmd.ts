@@ -22,8 +22,9 @@ export class DeleteDeploymentCmd implements Command<void> {
 
   async execute(ctx: CommandContext): Promise<void> {
     const deployment = await ctx.deployments.findById(this.deploymentId);
-    // Camunda's text, grammar included (DeploymentResourceImpl).
-    if (!deployment) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
+    // Camunda's text, grammar included (DeploymentResourceImpl, whose tenant-checked query finds no
+    // deployment of another tenant).
+    if (!deployment || !ctx.tenantCheck.isAuthenticatedTenant(deployment.tenantId)) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
     await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
     OperationLogEntries.deployment(ctx, 'Delete', deployment.id, null, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {

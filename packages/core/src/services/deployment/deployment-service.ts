@@ -39,22 +39,22 @@ export class DeploymentService {
 
   /** The deployment, if it exists and the caller may read it. */
   getDeployment(deploymentId: string): Promise<Deployment | null> {
-    return this.commands.run('GetDeploymentCmd', async (ctx) => (await ctx.deployments.find({ id: deploymentId }, await readable(ctx)))[0] ?? null);
+    return this.commands.run('GetDeploymentCmd', async (ctx) => (await ctx.deployments.find(ctx.tenantCheck.query({ id: deploymentId }), await readable(ctx)))[0] ?? null);
   }
 
   /** The deployments the caller may read that match the query. */
   findDeployments(query: DeploymentQuery = {}): Promise<Deployment[]> {
-    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.find(query, await readable(ctx)));
+    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.find(ctx.tenantCheck.query(query), await readable(ctx)));
   }
 
   countDeployments(query: DeploymentQuery = {}): Promise<number> {
-    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.count(query, await readable(ctx)));
+    return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.count(ctx.tenantCheck.query(query), await readable(ctx)));
   }
 
   /** The resources of a deployment in deployment order (empty for an unknown deployment). */
   getDeploymentResources(deploymentId: string): Promise<DeploymentResource[]> {
     return this.commands.run('GetDeploymentResourcesCmd', async (ctx) => {
-      await ctx.authz.check(readDeployment(deploymentId));
+      await checkReadDeployment(ctx, deploymentId);
       return ctx.resources.listByDeployment(deploymentId);
     });
   }
@@ -62,7 +62,7 @@ export class DeploymentService {
   /** A resource with its content; NotFoundException when the deployment has no such resource. */
   getResourceData(deploymentId: string, resourceId: string): Promise<DeploymentResourceData> {
     return this.commands.run('GetDeploymentResourceForIdCmd', async (ctx) => {
-      await ctx.authz.check(readDeployment(deploymentId));
+      await checkReadDeployment(ctx, deploymentId);
       const resource = await ctx.resources.findData(deploymentId, resourceId);
       if (!resource) {
         throw new NotFoundException(`no resource found with id '${resourceId}' in deployment '${deploymentId}'`);
@@ -84,4 +84,12 @@ export class DeploymentService {
 }
 
 const readable = (ctx: CommandContext) => ctx.authz.readFilter('READ', Resources.DEPLOYMENT);
-const readDeployment = (deploymentId: string) => ({ permission: 'READ', resource: Resources.DEPLOYMENT, resourceId: deploymentId });
+
+/** Camunda's checkReadDeployment: a deployment of the caller's tenants (when it exists), then READ on it. */
+async function checkReadDeployment(ctx: CommandContext, deploymentId: string): Promise<void> {
+  if (ctx.tenantCheck.isActive) {
+    const deployment = await ctx.deployments.findById(deploymentId);
+    if (deployment) ctx.tenantCheck.require(deployment.tenantId, `get the deployment '${deploymentId}'`);
+  }
+  await ctx.authz.check({ permission: 'READ', resource: Resources.DEPLOYMENT, resourceId: deploymentId });
+}

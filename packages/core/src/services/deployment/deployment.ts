@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A set of resources deployed together. */
 export interface Deployment {
@@ -24,7 +25,7 @@ export interface DeploymentResourceData extends DeploymentResource {
 export type DeploymentSortField = 'id' | 'name' | 'deploymentTime' | 'tenantId';
 
 /** Camunda's DeploymentQuery filters; every field is optional and they combine with AND. */
-export interface DeploymentQuery extends Page {
+export interface DeploymentQuery extends Page, TenantChecked {
   id?: string;
   name?: string;
   nameLike?: string;

@@ -35,11 +35,11 @@ export async function collectExternalTaskIds(ctx: CommandContext, selection: Ext
   }
   const now = ctx.clock.now();
   if (selection.externalTaskQuery) {
-    for (const task of await ctx.externalTasks.find(unpaged(selection.externalTaskQuery), await readableInstances(ctx), now)) ids.add(task.id);
+    for (const task of await ctx.externalTasks.find(ctx.tenantCheck.query(unpaged(selection.externalTaskQuery)), await readableInstances(ctx), now)) ids.add(task.id);
   }
   const instanceIds = new Set<string>(selection.processInstanceIds ?? []);
   if (selection.processInstanceQuery) {
-    for (const instance of await ctx.processInstances.find(unpaged(selection.processInstanceQuery), await readableInstances(ctx))) instanceIds.add(instance.id);
+    for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(selection.processInstanceQuery)), await readableInstances(ctx))) instanceIds.add(instance.id);
   }
   if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) instanceIds.add(id);
   if (instanceIds.size > 0) {

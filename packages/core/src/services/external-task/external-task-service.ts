@@ -78,8 +78,9 @@ export class ExternalTaskService {
       const createTime = request.sorting?.find((sorting) => sorting.sortBy === 'createTime')?.sortOrder;
       const locked: LockedExternalTask[] = [];
       const order = { usePriority: request.usePriority ?? false, createTime };
-      for (const topic of topics) {
+      for (const requested of topics) {
         if (locked.length >= request.maxTasks) break;
+        const topic = ctx.tenantCheck.query(requested);
         const lockExpirationTime = new Date(now.getTime() + topic.lockDuration);
         if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
           // Nothing to filter in memory: pick and lock in one statement.
@@ -291,20 +292,20 @@ export class ExternalTaskService {
   }
 
   findExternalTasks(query: ExternalTaskQuery = {}): Promise<ExternalTask[]> {
-    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.find(query, await readableTasks(ctx), ctx.clock.now()));
+    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.find(ctx.tenantCheck.query(query), await readableTasks(ctx), ctx.clock.now()));
   }
 
   countExternalTasks(query: ExternalTaskQuery = {}): Promise<number> {
-    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.count(query, await readableTasks(ctx), ctx.clock.now()));
+    return this.commands.run('ExternalTaskQuery', async (ctx) => ctx.externalTasks.count(ctx.tenantCheck.query(query), await readableTasks(ctx), ctx.clock.now()));
   }
 
   getExternalTask(id: string): Promise<ExternalTask | null> {
-    return this.commands.run('ExternalTaskQuery', async (ctx) => (await ctx.externalTasks.find({ externalTaskId: id }, await readableTasks(ctx)))[0] ?? null);
+    return this.commands.run('ExternalTaskQuery', async (ctx) => (await ctx.externalTasks.find(ctx.tenantCheck.query({ externalTaskId: id }), await readableTasks(ctx)))[0] ?? null);
   }
 
   getTopicNames(options: { withLockedTasks?: boolean; withUnlockedTasks?: boolean; withRetriesLeft?: boolean } = {}): Promise<string[]> {
     // Camunda's GetTopicNamesCmd runs the external task query: topics of readable tasks only.
-    return this.commands.run('GetTopicNamesCmd', async (ctx) => ctx.externalTasks.topicNames(options, ctx.clock.now(), await readableTasks(ctx)));
+    return this.commands.run('GetTopicNamesCmd', async (ctx) => ctx.externalTasks.topicNames(ctx.tenantCheck.query(options), ctx.clock.now(), await readableTasks(ctx)));
   }
 
   /** The details of the last failure; NullValueException for an unknown task (REST answers 500, as Camunda). */
@@ -312,7 +313,7 @@ export class ExternalTaskService {
     return this.commands.run('GetExternalTaskErrorDetailsCmd', async (ctx) => {
       const task = await ctx.externalTasks.findById(id);
       if (!task) throw new NullValueException(`No external task found with id ${id}: externalTask is null`);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', task.processInstanceId, task.processDefinitionKey);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', task.processInstanceId, task.processDefinitionKey, task.tenantId);
       return task.errorDetails;
     });
   }
@@ -376,7 +377,7 @@ export class ExternalTaskService {
   }
 
   private checkUpdate(ctx: CommandContext, task: ExternalTask) {
-    return checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', task.processInstanceId, task.processDefinitionKey);
+    return checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', task.processInstanceId, task.processDefinitionKey, task.tenantId);
   }
 
   /**

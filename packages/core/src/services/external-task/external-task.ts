@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A unit of work for an external worker (Camunda's ExternalTaskEntity). */
 export interface ExternalTask {
@@ -31,7 +32,7 @@ export interface LockedExternalTask extends ExternalTask {
   extensionProperties: Record<string, string>;
 }
 
-export interface FetchTopic {
+export interface FetchTopic extends TenantChecked {
   topicName: string | null;
   lockDuration: number;
   /** null: all variables; []: none. */
@@ -70,7 +71,7 @@ export type ExternalTaskSortField =
   | 'taskPriority'
   | 'createTime';
 
-export interface ExternalTaskQuery extends Page {
+export interface ExternalTaskQuery extends Page, TenantChecked {
   externalTaskId?: string;
   externalTaskIdIn?: string[];
   topicName?: string;

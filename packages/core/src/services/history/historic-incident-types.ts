@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A historic incident (Camunda's HistoricIncident): open, resolved or deleted. */
 export interface HistoricIncident {
@@ -33,7 +34,7 @@ export type HistoricIncidentSortField =
   | 'configuration' | 'historyConfiguration' | 'tenantId' | 'incidentState';
 
 /** Camunda's historic incident query (REST GET /history/incident); times strictly before / after. */
-export interface HistoricIncidentQuery extends Page {
+export interface HistoricIncidentQuery extends Page, TenantChecked {
   incidentId?: string;
   incidentType?: string;
   incidentMessage?: string;

@@ -9,13 +9,13 @@ export class HistoricIncidents {
 
   find(query: HistoricIncidentQuery = {}): Promise<HistoricIncident[]> {
     return this.commands.run('HistoricIncidentQuery', async (ctx) =>
-      new HistoricIncidentRepository(ctx.trx).find(query, await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
+      new HistoricIncidentRepository(ctx.trx).find(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
     );
   }
 
   count(query: HistoricIncidentQuery = {}): Promise<number> {
     return this.commands.run('HistoricIncidentQuery', async (ctx) =>
-      new HistoricIncidentRepository(ctx.trx).count(query, await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
+      new HistoricIncidentRepository(ctx.trx).count(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
     );
   }
 }

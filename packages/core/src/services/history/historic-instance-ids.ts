@@ -11,6 +11,6 @@ import type { HistoricProcessInstanceQuery } from './historic-instances.js';
 export async function historicInstanceIds(ctx: CommandContext, query: HistoricProcessInstanceQuery): Promise<string[]> {
   const { firstResult: _first, maxResults: _max, sorting: _sorting, ...unpaged } = query;
   const readable = await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
-  const instances = await new HistoricInstanceRepository(ctx.trx).findProcessInstances(unpaged, readable);
+  const instances = await new HistoricInstanceRepository(ctx.trx).findProcessInstances(ctx.tenantCheck.query(unpaged), readable);
   return instances.map((instance) => instance.id);
 }

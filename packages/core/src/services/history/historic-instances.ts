@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 export type HistoricProcessInstanceState = 'ACTIVE' | 'SUSPENDED' | 'COMPLETED' | 'EXTERNALLY_TERMINATED' | 'INTERNALLY_TERMINATED';
 
@@ -29,7 +30,7 @@ export interface HistoricProcessInstance {
 export type HistoricProcessInstanceSortField =
   | 'instanceId' | 'definitionId' | 'definitionKey' | 'definitionName' | 'definitionVersion' | 'businessKey' | 'startTime' | 'endTime' | 'duration' | 'tenantId';
 
-export interface HistoricProcessInstanceQuery extends Page {
+export interface HistoricProcessInstanceQuery extends Page, TenantChecked {
   processInstanceId?: string;
   processInstanceIds?: string[];
   processDefinitionId?: string;
@@ -118,7 +119,7 @@ export type HistoricActivityInstanceSortField =
   | 'activityInstanceId' | 'instanceId' | 'executionId' | 'activityId' | 'activityName' | 'activityType'
   | 'startTime' | 'endTime' | 'duration' | 'definitionId' | 'occurrence' | 'tenantId';
 
-export interface HistoricActivityInstanceQuery extends Page {
+export interface HistoricActivityInstanceQuery extends Page, TenantChecked {
   activityInstanceId?: string;
   processInstanceId?: string;
   processDefinitionId?: string;

@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** One entry of the historic job log (Camunda's HistoricJobLog). */
 export interface HistoricJobLog {
@@ -35,7 +36,7 @@ export type HistoricJobLogSortField =
   | 'processInstanceId' | 'processDefinitionId' | 'processDefinitionKey' | 'deploymentId' | 'hostname' | 'occurrence' | 'tenantId';
 
 /** Camunda's historic job log query (REST GET /history/job-log). */
-export interface HistoricJobLogQuery extends Page {
+export interface HistoricJobLogQuery extends Page, TenantChecked {
   logId?: string;
   jobId?: string;
   jobExceptionMessage?: string;
@@ -91,7 +92,7 @@ export type HistoricExternalTaskLogSortField =
   | 'executionId' | 'processInstanceId' | 'processDefinitionId' | 'processDefinitionKey' | 'tenantId';
 
 /** Camunda's historic external task log query (REST GET /history/external-task-log). */
-export interface HistoricExternalTaskLogQuery extends Page {
+export interface HistoricExternalTaskLogQuery extends Page, TenantChecked {
   logId?: string;
   externalTaskId?: string;
   topicName?: string;

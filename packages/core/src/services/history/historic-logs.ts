@@ -14,11 +14,11 @@ export class HistoricLogs {
   constructor(private readonly commands: CommandExecutor) {}
 
   findJobLogs(query: HistoricJobLogQuery = {}): Promise<HistoricJobLog[]> {
-    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findJobLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findJobLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countJobLogs(query: HistoricJobLogQuery = {}): Promise<number> {
-    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countJobLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricJobLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countJobLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   async getJobLog(id: string): Promise<HistoricJobLog | null> {
@@ -30,6 +30,7 @@ export class HistoricLogs {
     return this.commands.run('GetHistoricJobLogExceptionStacktraceCmd', async (ctx) => {
       const entry = await new HistoricLogRepository(ctx.trx).jobStacktrace(id);
       if (!entry) throw new NullValueException(`No historic job log found with id ${id}: historicJobLog is null`);
+      ctx.tenantCheck.require(entry.tenantId, `get the historic job log '${id}'`);
       // Camunda's checkReadHistoricJobLog: READ_HISTORY on the definition; a batch job's entry needs nothing.
       if (entry.processDefinitionKey) await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: entry.processDefinitionKey });
       return entry.stacktrace;
@@ -37,11 +38,11 @@ export class HistoricLogs {
   }
 
   findExternalTaskLogs(query: HistoricExternalTaskLogQuery = {}): Promise<HistoricExternalTaskLog[]> {
-    return this.commands.run('HistoricExternalTaskLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findExternalTaskLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricExternalTaskLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).findExternalTaskLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countExternalTaskLogs(query: HistoricExternalTaskLogQuery = {}): Promise<number> {
-    return this.commands.run('HistoricExternalTaskLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countExternalTaskLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricExternalTaskLogQuery', async (ctx) => new HistoricLogRepository(ctx.trx).countExternalTaskLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   async getExternalTaskLog(id: string): Promise<HistoricExternalTaskLog | null> {
@@ -53,6 +54,7 @@ export class HistoricLogs {
     return this.commands.run('GetHistoricExternalTaskLogErrorDetailsCmd', async (ctx) => {
       const entry = await new HistoricLogRepository(ctx.trx).externalTaskErrorDetails(id);
       if (!entry) throw new NullValueException(`No historic external task log found with id ${id}: historicExternalTaskLog is null`);
+      ctx.tenantCheck.require(entry.tenantId, `get the historic external task log '${id}'`);
       if (entry.processDefinitionKey) await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: entry.processDefinitionKey });
       return entry.errorDetails;
     });

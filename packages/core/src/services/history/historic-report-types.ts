@@ -1,3 +1,4 @@
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 
 /** One process definition's row in Camunda's CleanableHistoricProcessInstanceReport. */
@@ -12,7 +13,7 @@ export interface CleanableHistoricProcessInstanceReportResult {
   tenantId: string | null;
 }
 
-export interface CleanableHistoricProcessInstanceReportQuery extends Page {
+export interface CleanableHistoricProcessInstanceReportQuery extends Page, TenantChecked {
   processDefinitionIdIn?: string[];
   processDefinitionKeyIn?: string[];
   tenantIdIn?: string[];
@@ -62,7 +63,7 @@ export interface DurationReportResult {
   average: number;
 }
 
-export interface HistoricProcessInstanceReportQuery {
+export interface HistoricProcessInstanceReportQuery extends TenantChecked {
   processDefinitionIdIn?: string[];
   processDefinitionKeyIn?: string[];
   startedBefore?: Date;

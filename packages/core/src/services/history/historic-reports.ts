@@ -23,13 +23,13 @@ export class HistoricReports {
   /** One row per definition the caller has READ and READ_HISTORY on: finished and cleanable instance counts. */
   cleanableProcessInstances(query: CleanableHistoricProcessInstanceReportQuery = {}): Promise<CleanableHistoricProcessInstanceReportResult[]> {
     return this.commands.run('CleanableHistoricProcessInstanceReport', async (ctx) =>
-      new HistoricReportRepository(ctx.trx).cleanableProcessInstances(query, cleanableRule(ctx), await readAndReadHistory(ctx)),
+      new HistoricReportRepository(ctx.trx).cleanableProcessInstances(ctx.tenantCheck.query(query), cleanableRule(ctx), await readAndReadHistory(ctx)),
     );
   }
 
   countCleanableProcessInstances(query: CleanableHistoricProcessInstanceReportQuery = {}): Promise<number> {
     return this.commands.run('CleanableHistoricProcessInstanceReport', async (ctx) =>
-      new HistoricReportRepository(ctx.trx).countCleanableProcessInstances(query, cleanableRule(ctx), await readAndReadHistory(ctx)),
+      new HistoricReportRepository(ctx.trx).countCleanableProcessInstances(ctx.tenantCheck.query(query), cleanableRule(ctx), await readAndReadHistory(ctx)),
     );
   }
 
@@ -37,6 +37,11 @@ export class HistoricReports {
   activityStatistics(query: HistoricActivityStatisticsQuery): Promise<HistoricActivityStatistics[]> {
     return this.commands.run('HistoricActivityStatisticsQuery', async (ctx) => {
       if (!query.processDefinitionId) throw new NotValidException('No valid process definition id supplied: processDefinitionId is null');
+      // Camunda's statistics query is tenant-checked: another tenant's definition has no rows.
+      if (ctx.tenantCheck.isActive) {
+        const definition = await ctx.processDefinitions.findById(query.processDefinitionId);
+        if (definition && !ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) return [];
+      }
       if (ctx.authz.isActive) {
         const definition = await ctx.processDefinitions.findById(query.processDefinitionId);
         if (!definition) return [];
@@ -56,7 +61,7 @@ export class HistoricReports {
       if (!periodUnit) throw new NotValidException('periodUnit is null');
       await checkReadHistory(ctx, query);
       if (query.startedAfter && query.startedBefore && query.startedAfter.getTime() > query.startedBefore.getTime()) return [];
-      return groupDurations(await new HistoricReportRepository(ctx.trx).finishedDurations(query), periodUnit);
+      return groupDurations(await new HistoricReportRepository(ctx.trx).finishedDurations(ctx.tenantCheck.query(query)), periodUnit);
     });
   }
 }

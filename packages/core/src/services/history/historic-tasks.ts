@@ -4,6 +4,7 @@ import type { CommandExecutor } from '../../command/command-executor.js';
 import type { HistoricTaskState } from '../../history/task-history.js';
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import { HistoricTaskRepository, type CompletedWindow } from '../../persistence/repositories/historic-task-repository.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A user task as history keeps it (Camunda's HistoricTaskInstance). */
 export interface HistoricTaskInstance {
@@ -38,7 +39,7 @@ export type HistoricTaskInstanceSortField =
   | 'taskDefinitionKey' | 'priority' | 'caseDefinitionId' | 'caseInstanceId' | 'caseExecutionId' | 'tenantId';
 
 /** Camunda's HistoricTaskInstanceQuery; the involvement and candidate criteria read the identity link log (level full). */
-export interface HistoricTaskInstanceQuery extends Page {
+export interface HistoricTaskInstanceQuery extends Page, TenantChecked {
   taskId?: string;
   taskParentTaskId?: string;
   processInstanceId?: string;
@@ -113,7 +114,7 @@ export interface HistoricIdentityLinkLog {
 export type HistoricIdentityLinkLogSortField =
   | 'time' | 'type' | 'userId' | 'groupId' | 'taskId' | 'processDefinitionId' | 'processDefinitionKey' | 'operationType' | 'assignerId' | 'tenantId';
 
-export interface HistoricIdentityLinkLogQuery extends Page {
+export interface HistoricIdentityLinkLogQuery extends Page, TenantChecked {
   type?: string;
   userId?: string;
   groupId?: string;
@@ -157,26 +158,26 @@ export class HistoricTasks {
   constructor(private readonly commands: CommandExecutor) {}
 
   findTasks(query: HistoricTaskInstanceQuery = {}): Promise<HistoricTaskInstance[]> {
-    return this.commands.run('HistoricTaskInstanceQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).findTasks(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricTaskInstanceQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).findTasks(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countTasks(query: HistoricTaskInstanceQuery = {}): Promise<number> {
-    return this.commands.run('HistoricTaskInstanceQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).countTasks(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricTaskInstanceQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).countTasks(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   findIdentityLinkLogs(query: HistoricIdentityLinkLogQuery = {}): Promise<HistoricIdentityLinkLog[]> {
-    return this.commands.run('HistoricIdentityLinkLogQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).findIdentityLinkLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricIdentityLinkLogQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).findIdentityLinkLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countIdentityLinkLogs(query: HistoricIdentityLinkLogQuery = {}): Promise<number> {
-    return this.commands.run('HistoricIdentityLinkLogQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).countIdentityLinkLogs(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricIdentityLinkLogQuery', async (ctx) => new HistoricTaskRepository(ctx.trx).countIdentityLinkLogs(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   /** The count report over finished tasks; READ_HISTORY on any process definition and any task, as Camunda checks. */
   countFinishedTasks(groupBy: 'taskName' | 'processDefinition', completed: CompletedWindow = {}): Promise<HistoricTaskReportCount[]> {
     return this.commands.run('HistoricTaskInstanceReport', async (ctx) => {
       await checkReport(ctx);
-      return new HistoricTaskRepository(ctx.trx).countFinishedTasks(groupBy, completed);
+      return new HistoricTaskRepository(ctx.trx).countFinishedTasks(groupBy, ctx.tenantCheck.query(completed));
     });
   }
 
@@ -184,7 +185,7 @@ export class HistoricTasks {
   finishedTaskDurations(periodUnit: 'MONTH' | 'QUARTER', completed: CompletedWindow = {}): Promise<HistoricTaskDurationReport[]> {
     return this.commands.run('HistoricTaskInstanceReport', async (ctx) => {
       await checkReport(ctx);
-      return new HistoricTaskRepository(ctx.trx).finishedTaskDurations(periodUnit, completed, ctx.dialect.name === 'postgres' ? 'postgres' : 'sqlite');
+      return new HistoricTaskRepository(ctx.trx).finishedTaskDurations(periodUnit, ctx.tenantCheck.query(completed), ctx.dialect.name === 'postgres' ? 'postgres' : 'sqlite');
     });
   }
 }

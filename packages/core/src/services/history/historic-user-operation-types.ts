@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** One entry of the user operation log (Camunda's UserOperationLogEntry). */
 export interface UserOperationLogEntry {
@@ -34,7 +35,7 @@ export interface UserOperationLogEntry {
 export type UserOperationLogSortField = 'timestamp';
 
 /** Camunda's UserOperationLogQuery (REST GET /history/user-operation). */
-export interface UserOperationLogQuery extends Page {
+export interface UserOperationLogQuery extends Page, TenantChecked {
   deploymentId?: string;
   processDefinitionId?: string;
   processDefinitionKey?: string;

@@ -53,6 +53,7 @@ const readable = (ctx: CommandContext) =>
 
 /** UPDATE_HISTORY on the definition key or UPDATE on the category, whichever the entry has; neither: no check. */
 async function checkUpdate(ctx: CommandContext, entry: UserOperationLogEntry): Promise<void> {
+  ctx.tenantCheck.require(entry.tenantId, `update the user operation log entry '${entry.id}'`);
   const checks: PermissionCheck[] = [];
   if (entry.processDefinitionKey) checks.push({ permission: 'UPDATE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: entry.processDefinitionKey });
   if (entry.category) checks.push({ permission: 'UPDATE', resource: Resources.OPERATION_LOG_CATEGORY, resourceId: entry.category });

@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A variable as history keeps it (Camunda's HistoricVariableInstance): its latest value, CREATED or DELETED. */
 export interface HistoricVariableInstance {
@@ -21,7 +22,7 @@ export interface HistoricVariableInstance {
 
 export type HistoricVariableInstanceSortField = 'instanceId' | 'variableName' | 'tenantId';
 
-export interface HistoricVariableInstanceQuery extends Page {
+export interface HistoricVariableInstanceQuery extends Page, TenantChecked {
   variableId?: string;
   variableName?: string;
   variableNameLike?: string;
@@ -79,7 +80,7 @@ export type HistoricDetail = HistoricVariableUpdate | HistoricFormField;
 
 export type HistoricDetailSortField = 'processInstanceId' | 'variableName' | 'variableType' | 'variableRevision' | 'formPropertyId' | 'time' | 'occurrence' | 'tenantId';
 
-export interface HistoricDetailQuery extends Page {
+export interface HistoricDetailQuery extends Page, TenantChecked {
   detailId?: string;
   processInstanceId?: string;
   processInstanceIdIn?: string[];

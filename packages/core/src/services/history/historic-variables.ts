@@ -17,11 +17,11 @@ export class HistoricVariables {
   constructor(private readonly commands: CommandExecutor) {}
 
   find(query: HistoricVariableInstanceQuery = {}, withBinary = false): Promise<HistoricVariableInstance[]> {
-    return this.commands.run('HistoricVariableInstanceQuery', async (ctx) => repository(ctx).findInstances(query, await readableHistory(ctx), withBinary));
+    return this.commands.run('HistoricVariableInstanceQuery', async (ctx) => repository(ctx).findInstances(ctx.tenantCheck.query(query), await readableHistory(ctx), withBinary));
   }
 
   count(query: HistoricVariableInstanceQuery = {}): Promise<number> {
-    return this.commands.run('HistoricVariableInstanceQuery', async (ctx) => repository(ctx).countInstances(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricVariableInstanceQuery', async (ctx) => repository(ctx).countInstances(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   /** The instance, or null when there is none the caller may read; a DELETED one only with `includeDeleted` (Camunda's query by id). */
@@ -30,11 +30,11 @@ export class HistoricVariables {
   }
 
   findDetails(query: HistoricDetailQuery = {}, withBinary = false): Promise<HistoricDetail[]> {
-    return this.commands.run('HistoricDetailQuery', async (ctx) => repository(ctx).findAnyDetails(query, await readableHistory(ctx), withBinary));
+    return this.commands.run('HistoricDetailQuery', async (ctx) => repository(ctx).findAnyDetails(ctx.tenantCheck.query(query), await readableHistory(ctx), withBinary));
   }
 
   countDetails(query: HistoricDetailQuery = {}): Promise<number> {
-    return this.commands.run('HistoricDetailQuery', async (ctx) => repository(ctx).countDetails(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricDetailQuery', async (ctx) => repository(ctx).countDetails(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   async getDetail(id: string, withBinary = false): Promise<HistoricDetail | null> {
@@ -49,6 +49,7 @@ export class HistoricVariables {
     return this.commands.run('DeleteHistoricVariableInstanceCmd', async (ctx) => {
       const [variable] = await repository(ctx).findInstances({ variableId: id, includeDeleted: true }, null, false);
       if (!variable) throw new NotFoundException(`No historic variable instance found with id: ${id}: variableInstance is null`);
+      ctx.tenantCheck.require(variable.tenantId, `delete the historic variable instance '${id}'`);
       if (variable.processDefinitionKey !== null) {
         await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: variable.processDefinitionKey });
       }
@@ -62,8 +63,9 @@ export class HistoricVariables {
    */
   deleteOfProcessInstance(processInstanceId: string): Promise<void> {
     return this.commands.run('DeleteHistoricVariableInstancesByProcessInstanceIdCmd', async (ctx) => {
-      const instance = await ctx.trx.selectFrom('trellis_hi_procinst').select('proc_def_key').where('id', '=', processInstanceId).executeTakeFirst();
+      const instance = await ctx.trx.selectFrom('trellis_hi_procinst').select(['proc_def_key', 'tenant_id']).where('id', '=', processInstanceId).executeTakeFirst();
       if (!instance) throw new NotFoundException(`No historic process instance found with id: ${processInstanceId}: instance is null`);
+      ctx.tenantCheck.require(instance.tenant_id, `delete the historic variable instances of process instance '${processInstanceId}'`);
       await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: instance.proc_def_key });
       await repository(ctx).deleteInstances({ processInstanceId });
     });

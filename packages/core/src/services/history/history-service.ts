@@ -54,11 +54,11 @@ export class HistoryService {
   }
 
   findHistoricProcessInstances(query: HistoricProcessInstanceQuery = {}): Promise<HistoricProcessInstance[]> {
-    return this.commands.run('HistoricProcessInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).findProcessInstances(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricProcessInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).findProcessInstances(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countHistoricProcessInstances(query: HistoricProcessInstanceQuery = {}): Promise<number> {
-    return this.commands.run('HistoricProcessInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).countProcessInstances(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricProcessInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).countProcessInstances(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   /** The historic process instance, or null when there is none the caller may read. */
@@ -102,11 +102,11 @@ export class HistoryService {
   }
 
   findHistoricActivityInstances(query: HistoricActivityInstanceQuery = {}): Promise<HistoricActivityInstance[]> {
-    return this.commands.run('HistoricActivityInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).findActivityInstances(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricActivityInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).findActivityInstances(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   countHistoricActivityInstances(query: HistoricActivityInstanceQuery = {}): Promise<number> {
-    return this.commands.run('HistoricActivityInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).countActivityInstances(query, await readableHistory(ctx)));
+    return this.commands.run('HistoricActivityInstanceQuery', async (ctx) => new HistoricInstanceRepository(ctx.trx).countActivityInstances(ctx.tenantCheck.query(query), await readableHistory(ctx)));
   }
 
   async getHistoricActivityInstance(id: string): Promise<HistoricActivityInstance | null> {
@@ -124,7 +124,8 @@ const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HIST
 export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids: readonly string[], failIfNotExists: boolean): Promise<void> {
   if (ids.length === 0) throw new BadUserRequestException('processInstanceIds is empty');
   const repository = new HistoricInstanceRepository(ctx.trx);
-  const instances = await repository.findProcessInstances({ processInstanceIds: [...new Set(ids)] }, null);
+  // Camunda finds them with a tenant-checked query: another tenant's instance is not found.
+  const instances = await repository.findProcessInstances(ctx.tenantCheck.query({ processInstanceIds: [...new Set(ids)] }), null);
   if (failIfNotExists && instances.length === 0) {
     const what = ids.length === 1 ? `No historic process instance found with id: ${ids[0]}` : 'No historic process instances found';
     throw new BadUserRequestException(`${what}: historicProcessInstanceIds is empty`);

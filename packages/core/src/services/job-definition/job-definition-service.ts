@@ -38,15 +38,15 @@ export class JobDefinitionService {
   constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
 
   findJobDefinitions(query: JobDefinitionQuery = {}): Promise<JobDefinition[]> {
-    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.find(query, await readableDefinitions(ctx)));
+    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.find(ctx.tenantCheck.query(query), await readableDefinitions(ctx)));
   }
 
   countJobDefinitions(query: JobDefinitionQuery = {}): Promise<number> {
-    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.count(query, await readableDefinitions(ctx)));
+    return this.commands.run('JobDefinitionQuery', async (ctx) => ctx.jobDefinitions.count(ctx.tenantCheck.query(query), await readableDefinitions(ctx)));
   }
 
   getJobDefinition(id: string): Promise<JobDefinition | null> {
-    return this.commands.run('JobDefinitionQuery', async (ctx) => (await ctx.jobDefinitions.find({ jobDefinitionId: id }, await readableDefinitions(ctx)))[0] ?? null);
+    return this.commands.run('JobDefinitionQuery', async (ctx) => (await ctx.jobDefinitions.find(ctx.tenantCheck.query({ jobDefinitionId: id }), await readableDefinitions(ctx)))[0] ?? null);
   }
 
   updateSuspensionState(target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
@@ -146,7 +146,7 @@ async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
 async function checkUpdateDefinition(ctx: CommandContext, processDefinitionKey: string | null | undefined, instances: boolean): Promise<void> {
   if (!processDefinitionKey) return;
   await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: processDefinitionKey });
-  if (instances) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, processDefinitionKey);
+  if (instances) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, processDefinitionKey, null);
 }
 
 const readableDefinitions = async (ctx: CommandContext) => {

@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** What the engine knows about the jobs of one activity (Camunda's JobDefinitionEntity): created at deployment. */
 export interface JobDefinition {
@@ -19,7 +20,7 @@ export interface JobDefinition {
 
 export type JobDefinitionSortField = 'jobDefinitionId' | 'activityId' | 'processDefinitionId' | 'processDefinitionKey' | 'jobType' | 'jobConfiguration' | 'tenantId';
 
-export interface JobDefinitionQuery extends Page {
+export interface JobDefinitionQuery extends Page, TenantChecked {
   jobDefinitionId?: string;
   activityIdIn?: string[];
   processDefinitionId?: string;

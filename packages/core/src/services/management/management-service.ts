@@ -37,7 +37,7 @@ export class ManagementService {
   /** Jobs by the engine's own criteria; with authorization on, only those queryJobs would show the caller. */
   findJobs(query: JobQuery = {}): Promise<Job[]> {
     return this.commands.run('JobQuery', async (ctx) => {
-      const jobs = await ctx.jobs.find(query);
+      const jobs = (await ctx.jobs.find(query)).filter((job) => ctx.tenantCheck.isAuthenticatedTenant(job.tenantId));
       const readable = await readableSubscriptions(ctx);
       if (!readable || jobs.length === 0) return jobs;
       const visible = new Set((await ctx.jobs.query({ jobIds: jobs.map((job) => job.id) }, ctx.clock.now(), readable)).map((job) => job.id));
@@ -47,16 +47,16 @@ export class ManagementService {
 
   /** Camunda's job query (REST GET /job): only jobs whose instance the caller may READ (or whose definition READ_INSTANCE). */
   queryJobs(query: JobListQuery = {}): Promise<Job[]> {
-    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.query(query, ctx.clock.now(), await readableSubscriptions(ctx)));
+    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.query(ctx.tenantCheck.query(query), ctx.clock.now(), await readableSubscriptions(ctx)));
   }
 
   countJobs(query: JobListQuery = {}): Promise<number> {
-    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.count(query, ctx.clock.now(), await readableSubscriptions(ctx)));
+    return this.commands.run('JobQuery', async (ctx) => ctx.jobs.count(ctx.tenantCheck.query(query), ctx.clock.now(), await readableSubscriptions(ctx)));
   }
 
   /** One job, or null when it does not exist or is not readable. */
   getJob(id: string): Promise<Job | null> {
-    return this.commands.run('JobQuery', async (ctx) => (await ctx.jobs.query({ jobId: id }, ctx.clock.now(), await readableSubscriptions(ctx)))[0] ?? null);
+    return this.commands.run('JobQuery', async (ctx) => (await ctx.jobs.query(ctx.tenantCheck.query({ jobId: id }), ctx.clock.now(), await readableSubscriptions(ctx)))[0] ?? null);
   }
 
   /** The stack trace of the job's last failure, null when it has none (Camunda's GetJobExceptionStacktraceCmd). */
@@ -171,16 +171,16 @@ export class ManagementService {
 
   /** Camunda's incident query: only incidents whose instance the caller may READ (or whose definition READ_INSTANCE). */
   findIncidents(query: IncidentQuery = {}): Promise<Incident[]> {
-    return this.commands.run('IncidentQuery', async (ctx) => ctx.incidents.find(query, await readableSubscriptions(ctx)));
+    return this.commands.run('IncidentQuery', async (ctx) => ctx.incidents.find(ctx.tenantCheck.query(query), await readableSubscriptions(ctx)));
   }
 
   countIncidents(query: IncidentQuery = {}): Promise<number> {
-    return this.commands.run('IncidentQuery', async (ctx) => ctx.incidents.count(query, await readableSubscriptions(ctx)));
+    return this.commands.run('IncidentQuery', async (ctx) => ctx.incidents.count(ctx.tenantCheck.query(query), await readableSubscriptions(ctx)));
   }
 
   /** One incident, or null when it does not exist or is not readable. */
   getIncident(id: string): Promise<Incident | null> {
-    return this.commands.run('IncidentQuery', async (ctx) => (await ctx.incidents.find({ id }, await readableSubscriptions(ctx)))[0] ?? null);
+    return this.commands.run('IncidentQuery', async (ctx) => (await ctx.incidents.find(ctx.tenantCheck.query({ id }), await readableSubscriptions(ctx)))[0] ?? null);
   }
 
   /**
@@ -232,7 +232,7 @@ export class ManagementService {
   /** Subscriptions by the engine's own criteria; with authorization on, only those queryEventSubscriptions would show the caller. */
   findEventSubscriptions(query: EventSubscriptionQuery = {}): Promise<EventSubscription[]> {
     return this.commands.run('EventSubscriptionQuery', async (ctx) => {
-      const subscriptions = await ctx.eventSubscriptions.find(query);
+      const subscriptions = (await ctx.eventSubscriptions.find(query)).filter((each) => ctx.tenantCheck.isAuthenticatedTenant(each.tenantId));
       const readable = await readableSubscriptions(ctx);
       if (!readable || subscriptions.length === 0) return subscriptions;
       const visible = new Set((await ctx.eventSubscriptions.query({ eventSubscriptionIds: subscriptions.map((each) => each.id) }, readable)).map((each) => each.id));
@@ -246,11 +246,11 @@ export class ManagementService {
    * a start-event subscription has no instance, so only a `*` grant shows it.
    */
   queryEventSubscriptions(query: EventSubscriptionListQuery = {}): Promise<EventSubscription[]> {
-    return this.commands.run('EventSubscriptionQuery', async (ctx) => ctx.eventSubscriptions.query(query, await readableSubscriptions(ctx)));
+    return this.commands.run('EventSubscriptionQuery', async (ctx) => ctx.eventSubscriptions.query(ctx.tenantCheck.query(query), await readableSubscriptions(ctx)));
   }
 
   countEventSubscriptions(query: EventSubscriptionListQuery = {}): Promise<number> {
-    return this.commands.run('EventSubscriptionQuery', async (ctx) => ctx.eventSubscriptions.count(query, await readableSubscriptions(ctx)));
+    return this.commands.run('EventSubscriptionQuery', async (ctx) => ctx.eventSubscriptions.count(ctx.tenantCheck.query(query), await readableSubscriptions(ctx)));
   }
 }
 
@@ -258,7 +258,7 @@ export class ManagementService {
 async function checkIncidentUpdate(ctx: CommandContext, incident: Incident): Promise<void> {
   if (!incident.processInstanceId) return;
   const definition = incident.processDefinitionId ? await ctx.processDefinitions.findById(incident.processDefinitionId) : null;
-  await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', incident.processInstanceId, definition?.key ?? '');
+  await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', incident.processInstanceId, definition?.key ?? '', incident.tenantId);
 }
 
 /** ManagementService#setJobRetries inside the caller's command (also the set-job-retries batch job). */
@@ -289,6 +289,7 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
  * whether or not any job matches.
  */
 async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSelector, jobs: readonly Job[]): Promise<void> {
+  if (selector.jobId) for (const job of jobs) ctx.tenantCheck.require(job.tenantId, `update the job '${job.id}'`);
   if (!ctx.authz.isActive) return;
   if (selector.jobId) {
     for (const job of jobs) await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
@@ -296,7 +297,7 @@ async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSe
   }
   if (selector.processInstanceId) {
     const root = await ctx.executions.findById(selector.processInstanceId);
-    if (root) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', root.id, root.processDefinitionKey);
+    if (root) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', root.id, root.processDefinitionKey, root.tenantId);
     return;
   }
   const keys = new Set<string>();
@@ -309,7 +310,7 @@ async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSe
   } else if (selector.processDefinitionKey) {
     keys.add(selector.processDefinitionKey);
   }
-  for (const key of keys) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, key);
+  for (const key of keys) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, key, null);
 }
 
 /**
@@ -318,6 +319,7 @@ async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSe
  * process instances as a whole (only a `*` grant counts there); a job of neither needs nothing.
  */
 async function checkJob(ctx: CommandContext, job: Job, onInstance: string[], onInstanceViaDefinition: string[]): Promise<void> {
+  ctx.tenantCheck.require(job.tenantId, `${onInstance[0] === 'READ' ? 'read' : 'update'} the job '${job.id}'`);
   const key = job.processDefinitionKey;
   if (!key) return;
   await ctx.authz.check(

@@ -118,7 +118,8 @@ export class MessageService {
     });
     const matches: Array<{ runner: ProcessRunner; subscription: EventSubscription }> = [];
     for (const subscription of subscriptions) {
-      if (!tenantMatches(subscription, correlation)) continue;
+      // Camunda's subscription queries keep the caller's tenants only.
+      if (!tenantMatches(subscription, correlation) || !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
       const runner = await openInstance(ctx, this.env, subscription.processInstanceId!);
       const execution = runner?.tree.executions.get(subscription.executionId!);
       if (!runner || !execution || execution.suspended) continue;
@@ -137,7 +138,8 @@ export class MessageService {
     // Camunda's DefaultCorrelationHandler: a suspended definition's start event does not match.
     const active: StartCandidate[] = [];
     for (const subscription of subscriptions) {
-      if (!tenantMatches(subscription, correlation)) continue;
+      // Camunda's subscription queries keep the caller's tenants only.
+      if (!tenantMatches(subscription, correlation) || !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
       if (definition && !definition.suspended) active.push({ subscription, definition });
     }
@@ -145,7 +147,7 @@ export class MessageService {
   }
 
   private async deliver(ctx: CommandContext, runner: ProcessRunner, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
-    await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', runner.tree.processInstanceId, runner.definition.key);
+    await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId);
     const execution = runner.tree.executions.get(subscription.executionId!)!;
     for (const [name, value] of Object.entries(correlation.processVariables ?? {})) runner.variables.setVisible(execution.id, name, value);
     for (const [name, value] of Object.entries(correlation.processVariablesLocal ?? {})) runner.variables.setLocal(execution.id, name, value);
@@ -160,7 +162,7 @@ export class MessageService {
   }
 
   private async start(ctx: CommandContext, { subscription, definition }: StartCandidate, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
-    await checkCreateInstance(ctx, definition.key);
+    await checkCreateInstance(ctx, definition);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: correlation.businessKey ?? null,
       variables: { ...correlation.processVariables, ...correlation.processVariablesLocal },

@@ -123,7 +123,7 @@ export class MigrationService {
     const resolved = await this.resolvePlan(ctx, input);
     const ids = new Set<string | null>(selection.processInstanceIds ?? []);
     if (selection.processInstanceQuery) {
-      for (const instance of await ctx.processInstances.find(selection.processInstanceQuery, await readableInstances(ctx))) ids.add(instance.id);
+      for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(selection.processInstanceQuery), await readableInstances(ctx))) ids.add(instance.id);
     }
     if (ids.size === 0) throw new BadUserRequestException('Process instance ids cannot empty: process instance ids is empty');
     if (ids.has(null) || ids.has(undefined as never)) {

@@ -38,11 +38,11 @@ export class ProcessDefinitionService {
   ) {}
 
   findProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<ProcessDefinition[]> {
-    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.find(query, await readable(ctx, query)));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.find(ctx.tenantCheck.query(query), await readable(ctx, query)));
   }
 
   countProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<number> {
-    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.count(query, await readable(ctx, query)));
+    return this.commands.run('ProcessDefinitionQuery', async (ctx) => ctx.processDefinitions.count(ctx.tenantCheck.query(query), await readable(ctx, query)));
   }
 
   /** NotFoundException when there is no definition with this id; AuthorizationException without READ on its key. */
@@ -52,7 +52,11 @@ export class ProcessDefinitionService {
 
   /** The latest version of a key for one tenant (null: definitions without tenant); null when there is none. */
   findLatestByKey(key: string, tenantId: string | null = null): Promise<ProcessDefinition | null> {
-    return this.commands.run('GetDeployedProcessDefinitionCmd', (ctx) => ctx.processDefinitions.findLatestByKey(key, tenantId));
+    return this.commands.run('GetDeployedProcessDefinitionCmd', async (ctx) => {
+      const definition = await ctx.processDefinitions.findLatestByKey(key, tenantId);
+      // REST looks it up with a (tenant-checked) definition query.
+      return definition && ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId) ? definition : null;
+    });
   }
 
   /** The parsed, immutable model of a definition (cached). */
@@ -100,6 +104,7 @@ export class ProcessDefinitionService {
       // Camunda's order: the permission (where the definition exists), the value, then the definition
       // (an unknown id fails there in Camunda with a NullPointerException; a NotFoundException here).
       const definition = await ctx.processDefinitions.findById(id);
+      if (definition) ctx.tenantCheck.require(definition.tenantId, `update the process definition '${id}'`);
       if (definition) await ctx.authz.check({ permission: 'UPDATE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
       if (historyTimeToLive !== null && historyTimeToLive < 0) throw negativeHistoryTimeToLive();
       if (historyTimeToLive === null && ctx.config.enforceHistoryTimeToLive) throw nullHistoryTimeToLive();
@@ -112,6 +117,7 @@ export class ProcessDefinitionService {
   deleteProcessDefinition(id: string, options: DeleteProcessDefinitionOptions = {}): Promise<void> {
     return this.commands.run('DeleteProcessDefinitionsByIdsCmd', async (ctx) => {
       const definition = await this.load(ctx, id);
+      ctx.tenantCheck.require(definition.tenantId, `delete the process definition '${id}'`);
       await ctx.authz.check(deleteDefinition(definition.key));
       OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
       await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
@@ -122,7 +128,8 @@ export class ProcessDefinitionService {
   /** Deletes every version of a key (of one tenant, or without tenant when tenantId is null). */
   deleteProcessDefinitionsByKey(key: string, tenantId: string | null, options: DeleteProcessDefinitionOptions = {}): Promise<void> {
     return this.commands.run('DeleteProcessDefinitionsByKeyCmd', async (ctx) => {
-      const definitions = await ctx.processDefinitions.findAllByKey(key, tenantId);
+      // Camunda finds them with a (tenant-checked) definition query.
+      const definitions = (await ctx.processDefinitions.findAllByKey(key, tenantId)).filter((each) => ctx.tenantCheck.isAuthenticatedTenant(each.tenantId));
       if (definitions.length === 0) throw noDefinitionsForKey(key);
       await ctx.authz.check(deleteDefinition(key));
       for (const definition of definitions) {
@@ -136,6 +143,7 @@ export class ProcessDefinitionService {
   /** A definition from the deployment cache (Camunda's message for an unknown id), checked for READ. */
   private async loadReadable(ctx: CommandContext, id: string): Promise<ProcessDefinition> {
     const definition = await this.load(ctx, id, noDeployedDefinition);
+    ctx.tenantCheck.require(definition.tenantId, `get the process definition '${id}'`);
     await ctx.authz.check(readDefinition(definition.key));
     return definition;
   }

@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A deployed, versioned executable process. */
 export interface ProcessDefinition {
@@ -24,7 +25,7 @@ export type ProcessDefinitionSortField =
   | 'category' | 'key' | 'id' | 'name' | 'version' | 'deploymentId' | 'deployTime' | 'tenantId' | 'versionTag';
 
 /** Camunda's ProcessDefinitionQuery filters; they combine with AND. */
-export interface ProcessDefinitionQuery extends Page {
+export interface ProcessDefinitionQuery extends Page, TenantChecked {
   processDefinitionId?: string;
   processDefinitionIdIn?: string[];
   name?: string;

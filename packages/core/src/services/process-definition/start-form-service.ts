@@ -76,7 +76,7 @@ export class StartFormService {
     return this.commands.run('SubmitStartFormCmd', async (ctx) => {
       const definition = await ctx.processDefinitions.findById(processDefinitionId);
       if (!definition) throw noDeployedDefinition(processDefinitionId);
-      await checkCreateInstance(ctx, definition.key);
+      await checkCreateInstance(ctx, definition);
       // Camunda creates the instance (refused for a suspended definition) before the fields validate.
       ensureDefinitionActive(definition);
       const model = await this.env.models.get(ctx, definition);
@@ -91,6 +91,7 @@ export class StartFormService {
   private async load(ctx: CommandContext, id: string): Promise<{ definition: ProcessDefinition; form: StartFormData }> {
     const definition = await ctx.processDefinitions.findById(id);
     if (!definition) throw noDeployedDefinition(id);
+    ctx.tenantCheck.require(definition.tenantId, `get the process definition '${id}'`);
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
     const model = await this.env.models.get(ctx, definition);
     return { definition, form: startFormDataOf(model.initialActivity()) };

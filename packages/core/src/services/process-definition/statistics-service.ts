@@ -59,6 +59,11 @@ export class StatisticsService {
         if (!definition) throw new NullValueException(`no deployed process definition found with id '${processDefinitionId}': processDefinition is null`);
         await ctx.authz.check(readDefinition(definition.key));
       }
+      // Camunda's statistics queries are tenant-checked: a definition of another tenant has no rows.
+      if (ctx.tenantCheck.isActive) {
+        const definition = await ctx.processDefinitions.findById(processDefinitionId);
+        if (definition && !ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) return [];
+      }
       const failedJobs = options.failedJobs === true;
       const counts = await new StatisticsRepository(ctx.trx).activityCounts(
         processDefinitionId,
@@ -79,7 +84,7 @@ export class StatisticsService {
   getProcessDefinitionStatistics(options: StatisticsOptions = {}): Promise<ProcessDefinitionStatistics[]> {
     return this.commands.run('ProcessDefinitionStatisticsQuery', async (ctx) => {
       const definitions = await ctx.processDefinitions.find(
-        { sorting: [{ sortBy: 'id', sortOrder: 'asc' }] },
+        ctx.tenantCheck.query({ sorting: [{ sortBy: 'id', sortOrder: 'asc' }] }),
         await ctx.authz.readFilter('READ', Resources.PROCESS_DEFINITION),
       );
       // Camunda's configureProcessDefinitionStatisticsQuery checks READ on the definition only: its counts are whole.

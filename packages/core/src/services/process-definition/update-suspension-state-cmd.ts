@@ -37,7 +37,13 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
 
   async execute(ctx: CommandContext): Promise<ProcessDefinition[]> {
     // Camunda runs its updates whatever they match: an unknown id or key changes nothing (and is no error).
-    const definitions = await this.findTargets(ctx);
+    const found = await this.findTargets(ctx);
+    // The tenant check: a definition by id of another tenant fails; by key, Camunda's tenant-checked
+    // update leaves other tenants' definitions as they are.
+    if ('processDefinitionId' in this.target) {
+      for (const definition of found) ctx.tenantCheck.require(definition.tenantId, `update the process definition '${definition.id}'`);
+    }
+    const definitions = found.filter((definition) => ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId));
     // Camunda: SUSPEND or UPDATE on the definition's key (a key asked for is checked even without
     // definitions); with its instances, their suspension permissions too.
     const keys = 'processDefinitionKey' in this.target ? [this.target.processDefinitionKey] : definitions.map((definition) => definition.key);

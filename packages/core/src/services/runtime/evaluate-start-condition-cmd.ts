@@ -52,7 +52,7 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
 
   async execute(ctx: CommandContext): Promise<ProcessInstance[]> {
     const matches = this.request.processDefinitionId ? await this.byDefinition(ctx, this.request.processDefinitionId) : await this.bySubscriptions(ctx);
-    for (const { definition } of matches) await checkCreateInstance(ctx, definition.key);
+    for (const { definition } of matches) await checkCreateInstance(ctx, definition);
     const started: ProcessInstance[] = [];
     for (const { definition, startEvent } of matches) {
       const runner = await startInstance(ctx, this.env, definition, {

@@ -24,22 +24,22 @@ export class ExecutionService {
   ) {}
 
   findExecutions(query: ExecutionQuery = {}): Promise<ExecutionInfo[]> {
-    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.find(query, await readableExecutions(ctx)));
+    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.find(ctx.tenantCheck.query(query), await readableExecutions(ctx)));
   }
 
   countExecutions(query: ExecutionQuery = {}): Promise<number> {
-    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.count(query, await readableExecutions(ctx)));
+    return this.commands.run('ExecutionQuery', async (ctx) => ctx.executionQueries.count(ctx.tenantCheck.query(query), await readableExecutions(ctx)));
   }
 
   getExecution(id: string): Promise<ExecutionInfo | null> {
-    return this.commands.run('ExecutionQuery', async (ctx) => (await ctx.executionQueries.find({ executionId: id }, await readableExecutions(ctx)))[0] ?? null);
+    return this.commands.run('ExecutionQuery', async (ctx) => (await ctx.executionQueries.find(ctx.tenantCheck.query({ executionId: id }), await readableExecutions(ctx)))[0] ?? null);
   }
 
   /** The execution's own variables. NotFoundException for an unknown execution. */
   getLocalVariables(executionId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', execution.processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       return runner.variables.snapshot(execution.id);
     });
   }
@@ -48,7 +48,7 @@ export class ExecutionService {
   modifyLocalVariables(executionId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
     return this.commands.run('SetExecutionVariablesCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkUpdateInstanceVariables(ctx, execution.processInstanceId, runner.definition.key);
+      await checkUpdateInstanceVariables(ctx, execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       for (const [name, value] of Object.entries(modifications)) runner.variables.setLocal(execution.id, name, value);
       for (const name of deletions) runner.variables.removeLocal(execution.id, name);
       await completeRun(ctx, runner);
@@ -59,7 +59,7 @@ export class ExecutionService {
   signal(executionId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('SignalCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       if (execution.suspended) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it is suspended`);
       if (!execution.activityId) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it has no current activity`);
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
@@ -72,9 +72,10 @@ export class ExecutionService {
   getMessageSubscription(executionId: string, messageName: string): Promise<EventSubscription | null> {
     return this.commands.run('EventSubscriptionQuery', async (ctx) => {
       const [subscription] = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: messageName, executionId });
-      if (!subscription) return null;
+      // Camunda reads it with a (tenant-checked) subscription query.
+      if (!subscription || !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) return null;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', subscription.processInstanceId!, definition?.key ?? '');
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', subscription.processInstanceId!, definition?.key ?? '', subscription.tenantId);
       return subscription;
     });
   }
@@ -87,7 +88,7 @@ export class ExecutionService {
         throw new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${messageName}'`);
       }
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       runner.trigger(execution, subscription.activityId!);
       await completeRun(ctx, runner);
@@ -103,7 +104,7 @@ export class ExecutionService {
       if (incidentType == null) throw new BadUserRequestException('incidentType is null');
       const { runner, execution } = await this.open(ctx, executionId, () => new BadUserRequestException(`Cannot find an execution with executionId '${executionId}': execution is null`));
       if (!execution.activityId) throw new BadUserRequestException('Execution must be related to an activity: activity is null');
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       OperationLogEntries.processInstance(ctx, 'CreateIncident', { processInstanceId: execution.processInstanceId, processDefinitionId: execution.processDefinitionId }, [
         { property: 'incidentType', newValue: incidentType },
         { property: 'configuration', newValue: configuration },

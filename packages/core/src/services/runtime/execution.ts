@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** An execution as Camunda's REST Execution resource shows it. */
 export interface ExecutionInfo {
@@ -10,7 +11,7 @@ export interface ExecutionInfo {
 
 export type ExecutionSortField = 'instanceId' | 'definitionKey' | 'definitionId' | 'tenantId';
 
-export interface ExecutionQuery extends Page {
+export interface ExecutionQuery extends Page, TenantChecked {
   executionId?: string;
   businessKey?: string;
   processDefinitionId?: string;

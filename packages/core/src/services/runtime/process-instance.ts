@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A running process instance, as Camunda's ProcessInstance shows it. */
 export interface ProcessInstance {
@@ -47,7 +48,7 @@ export interface InstanceIncident {
 
 export type ProcessInstanceSortField = 'instanceId' | 'definitionKey' | 'definitionId' | 'tenantId' | 'businessKey';
 
-export interface ProcessInstanceQuery extends Page {
+export interface ProcessInstanceQuery extends Page, TenantChecked {
   processInstanceIds?: string[];
   businessKey?: string;
   businessKeyLike?: string;

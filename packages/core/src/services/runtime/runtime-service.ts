@@ -45,16 +45,16 @@ export class RuntimeService {
   }
 
   findProcessInstances(query: ProcessInstanceQuery = {}): Promise<ProcessInstance[]> {
-    return this.commands.run('ProcessInstanceQuery', async (ctx) => ctx.processInstances.find(query, await readableInstances(ctx)));
+    return this.commands.run('ProcessInstanceQuery', async (ctx) => ctx.processInstances.find(ctx.tenantCheck.query(query), await readableInstances(ctx)));
   }
 
   countProcessInstances(query: ProcessInstanceQuery = {}): Promise<number> {
-    return this.commands.run('ProcessInstanceQuery', async (ctx) => ctx.processInstances.count(query, await readableInstances(ctx)));
+    return this.commands.run('ProcessInstanceQuery', async (ctx) => ctx.processInstances.count(ctx.tenantCheck.query(query), await readableInstances(ctx)));
   }
 
   /** The instance, if it runs and the caller may read it. */
   getProcessInstance(id: string): Promise<ProcessInstance | null> {
-    return this.commands.run('ProcessInstanceQuery', async (ctx) => (await ctx.processInstances.find({ processInstanceIds: [id] }, await readableInstances(ctx)))[0] ?? null);
+    return this.commands.run('ProcessInstanceQuery', async (ctx) => (await ctx.processInstances.find(ctx.tenantCheck.query({ processInstanceIds: [id] }), await readableInstances(ctx)))[0] ?? null);
   }
 
   /** NotFoundException for an unknown instance. */
@@ -62,7 +62,7 @@ export class RuntimeService {
     return this.commands.run('GetActivityInstanceCmd', async (ctx) => {
       const root = await ctx.executions.findById(processInstanceId);
       if (!root || root.parentId !== null) return null;
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', root.id, root.processDefinitionKey);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', root.id, root.processDefinitionKey, root.tenantId);
       const runner = await this.open(ctx, processInstanceId);
       return buildActivityInstanceTree({
         processInstanceId: root.id,
@@ -79,7 +79,7 @@ export class RuntimeService {
   getVariables(processInstanceId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
       return runner.variables.snapshot();
     });
   }
@@ -99,7 +99,7 @@ export class RuntimeService {
   ): Promise<void> {
     const runner = failIfNotExists ? await this.open(ctx, processInstanceId) : await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
-    await checkUpdateInstanceVariables(ctx, processInstanceId, runner.definition.key);
+    await checkUpdateInstanceVariables(ctx, processInstanceId, runner.definition.key, runner.definition.tenantId);
     OperationLogEntries.variablesChanged(ctx, { processInstanceId, processDefinitionId: runner.definition.id }, modifications, deletions);
     for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
     for (const name of deletions) runner.variables.remove(name);
@@ -159,7 +159,7 @@ export class RuntimeService {
   modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], skips: Partial<RunnerSkips> = {}): Promise<void> {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
-      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key);
+      await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
       if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
       runner.skips = runnerSkips(skips);
@@ -186,7 +186,7 @@ export class RuntimeService {
     const found = await openInstance(ctx, this.env, processInstanceId);
     if (!found && options.failIfNotExists === false) return;
     const runner = found ?? (await this.open(ctx, processInstanceId));
-    await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key);
+    await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
     OperationLogEntries.processInstance(ctx, 'Delete', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
     if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
     runner.skips = runnerSkips(options);

@@ -46,7 +46,7 @@ export class StartProcessInstanceCmd implements Command<StartedProcessInstance> 
     }
     const definition = await ctx.processDefinitions.findById(this.processDefinitionId);
     if (!definition) throw noDeployedDefinition(this.processDefinitionId);
-    await checkCreateInstance(ctx, definition.key);
+    await checkCreateInstance(ctx, definition);
     const model = await this.env.models.get(ctx, definition);
     // Camunda looks for the first instruction's element before it creates the instance (where a
     // suspended definition is refused).

@@ -43,22 +43,22 @@ export class TaskService {
   ) {}
 
   findTasks(query: TaskQuery = {}): Promise<Task[]> {
-    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.find(resolveQueryExpressions(ctx, query), await readableTasks(ctx)));
+    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.find(ctx.tenantCheck.query(resolveQueryExpressions(ctx, query)), await readableTasks(ctx)));
   }
 
   countTasks(query: TaskQuery = {}): Promise<number> {
-    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.count(resolveQueryExpressions(ctx, query), await readableTasks(ctx)));
+    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.count(ctx.tenantCheck.query(resolveQueryExpressions(ctx, query)), await readableTasks(ctx)));
   }
 
   getTask(id: string): Promise<Task | null> {
-    return this.commands.run('TaskQuery', async (ctx) => (await ctx.tasks.find({ taskId: id }, await readableTasks(ctx)))[0] ?? null);
+    return this.commands.run('TaskQuery', async (ctx) => (await ctx.tasks.find(ctx.tenantCheck.query({ taskId: id }), await readableTasks(ctx)))[0] ?? null);
   }
 
   /** Camunda's TaskReport.taskCountByCandidateGroup: needs READ on every task (ANY). */
   countByCandidateGroup(): Promise<{ groupName: string | null; taskCount: number }[]> {
     return this.commands.run('TaskCountByCandidateGroupCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'READ', resource: Resources.TASK, resourceId: ANY });
-      return ctx.tasks.countByCandidateGroup();
+      return ctx.tasks.countByCandidateGroup(ctx.tenantCheck.query({}));
     });
   }
 
@@ -86,6 +86,8 @@ export class TaskService {
         }
         tenantId = parent.tenantId;
       }
+      // Camunda checks the new task's tenant before it has an id (so 'null' when none was given).
+      ctx.tenantCheck.require(tenantId, `create the task '${givenId}'`);
       if (givenId === ANY) throw new ProcessEngineException(`Entity Task[${ANY}] has an invalid id: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
       if (givenId !== null && (await ctx.tasks.findById(givenId))) {
         throw new ProcessEngineException(engineMessage('03', '004', `Exception while executing Database Operation 'INSERT TaskEntity[${givenId}]': a task with id '${givenId}' exists already`));
@@ -141,6 +143,7 @@ export class TaskService {
       const task = await ctx.tasks.findById(taskId);
       if (!task) return;
       if (task.executionId !== null) throw new ProcessEngineException('The task cannot be deleted because is part of a running process');
+      ctx.tenantCheck.require(task.tenantId, `delete the task '${task.id}'`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.TASK, resourceId: task.id });
       OperationLogEntries.task(ctx, 'Delete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
       await removeWithSubTasks(ctx, task, 'deleted');
@@ -346,7 +349,7 @@ export class TaskService {
   getProcessInstanceComments(processInstanceId: string): Promise<Comment[]> {
     return this.commands.run('GetProcessInstanceCommentsCmd', async (ctx) => {
       const root = await ctx.executions.findById(processInstanceId);
-      if (root) await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, root.processDefinitionKey);
+      if (root) await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, root.processDefinitionKey, root.tenantId);
       return ctx.comments.findByProcessInstance(processInstanceId);
     });
   }
@@ -754,16 +757,24 @@ function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
 interface TaskPermissions {
   task: readonly string[];
   definition: readonly string[];
+  /** What TenantCommandChecker says the caller cannot do to a task of another tenant. */
+  tenantCommand: string;
 }
 
 // Camunda's AuthorizationCommandChecker: checkTaskWork, checkTaskAssign, checkReadTask (also checkReadTaskVariable
 // without enforceSpecificVariablePermission) and checkUpdateTaskVariable.
-const WORK: TaskPermissions = { task: ['TASK_WORK', 'UPDATE'], definition: ['TASK_WORK', 'UPDATE_TASK'] };
-const ASSIGN: TaskPermissions = { task: ['TASK_ASSIGN', 'UPDATE'], definition: ['TASK_ASSIGN', 'UPDATE_TASK'] };
-const READ: TaskPermissions = { task: ['READ'], definition: ['READ_TASK'] };
-const UPDATE_VARIABLE: TaskPermissions = { task: ['UPDATE', 'UPDATE_VARIABLE'], definition: ['UPDATE_TASK', 'UPDATE_TASK_VARIABLE'] };
+const WORK: TaskPermissions = { task: ['TASK_WORK', 'UPDATE'], definition: ['TASK_WORK', 'UPDATE_TASK'], tenantCommand: 'work on task' };
+const ASSIGN: TaskPermissions = { task: ['TASK_ASSIGN', 'UPDATE'], definition: ['TASK_ASSIGN', 'UPDATE_TASK'], tenantCommand: 'assign the task' };
+const READ: TaskPermissions = { task: ['READ'], definition: ['READ_TASK'], tenantCommand: 'read the task' };
+const UPDATE_VARIABLE: TaskPermissions = {
+  task: ['UPDATE', 'UPDATE_VARIABLE'],
+  definition: ['UPDATE_TASK', 'UPDATE_TASK_VARIABLE'],
+  tenantCommand: 'update the task',
+};
 
+/** The tenant check, then any of the permissions. */
 async function checkTask(ctx: CommandContext, task: Task, permissions: TaskPermissions): Promise<void> {
+  ctx.tenantCheck.require(task.tenantId, `${permissions.tenantCommand} '${task.id}'`);
   if (!ctx.authz.isActive) return;
   const definition = task.processDefinitionId ? await ctx.processDefinitions.findById(task.processDefinitionId) : null;
   await ctx.authz.check(

@@ -1,6 +1,7 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 import type { TaskQueryExpression } from './query-expressions.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** Camunda's Task.PRIORITY_NORMAL: the priority of a task nothing else gives one. */
 export const TASK_PRIORITY_NORMAL = 50;
@@ -81,7 +82,7 @@ export interface TaskCandidates {
 export type TaskSortField =
   | 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId' | 'description';
 
-export interface TaskQuery extends Page {
+export interface TaskQuery extends Page, TenantChecked {
   taskId?: string;
   taskIdIn?: string[];
   /** Sub-tasks of this task. */

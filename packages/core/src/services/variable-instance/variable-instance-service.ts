@@ -14,17 +14,17 @@ export class VariableInstanceService {
 
   /** Bytes values come back null and File contents empty, as Camunda's REST list leaves binaries out. */
   findVariableInstances(query: VariableInstanceQuery = {}): Promise<VariableInstance[]> {
-    return this.commands.run('VariableInstanceQuery', async (ctx) => new VariableInstanceQueryRepository(ctx.trx).find(query, await readableVariables(ctx)));
+    return this.commands.run('VariableInstanceQuery', async (ctx) => new VariableInstanceQueryRepository(ctx.trx).find(ctx.tenantCheck.query(query), await readableVariables(ctx)));
   }
 
   countVariableInstances(query: VariableInstanceQuery = {}): Promise<number> {
-    return this.commands.run('VariableInstanceQuery', async (ctx) => new VariableInstanceQueryRepository(ctx.trx).count(query, await readableVariables(ctx)));
+    return this.commands.run('VariableInstanceQuery', async (ctx) => new VariableInstanceQueryRepository(ctx.trx).count(ctx.tenantCheck.query(query), await readableVariables(ctx)));
   }
 
   /** The variable if it exists and the caller may read it; `withBinary` loads Bytes values and File contents. */
   getVariableInstance(id: string, withBinary = false): Promise<VariableInstance | null> {
     return this.commands.run('VariableInstanceQuery', async (ctx) => {
-      const found = await new VariableInstanceQueryRepository(ctx.trx).find({ variableId: id }, await readableVariables(ctx), withBinary);
+      const found = await new VariableInstanceQueryRepository(ctx.trx).find(ctx.tenantCheck.query({ variableId: id }), await readableVariables(ctx), withBinary);
       return found[0] ?? null;
     });
   }

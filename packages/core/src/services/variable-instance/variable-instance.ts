@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
+import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A stored variable as Camunda's VariableInstance shows it (runtime, no history). */
 export interface VariableInstance {
@@ -28,7 +29,7 @@ export interface VariableValueCondition {
   value: string | number | boolean | Date | null;
 }
 
-export interface VariableInstanceQuery extends Page {
+export interface VariableInstanceQuery extends Page, TenantChecked {
   variableId?: string;
   variableName?: string;
   variableNameLike?: string;

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { externalTaskProcessXml } from '@trellis/core/testing';
+import { basic } from './support/basic-auth.js';
+import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+
+let rest: RestHarness;
+afterEach(async () => rest.close());
+
+// Camunda's tenant check applies to whoever HTTP Basic authenticates, with authorization on or off:
+// a tenant's member sees what belongs to no tenant or to its tenants, and nothing of the others.
+describe('the tenant check over REST', () => {
+  it('shows a member the data of its tenants only, and refuses commands on the others', async () => {
+    rest = await startRestHarness({}, { authentication: 'basic' });
+    const { engine } = rest;
+    await engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await engine.identity.createUser({ id: 'jonny', firstName: 'Jonny', lastName: 'Doe', email: null }, 'jonny-secret');
+    for (const id of ['t1', 't2']) await engine.identity.createTenant({ id, name: id });
+    await engine.identity.createTenantMembership('t1', { userId: 'jonny' });
+    const definitions: Record<string, string> = {};
+    for (const tenantId of ['t1', 't2']) {
+      const { processDefinitions } = await engine.deployment.deploy({ tenantId, resources: [{ name: 'invoice.bpmn', bytes: Buffer.from(externalTaskProcessXml('invoice')) }] });
+      definitions[tenantId] = processDefinitions![0].id;
+      await engine.runtime.startProcessInstanceById(definitions[tenantId]);
+    }
+    const jonny = basic('jonny', 'jonny-secret');
+    const admin = basic('admin', 'admin-secret');
+
+    const listed = await rest.request('GET', '/process-definition', { headers: jonny });
+    const hidden = await rest.request('GET', `/process-definition/${definitions.t2}`, { headers: jonny });
+    const byKey = await rest.request('GET', '/process-definition/key/invoice/tenant-id/t2', { headers: jonny });
+    const instances = await rest.request('GET', '/process-instance/count', { headers: jonny });
+    const start = await rest.request('POST', `/process-definition/${definitions.t2}/start`, { json: {}, headers: jonny });
+    const fetched = await rest.request('POST', '/external-task/fetchAndLock', {
+      json: { workerId: 'w', maxTasks: 5, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] },
+      headers: jonny,
+    });
+    const all = await rest.request('GET', '/process-instance/count', { headers: admin });
+
+    expect(listed.body.map((each: { tenantId: string }) => each.tenantId)).toEqual(['t1']);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.message).toBe(`No matching definition with id ${definitions.t2}`);
+    expect(byKey.status).toBe(404);
+    expect(instances.body).toEqual({ count: 1 });
+    expect(start.status).toBe(500);
+    expect(start.body.message).toBe(
+      `Cannot instantiate process definition ${definitions.t2}: ENGINE-13034 Cannot create an instance of the process definition '${definitions.t2}' because it belongs to no authenticated tenant.`,
+    );
+    expect(fetched.body.map((task: { tenantId: string }) => task.tenantId)).toEqual(['t1']);
+    expect(all.body).toEqual({ count: 2 });
+  });
+});
