@@ -120,6 +120,16 @@ describe.each(testStoreConfigs())('the tenant check on $name', (testStore) => {
     expect(await engine.runtime.getProcessInstance(started.id)).toBeNull();
   });
 
+  it('suspends by key only the instances of the caller\'s tenants, and refuses another tenant\'s definition by id', async () => {
+    await asAlice(() => engine.runtime.updateSuspensionState({ processDefinitionKey: 'invoice' }, true));
+    const byId = await asAlice(() => engine.runtime.updateSuspensionState({ processDefinitionId: definitions['tenant-b'] }, true)).catch((error: Error) => error);
+    const suspended = await engine.runtime.findProcessInstances({ processDefinitionKey: 'invoice', suspended: true });
+    await engine.runtime.updateSuspensionState({ processDefinitionKey: 'invoice' }, false);
+
+    expect(tenantsOf(suspended)).toEqual(['none', 'tenant-a']);
+    expect((byId as Error).message).toBe(`ENGINE-13034 Cannot update the process definition '${definitions['tenant-b']}' because it belongs to no authenticated tenant.`);
+  });
+
   it('does not apply to administrators, to calls without authentication, nor when disabled', async () => {
     const unchecked = await createTestEngine({ store: testStore.config(`tenant-check-off-${testStore.name}`), tenantCheckEnabled: false });
     try {

@@ -116,6 +116,8 @@ async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspens
     return;
   }
   for (const definition of definitions) {
+    // Camunda's update is tenant-checked: it leaves other tenants' job definitions (and jobs) as they are.
+    if (!ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) continue;
     await ctx.jobDefinitions.update({ ...definition, suspended: change.suspended });
     if (change.includeJobs) await ctx.jobDefinitions.setJobsSuspended(definition.id, change.suspended);
   }

@@ -164,7 +164,8 @@ export class ManagementService {
     return this.commands.run(suspended ? 'SuspendJobCmd' : 'ActivateJobCmd', async (ctx) => {
       const jobs = await ctx.jobs.findBySuspensionSelector(selector);
       await checkJobSuspension(ctx, selector, jobs);
-      for (const job of jobs) if (job.suspended !== suspended) await ctx.jobs.setSuspended(job, suspended);
+      // Camunda's update is tenant-checked: other tenants' jobs stay as they are.
+      for (const job of jobs) if (job.suspended !== suspended && ctx.tenantCheck.isAuthenticatedTenant(job.tenantId)) await ctx.jobs.setSuspended(job, suspended);
       OperationLogEntries.jobSuspension(ctx, selector.jobId ? (jobs[0] ?? { id: selector.jobId }) : selector, suspended);
     });
   }
@@ -290,6 +291,10 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
  */
 async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSelector, jobs: readonly Job[]): Promise<void> {
   if (selector.jobId) for (const job of jobs) ctx.tenantCheck.require(job.tenantId, `update the job '${job.id}'`);
+  if (selector.processInstanceId && ctx.tenantCheck.isActive) {
+    const root = await ctx.executions.findById(selector.processInstanceId);
+    if (root) ctx.tenantCheck.require(root.tenantId, `update the process instance '${root.id}'`);
+  }
   if (!ctx.authz.isActive) return;
   if (selector.jobId) {
     for (const job of jobs) await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);

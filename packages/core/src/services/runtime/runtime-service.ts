@@ -125,9 +125,12 @@ export class RuntimeService {
               : `no deployed process definition found with key '${target.processDefinitionKey}'`,
           );
         }
+        // By id the definition must be the caller's tenant's; by key Camunda's tenant-checked update
+        // leaves other tenants' instances as they are.
+        if (target.processDefinitionId) ctx.tenantCheck.require(definitions[0].tenantId, `update the process definition '${target.processDefinitionId}'`);
         // Camunda checks the definition's instances as a whole, not one by one.
         for (const key of new Set(definitions.map((definition) => definition.key))) await checkSuspendInstancesOf(ctx, key);
-        for (const definition of definitions) {
+        for (const definition of definitions.filter((each) => ctx.tenantCheck.isAuthenticatedTenant(each.tenantId))) {
           for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) byDefinition.add(instance.id);
         }
       }
@@ -141,6 +144,7 @@ export class RuntimeService {
   async setInstanceSuspended(ctx: CommandContext, id: string, suspended: boolean, check = true): Promise<void> {
     const root = await ctx.executions.findById(id);
     if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
+    if (check) ctx.tenantCheck.require(root.tenantId, `update the process instance '${id}'`);
     if (check) await ctx.authz.check(
       { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
       { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
