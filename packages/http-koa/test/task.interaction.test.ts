@@ -561,6 +561,22 @@ describe('standalone tasks and sub-tasks', () => {
     expect((await rest.request('GET', `/task/${taskId}/localVariables`)).body.review).toEqual(str('done'));
   });
 
+  it('deletes the sub-tasks of a process task its process cancels (here, the instance deleted)', async () => {
+    const { instanceId, taskId } = await deployAndStart(rest);
+    await create({ id: 'sub', parentTaskId: taskId });
+    await create({ id: 'sub-sub', parentTaskId: 'sub' });
+    await create({ id: 'other' });
+
+    const deleted = await rest.request('DELETE', `/process-instance/${instanceId}`);
+
+    expect(deleted.status).toBe(204);
+    expect((await rest.request('GET', '/task/sub')).status).toBe(404);
+    expect((await rest.request('GET', '/task/sub-sub')).status).toBe(404);
+    expect((await rest.request('GET', '/task/other')).status).toBe(200);
+    expect(await historic('sub')).toMatchObject({ deleteReason: 'deleted', parentTaskId: taskId });
+    expect(await historic('sub-sub')).toMatchObject({ deleteReason: 'deleted', parentTaskId: 'sub' });
+  });
+
   it('deletes a task without a process with its sub-tasks (its history stays), no task of a process, and nothing for an unknown id', async () => {
     await create({ id: 'p', name: 'Parent' });
     await create({ id: 'c', parentTaskId: 'p' });

@@ -24,6 +24,7 @@ import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
+import { removeSubTasksOf } from '../services/task/task-removal.js';
 
 export interface RunnerSkips {
   skipCustomListeners: boolean;
@@ -352,7 +353,7 @@ export class ProcessRunner {
       this.variables.removeScope(each.id);
       this.tree.remove(each);
     }
-    await this.ctx.tasks.deleteByExecutions(ids);
+    await removeSubTasksOf(this.ctx, await this.ctx.tasks.deleteByExecutions(ids));
     for (const job of await this.ctx.jobs.deleteByExecutions(ids)) JobLog.deleted(this.ctx, job);
     await this.ctx.eventSubscriptions.deleteByExecutions(ids);
     if ((await this.ctx.incidents.deleteByExecutions(ids)) > 0) await IncidentHistory.ended(this.ctx, { executionIds: ids }, IncidentState.deleted);
@@ -437,7 +438,7 @@ export class ProcessRunner {
       if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
-      await this.ctx.tasks.deleteByExecutions([scope.id]);
+      await removeSubTasksOf(this.ctx, await this.ctx.tasks.deleteByExecutions([scope.id]));
       for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
       scope.activityId = null;

@@ -135,14 +135,15 @@ export class TaskRepository {
     await this.trx.updateTable('trellis_task').set((eb) => ({ execution_id: toExecutionId, rev: eb('rev', '+', 1) })).where('execution_id', '=', fromExecutionId).execute();
   }
 
-  /** Removes the tasks of executions that end or are cancelled (a scope left, a boundary event fired). */
-  async deleteByExecutions(executionIds: readonly string[]): Promise<void> {
-    if (executionIds.length === 0) return;
+  /** Removes the tasks of executions that end or are cancelled (a scope left, a boundary event fired); returns their ids. */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<string[]> {
+    if (executionIds.length === 0) return [];
     const ids = this.trx.selectFrom('trellis_task').select('id').where('execution_id', 'in', executionIds);
     if (this.withGrants) await this.deleteGrants(ids);
     await this.trx.deleteFrom('trellis_variable').where('task_id', 'in', ids).execute();
     await this.trx.deleteFrom('trellis_task_candidate').where('task_id', 'in', ids).execute();
-    await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).execute();
+    const deleted = await this.trx.deleteFrom('trellis_task').where('execution_id', 'in', executionIds).returning('id').execute();
+    return deleted.map((row) => row.id);
   }
 
   /** Camunda's TaskManager.deleteTask: the authorizations on the tasks go with them. */

@@ -20,6 +20,7 @@ import { TASK_PRIORITY_NORMAL, type NewTask, type Task, type TaskIdentityLink, t
 import { resolveQueryExpressions } from './query-expressions.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
+import { removeTasks } from './task-removal.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -146,7 +147,7 @@ export class TaskService {
       ctx.tenantCheck.require(task.tenantId, `delete the task '${task.id}'`);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.TASK, resourceId: task.id });
       OperationLogEntries.task(ctx, 'Delete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
-      await removeWithSubTasks(ctx, task, 'deleted');
+      await removeTasks(ctx, [task], 'deleted');
     });
   }
 
@@ -721,7 +722,7 @@ export class TaskService {
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
     if (task.suspended) throw suspendedEntity('task', task.id);
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
-    await removeWithSubTasks(ctx, task, 'completed');
+    await removeTasks(ctx, [task], 'completed');
     // A task without a process answers no variables (Camunda's CompleteTaskCmd); a sub-task may have
     // set some on its parent's process instance.
     if (!runner || !task.executionId) {
@@ -788,22 +789,6 @@ async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
   const task = await ctx.authz.readFilter('READ', Resources.TASK);
   const definition = await ctx.authz.readFilter('READ_TASK', Resources.PROCESS_DEFINITION);
   return task && definition ? { task, definition } : null;
-}
-
-/**
- * Camunda's TaskManager.deleteTask: the task's sub-tasks go first (recursively, with the same
- * reason), then the task; the tasks without a process end their history here, in one update (a
- * process task's ends with its activity instance).
- */
-async function removeWithSubTasks(ctx: CommandContext, task: Task, reason: 'completed' | 'deleted'): Promise<void> {
-  const withoutProcess: string[] = [];
-  const remove = async (each: Task): Promise<void> => {
-    for (const subTask of await ctx.tasks.find({ parentTaskId: each.id })) await remove(subTask);
-    await ctx.tasks.delete(each);
-    if (each.executionId === null) withoutProcess.push(each.id);
-  };
-  await remove(task);
-  await TaskHistory.standaloneEnded(ctx, withoutProcess, reason);
 }
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
