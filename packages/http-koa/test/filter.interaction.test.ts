@@ -64,6 +64,57 @@ describe('the Filter group', () => {
     expect(gone.status).toBe(404);
   });
 
+  it("answers Tasklist's application/hal+json: tasks with their assignees and definitions embedded, and the filter's variables", async () => {
+    rest = await startRestHarness();
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(MODEL) }] });
+    await rest.engine.identity.createUser({ id: 'john', firstName: 'John', lastName: 'Doe', email: 'john@example.com' }, 'john-secret');
+    await rest.engine.identity.createGroup({ id: 'sales', name: 'Sales', type: 'WORKFLOW' });
+    const first = await startFor('john');
+    const second = await startFor('john');
+    await rest.request('PUT', `/task/${first.taskId}/localVariables/who`, { json: { value: 'the task', type: 'String' } });
+    const filter = (await rest.request('POST', '/filter/create', {
+      json: { resourceType: 'Task', name: 'John', query: { assignee: 'john', sorting: [{ sortBy: 'created', sortOrder: 'asc' }] }, properties: { variables: [{ name: 'who', label: 'Who' }] } },
+    })).body;
+    const hal = { accept: 'application/hal+json' };
+    const parse = (response: { body: Buffer }) => JSON.parse(response.body.toString('utf8'));
+
+    const listed = await rest.request('GET', `/filter/${filter.id}/list`, { headers: hal, outsideContract: true });
+    const single = await rest.request('POST', `/filter/${filter.id}/singleResult`, { json: { processInstanceId: first.instanceId }, headers: hal, outsideContract: true });
+    const none = await rest.request('POST', `/filter/${filter.id}/list`, { json: { assignee: 'nobody' }, headers: hal, outsideContract: true });
+    const noSingle = await rest.request('POST', `/filter/${filter.id}/singleResult`, { json: { assignee: 'nobody' }, headers: hal, outsideContract: true });
+    const tasks = await rest.request('GET', '/task', { query: { assignee: 'john', maxResults: 1 }, headers: hal, outsideContract: true });
+
+    expect(listed.headers.get('content-type')).toBe('application/hal+json');
+    const list = parse(listed);
+    expect(list).toMatchObject({ _links: { self: { href: '/task' } }, count: 2 });
+    expect(Object.keys(list._embedded)).toEqual(['assignee', 'processDefinition', 'task']);
+    expect(list._embedded.assignee).toEqual([
+      { _links: { self: { href: '/user/john' } }, _embedded: null, id: 'john', firstName: 'John', lastName: 'Doe', email: 'john@example.com' },
+    ]);
+    expect(list._embedded.processDefinition).toMatchObject([{ key: 'review', version: 1, resource: 'review.bpmn', suspended: false, contextPath: null }]);
+    const [task1, task2] = list._embedded.task;
+    expect(Object.keys(task1._links)).toEqual(['assignee', 'execution', 'identityLink', 'processDefinition', 'processInstance', 'self']);
+    expect(task1).toMatchObject({ id: first.taskId, name: 'Check', assignee: 'john', formKey: null, _links: { self: { href: `/task/${first.taskId}` }, identityLink: { href: `/task/${first.taskId}/identity-links` } } });
+    // The task's own variable hides the process instance's of the same name.
+    expect(task1._embedded.variable).toEqual([
+      { _links: { self: { href: `/task/${first.taskId}/localVariables/who` } }, _embedded: null, name: 'who', value: 'the task', type: 'String', valueInfo: {} },
+    ]);
+    expect(task2._embedded.variable).toMatchObject([{ _links: { self: { href: `/process-instance/${second.instanceId}/variables/who` } }, value: 'john' }]);
+
+    const one = parse(single);
+    expect(one.id).toBe(first.taskId);
+    expect(Object.keys(one._embedded)).toEqual(['group', 'identityLink', 'processDefinition', 'user', 'variable']);
+    expect(one._embedded.group).toEqual([{ _links: { self: { href: '/group/sales' } }, _embedded: null, id: 'sales', name: 'Sales', type: 'WORKFLOW' }]);
+    expect(one._embedded.identityLink).toContainEqual({
+      _links: { group: { href: '/group/sales' }, task: { href: `/task/${first.taskId}` } }, _embedded: null, type: 'candidate', userId: null, groupId: 'sales', taskId: first.taskId,
+    });
+    expect(one._embedded.user.map((user: { id: string }) => user.id)).toEqual(['john']);
+
+    expect(parse(none)).toEqual({ _links: {}, _embedded: {}, count: 0 });
+    expect(parse(noSingle)).toEqual({ _links: {}, _embedded: {} });
+    expect(parse(tasks)).toMatchObject({ count: 2, _embedded: { task: [{ assignee: 'john' }] } });
+  });
+
   it('runs its saved query: list, count and single result, extended by a query body, paged, with item counts', async () => {
     rest = await startRestHarness();
     await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(MODEL) }] });
@@ -82,7 +133,7 @@ describe('the Filter group', () => {
     const none = await rest.request('POST', `/filter/${filter.id}/singleResult`, { json: { assignee: 'nobody' } });
     const withCount = await rest.request('GET', `/filter/${filter.id}`, { query: { itemCount: true } });
     const listed = await rest.request('GET', '/filter', { query: { itemCount: true } });
-    const hal = await rest.request('GET', `/filter/${filter.id}/list`, { headers: { accept: 'application/hal+json' }, outsideContract: true });
+    const csv = await rest.request('GET', `/filter/${filter.id}/list`, { headers: { accept: 'text/csv' }, outsideContract: true });
     const unknown = await rest.request('GET', '/filter/nope/list');
 
     expect(list.body.map((task: { assignee: string }) => task.assignee)).toEqual(['john', 'john']);
@@ -97,7 +148,7 @@ describe('the Filter group', () => {
     expect(none.status).toBe(204);
     expect(withCount.body.itemCount).toBe(2);
     expect(listed.body).toMatchObject([{ id: filter.id, itemCount: 2 }]);
-    expect(hal.status).toBe(406);
+    expect(csv.status).toBe(406);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe("Filter with id 'nope' does not exist.");
 

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { NotValidException, NullValueException, ProcessEngineException, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
+import { EMPTY_HAL_RESOURCE, embedFilterVariables, emptyHalCollection, halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
@@ -18,7 +19,8 @@ const TASK = 'Task';
 /**
  * The Filter group (Camunda's FilterRestServiceImpl and FilterResourceImpl): saved task queries,
  * their CRUD, and running them — as saved or extended by a TaskQueryDto body — as JSON task lists,
- * counts and single results. Camunda's `application/hal+json` variant is not served.
+ * counts and single results, as JSON or (Tasklist's) `application/hal+json` with the filter's
+ * `properties.variables` embedded in each task.
  */
 export function filterRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
@@ -94,10 +96,22 @@ export function filterRoutes(router: Router, rest: RestContext): void {
 
   for (const method of ['get', 'post'] as const) {
     router[method]('/filter/:id/list', async (ctx) => {
-      acceptsJson(ctx);
+      const variant = taskListVariant(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
       const page = parsePage(ctx.query);
-      ctx.body = (await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, ...page }))).map(toTaskDto);
+      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, ...page }));
+      if (variant === 'json') {
+        ctx.body = tasks.map(toTaskDto);
+        return;
+      }
+      const count = await run(ctx.params.id, extending, (query) => engine.task.countTasks(query));
+      if (tasks.length === 0) {
+        sendHal(ctx, emptyHalCollection(count));
+        return;
+      }
+      const { halTasks, list } = await halTaskList(engine, tasks, count, { formKeys: false });
+      await embedFilterVariables(engine, halTasks, tasks, variableNamesOf(await readable(ctx.params.id)));
+      sendHal(ctx, list);
     });
 
     router[method]('/filter/:id/count', async (ctx) => {
@@ -106,7 +120,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     });
 
     router[method]('/filter/:id/singleResult', async (ctx) => {
-      acceptsJson(ctx);
+      const variant = taskListVariant(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
       // Camunda answers any engine failure here (several results included) with this 400.
       const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch((error: unknown) => {
@@ -114,6 +128,16 @@ export function filterRoutes(router: Router, rest: RestContext): void {
         throw error;
       });
       if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
+      if (variant === 'hal') {
+        if (tasks.length === 0) {
+          sendHal(ctx, EMPTY_HAL_RESOURCE);
+          return;
+        }
+        const task = await halTaskWithLinks(engine, tasks[0], { formKeys: false });
+        await embedFilterVariables(engine, [task], tasks, variableNamesOf(await readable(ctx.params.id)));
+        sendHal(ctx, task);
+        return;
+      }
       if (tasks.length === 0) {
         ctx.status = 204;
         return;
@@ -169,9 +193,14 @@ async function extendingBody(ctx: Context, limit: number): Promise<Record<string
   return body as Record<string, unknown>;
 }
 
-/** Task lists are served as JSON only (Camunda also has `application/hal+json`). */
-function acceptsJson(ctx: Context): void {
-  if (!ctx.accepts('application/json')) throw new InvalidRequestException(406, 'No acceptable content-type found');
+/** The variable names of the filter's `properties.variables` (a list of `{name, label}`); null when it has none. */
+function variableNamesOf(filter: Filter): string[] | null {
+  const variables = filter.properties?.variables;
+  if (variables === undefined || variables === null) return null;
+  if (!Array.isArray(variables) || variables.some((each) => each === null || typeof each !== 'object')) {
+    throw new InvalidRequestException(500, "Filter property 'variables' has to be a list of variable definitions with a 'name' property");
+  }
+  return variables.map((each) => (each as { name?: unknown }).name).filter((name): name is string => typeof name === 'string');
 }
 
 /**

@@ -13,6 +13,7 @@ import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../qu
 import { baseUrlOf, type RestContext } from './context.js';
 import { dateField } from './job.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
+import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
@@ -131,8 +132,16 @@ function countOnly({ sorting: _sorting, firstResult: _first, maxResults: _max, .
 export function taskRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
+  // Camunda's TaskRestServiceImpl.getTasks: JSON, or HAL (Tasklist's) when asked for.
   router.get('/task', async (ctx) => {
-    ctx.body = (await engine.task.findTasks(taskQueryFromString(ctx.query))).map(toTaskDto);
+    const query = taskQueryFromString(ctx.query);
+    if (taskListVariant(ctx) === 'json') {
+      ctx.body = (await engine.task.findTasks(query)).map(toTaskDto);
+      return;
+    }
+    const tasks = await engine.task.findTasks(query);
+    const count = await engine.task.countTasks(countOnly(query));
+    sendHal(ctx, (await halTaskList(engine, tasks, count, { formKeys: true })).list);
   });
 
   router.get('/task/count', async (ctx) => {

@@ -73,6 +73,7 @@ export class VariableInstanceQueryRepository {
       .leftJoin('trellis_execution as tx', 'tx.id', 't.execution_id');
     if (q.variableId !== undefined) select = select.where('v.id', '=', q.variableId);
     if (q.variableName !== undefined) select = select.where('v.name', '=', q.variableName);
+    if (q.variableNameIn !== undefined) select = select.where(isIn(sql.ref('v.name'), q.variableNameIn));
     if (q.variableNameLike !== undefined) select = select.where('v.name', 'like', q.variableNameLike);
     if (q.processInstanceIdIn !== undefined) select = select.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
     if (q.executionIdIn !== undefined) select = select.where(isIn(sql.ref('v.execution_id'), q.executionIdIn));

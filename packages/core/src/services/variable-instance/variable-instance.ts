@@ -32,6 +32,8 @@ export interface VariableValueCondition {
 export interface VariableInstanceQuery extends Page, TenantChecked {
   variableId?: string;
   variableName?: string;
+  /** Camunda's variableNameIn (the engine API's; REST has no such parameter). */
+  variableNameIn?: string[];
   variableNameLike?: string;
   processInstanceIdIn?: string[];
   executionIdIn?: string[];
