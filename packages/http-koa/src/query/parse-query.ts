@@ -103,6 +103,12 @@ export function parseSorting(query: Record<string, unknown>, allowed: readonly s
   return [{ sortBy, sortOrder: sortOrder as SortOrder }];
 }
 
+/** A list query's criteria for its count endpoint: without paging and sorting, which a count ignores. */
+export function countCriteria<Q extends { sorting?: unknown; firstResult?: number; maxResults?: number }>(query: Q): Omit<Q, 'sorting' | 'firstResult' | 'maxResults'> {
+  const { sorting: _sorting, firstResult: _first, maxResults: _max, ...criteria } = query;
+  return criteria;
+}
+
 /** firstResult/maxResults: optional whole numbers. */
 export function parsePage(query: Record<string, unknown>): ParsedQuery['page'] {
   const page: ParsedQuery['page'] = {};

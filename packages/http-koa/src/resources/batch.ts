@@ -3,7 +3,7 @@ import { NotFoundException, type Batch, type BatchQuery, type BatchStatistics, t
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { looseFlag, type RestContext } from './context.js';
 
 const BATCH_PARAMS = { batchId: 'string', type: 'string', tenantIdIn: 'optionalList', withoutTenantId: 'boolean', suspended: 'boolean' } as const;
@@ -60,14 +60,14 @@ export function batchRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.batch.find(parseListQuery<BatchQuery>(ctx.query, BATCH_QUERY))).map(toBatchDto);
   });
   router.get('/batch/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, ...query } = parseListQuery<BatchQuery>(ctx.query, BATCH_QUERY);
+    const query = countCriteria(parseListQuery<BatchQuery>(ctx.query, BATCH_QUERY));
     ctx.body = { count: await engine.batch.count(query) };
   });
   router.get('/batch/statistics', async (ctx) => {
     ctx.body = (await engine.batch.statistics(parseListQuery<BatchStatisticsQuery>(ctx.query, BATCH_STATISTICS_QUERY))).map(toBatchStatisticsDto);
   });
   router.get('/batch/statistics/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, ...query } = parseListQuery<BatchStatisticsQuery>(ctx.query, BATCH_STATISTICS_QUERY);
+    const query = countCriteria(parseListQuery<BatchStatisticsQuery>(ctx.query, BATCH_STATISTICS_QUERY));
     ctx.body = { count: await engine.batch.countStatistics(query) };
   });
   router.get('/batch/:id', async (ctx) => {

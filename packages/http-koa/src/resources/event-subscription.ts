@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { EventSubscription, EventSubscriptionListQuery } from '@trellis/core';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 const EVENT_TYPES = ['message', 'signal', 'compensate', 'conditional'];
@@ -43,7 +43,7 @@ export function eventSubscriptionRoutes(router: Router, rest: RestContext): void
     ctx.body = (await engine.management.queryEventSubscriptions(parse(ctx.query))).map(toEventSubscriptionDto);
   });
   router.get('/event-subscription/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = parse(ctx.query);
+    const query = countCriteria(parse(ctx.query));
     ctx.body = { count: await engine.management.countEventSubscriptions(query) };
   });
 }

@@ -7,7 +7,7 @@ import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { badUserRequestAs400, InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
 
@@ -39,7 +39,7 @@ export function executionRoutes(router: Router, rest: RestContext): void {
     ctx.body = { count: await engine.execution.countExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY)) };
   });
   router.post('/execution/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, ...query } = await fromBody(ctx);
+    const query = countCriteria(await fromBody(ctx));
     ctx.body = { count: await engine.execution.countExecutions(query) };
   });
 

@@ -16,7 +16,7 @@ import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockCancelled, FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
-import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
@@ -43,8 +43,8 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
   const handler = (rest.fetchAndLock ??= new FetchAndLockHandler(engine));
 
   const list = async (query: ExternalTaskQuery) => (await engine.externalTask.findExternalTasks(query)).map(toExternalTaskDto);
-  const count = async ({ firstResult: _f, maxResults: _m, sorting: _s, ...query }: ExternalTaskQuery) => ({
-    count: await engine.externalTask.countExternalTasks(query),
+  const count = async (listQuery: ExternalTaskQuery) => ({
+    count: await engine.externalTask.countExternalTasks(countCriteria(listQuery)),
   });
   const fromBody = async (ctx: Context) => ({ ...queryFromBody(await readJsonObject(ctx, bodyLimit)), ...parsePage(ctx.query) });
 

@@ -5,7 +5,7 @@ import { readJsonBody, readJsonObject, text } from '../body.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { EMPTY_HAL_RESOURCE, embedFilterVariables, emptyHalCollection, halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 import { taskQueryDto } from './task.js';
 
@@ -54,7 +54,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/filter/count', async (ctx) => {
-    const { sorting: _sorting, firstResult: _first, maxResults: _max, ...criteria } = parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY);
+    const criteria = countCriteria(parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY));
     ctx.body = { count: await engine.filter.countFilters(criteria) };
   });
 

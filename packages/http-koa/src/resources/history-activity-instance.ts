@@ -4,7 +4,7 @@ import type { HistoricActivityInstance, HistoricActivityInstanceQuery } from '@t
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_ACTIVITY_INSTANCE_QUERY: QuerySpec = {
@@ -56,8 +56,8 @@ export function historyActivityInstanceRoutes(router: Router, rest: RestContext)
     ...parsePage(ctx.query),
   });
   const list = async (query: HistoricActivityInstanceQuery) => (await engine.history.findHistoricActivityInstances(query)).map(toHistoricActivityInstanceDto);
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricActivityInstanceQuery) => ({
-    count: await engine.history.countHistoricActivityInstances(query),
+  const count = async (listQuery: HistoricActivityInstanceQuery) => ({
+    count: await engine.history.countHistoricActivityInstances(countCriteria(listQuery)),
   });
 
   router.get('/history/activity-instance', async (ctx) => {

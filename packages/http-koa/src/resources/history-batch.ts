@@ -9,7 +9,7 @@ import {
 import { objectOf, readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { dateField } from './job.js';
 import { type RestContext } from './context.js';
@@ -59,7 +59,7 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.historicBatches.find(parseListQuery<HistoricBatchQuery>(ctx.query, HISTORIC_BATCH_QUERY))).map(toHistoricBatchDto);
   });
   router.get('/history/batch/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = parseListQuery<HistoricBatchQuery>(ctx.query, HISTORIC_BATCH_QUERY);
+    const query = countCriteria(parseListQuery<HistoricBatchQuery>(ctx.query, HISTORIC_BATCH_QUERY));
     ctx.body = { count: await engine.historicBatches.count(query) };
   });
   router.get('/history/batch/cleanable-batch-report', async (ctx) => {

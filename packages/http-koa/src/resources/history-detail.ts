@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_DETAIL_QUERY: QuerySpec = {
@@ -86,7 +86,7 @@ export function historyDetailRoutes(router: Router, rest: RestContext): void {
     ctx.body = await list(ctx, await fromBody(ctx));
   });
   router.get('/history/detail/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = fromQueryString(ctx);
+    const query = countCriteria(fromQueryString(ctx));
     ctx.body = { count: await variables.countDetails(query) };
   });
 

@@ -4,7 +4,7 @@ import type { HistoricExternalTaskLog, HistoricExternalTaskLogQuery } from '@tre
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 
@@ -57,8 +57,8 @@ export function historyExternalTaskLogRoutes(router: Router, rest: RestContext):
     ...parsePage(ctx.query),
   });
   const list = async (query: HistoricExternalTaskLogQuery) => (await engine.history.logs.findExternalTaskLogs(query)).map(toHistoricExternalTaskLogDto);
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricExternalTaskLogQuery) => ({
-    count: await engine.history.logs.countExternalTaskLogs(query),
+  const count = async (listQuery: HistoricExternalTaskLogQuery) => ({
+    count: await engine.history.logs.countExternalTaskLogs(countCriteria(listQuery)),
   });
 
   router.get('/history/external-task-log', async (ctx) => {

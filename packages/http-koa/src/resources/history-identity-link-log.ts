@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { HistoricIdentityLinkLog, HistoricIdentityLinkLogQuery } from '@trellis/core';
 import { formatRestDate } from '../dto/dates.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const IDENTITY_LINK_LOG_QUERY: QuerySpec = {
@@ -40,7 +40,7 @@ export function historyIdentityLinkLogRoutes(router: Router, rest: RestContext):
     ctx.body = (await engine.history.tasks.findIdentityLinkLogs(query)).map(toHistoricIdentityLinkLogDto);
   });
   router.get('/history/identity-link-log/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = parseListQuery<HistoricIdentityLinkLogQuery>(ctx.query, IDENTITY_LINK_LOG_QUERY);
+    const query = countCriteria(parseListQuery<HistoricIdentityLinkLogQuery>(ctx.query, IDENTITY_LINK_LOG_QUERY));
     ctx.body = { count: await engine.history.tasks.countIdentityLinkLogs(query) };
   });
 }

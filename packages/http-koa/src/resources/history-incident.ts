@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { HistoricIncident, HistoricIncidentQuery } from '@trellis/core';
 import { formatRestDate } from '../dto/dates.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_INCIDENT_QUERY: QuerySpec = {
@@ -61,7 +61,7 @@ export function historyIncidentRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.history.incidents.find(fromQueryString(ctx))).map(toHistoricIncidentDto);
   });
   router.get('/history/incident/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = fromQueryString(ctx);
+    const query = countCriteria(fromQueryString(ctx));
     ctx.body = { count: await engine.history.incidents.count(query) };
   });
 }

@@ -4,7 +4,7 @@ import type { HistoricJobLog, HistoricJobLogQuery } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 
@@ -65,8 +65,8 @@ export function historyJobLogRoutes(router: Router, rest: RestContext): void {
     ...parsePage(ctx.query),
   });
   const list = async (query: HistoricJobLogQuery) => (await engine.history.logs.findJobLogs(query)).map(toHistoricJobLogDto);
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricJobLogQuery) => ({
-    count: await engine.history.logs.countJobLogs(query),
+  const count = async (listQuery: HistoricJobLogQuery) => ({
+    count: await engine.history.logs.countJobLogs(countCriteria(listQuery)),
   });
 
   router.get('/history/job-log', async (ctx) => {

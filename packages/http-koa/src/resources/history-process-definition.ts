@@ -5,7 +5,7 @@ import type {
   HistoricActivityStatistics,
   HistoricActivityStatisticsQuery,
 } from '@trellis/core';
-import { parseListQuery, parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, parseQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const CLEANABLE_REPORT_QUERY: QuerySpec = {
@@ -59,7 +59,7 @@ export function historyProcessDefinitionRoutes(router: Router, rest: RestContext
   });
 
   router.get('/history/process-definition/cleanable-process-instance-report/count', async (ctx) => {
-    const { sorting: _sorting, firstResult: _first, maxResults: _max, ...query } = reportQuery(ctx.query);
+    const query = countCriteria(reportQuery(ctx.query));
     ctx.body = { count: await reports.countCleanableProcessInstances(query) };
   });
 

@@ -4,7 +4,7 @@ import { BadUserRequestException, type HistoricProcessInstance, type HistoricPro
 import { readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
@@ -70,8 +70,8 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
     ...parsePage(ctx.query),
   });
   const list = async (query: HistoricProcessInstanceQuery) => (await engine.history.findHistoricProcessInstances(query)).map(toHistoricProcessInstanceDto);
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricProcessInstanceQuery) => ({
-    count: await engine.history.countHistoricProcessInstances(query),
+  const count = async (listQuery: HistoricProcessInstanceQuery) => ({
+    count: await engine.history.countHistoricProcessInstances(countCriteria(listQuery)),
   });
 
   router.get('/history/process-instance', async (ctx) => {

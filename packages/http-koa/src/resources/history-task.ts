@@ -4,7 +4,7 @@ import type { HistoricTaskInstance, HistoricTaskInstanceQuery } from '@trellis/c
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, parseQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_TASK_QUERY: QuerySpec = {
@@ -103,8 +103,8 @@ export function historyTaskRoutes(router: Router, rest: RestContext): void {
     throw new InvalidRequestException(400, 'Parameter reportType is not set.');
   };
   const list = async (query: HistoricTaskInstanceQuery) => (await engine.history.tasks.findTasks(query)).map(toHistoricTaskInstanceDto);
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricTaskInstanceQuery) => ({
-    count: await engine.history.tasks.countTasks(query),
+  const count = async (listQuery: HistoricTaskInstanceQuery) => ({
+    count: await engine.history.tasks.countTasks(countCriteria(listQuery)),
   });
 
   router.get('/history/task', async (ctx) => {

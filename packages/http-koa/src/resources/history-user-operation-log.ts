@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { UserOperationLogEntry, UserOperationLogQuery } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const USER_OPERATION_LOG_QUERY: QuerySpec = {
@@ -58,7 +58,7 @@ export function historyUserOperationLogRoutes(router: Router, rest: RestContext)
     ctx.body = (await engine.history.userOperations.find(fromQueryString(ctx))).map(toUserOperationLogEntryDto);
   });
   router.get('/history/user-operation/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = fromQueryString(ctx);
+    const query = countCriteria(fromQueryString(ctx));
     ctx.body = { count: await engine.history.userOperations.count(query) };
   });
   router.put('/history/user-operation/:operationId/set-annotation', async (ctx) => {

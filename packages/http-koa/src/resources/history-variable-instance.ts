@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_VARIABLE_QUERY: QuerySpec = {
@@ -75,7 +75,7 @@ export function historyVariableInstanceRoutes(router: Router, rest: RestContext)
   };
   const list = async (ctx: Context, query: HistoricVariableInstanceQuery) =>
     (await variables.find(query)).map((variable) => toHistoricVariableInstanceDto(variable, deserialize(ctx, 'deserializeValues')));
-  const count = async ({ firstResult: _first, maxResults: _max, sorting: _sorting, ...query }: HistoricVariableInstanceQuery) => ({ count: await variables.count(query) });
+  const count = async (listQuery: HistoricVariableInstanceQuery) => ({ count: await variables.count(countCriteria(listQuery)) });
 
   router.get('/history/variable-instance', async (ctx) => {
     ctx.body = await list(ctx, fromQueryString(ctx));

@@ -3,7 +3,7 @@ import { BadUserRequestException, NotFoundException, type IncidentQuery } from '
 import { readJsonObject } from '../body.js';
 import { toIncidentDto } from '../dto/external-task-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const INCIDENT_QUERY: QuerySpec = {
@@ -33,7 +33,7 @@ export function incidentRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.management.findIncidents(parse(ctx.query))).map(toIncidentDto);
   });
   router.get('/incident/count', async (ctx) => {
-    const { firstResult: _f, maxResults: _m, sorting: _s, ...query } = parse(ctx.query);
+    const query = countCriteria(parse(ctx.query));
     ctx.body = { count: await engine.management.countIncidents(query) };
   });
   router.get('/incident/:id', async (ctx) => {

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { readJsonObject, text } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 const JOB_DEFINITION_QUERY: QuerySpec = {
@@ -47,7 +47,7 @@ export function jobDefinitionRoutes(router: Router, rest: RestContext): void {
     ctx.body = { count: await engine.jobDefinition.countJobDefinitions(parseListQuery<JobDefinitionQuery>(ctx.query, JOB_DEFINITION_QUERY)) };
   });
   router.post('/job-definition/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, ...query } = await fromBody(ctx);
+    const query = countCriteria(await fromBody(ctx));
     ctx.body = { count: await engine.jobDefinition.countJobDefinitions(query) };
   });
 

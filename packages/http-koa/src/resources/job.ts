@@ -12,7 +12,7 @@ import { readJsonObject, text } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 
@@ -54,11 +54,11 @@ export function jobRoutes(router: Router, rest: RestContext): void {
     ctx.body = (await engine.management.queryJobs(await fromBody(ctx))).map(toJobDto);
   });
   router.get('/job/count', async (ctx) => {
-    const { firstResult: _f, maxResults: _m, sorting: _s, ...query } = fromQueryString(ctx.query);
+    const query = countCriteria(fromQueryString(ctx.query));
     ctx.body = { count: await engine.management.countJobs(query) };
   });
   router.post('/job/count', async (ctx) => {
-    const { firstResult: _f, maxResults: _m, sorting: _s, ...query } = await fromBody(ctx);
+    const query = countCriteria(await fromBody(ctx));
     ctx.body = { count: await engine.management.countJobs(query) };
   });
 

@@ -8,7 +8,7 @@ import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dt
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 export const INSTANCE_QUERY: QuerySpec = {
@@ -43,7 +43,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   });
 
   router.post('/process-instance/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, ...query } = await fromBody(ctx);
+    const query = countCriteria(await fromBody(ctx));
     ctx.body = { count: await engine.runtime.countProcessInstances(query) };
   });
 

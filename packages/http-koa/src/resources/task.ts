@@ -9,7 +9,7 @@ import { selfLink } from '../dto/links.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { dateField } from './job.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
@@ -120,11 +120,6 @@ function checkedTaskQuery(query: TaskQuery): TaskQuery {
   return { ...query, delegationState: state };
 }
 
-/** A count ignores sorting and paging. */
-function countOnly({ sorting: _sorting, firstResult: _first, maxResults: _max, ...query }: TaskQuery): TaskQuery {
-  return query;
-}
-
 /**
  * The core of the Task group: query, get, claim, unclaim, assignee, delegate, resolve, complete,
  * forms (key, variables, submit), variables and local variables, identity links.
@@ -140,12 +135,12 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       return;
     }
     const tasks = await engine.task.findTasks(query);
-    const count = await engine.task.countTasks(countOnly(query));
+    const count = await engine.task.countTasks(countCriteria(query));
     sendHal(ctx, (await halTaskList(engine, tasks, count, { formKeys: true })).list);
   });
 
   router.get('/task/count', async (ctx) => {
-    ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromString(ctx.query))) };
+    ctx.body = { count: await engine.task.countTasks(countCriteria(taskQueryFromString(ctx.query))) };
   });
 
   // Camunda's TaskReportResourceImpl: JSON, or CSV when asked for.
@@ -169,7 +164,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/task/count', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    ctx.body = { count: await engine.task.countTasks(countOnly(taskQueryFromBody(body, ctx.query))) };
+    ctx.body = { count: await engine.task.countTasks(countCriteria(taskQueryFromBody(body, ctx.query))) };
   });
 
   // Camunda's TaskRestServiceImpl.createTask: a task without a process, every field of the body

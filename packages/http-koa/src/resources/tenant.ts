@@ -3,7 +3,7 @@ import { Resources, type TenantMember, type TenantQuery } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 
 const TENANT_QUERY: QuerySpec = {
@@ -22,7 +22,7 @@ export function tenantRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/tenant/count', async (ctx) => {
-    const { sorting: _sorting, firstResult: _first, maxResults: _max, ...criteria } = parseListQuery<TenantQuery>(ctx.query, TENANT_QUERY);
+    const criteria = countCriteria(parseListQuery<TenantQuery>(ctx.query, TENANT_QUERY));
     ctx.body = { count: await engine.identity.countTenants(criteria) };
   });
 

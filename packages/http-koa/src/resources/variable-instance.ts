@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 const VARIABLE_QUERY: QuerySpec = {
@@ -77,11 +77,11 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
     ctx.body = variables.map((variable) => toVariableInstanceDto(variable, deserialize(ctx, 'deserializeValues')));
   });
   router.get('/variable-instance/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = fromQueryString(ctx.query);
+    const query = countCriteria(fromQueryString(ctx.query));
     ctx.body = { count: await engine.variableInstance.countVariableInstances(query) };
   });
   router.post('/variable-instance/count', async (ctx) => {
-    const { firstResult: _first, maxResults: _max, sorting: _sorting, ...query } = await fromBody(ctx);
+    const query = countCriteria(await fromBody(ctx));
     ctx.body = { count: await engine.variableInstance.countVariableInstances(query) };
   });
 
