@@ -203,6 +203,17 @@ describe('the Filter group', () => {
     expect(logged).toMatchObject([{ operationType: 'Create', entityType: 'Filter', property: 'filterId', newValue: id, userId: 'jonny', category: 'TaskWorker' }]);
     expect(notUpdated.status).toBe(403);
     expect(notUpdated.body.missingAuthorizations).toEqual([{ permissionName: 'UPDATE', resourceName: 'Filter', resourceId: id }]);
+
+    // OPTIONS: the links follow the caller's permissions (the owner has ALL, mary READ only).
+    const rels = async (path: string, headers: Record<string, string>) =>
+      ((await rest.request('OPTIONS', path, { headers })).body.links as Array<{ method: string; rel: string }>).map((link) => `${link.method} ${link.rel}`);
+    expect(await rels('/filter', jonny)).toEqual(['GET list', 'GET count', 'POST create']);
+    expect(await rels('/filter', mary)).toEqual(['GET list', 'GET count']);
+    expect(await rels(`/filter/${id}`, jonny)).toEqual([
+      'GET self', 'GET singleResult', 'POST singleResult', 'GET list', 'POST list', 'GET count', 'POST count', 'DELETE delete', 'PUT update',
+    ]);
+    expect(await rels(`/filter/${id}`, mary)).toEqual(['GET self', 'GET singleResult', 'POST singleResult', 'GET list', 'POST list', 'GET count', 'POST count']);
+    expect((await rest.request('OPTIONS', `/filter/${id}`, { headers: mary })).body.links[0]).toEqual({ method: 'GET', href: `${rest.url}/filter/${id}`, rel: 'self' });
   });
 });
 

@@ -1,12 +1,13 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { NotValidException, NullValueException, ProcessEngineException, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
+import { NotValidException, NullValueException, ProcessEngineException, Resources, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
 import { readJsonBody, readJsonObject, text } from '../body.js';
+import { optionLinks } from '../dto/links.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { EMPTY_HAL_RESOURCE, embedFilterVariables, emptyHalCollection, halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
-import type { RestContext } from './context.js';
+import { baseUrlOf, type RestContext } from './context.js';
 import { taskQueryDto } from './task.js';
 
 const FILTER_QUERY: QuerySpec = {
@@ -56,6 +57,30 @@ export function filterRoutes(router: Router, rest: RestContext): void {
   router.get('/filter/count', async (ctx) => {
     const criteria = countCriteria(parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY));
     ctx.body = { count: await engine.filter.countFilters(criteria) };
+  });
+
+  router.options('/filter', async (ctx) => {
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['list', 'GET', '/filter'],
+      ['count', 'GET', '/filter/count'],
+      ['create', 'POST', '/filter/create', await engine.authorization.mayOn('CREATE', Resources.FILTER)],
+    ]);
+  });
+
+  router.options('/filter/:id', async (ctx) => {
+    const id = ctx.params.id;
+    const read = await engine.authorization.mayOn('READ', Resources.FILTER, id);
+    ctx.body = optionLinks(baseUrlOf(ctx), [
+      ['self', 'GET', `/filter/${id}`, read],
+      ['singleResult', 'GET', `/filter/${id}/singleResult`, read],
+      ['singleResult', 'POST', `/filter/${id}/singleResult`, read],
+      ['list', 'GET', `/filter/${id}/list`, read],
+      ['list', 'POST', `/filter/${id}/list`, read],
+      ['count', 'GET', `/filter/${id}/count`, read],
+      ['count', 'POST', `/filter/${id}/count`, read],
+      ['delete', 'DELETE', `/filter/${id}`, await engine.authorization.mayOn('DELETE', Resources.FILTER, id)],
+      ['update', 'PUT', `/filter/${id}`, await engine.authorization.mayOn('UPDATE', Resources.FILTER, id)],
+    ]);
   });
 
   router.post('/filter/create', async (ctx) => {
