@@ -99,7 +99,7 @@ async function collectJobIds(ctx: CommandContext, selection: JobRetriesSelection
   const ids = new Set<string>(selection.jobIds ?? []);
   const now = ctx.clock.now();
   if (selection.jobQuery) {
-    for (const job of await ctx.jobs.query(unpaged(selection.jobQuery), now, await readableInstances(ctx))) ids.add(job.id);
+    for (const job of await ctx.jobs.query(ctx.tenantCheck.query(unpaged(selection.jobQuery)), now, await readableInstances(ctx))) ids.add(job.id);
   }
   const instanceIds = new Set<string>(selection.processInstanceIds ?? []);
   if (selection.processInstanceQuery) {

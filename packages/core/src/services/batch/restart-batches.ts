@@ -139,7 +139,7 @@ export async function restartInstance(
   settings: InstanceRestartSettings,
 ): Promise<string> {
   const readable = await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
-  const [historic] = await new HistoricInstanceRepository(ctx.trx).findProcessInstances({ processInstanceId: historicId }, readable);
+  const [historic] = await new HistoricInstanceRepository(ctx.trx).findProcessInstances(ctx.tenantCheck.query({ processInstanceId: historicId }), readable);
   if (!historic) throw new BadUserRequestException('Historic process instance cannot be found: historicProcessInstanceId is null');
   if (historic.endTime === null) {
     throw new ProcessEngineException(`ENGINE-13040 Historic process instance '${historicId}' cannot be restarted. It is not completed or terminated.`);
