@@ -212,9 +212,29 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
       const response = await rest.request('GET', '/task', { query });
       expect(response.body).toEqual({ type: 'BadUserRequestException', message: 'Expressions are forbidden in adhoc queries. This behavior can be toggled in the process engine configuration', code: 0 });
     }
-    for (const json of [{ caseInstanceId: 'x' }, { assigneeExpression: '${currentUser()}' }, { orQueries: [{ name: 'x' }] }, { dueDate: 5 }, { processVariables: 'customer_eq_Acme' }]) {
+    for (const json of [
+      { caseInstanceId: 'x' }, { assigneeExpression: '${currentUser()}' }, { orQueries: [{ name: 'x' }] }, { dueDate: true }, { processVariables: 'customer_eq_Acme' },
+      { assigned: 'yes' }, { priority: '5.5' }, { nameLike: { like: 'x' } },
+    ]) {
       const response = await rest.request('POST', '/task', { json });
       expect(response.status, JSON.stringify(json)).toBe(400);
+    }
+  });
+
+  it("takes a query body's values as Jackson coerces them: text for booleans and numbers, numbers and dates from text and epoch milliseconds", async () => {
+    const ids = async (json: Record<string, unknown>) => ((await rest.request('POST', '/task', { json })).body as Array<{ id: string }>).map((task) => task.id).sort();
+    const pairs: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ assigned: 'true' }, { assigned: true }],
+      [{ unassigned: 'TRUE', withCandidateGroups: 'True' }, { unassigned: true, withCandidateGroups: true }],
+      [{ priority: '80' }, { priority: 80 }],
+      [{ minPriority: 79.9 }, { minPriority: 79 }],
+      [{ dueBefore: Date.parse('2026-02-02T00:00:00Z') }, { dueBefore: '2026-02-02T00:00:00.000+0000' }],
+      [{ processInstanceBusinessKeyIn: ['order-1', 2] }, { processInstanceBusinessKeyIn: ['order-1', '2'] }],
+    ];
+    for (const [coerced, typed] of pairs) {
+      const expected = await ids(typed);
+      expect(expected.length, JSON.stringify(typed)).toBeGreaterThan(0);
+      expect(await ids(coerced), JSON.stringify(coerced)).toEqual(expected);
     }
   });
 });

@@ -163,27 +163,52 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
   return { ...query, sorting: parseSortingBody(body.sorting, spec.sortBy ?? []) } as Query;
 }
 
+/**
+ * A query body's value as Jackson reads it into the DTO's setter (its default scalar coercions):
+ * numbers and booleans become text for String and List<String>; "true" / "false" (any of Java's
+ * three spellings) a Boolean; an integral string or a fraction (cut) an Integer or Long; epoch
+ * milliseconds a Date.
+ */
 function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
   const invalid = () => new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${JSON.stringify(value)}'`);
   switch (kind) {
-    case 'string':
-      if (typeof value !== 'string') throw invalid();
-      return value;
+    case 'string': {
+      const text = scalarText(value);
+      if (text === null) throw invalid();
+      return text;
+    }
     case 'stringList':
-    case 'optionalList':
-      if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) throw invalid();
-      return value;
+    case 'optionalList': {
+      if (!Array.isArray(value)) throw invalid();
+      const texts = value.map(scalarText);
+      if (texts.some((text) => text === null)) throw invalid();
+      return texts;
+    }
     case 'boolean':
-      if (typeof value !== 'boolean') throw invalid();
-      return value;
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'string' && JAVA_BOOLEANS.has(value)) return value.toLowerCase() === 'true';
+      throw invalid();
     case 'integer':
-    case 'long':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid();
-      return value;
+    case 'long': {
+      const max = kind === 'integer' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
+      const number = typeof value === 'number' ? Math.trunc(value) : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+      if (!Number.isFinite(number) || Math.abs(number) > max) throw invalid();
+      return number;
+    }
     case 'date': {
-      const date = typeof value === 'string' ? parseRestDate(value) : null;
+      const date = typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
       if (!date) throw invalid();
       return date;
     }
   }
+}
+
+/** The spellings Jackson reads as a Boolean. */
+const JAVA_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/** A JSON scalar as Jackson reads it into a String (a number's or boolean's text); null for anything else. */
+function scalarText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
 }

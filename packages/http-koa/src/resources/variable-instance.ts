@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseListQuery, parsePage, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
 const VARIABLE_QUERY: QuerySpec = {
@@ -55,17 +55,9 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
   /** POST bodies carry the same criteria, `variableValues` as objects and `sorting` as a list; paging stays in the query string. */
   const fromBody = async (ctx: Context): Promise<VariableInstanceQuery> => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const query: Record<string, unknown> = {};
-    for (const [name, kind] of Object.entries(VARIABLE_QUERY.params)) {
-      const value = body[name];
-      if (value === undefined || value === null) continue;
-      if (kind === 'stringList' ? !Array.isArray(value) || value.some((each) => typeof each !== 'string') : typeof value !== (kind === 'boolean' ? 'boolean' : 'string')) {
-        throw new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${JSON.stringify(value)}'`);
-      }
-      query[name] = value;
-    }
+    const query = parseBodyQuery<VariableInstanceQuery>(body, VARIABLE_QUERY);
     if (body.variableValues !== undefined && body.variableValues !== null) query.variableValues = parseVariableValuesBody(body.variableValues);
-    return { ...query, sorting: parseSortingBody(body.sorting, SORT_FIELDS), ...parsePage(ctx.query) } as VariableInstanceQuery;
+    return { ...query, ...parsePage(ctx.query) };
   };
 
   router.get('/variable-instance', async (ctx) => {
