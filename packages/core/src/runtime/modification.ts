@@ -6,7 +6,6 @@ import { miBodyId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
 import { JobLog } from '../history/job-log.js';
-import { removeSubTasksOf } from '../services/task/task-removal.js';
 
 /** One instruction of a process instance modification (Camunda's ProcessInstanceModificationInstructionDto). */
 export type ModificationInstruction =
@@ -74,7 +73,7 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
   }
   await runner.notifyCancelled([execution.id]);
   runner.tree.removeActivityInstance(instanceId, true);
-  await removeSubTasksOf(runner.ctx, await runner.ctx.tasks.deleteByExecutions([execution.id]));
+  await runner.deleteTasksOf(execution);
   for (const job of await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution))) JobLog.deleted(runner.ctx, job);
   await runner.ctx.eventSubscriptions.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
   await cancelPath(runner, execution);

@@ -25,6 +25,7 @@ import { JobLog } from '../history/job-log.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
+import { fireTaskListeners, hasTaskListeners } from './task-listeners.js';
 
 export interface RunnerSkips {
   skipCustomListeners: boolean;
@@ -345,6 +346,7 @@ export class ProcessRunner {
     };
     collect(execution);
     const ids = doomed.map((each) => each.id);
+    for (const each of doomed) await this.fireDeleteListeners(each);
     if (cancelled) await this.notifyCancelled(ids);
     for (const instance of [...this.tree.activityInstances.values()]) {
       if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id, true);
@@ -368,6 +370,19 @@ export class ProcessRunner {
   async removeCompletedScope(scope: Execution): Promise<void> {
     if (scope.scopeInstanceId) this.tree.removeActivityInstance(scope.scopeInstanceId);
     await this.removeExecution(scope);
+  }
+
+  /** Removes the tasks of a cancelled execution: its delete task listeners first, its sub-tasks with them. */
+  async deleteTasksOf(execution: Execution): Promise<void> {
+    await this.fireDeleteListeners(execution);
+    await removeSubTasksOf(this.ctx, await this.ctx.tasks.deleteByExecutions([execution.id]));
+  }
+
+  /** A user task cancelled with its execution fires its delete task listeners (unless skipCustomListeners). */
+  private async fireDeleteListeners(execution: Execution): Promise<void> {
+    const element = execution.activityId === null ? undefined : this.model.activity(execution.activityId);
+    if (this.skips.skipCustomListeners || !element || !hasTaskListeners(element, 'delete')) return;
+    for (const task of await this.ctx.tasks.find({ executionId: execution.id })) await fireTaskListeners(this, execution, element, 'delete', task);
   }
 
   /**
@@ -438,7 +453,7 @@ export class ProcessRunner {
       if (scope.activityInstanceId && scope.activityInstanceId !== scope.scopeInstanceId) this.tree.removeActivityInstance(scope.activityInstanceId, true);
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
-      await removeSubTasksOf(this.ctx, await this.ctx.tasks.deleteByExecutions([scope.id]));
+      await this.deleteTasksOf(scope);
       for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
       scope.activityId = null;

@@ -10,7 +10,13 @@ import { toJavaScriptValue } from './variables/index.js';
  * Runs a model's script (script task, camunda:script in a listener or parameter) with the
  * execution and its visible variables bound — only when the host enabled scripting.
  */
-export async function runElementScript(runner: ProcessRunner, execution: Execution, script: ScriptModel, elementId: string): Promise<unknown> {
+export async function runElementScript(
+  runner: ProcessRunner,
+  execution: Execution,
+  script: ScriptModel,
+  elementId: string,
+  extraBindings: Record<string, unknown> = {},
+): Promise<unknown> {
   const format = script.format ?? 'javascript';
   if (!runner.env.config.scripting.enabled) {
     throw new ProcessEngineException(
@@ -21,6 +27,7 @@ export async function runElementScript(runner: ProcessRunner, execution: Executi
   const variables = runner.variables.visible(execution.id);
   const bindings: Record<string, unknown> = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, toJavaScriptValue(value)]));
   bindings.execution = executionFacade(execution, runner.variables);
+  Object.assign(bindings, extraBindings);
   try {
     return runScript(source, format, bindings, { timeoutMs: runner.env.config.scripting.timeoutMs });
   } catch (error) {

@@ -5,7 +5,7 @@ import type { ActivityBehavior } from './behavior.js';
 import { TASK_PRIORITY_NORMAL, type Task } from '../../services/task/task.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
-
+import { fireTaskListeners } from '../task-listeners.js';
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
 export const userTask: ActivityBehavior = {
@@ -14,7 +14,6 @@ export const userTask: ActivityBehavior = {
     const text = (name: string) => optionalText(runner, execution, element, name);
     const id = runner.ctx.ids.next();
     const assignee = text('assignee');
-    runner.tree.history.taskCreated(execution.activityInstanceId, id, assignee);
     const task: Task = {
       id,
       name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
@@ -35,6 +34,10 @@ export const userTask: ActivityBehavior = {
       tenantId: runner.definition.tenantId,
     };
     const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
+    // Camunda's order: create, then assignment when the task has an assignee; both may change it.
+    await fireTaskListeners(runner, execution, element, 'create', task, candidates);
+    if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, candidates);
+    runner.tree.history.taskCreated(execution.activityInstanceId, id, task.assignee);
     await runner.ctx.tasks.insert(task, candidates);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
     await grantTaskDefaults(runner.ctx, task, candidates);

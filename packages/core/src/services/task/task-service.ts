@@ -21,6 +21,7 @@ import { resolveQueryExpressions } from './query-expressions.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { removeTasks } from './task-removal.js';
+import { fireTaskListeners, hasTaskListeners } from '../../runtime/task-listeners.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -162,7 +163,7 @@ export class TaskService {
         throw new ProcessEngineException(`Task '${taskId}' is already claimed by someone else.`);
       }
       OperationLogEntries.taskChanged(ctx, 'Claim', task, { assignee: userId });
-      await updateAssignment(ctx, task, { assignee: userId });
+      await updateAssignment(ctx, this.env, task, { assignee: userId });
     });
   }
 
@@ -172,7 +173,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.taskChanged(ctx, 'Assign', task, { assignee: userId });
-      await updateAssignment(ctx, task, { assignee: userId });
+      await updateAssignment(ctx, this.env, task, { assignee: userId });
     });
   }
 
@@ -212,7 +213,7 @@ export class TaskService {
         followUpDate: followUp?.getTime() ?? null,
         parentTask: parentTaskId,
       });
-      await updateAssignment(ctx, task, { name, description, priority, assignee, owner, delegationState, due, followUp, ...(parentTaskId !== undefined ? { parentTaskId } : {}) });
+      await updateAssignment(ctx, this.env, task, { name, description, priority, assignee, owner, delegationState, due, followUp, ...(parentTaskId !== undefined ? { parentTaskId } : {}) });
     });
   }
 
@@ -222,7 +223,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.taskChanged(ctx, 'Delegate', task, { delegation: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
-      await updateAssignment(ctx, task, { delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
+      await updateAssignment(ctx, this.env, task, { delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
     });
   }
 
@@ -236,7 +237,7 @@ export class TaskService {
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
       OperationLogEntries.taskChanged(ctx, 'Resolve', task, { delegation: 'RESOLVED', assignee: task.owner });
-      await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
+      await updateAssignment(ctx, this.env, task, { delegationState: 'RESOLVED', assignee: task.owner });
       if (runner) await completeRun(ctx, runner);
     });
   }
@@ -419,7 +420,7 @@ export class TaskService {
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
         OperationLogEntries.taskChanged(ctx, 'Resolve', task, { delegation: 'RESOLVED', assignee: task.owner });
-        await updateAssignment(ctx, task, { delegationState: 'RESOLVED', assignee: task.owner });
+        await updateAssignment(ctx, this.env, task, { delegationState: 'RESOLVED', assignee: task.owner });
         if (scope.runner) await completeRun(ctx, scope.runner);
         return scope.runner ? scope.runner.variables.snapshot() : {};
       }
@@ -622,7 +623,7 @@ export class TaskService {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.identityLink(ctx, task, type, userId, groupId, add);
-      if (type === 'assignee') await updateAssignment(ctx, task, { assignee: add ? userId : null });
+      if (type === 'assignee') await updateAssignment(ctx, this.env, task, { assignee: add ? userId : null });
       else if (type === 'owner') await updateTask(ctx, task, { owner: add ? userId : null });
       else if (type === 'candidate') {
         if (add) {
@@ -721,6 +722,9 @@ export class TaskService {
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
     if (task.suspended) throw suspendedEntity('task', task.id);
+    const execution = runner && task.executionId ? runner.tree.executions.get(task.executionId) : undefined;
+    const element = runner && task.taskDefinitionKey ? runner.model.activity(task.taskDefinitionKey) : undefined;
+    if (runner && execution && element) await fireTaskListeners(runner, execution, element, 'complete', { ...task });
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
     await removeTasks(ctx, [task], 'completed');
     // A task without a process answers no variables (Camunda's CompleteTaskCmd); a sub-task may have
@@ -729,7 +733,6 @@ export class TaskService {
       if (runner) await completeRun(ctx, runner);
       return {};
     }
-    const execution = runner.tree.executions.get(task.executionId);
     if (!execution) throw new ProcessEngineException(`Execution '${task.executionId}' of task '${task.id}' is gone`);
     runner.signal(execution);
     await completeRun(ctx, runner);
@@ -792,9 +795,30 @@ async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
 }
 
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
-async function updateAssignment(ctx: CommandContext, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {
+async function updateAssignment(ctx: CommandContext, env: RuntimeEnvironment, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {
   await updateTask(ctx, task, changes);
-  if (changes.assignee !== task.assignee) await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
+  if (changes.assignee === task.assignee) return;
+  await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
+  await fireAssignmentListeners(ctx, env, { ...task, ...changes });
+}
+
+/**
+ * A process task's assignment listeners, after its assignee changed (claim, delegate, PUT, …); what
+ * they change on the task is written, their variables go to its process instance.
+ */
+async function fireAssignmentListeners(ctx: CommandContext, env: RuntimeEnvironment, task: Task): Promise<void> {
+  if (!task.processDefinitionId || !task.processInstanceId || !task.executionId || !task.taskDefinitionKey) return;
+  const definition = await env.definition(ctx, task.processDefinitionId);
+  const element = definition ? (await env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
+  if (!element || !hasTaskListeners(element, 'assignment')) return;
+  const runner = await openInstance(ctx, env, task.processInstanceId);
+  const execution = runner?.tree.executions.get(task.executionId);
+  if (!runner || !execution) return;
+  const changed = { ...task };
+  await fireTaskListeners(runner, execution, element, 'assignment', changed);
+  const fields = (['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const).filter((field) => changed[field] !== task[field]);
+  if (fields.length > 0) await updateTask(ctx, task, Object.fromEntries(fields.map((field) => [field, changed[field]])));
+  await completeRun(ctx, runner);
 }
 
 /** Writes a change of the task; its historic task instance (and identity link log) follows. */

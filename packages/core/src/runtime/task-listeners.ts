@@ -1,0 +1,120 @@
+import type { FlowElementModel, ListenerModel } from '../bpmn/index.js';
+import { ProcessEngineException } from '../errors/exceptions.js';
+import type { Task } from '../services/task/task.js';
+import { invokeDelegate } from './delegates/delegate-registry.js';
+import type { Execution } from './execution.js';
+import { executionFacade } from './execution-facade.js';
+import { evaluateOf } from './expressions/conditions.js';
+import type { ExpressionContext } from './expressions/evaluator.js';
+import type { ProcessRunner } from './process-runner.js';
+import { runElementScript } from './scripts.js';
+
+/** The task listener events Trellis fires (Camunda's also has update and timeout). */
+export type TaskListenerEvent = 'create' | 'assignment' | 'complete' | 'delete';
+
+/** A new task's candidates, which a create listener may change. */
+export interface TaskCandidates {
+  users: string[];
+  groups: string[];
+}
+
+/** Whether the user task has listeners for the event. */
+export function hasTaskListeners(element: FlowElementModel | undefined, event: TaskListenerEvent): boolean {
+  return element?.taskListeners.some((listener) => listener.event === event) ?? false;
+}
+
+/**
+ * Runs the user task's camunda:taskListener elements of the event, in model order: a class
+ * (registered with engine.delegates), an expression, a delegate expression or a script, each given
+ * Camunda's DelegateTask as `task`. What a listener sets on the task changes `task` (and, while it
+ * is being created, `candidates`) in place; its variables go through the task's execution.
+ */
+export async function fireTaskListeners(
+  runner: ProcessRunner,
+  execution: Execution,
+  element: FlowElementModel,
+  event: TaskListenerEvent,
+  task: Task,
+  candidates: TaskCandidates | null = null,
+): Promise<void> {
+  const listeners = element.taskListeners.filter((listener) => listener.event === event);
+  if (listeners.length === 0) return;
+  const facade = delegateTask(runner, execution, event, task, candidates);
+  for (const listener of listeners) await invoke(runner, execution, listener, element.id, facade);
+}
+
+async function invoke(runner: ProcessRunner, execution: Execution, listener: ListenerModel, elementId: string, facade: object): Promise<void> {
+  const context = withTask(runner.expressionContext(execution), facade);
+  if (listener.class) {
+    await runner.env.delegates.resolveClass(listener.class)(facade as never);
+  } else if (listener.expression) {
+    evaluateOf(listener.expression, context, elementId);
+  } else if (listener.delegateExpression) {
+    await invokeDelegate(evaluateOf(listener.delegateExpression, context, elementId), facade as never, listener.delegateExpression);
+  } else if (listener.script) {
+    await runElementScript(runner, execution, listener.script, elementId, { task: facade });
+  } else {
+    throw new ProcessEngineException(`A task listener of element '${elementId}' names no class, expression, delegate expression or script`);
+  }
+}
+
+/** The expression context of the task's execution, with `task` bound. */
+function withTask(base: ExpressionContext, facade: object): ExpressionContext {
+  return {
+    has: (name) => name === 'task' || base.has(name),
+    resolve: (name) => (name === 'task' ? facade : base.resolve(name)),
+  };
+}
+
+/** Camunda's DelegateTask: the task's getters and setters, its candidates while it is created, and variables through its execution. */
+function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, candidates: TaskCandidates | null) {
+  const onExecution = executionFacade(execution, runner.variables);
+  const changeCandidates = (kind: keyof TaskCandidates, ids: readonly string[], add: boolean) => {
+    if (!candidates) throw new ProcessEngineException(`Task '${task.id}': candidates can be changed by a create listener only`);
+    const list = candidates[kind];
+    for (const id of ids) {
+      const index = list.indexOf(id);
+      if (add && index < 0) list.push(id);
+      if (!add && index >= 0) list.splice(index, 1);
+    }
+  };
+  return {
+    getId: () => task.id,
+    getEventName: () => event,
+    getName: () => task.name,
+    setName: (name: string | null) => void (task.name = name),
+    getDescription: () => task.description,
+    setDescription: (description: string | null) => void (task.description = description),
+    getPriority: () => task.priority,
+    setPriority: (priority: number) => void (task.priority = priority),
+    getAssignee: () => task.assignee,
+    setAssignee: (assignee: string | null) => void (task.assignee = assignee),
+    getOwner: () => task.owner,
+    setOwner: (owner: string | null) => void (task.owner = owner),
+    getDueDate: () => task.due,
+    setDueDate: (due: Date | null) => void (task.due = due),
+    getFollowUpDate: () => task.followUp,
+    setFollowUpDate: (followUp: Date | null) => void (task.followUp = followUp),
+    getCreateTime: () => task.created,
+    getTaskDefinitionKey: () => task.taskDefinitionKey,
+    getProcessInstanceId: () => task.processInstanceId,
+    getProcessDefinitionId: () => task.processDefinitionId,
+    getExecutionId: () => task.executionId,
+    getExecution: () => onExecution,
+    getTenantId: () => task.tenantId,
+    getCandidateUsers: () => [...(candidates?.users ?? [])],
+    getCandidateGroups: () => [...(candidates?.groups ?? [])],
+    addCandidateUser: (userId: string) => changeCandidates('users', [userId], true),
+    addCandidateUsers: (userIds: readonly string[]) => changeCandidates('users', userIds, true),
+    addCandidateGroup: (groupId: string) => changeCandidates('groups', [groupId], true),
+    addCandidateGroups: (groupIds: readonly string[]) => changeCandidates('groups', groupIds, true),
+    deleteCandidateUser: (userId: string) => changeCandidates('users', [userId], false),
+    deleteCandidateGroup: (groupId: string) => changeCandidates('groups', [groupId], false),
+    getVariable: onExecution.getVariable,
+    getVariables: onExecution.getVariables,
+    hasVariable: onExecution.hasVariable,
+    setVariable: onExecution.setVariable,
+    removeVariable: onExecution.removeVariable,
+    getVariableNames: onExecution.getVariableNames,
+  };
+}

@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import { createTestEngine } from '../../src/testing/index.js';
+
+// A user task with a listener of each kind: a class on create, an expression on assignment, a
+// delegate expression on complete, a script on delete.
+const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="approval" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="approve" />
+    <bpmn:userTask id="approve" name="Approve" camunda:candidateGroups="clerks">
+      <bpmn:extensionElements>
+        <camunda:taskListener event="create" class="com.acme.AssignByAmount" />
+        <camunda:taskListener event="assignment" expression="\${execution.setVariable('assignedTo', task.assignee)}" />
+        <camunda:taskListener event="complete" delegateExpression="\${auditor}" />
+        <camunda:taskListener event="delete">
+          <camunda:script scriptFormat="javascript">execution.setVariable('deletedTask', task.getId());</camunda:script>
+        </camunda:taskListener>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="approve" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+describe('task listeners', () => {
+  let engine: ProcessEngine;
+  const audited: string[] = [];
+
+  beforeEach(async () => {
+    engine = await createTestEngine({ scripting: { enabled: true } });
+    audited.length = 0;
+    engine.delegates.registerClass('com.acme.AssignByAmount', (task) => {
+      const t = task as unknown as { getVariable(name: string): unknown; setAssignee(id: string): void; addCandidateGroup(id: string): void; deleteCandidateGroup(id: string): void; setPriority(p: number): void; getEventName(): string };
+      if ((t.getVariable('amount') as number) > 1000) t.setAssignee('boss');
+      t.addCandidateGroup('managers');
+      t.deleteCandidateGroup('clerks');
+      t.setPriority(80);
+    });
+    engine.delegates.registerBean('auditor', {
+      notify(task: { getId(): string; getEventName(): string; setVariable(name: string, value: unknown): void }) {
+        audited.push(`${task.getEventName()}:${task.getId()}`);
+        task.setVariable('audited', true);
+      },
+    });
+    await engine.deployment.deploy({ resources: [{ name: 'approval.bpmn', bytes: Buffer.from(MODEL) }] });
+  });
+  afterEach(async () => engine.close());
+
+  const start = async (amount: number) => {
+    const definition = await engine.processDefinition.findLatestByKey('approval');
+    return engine.runtime.startProcessInstanceById(definition!.id, { variables: { amount: { type: 'integer' as const, value: amount, valueInfo: {} } } });
+  };
+
+  it('runs create (a class changing the task and its candidates) and then assignment (an expression) when the task is created', async () => {
+    const { id } = await start(5000);
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+    const links = await engine.task.getIdentityLinks(task.id);
+    const variables = await engine.runtime.getVariables(id);
+
+    expect(task).toMatchObject({ assignee: 'boss', priority: 80 });
+    expect(links.filter((link) => link.type === 'candidate').map((link) => link.groupId)).toEqual(['managers']);
+    expect(variables.assignedTo).toMatchObject({ type: 'string', value: 'boss' });
+    expect((await engine.history.tasks.findTasks({ taskId: task.id }))[0]).toMatchObject({ assignee: 'boss', priority: 80 });
+  });
+
+  it('runs no assignment listener for a task created without assignee; complete runs a delegate expression', async () => {
+    const { id } = await start(10);
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+    const before = await engine.runtime.getVariables(id);
+    await engine.task.complete(task.id);
+
+    expect(task.assignee).toBeNull();
+    expect(before.assignedTo).toBeUndefined();
+    expect(audited).toEqual([`complete:${task.id}`]);
+    expect((await engine.history.findHistoricProcessInstances({ processInstanceId: id }))[0].state).toBe('COMPLETED');
+  });
+
+  it('runs assignment whenever the assignee changes later (claim, delegate, clearing it)', async () => {
+    const { id } = await start(10);
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+    await engine.task.claim(task.id, 'mary');
+    const claimed = (await engine.runtime.getVariables(id)).assignedTo;
+    await engine.task.delegateTask(task.id, 'john');
+    const delegated = (await engine.runtime.getVariables(id)).assignedTo;
+    await engine.task.setAssignee(task.id, null);
+
+    expect([claimed?.value, delegated?.value]).toEqual(['mary', 'john']);
+    expect((await engine.runtime.getVariables(id)).assignedTo?.value).toBeNull();
+  });
+
+  it('runs delete (a script) when the task is cancelled, not when it completes', async () => {
+    const first = await start(10);
+    const [task] = await engine.task.findTasks({ processInstanceId: first.id });
+    await engine.runtime.modifyProcessInstance(first.id, [{ type: 'cancel', activityId: 'approve' }, { type: 'startBeforeActivity', activityId: 'approve' }]);
+    const afterCancel = await engine.runtime.getVariables(first.id);
+
+    expect(afterCancel.deletedTask).toMatchObject({ value: task.id });
+    const [next] = await engine.task.findTasks({ processInstanceId: first.id });
+    await engine.task.complete(next.id);
+    expect(audited).toEqual([`complete:${next.id}`]);
+  });
+});
