@@ -9,8 +9,8 @@ import type { ExpressionContext } from './expressions/evaluator.js';
 import type { ProcessRunner } from './process-runner.js';
 import { runElementScript } from './scripts.js';
 
-/** The task listener events Trellis fires (Camunda's also has update and timeout). */
-export type TaskListenerEvent = 'create' | 'assignment' | 'complete' | 'delete';
+/** The task listener events Trellis fires (Camunda's also has timeout). */
+export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete';
 
 /** A new task's candidates, which a create listener may change. */
 export interface TaskCandidates {

@@ -13,6 +13,7 @@ const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
         <camunda:taskListener event="create" class="com.acme.AssignByAmount" />
         <camunda:taskListener event="assignment" expression="\${execution.setVariable('assignedTo', task.assignee)}" />
         <camunda:taskListener event="complete" delegateExpression="\${auditor}" />
+        <camunda:taskListener event="update" class="com.acme.OnUpdate" />
         <camunda:taskListener event="delete">
           <camunda:script scriptFormat="javascript">execution.setVariable('deletedTask', task.getId());</camunda:script>
         </camunda:taskListener>
@@ -35,6 +36,10 @@ describe('task listeners', () => {
       t.addCandidateGroup('managers');
       t.deleteCandidateGroup('clerks');
       t.setPriority(80);
+    });
+    engine.delegates.registerClass('com.acme.OnUpdate', (task) => {
+      const t = task as unknown as { getEventName(): string; getAssignee(): string | null };
+      audited.push(`${t.getEventName()}:${t.getAssignee()}`);
     });
     engine.delegates.registerBean('auditor', {
       notify(task: { getId(): string; getEventName(): string; setVariable(name: string, value: unknown): void }) {
@@ -75,9 +80,13 @@ describe('task listeners', () => {
     expect((await engine.history.findHistoricProcessInstances({ processInstanceId: id }))[0].state).toBe('COMPLETED');
   });
 
-  it('runs assignment whenever the assignee changes later (claim, delegate, clearing it)', async () => {
+  it('runs update on every change by a command, and then assignment whenever the assignee changed (claim, delegate, clearing it)', async () => {
     const { id } = await start(10);
     const [task] = await engine.task.findTasks({ processInstanceId: id });
+    await engine.task.setOwner(task.id, 'peter');
+    await engine.task.createComment(task.id, 'looks fine');
+    expect(audited).toEqual(['update:null', 'update:null']);
+    expect((await engine.runtime.getVariables(id)).assignedTo).toBeUndefined();
     await engine.task.claim(task.id, 'mary');
     const claimed = (await engine.runtime.getVariables(id)).assignedTo;
     await engine.task.delegateTask(task.id, 'john');
@@ -85,6 +94,7 @@ describe('task listeners', () => {
     await engine.task.setAssignee(task.id, null);
 
     expect([claimed?.value, delegated?.value]).toEqual(['mary', 'john']);
+    expect(audited).toEqual(['update:null', 'update:null', 'update:mary', 'update:john', 'update:null']);
     expect((await engine.runtime.getVariables(id)).assignedTo?.value).toBeNull();
   });
 

@@ -184,6 +184,7 @@ export class TaskService {
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.taskChanged(ctx, 'SetOwner', task, { owner: userId });
       await updateTask(ctx, task, { owner: userId });
+      await taskUpdated(ctx, this.env, { ...task, owner: userId }, false);
     });
   }
 
@@ -276,6 +277,7 @@ export class TaskService {
         tenantId: task.tenantId,
       };
       await ctx.comments.insert(comment);
+      await taskUpdated(ctx, this.env, task, false);
       return (await ctx.comments.findById(comment.id))!;
     });
   }
@@ -307,6 +309,7 @@ export class TaskService {
         attachment.content ?? null,
       );
       if (task) OperationLogEntries.attachment(ctx, 'AddAttachment', task, attachment.name ?? null);
+      if (task) await taskUpdated(ctx, this.env, task, false);
       return (await ctx.taskAttachments.findByTaskAndId(taskId, id))!;
     });
   }
@@ -334,6 +337,7 @@ export class TaskService {
       await ctx.taskAttachments.delete(attachmentId);
       const task = await ctx.tasks.findById(taskId);
       if (task) OperationLogEntries.attachment(ctx, 'DeleteAttachment', task, attachment.name);
+      if (task) await taskUpdated(ctx, this.env, task, false);
     });
   }
 
@@ -624,14 +628,17 @@ export class TaskService {
       await checkTask(ctx, task, ASSIGN);
       OperationLogEntries.identityLink(ctx, task, type, userId, groupId, add);
       if (type === 'assignee') await updateAssignment(ctx, this.env, task, { assignee: add ? userId : null });
-      else if (type === 'owner') await updateTask(ctx, task, { owner: add ? userId : null });
-      else if (type === 'candidate') {
+      else if (type === 'owner') {
+        await updateTask(ctx, task, { owner: add ? userId : null });
+        await taskUpdated(ctx, this.env, { ...task, owner: add ? userId : null }, false);
+      } else if (type === 'candidate') {
         if (add) {
           await ctx.tasks.addCandidate(task.id, userId, groupId);
           await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, userId !== null ? 'candidate user' : 'candidate group');
         }
         else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
         await TaskHistory.candidateChanged(ctx, task, userId, groupId, add ? 'add' : 'delete');
+        await taskUpdated(ctx, this.env, task, false);
       } else {
         // Trellis keeps candidates only; Camunda would store a link of any custom type.
         throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
@@ -797,25 +804,28 @@ async function readableTasks(ctx: CommandContext): Promise<TaskReadFilter> {
 /** Writes a change that may reassign the task; the historic activity instance of a user task follows its assignee. */
 async function updateAssignment(ctx: CommandContext, env: RuntimeEnvironment, task: Task, changes: Partial<Task> & { assignee: string | null }): Promise<void> {
   await updateTask(ctx, task, changes);
-  if (changes.assignee === task.assignee) return;
-  await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
-  await fireAssignmentListeners(ctx, env, { ...task, ...changes });
+  const assigneeChanged = changes.assignee !== task.assignee;
+  if (assigneeChanged) await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, changes.assignee);
+  await taskUpdated(ctx, env, { ...task, ...changes }, assigneeChanged);
 }
 
 /**
- * A process task's assignment listeners, after its assignee changed (claim, delegate, PUT, …); what
- * they change on the task is written, their variables go to its process instance.
+ * Camunda's TaskEntity.triggerUpdateEvent, after a command changed a process task (its properties,
+ * assignee, owner, candidates, comments or attachments): its update listeners, then its assignment
+ * listeners when the assignee changed. What they change on the task is written, their variables go
+ * to its process instance.
  */
-async function fireAssignmentListeners(ctx: CommandContext, env: RuntimeEnvironment, task: Task): Promise<void> {
+async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, task: Task, assigneeChanged: boolean): Promise<void> {
   if (!task.processDefinitionId || !task.processInstanceId || !task.executionId || !task.taskDefinitionKey) return;
   const definition = await env.definition(ctx, task.processDefinitionId);
   const element = definition ? (await env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
-  if (!element || !hasTaskListeners(element, 'assignment')) return;
+  if (!element || !(hasTaskListeners(element, 'update') || (assigneeChanged && hasTaskListeners(element, 'assignment')))) return;
   const runner = await openInstance(ctx, env, task.processInstanceId);
   const execution = runner?.tree.executions.get(task.executionId);
   if (!runner || !execution) return;
   const changed = { ...task };
-  await fireTaskListeners(runner, execution, element, 'assignment', changed);
+  await fireTaskListeners(runner, execution, element, 'update', changed);
+  if (assigneeChanged) await fireTaskListeners(runner, execution, element, 'assignment', changed);
   const fields = (['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const).filter((field) => changed[field] !== task[field]);
   if (fields.length > 0) await updateTask(ctx, task, Object.fromEntries(fields.map((field) => [field, changed[field]])));
   await completeRun(ctx, runner);
