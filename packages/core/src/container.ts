@@ -56,6 +56,7 @@ import {
   BoundaryTimerJobHandler,
   EventSubProcessTimerJobHandler,
   IntermediateTimerJobHandler,
+  TaskListenerTimerJobHandler,
   TimerStartEventJobHandler,
 } from './runtime/job-handlers.js';
 import { JOB_HANDLER } from './jobs/job-handler.js';
@@ -135,6 +136,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(TimerSuspendProcessDefinitionHandler);
   container.bind(JOB_HANDLER).to(AsyncContinuationJobHandler);
   container.bind(JOB_HANDLER).to(IntermediateTimerJobHandler);
+  container.bind(JOB_HANDLER).to(TaskListenerTimerJobHandler);
   container.bind(JOB_HANDLER).to(BoundaryTimerJobHandler);
   container.bind(JOB_HANDLER).to(TimerStartEventJobHandler);
   container.bind(JOB_HANDLER).to(EventSubProcessTimerJobHandler);

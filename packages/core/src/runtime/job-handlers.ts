@@ -10,6 +10,8 @@ import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes } from './runtime-jobs.js';
 import { startInstance } from './start-instance.js';
 import { parseTimer } from './timers/index.js';
+import { fireTaskListener } from './task-listeners.js';
+import { TaskHistory } from '../history/task-history.js';
 
 /** Opens the job's instance and execution; a job whose execution is gone is a programming error. */
 async function openJobExecution(ctx: CommandContext, env: RuntimeEnvironment, job: Job) {
@@ -65,6 +67,38 @@ export class IntermediateTimerJobHandler implements JobHandler {
     await completeRun(ctx, runner);
   }
 }
+
+/**
+ * A user task's timeout task listener (Camunda's TimerTaskListenerJobHandler): the listener runs on
+ * the task with event `timeout`; what it sets on the task is written; a cycle schedules its next firing.
+ */
+@injectable()
+export class TaskListenerTimerJobHandler implements JobHandler {
+  readonly type = JobHandlerTypes.taskListenerTimer;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  async execute(ctx: CommandContext, job: Job): Promise<void> {
+    const { runner, execution } = await openJobExecution(ctx, this.env, job);
+    const [activityId, listenerId] = (job.handlerConfiguration ?? '').split('$');
+    const element = runner.model.activity(activityId);
+    const listener = element?.taskListeners.find((each) => each.event === 'timeout' && (each.id ?? '') === listenerId);
+    if (!element || !listener) throw new ProcessEngineException(`Cannot find timeout taskListener with id '${listenerId}' of activity '${activityId}'`);
+    const [task] = (await ctx.tasks.find({ executionId: execution.id })).filter((each) => each.taskDefinitionKey === activityId);
+    if (!task) return;
+    const changed = { ...task };
+    await fireTaskListener(runner, execution, element, listener, 'timeout', changed);
+    if (TASK_FIELDS.some((field) => changed[field] !== task[field])) {
+      await ctx.tasks.update(changed);
+      await TaskHistory.updated(ctx, task, changed);
+    }
+    await scheduleNextCycle(ctx, job);
+    await completeRun(ctx, runner);
+  }
+}
+
+/** The task fields a listener may set. */
+const TASK_FIELDS = ['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const;
 
 /** Boundary timers: the event fires; a non-interrupting cycle schedules its next firing. */
 @injectable()

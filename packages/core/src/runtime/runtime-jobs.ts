@@ -16,6 +16,8 @@ export const JobHandlerTypes = {
   timerStartEvent: 'timer-start-event',
   /** An event sub-process's timer start event: the sub-process starts in its scope. */
   eventSubProcessTimer: 'timer-start-event-subprocess',
+  /** A user task's timeout task listener (its configuration: `<activity id>$<listener id>`). */
+  taskListenerTimer: 'timer-task-listener',
 } as const;
 
 /** The handlers of a process's timer jobs (Camunda's timer declarations; not the engine's own timers). */
@@ -24,6 +26,7 @@ export const TIMER_JOB_HANDLERS: ReadonlySet<string> = new Set([
   JobHandlerTypes.boundaryTimer,
   JobHandlerTypes.timerStartEvent,
   JobHandlerTypes.eventSubProcessTimer,
+  JobHandlerTypes.taskListenerTimer,
 ]);
 
 const KINDS: Record<TimerModel['kind'], TimerKind> = { date: 'timeDate', duration: 'timeDuration', cycle: 'timeCycle' };
@@ -46,6 +49,7 @@ export async function createTimerJob(
   element: FlowElementModel,
   handlerType: string,
   timer: TimerModel,
+  configuration: string = element.id,
 ): Promise<Job> {
   const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression, element.id));
   const schedule = parseTimerOrFail(timer, text, element.id);
@@ -53,7 +57,7 @@ export async function createTimerJob(
     ...ownedBy(runner, execution, element),
     type: 'timer',
     handlerType,
-    handlerConfiguration: element.id,
+    handlerConfiguration: configuration,
     dueDate: schedule.firstDueDate(runner.ctx.clock.now()),
     repeat: timer.kind === 'cycle' ? text : null,
     exclusive: element.camunda.exclusive !== false,

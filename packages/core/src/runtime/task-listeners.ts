@@ -9,8 +9,8 @@ import type { ExpressionContext } from './expressions/evaluator.js';
 import type { ProcessRunner } from './process-runner.js';
 import { runElementScript } from './scripts.js';
 
-/** The task listener events Trellis fires (Camunda's also has timeout). */
-export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete';
+/** Camunda's task listener events (timeout: a timeout listener's timer fired). */
+export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete' | 'timeout';
 
 /** A new task's candidates, which a create listener may change. */
 export interface TaskCandidates {
@@ -41,6 +41,11 @@ export async function fireTaskListeners(
   if (listeners.length === 0) return;
   const facade = delegateTask(runner, execution, event, task, candidates);
   for (const listener of listeners) await invoke(runner, execution, listener, element.id, facade);
+}
+
+/** Runs one task listener (a timeout listener whose timer fired). */
+export async function fireTaskListener(runner: ProcessRunner, execution: Execution, element: FlowElementModel, listener: ListenerModel, event: TaskListenerEvent, task: Task): Promise<void> {
+  await invoke(runner, execution, listener, element.id, delegateTask(runner, execution, event, task, null));
 }
 
 async function invoke(runner: ProcessRunner, execution: Execution, listener: ListenerModel, elementId: string, facade: object): Promise<void> {

@@ -182,7 +182,7 @@ describe('ProcessModel process attributes and camunda extensions', () => {
       outputParameters: [{ name: 'sent', value: { kind: 'null' } }],
     });
     expect(send.executionListeners).toEqual([
-      { event: 'end', class: 'org.example.Audit', expression: null, delegateExpression: null, script: null, fields: [{ name: 'level', stringValue: 'info', expression: null }] },
+      { event: 'end', id: null, timer: null, class: 'org.example.Audit', expression: null, delegateExpression: null, script: null, fields: [{ name: 'level', stringValue: 'info', expression: null }] },
     ]);
     expect(send.multiInstance).toEqual({
       isSequential: true,

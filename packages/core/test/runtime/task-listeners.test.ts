@@ -2,6 +2,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { createTestEngine } from '../../src/testing/index.js';
 
+// A reminder every hour, twice: the listener escalates the task to the owner's manager.
+const TIMEOUT_MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="t" targetNamespace="http://trellis.test">
+  <bpmn:process id="reminding" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="answer" />
+    <bpmn:userTask id="answer" camunda:assignee="mary">
+      <bpmn:extensionElements>
+        <camunda:taskListener event="timeout" id="reminder" class="com.acme.Remind">
+          <bpmn:timerEventDefinition><bpmn:timeCycle>R2/PT1H</bpmn:timeCycle></bpmn:timerEventDefinition>
+        </camunda:taskListener>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="answer" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 // A user task with a listener of each kind: a class on create, an expression on assignment, a
 // delegate expression on complete, a script on delete.
 const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
@@ -96,6 +112,31 @@ describe('task listeners', () => {
     expect([claimed?.value, delegated?.value]).toEqual(['mary', 'john']);
     expect(audited).toEqual(['update:null', 'update:null', 'update:mary', 'update:john', 'update:null']);
     expect((await engine.runtime.getVariables(id)).assignedTo?.value).toBeNull();
+  });
+
+  it('runs a timeout listener when its timer fires (here a cycle of two), and removes its timer with the task', async () => {
+    const reminders: string[] = [];
+    engine.delegates.registerClass('com.acme.Remind', (task) => {
+      const t = task as unknown as { getEventName(): string; getAssignee(): string; setAssignee(id: string): void };
+      reminders.push(`${t.getEventName()}:${t.getAssignee()}`);
+      t.setAssignee('boss');
+    });
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'reminding.bpmn', bytes: Buffer.from(TIMEOUT_MODEL) }] });
+    const { id } = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const clock = (engine as unknown as { clock: { advance(ms: number): void } }).clock;
+    const jobs = () => engine.management.findJobs({ processInstanceId: id });
+
+    expect(await jobs()).toHaveLength(1);
+    clock.advance(61 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+    expect(reminders).toEqual(['timeout:mary']);
+    expect(task.assignee).toBe('boss');
+    expect(await jobs()).toHaveLength(1);
+
+    await engine.task.complete(task.id);
+    expect(await jobs()).toEqual([]);
+    expect((await engine.history.findHistoricProcessInstances({ processInstanceId: id }))[0].state).toBe('COMPLETED');
   });
 
   it('runs delete (a script) when the task is cancelled, not when it completes', async () => {

@@ -71,6 +71,10 @@ export interface FieldModel {
 /** camunda:executionListener or camunda:taskListener. */
 export interface ListenerModel {
   readonly event: string | null;
+  /** A task listener's id (a timeout listener's timer jobs name it). */
+  readonly id: string | null;
+  /** A timeout task listener's timer. */
+  readonly timer: TimerModel | null;
   readonly class: string | null;
   readonly expression: string | null;
   readonly delegateExpression: string | null;

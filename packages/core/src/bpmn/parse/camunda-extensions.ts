@@ -6,8 +6,10 @@ import type {
   ParameterModel,
   ParameterValue,
   ScriptModel,
+  TimerModel,
 } from '../model/flow-element.js';
 import { frozenList } from '../model/frozen.js';
+import { timerOf } from './event-definitions.js';
 import { stringOrNull, type ModdleElement } from './moddle-element.js';
 
 /** The camunda:* attributes set on an element, by local name. */
@@ -52,6 +54,8 @@ export function listenersOf(element: ModdleElement, type: 'camunda:ExecutionList
     extensionsOf(element, type).map((listener) =>
       Object.freeze({
         event: stringOrNull(listener.event),
+        id: stringOrNull(listener.id),
+        timer: timerOfListener(listener),
         class: stringOrNull(listener.class),
         expression: stringOrNull(listener.expression),
         delegateExpression: stringOrNull(listener.delegateExpression),
@@ -60,6 +64,12 @@ export function listenersOf(element: ModdleElement, type: 'camunda:ExecutionList
       }),
     ),
   );
+}
+
+/** A timeout task listener's bpmn:timerEventDefinition. */
+function timerOfListener(listener: ModdleElement): TimerModel | null {
+  const [definition] = (listener.eventDefinitions ?? []) as ModdleElement[];
+  return definition ? timerOf(definition) : null;
 }
 
 /** camunda:properties as name/value pairs. */

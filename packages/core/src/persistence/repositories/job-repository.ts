@@ -325,6 +325,11 @@ export class JobRepository {
     return (await del.returningAll().execute()).map(toJob);
   }
 
+  /** Removes an execution's jobs of one handler type (a completed task's timeout listener timers); returns them. */
+  async deleteByExecutionAndHandler(executionId: string, handlerType: string): Promise<Job[]> {
+    return (await this.trx.deleteFrom('trellis_job').where('execution_id', '=', executionId).where('handler_type', '=', handlerType).returningAll().execute()).map(toJob);
+  }
+
   /** Removes the jobs of executions that end or are cancelled; returns them (for the job log, same round trip). */
   async deleteByExecutions(executionIds: readonly string[]): Promise<Job[]> {
     if (executionIds.length === 0) return [];

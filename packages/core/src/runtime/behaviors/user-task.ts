@@ -6,6 +6,7 @@ import { TASK_PRIORITY_NORMAL, type Task } from '../../services/task/task.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
 import { fireTaskListeners } from '../task-listeners.js';
+import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
 export const userTask: ActivityBehavior = {
@@ -41,6 +42,11 @@ export const userTask: ActivityBehavior = {
     await runner.ctx.tasks.insert(task, candidates);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
     await grantTaskDefaults(runner.ctx, task, candidates);
+    // Timeout listeners: a timer job each (Camunda's TimerTaskListenerJobHandler), removed with the task.
+    for (const listener of element.taskListeners) {
+      if (listener.event !== 'timeout' || !listener.timer) continue;
+      await createTimerJob(runner, execution, element, JobHandlerTypes.taskListenerTimer, listener.timer, `${element.id}$${listener.id ?? ''}`);
+    }
   },
   async signal(runner, execution) {
     runner.leave(execution);

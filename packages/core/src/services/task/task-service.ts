@@ -22,6 +22,8 @@ import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { removeTasks } from './task-removal.js';
 import { fireTaskListeners, hasTaskListeners } from '../../runtime/task-listeners.js';
+import { JobHandlerTypes } from '../../runtime/runtime-jobs.js';
+import { JobLog } from '../../history/job-log.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -732,6 +734,9 @@ export class TaskService {
     const execution = runner && task.executionId ? runner.tree.executions.get(task.executionId) : undefined;
     const element = runner && task.taskDefinitionKey ? runner.model.activity(task.taskDefinitionKey) : undefined;
     if (runner && execution && element) await fireTaskListeners(runner, execution, element, 'complete', { ...task });
+    if (execution && hasTaskListeners(element, 'timeout')) {
+      for (const job of await ctx.jobs.deleteByExecutionAndHandler(execution.id, JobHandlerTypes.taskListenerTimer)) JobLog.deleted(ctx, job);
+    }
     OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
     await removeTasks(ctx, [task], 'completed');
     // A task without a process answers no variables (Camunda's CompleteTaskCmd); a sub-task may have
