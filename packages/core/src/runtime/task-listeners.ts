@@ -1,7 +1,8 @@
 import type { FlowElementModel, ListenerModel } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Task } from '../services/task/task.js';
-import { invokeDelegate } from './delegates/delegate-registry.js';
+import { invokeDelegate, withFields } from './delegates/delegate-registry.js';
+import { injectedFields } from './listeners.js';
 import type { Execution } from './execution.js';
 import { executionFacade } from './execution-facade.js';
 import { evaluateOf } from './expressions/conditions.js';
@@ -50,12 +51,13 @@ export async function fireTaskListener(runner: ProcessRunner, execution: Executi
 
 async function invoke(runner: ProcessRunner, execution: Execution, listener: ListenerModel, elementId: string, facade: object): Promise<void> {
   const context = withTask(runner.expressionContext(execution), facade);
+  const fields = injectedFields(runner, execution, listener.fields, elementId);
   if (listener.class) {
-    await runner.env.delegates.resolveClass(listener.class)(facade as never);
+    await invokeDelegate(withFields(runner.env.delegates.registeredClass(listener.class), fields), facade as never, listener.class);
   } else if (listener.expression) {
     evaluateOf(listener.expression, context, elementId);
   } else if (listener.delegateExpression) {
-    await invokeDelegate(evaluateOf(listener.delegateExpression, context, elementId), facade as never, listener.delegateExpression);
+    await invokeDelegate(withFields(evaluateOf(listener.delegateExpression, context, elementId), fields), facade as never, listener.delegateExpression);
   } else if (listener.script) {
     await runElementScript(runner, execution, listener.script, elementId, { task: facade });
   } else {

@@ -130,6 +130,8 @@ export interface FlowElementModel {
   readonly multiInstance: MultiInstanceModel | null;
   /** camunda:* attributes (asyncBefore, asyncAfter, exclusive, type, topic, formKey, class, assignee, jobPriority…). */
   readonly camunda: CamundaAttributes;
+  /** camunda:field elements, injected into the element's class or delegate expression. */
+  readonly fields: readonly FieldModel[];
   readonly inputOutput: InputOutputModel | null;
   /** camunda:failedJobRetryTimeCycle, e.g. 'R5/PT5M'. */
   readonly failedJobRetryTimeCycle: string | null;

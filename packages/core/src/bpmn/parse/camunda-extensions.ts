@@ -119,6 +119,11 @@ function itemValue(item: ModdleElement): ParameterValue {
   return parameterValue(item);
 }
 
+/** An element's own camunda:field elements (a service task's class or delegate expression gets them). */
+export function elementFieldsOf(element: ModdleElement): readonly FieldModel[] {
+  return fieldsOf(extensionsOf(element, 'camunda:Field'));
+}
+
 function fieldsOf(fields: unknown): readonly FieldModel[] {
   return frozenList(
     ((fields ?? []) as ModdleElement[]).map((field) =>

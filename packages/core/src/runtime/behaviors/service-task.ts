@@ -17,6 +17,7 @@ export async function invokeDelegationOf(runner: ProcessRunner, execution: Execu
       expression: stringOrNull(element.camunda.expression),
       delegateExpression: stringOrNull(element.camunda.delegateExpression),
       script: null,
+      fields: element.fields,
     },
     element.id,
   );

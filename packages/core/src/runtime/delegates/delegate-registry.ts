@@ -50,6 +50,8 @@ export class ClassNotFoundError extends ProcessEngineException {
 /** Registered class delegates and beans of one engine. */
 export class DelegateRegistry {
   private readonly classes = new Map<string, JavaDelegate>();
+  /** The delegates as registered (an object keeps its methods for field injection). */
+  private readonly registered = new Map<string, ClassDelegate>();
   private readonly beans = new Map<string, unknown>();
 
   /** Registers the implementation of a Java class name (camunda:class); replaces an earlier registration. */
@@ -57,6 +59,7 @@ export class DelegateRegistry {
     const invocable = asInvocable(delegate);
     if (!invocable) throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution) or notify(execution)`);
     this.classes.set(className, invocable);
+    this.registered.set(className, delegate);
     return this;
   }
 
@@ -69,6 +72,13 @@ export class DelegateRegistry {
   /** The delegate registered for a class name, as a function of the execution. */
   resolveClass(className: string): JavaDelegate {
     const delegate = this.classes.get(className);
+    if (!delegate) throw new ClassNotFoundError(className);
+    return delegate;
+  }
+
+  /** The delegate of a class name as registered (a function or an object), for field injection. */
+  registeredClass(className: string): ClassDelegate {
+    const delegate = this.registered.get(className);
     if (!delegate) throw new ClassNotFoundError(className);
     return delegate;
   }
@@ -112,6 +122,18 @@ export async function invokeDelegate(
     );
   }
   return invocable(execution);
+}
+
+/**
+ * Camunda's field injection (camunda:field) for a JavaScript delegate: an object delegate is
+ * invoked as a fresh object whose prototype it is, with the fields as own properties; a function
+ * delegate is called with the fields as `this`. Without fields, the delegate itself.
+ */
+export function withFields(delegate: unknown, fields: Record<string, unknown> | null): unknown {
+  if (fields === null) return delegate;
+  if (typeof delegate === 'function') return (execution: DelegateExecution) => Reflect.apply(delegate, fields, [execution]) as unknown;
+  if (typeof delegate === 'object' && delegate !== null) return Object.assign(Object.create(delegate) as object, fields);
+  return delegate;
 }
 
 /** A function of the execution for a delegate in any accepted form; methods keep their object as `this`. */
