@@ -116,6 +116,17 @@ describe('POST /external-task/fetchAndLock', () => {
     expectError(badOrder, 400, 'InvalidRequestException', 'Cannot set query sortOrder parameter to value up');
     expectError(tooLong, 400, 'InvalidRequestException', 'The asynchronous response timeout cannot be set to a value greater than 1800000 milliseconds');
   });
+
+  it('takes numbers and flags as Jackson coerces them: integral text, "true", cut fractions', async () => {
+    for (let i = 0; i < 3; i++) await startInvoice(`b${i}`);
+    const tooLong = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], asyncResponseTimeout: '1800001' });
+    const locked = await fetchAndLock({ workerId: 'w', maxTasks: '2', usePriority: 'true', topics: [{ topicName: 'invoice', lockDuration: 60000.9, deserializeValues: 'TRUE' }] });
+
+    expectError(tooLong, 400, 'InvalidRequestException', 'The asynchronous response timeout cannot be set to a value greater than 1800000 milliseconds');
+    expect(locked.status).toBe(200);
+    expect(locked.body).toHaveLength(2);
+    expect(Date.parse(locked.body[0].lockExpirationTime) - rest.engine.clock.now().getTime()).toBe(60_000);
+  });
 });
 
 describe('long polling', () => {

@@ -184,15 +184,16 @@ function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
       if (texts.some((text) => text === null)) throw invalid();
       return texts;
     }
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && JAVA_BOOLEANS.has(value)) return value.toLowerCase() === 'true';
-      throw invalid();
+    case 'boolean': {
+      const flag = jacksonBoolean(value);
+      if (flag === null) throw invalid();
+      return flag;
+    }
     case 'integer':
     case 'long': {
       const max = kind === 'integer' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
-      const number = typeof value === 'number' ? Math.trunc(value) : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-      if (!Number.isFinite(number) || Math.abs(number) > max) throw invalid();
+      const number = jacksonInteger(value);
+      if (number === null || Math.abs(number) > max) throw invalid();
       return number;
     }
     case 'date': {
@@ -205,6 +206,19 @@ function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
 
 /** The spellings Jackson reads as a Boolean. */
 const JAVA_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/** A JSON value as Jackson reads it into a Boolean: true / false, or one of Java's spellings as text; null for anything else. */
+export function jacksonBoolean(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && JAVA_BOOLEANS.has(value)) return value.toLowerCase() === 'true';
+  return null;
+}
+
+/** A JSON value as Jackson reads it into an Integer or Long: a number (a fraction cut) or integral text; null for anything else. */
+export function jacksonInteger(value: unknown): number | null {
+  const number = typeof value === 'number' ? Math.trunc(value) : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isFinite(number) ? number : null;
+}
 
 /** A JSON scalar as Jackson reads it into a String (a number's or boolean's text); null for anything else. */
 function scalarText(value: unknown): string | null {

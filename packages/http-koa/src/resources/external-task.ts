@@ -16,7 +16,7 @@ import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockCancelled, FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, jacksonBoolean, jacksonInteger, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
@@ -70,8 +70,8 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/external-task/fetchAndLock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const timeout = body.asyncResponseTimeout;
-    if (typeof timeout === 'number' && timeout > MAX_ASYNC_RESPONSE_TIMEOUT) {
+    const timeout = jacksonInteger(body.asyncResponseTimeout);
+    if (timeout !== null && timeout > MAX_ASYNC_RESPONSE_TIMEOUT) {
       throw new InvalidRequestException(
         400,
         `The asynchronous response timeout cannot be set to a value greater than ${MAX_ASYNC_RESPONSE_TIMEOUT} milliseconds`,
@@ -81,7 +81,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
     let tasks: LockedExternalTask[];
     const authentication = engine.currentAuthentication();
     try {
-      tasks = await handler.fetchAndLock(request, typeof timeout === 'number' ? timeout : null, authentication, (abandon) => {
+      tasks = await handler.fetchAndLock(request, timeout, authentication, (abandon) => {
         // A client that disconnects frees its place in the queue.
         ctx.res.once('close', () => {
           if (!ctx.res.writableEnded) abandon();
@@ -224,7 +224,8 @@ async function notFoundOnly<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-const numberOr = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+/** A number of the body as Jackson reads it (integral text too); the fallback for what is none. */
+const numberOr = (value: unknown, fallback: number) => jacksonInteger(value) ?? fallback;
 
 function stringList(value: unknown, name: string): string[] {
   if (value === undefined || value === null) return [];
@@ -263,8 +264,8 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
     const topicName = text(entry.topicName);
     if (entry.variables !== undefined && entry.variables !== null && !Array.isArray(entry.variables)) throw new InvalidRequestException(400, '');
     if (topicName !== null) {
-      deserializeValues.set(topicName, entry.deserializeValues === true);
-      if (entry.includeExtensionProperties === true) extensionProperties.add(topicName);
+      deserializeValues.set(topicName, jacksonBoolean(entry.deserializeValues) === true);
+      if (jacksonBoolean(entry.includeExtensionProperties) === true) extensionProperties.add(topicName);
       else extensionProperties.delete(topicName);
     }
     return {
@@ -278,7 +279,7 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
   const request: FetchAndLockRequest = {
     workerId: text(body.workerId),
     maxTasks: numberOr(body.maxTasks, 0),
-    usePriority: body.usePriority === true,
+    usePriority: jacksonBoolean(body.usePriority) === true,
     topics,
     sorting: fetchSorting(body.sorting),
   };
