@@ -10,8 +10,8 @@ import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes } from './runtime-jobs.js';
 import { startInstance } from './start-instance.js';
 import { parseTimer } from './timers/index.js';
-import { fireTaskListener } from './task-listeners.js';
-import { TaskHistory } from '../history/task-history.js';
+import { fireTaskListener, listenerChanges } from './task-listeners.js';
+import { updateTask } from '../services/task/task-update.js';
 
 /** Opens the job's instance and execution; a job whose execution is gone is a programming error. */
 async function openJobExecution(ctx: CommandContext, env: RuntimeEnvironment, job: Job) {
@@ -88,17 +88,12 @@ export class TaskListenerTimerJobHandler implements JobHandler {
     if (!task) return;
     const changed = { ...task };
     await fireTaskListener(runner, execution, element, listener, 'timeout', changed);
-    if (TASK_FIELDS.some((field) => changed[field] !== task[field])) {
-      await ctx.tasks.update(changed);
-      await TaskHistory.updated(ctx, task, changed);
-    }
+    const changes = listenerChanges(task, changed);
+    if (changes) await updateTask(ctx, task, changes);
     await scheduleNextCycle(ctx, job);
     await completeRun(ctx, runner);
   }
 }
-
-/** The task fields a listener may set. */
-const TASK_FIELDS = ['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const;
 
 /** Boundary timers: the event fires; a non-interrupting cycle schedules its next firing. */
 @injectable()

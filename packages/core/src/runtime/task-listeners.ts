@@ -1,14 +1,10 @@
 import type { FlowElementModel, ListenerModel } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Task } from '../services/task/task.js';
-import { invokeDelegate, withFields } from './delegates/delegate-registry.js';
-import { injectedFields } from './listeners.js';
 import type { Execution } from './execution.js';
 import { executionFacade } from './execution-facade.js';
-import { evaluateOf } from './expressions/conditions.js';
-import type { ExpressionContext } from './expressions/evaluator.js';
+import { invokeDelegation } from './listeners.js';
 import type { ProcessRunner } from './process-runner.js';
-import { runElementScript } from './scripts.js';
 
 /** Camunda's task listener events (timeout: a timeout listener's timer fired). */
 export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete' | 'timeout';
@@ -41,36 +37,21 @@ export async function fireTaskListeners(
   const listeners = element.taskListeners.filter((listener) => listener.event === event);
   if (listeners.length === 0) return;
   const facade = delegateTask(runner, execution, event, task, candidates);
-  for (const listener of listeners) await invoke(runner, execution, listener, element.id, facade);
+  for (const listener of listeners) await invokeDelegation(runner, execution, listener, element.id, facade);
 }
 
 /** Runs one task listener (a timeout listener whose timer fired). */
 export async function fireTaskListener(runner: ProcessRunner, execution: Execution, element: FlowElementModel, listener: ListenerModel, event: TaskListenerEvent, task: Task): Promise<void> {
-  await invoke(runner, execution, listener, element.id, delegateTask(runner, execution, event, task, null));
+  await invokeDelegation(runner, execution, listener, element.id, delegateTask(runner, execution, event, task, null));
 }
 
-async function invoke(runner: ProcessRunner, execution: Execution, listener: ListenerModel, elementId: string, facade: object): Promise<void> {
-  const context = withTask(runner.expressionContext(execution), facade);
-  const fields = injectedFields(runner, execution, listener.fields, elementId);
-  if (listener.class) {
-    await invokeDelegate(withFields(runner.env.delegates.registeredClass(listener.class), fields), facade as never, listener.class);
-  } else if (listener.expression) {
-    evaluateOf(listener.expression, context, elementId);
-  } else if (listener.delegateExpression) {
-    await invokeDelegate(withFields(evaluateOf(listener.delegateExpression, context, elementId), fields), facade as never, listener.delegateExpression);
-  } else if (listener.script) {
-    await runElementScript(runner, execution, listener.script, elementId, { task: facade });
-  } else {
-    throw new ProcessEngineException(`A task listener of element '${elementId}' names no class, expression, delegate expression or script`);
-  }
-}
+/** The task fields a listener may set. */
+const LISTENER_FIELDS = ['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const;
 
-/** The expression context of the task's execution, with `task` bound. */
-function withTask(base: ExpressionContext, facade: object): ExpressionContext {
-  return {
-    has: (name) => name === 'task' || base.has(name),
-    resolve: (name) => (name === 'task' ? facade : base.resolve(name)),
-  };
+/** What listeners changed on a task (`after`, a copy they were given), or null when nothing. */
+export function listenerChanges(before: Task, after: Task): Partial<Task> | null {
+  const changed = LISTENER_FIELDS.filter((field) => after[field] !== before[field]);
+  return changed.length === 0 ? null : Object.fromEntries(changed.map((field) => [field, after[field]]));
 }
 
 /** Camunda's DelegateTask: the task's getters and setters, its candidates while it is created, and variables through its execution. */

@@ -34,8 +34,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
   }
 
   /** What the filter's saved query, extended by `extending` (when given), finds. */
-  async function run<T>(id: string, extending: Record<string, unknown> | null, execute: (query: TaskQuery) => Promise<T>): Promise<T> {
-    const filter = await readable(id);
+  async function run<T>(filter: Filter, extending: Record<string, unknown> | null, execute: (query: TaskQuery) => Promise<T>): Promise<T> {
     const saved = taskQueryDto(filter.query, true);
     const query = extending === null || Object.keys(extending).length === 0 ? saved : extend(saved, taskQueryDto(extending, false));
     try {
@@ -124,31 +123,33 @@ export function filterRoutes(router: Router, rest: RestContext): void {
       const variant = taskListVariant(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
       const page = parsePage(ctx.query);
-      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, ...page }));
+      const filter = await readable(ctx.params.id);
+      const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, ...page }));
       if (variant === 'json') {
         ctx.body = tasks.map(toTaskDto);
         return;
       }
-      const count = await run(ctx.params.id, extending, (query) => engine.task.countTasks(query));
+      const count = await run(filter, extending, (query) => engine.task.countTasks(query));
       if (tasks.length === 0) {
         sendHal(ctx, emptyHalCollection(count));
         return;
       }
       const { halTasks, list } = await halTaskList(engine, tasks, count, { formKeys: false });
-      await embedFilterVariables(engine, halTasks, tasks, variableNamesOf(await readable(ctx.params.id)));
+      await embedFilterVariables(engine, halTasks, tasks, variableNamesOf(filter));
       sendHal(ctx, list);
     });
 
     router[method]('/filter/:id/count', async (ctx) => {
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
-      ctx.body = { count: await run(ctx.params.id, extending, (query) => engine.task.countTasks(query)) };
+      ctx.body = { count: await run(await readable(ctx.params.id), extending, (query) => engine.task.countTasks(query)) };
     });
 
     router[method]('/filter/:id/singleResult', async (ctx) => {
       const variant = taskListVariant(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      const filter = await readable(ctx.params.id);
       // Camunda answers any engine failure here (several results included) with this 400.
-      const tasks = await run(ctx.params.id, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch((error: unknown) => {
+      const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch((error: unknown) => {
         if (ProcessEngineException.is(error) && !(error instanceof NotValidException)) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
         throw error;
       });
@@ -159,7 +160,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
           return;
         }
         const task = await halTaskWithLinks(engine, tasks[0], { formKeys: false });
-        await embedFilterVariables(engine, [task], tasks, variableNamesOf(await readable(ctx.params.id)));
+        await embedFilterVariables(engine, [task], tasks, variableNamesOf(filter));
         sendHal(ctx, task);
         return;
       }

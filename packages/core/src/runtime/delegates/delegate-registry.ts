@@ -49,17 +49,14 @@ export class ClassNotFoundError extends ProcessEngineException {
 
 /** Registered class delegates and beans of one engine. */
 export class DelegateRegistry {
-  private readonly classes = new Map<string, JavaDelegate>();
   /** The delegates as registered (an object keeps its methods for field injection). */
-  private readonly registered = new Map<string, ClassDelegate>();
+  private readonly classes = new Map<string, ClassDelegate>();
   private readonly beans = new Map<string, unknown>();
 
   /** Registers the implementation of a Java class name (camunda:class); replaces an earlier registration. */
   registerClass(className: string, delegate: ClassDelegate): this {
-    const invocable = asInvocable(delegate);
-    if (!invocable) throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution) or notify(execution)`);
-    this.classes.set(className, invocable);
-    this.registered.set(className, delegate);
+    if (!asInvocable(delegate)) throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution) or notify(execution)`);
+    this.classes.set(className, delegate);
     return this;
   }
 
@@ -71,14 +68,12 @@ export class DelegateRegistry {
 
   /** The delegate registered for a class name, as a function of the execution. */
   resolveClass(className: string): JavaDelegate {
-    const delegate = this.classes.get(className);
-    if (!delegate) throw new ClassNotFoundError(className);
-    return delegate;
+    return asInvocable(this.registeredClass(className))!;
   }
 
   /** The delegate of a class name as registered (a function or an object), for field injection. */
   registeredClass(className: string): ClassDelegate {
-    const delegate = this.registered.get(className);
+    const delegate = this.classes.get(className);
     if (!delegate) throw new ClassNotFoundError(className);
     return delegate;
   }

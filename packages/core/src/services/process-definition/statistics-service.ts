@@ -53,17 +53,14 @@ export class StatisticsService {
   /** One row per activity of the definition with running instances (or, when asked, failed jobs / incidents). */
   getActivityStatistics(processDefinitionId: string, options: StatisticsOptions = {}): Promise<ActivityStatistics[]> {
     return this.commands.run('ActivityStatisticsQuery', async (ctx) => {
+      const definition = ctx.authz.isActive || ctx.tenantCheck.isActive ? await ctx.processDefinitions.findById(processDefinitionId) : null;
       // Camunda's StatisticsManager.checkReadProcessDefinition, with authorization on only.
       if (ctx.authz.isActive) {
-        const definition = await ctx.processDefinitions.findById(processDefinitionId);
         if (!definition) throw new NullValueException(`no deployed process definition found with id '${processDefinitionId}': processDefinition is null`);
         await ctx.authz.check(readDefinition(definition.key));
       }
       // Camunda's statistics queries are tenant-checked: a definition of another tenant has no rows.
-      if (ctx.tenantCheck.isActive) {
-        const definition = await ctx.processDefinitions.findById(processDefinitionId);
-        if (definition && !ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) return [];
-      }
+      if (definition && !ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) return [];
       const failedJobs = options.failedJobs === true;
       const counts = await new StatisticsRepository(ctx.trx).activityCounts(
         processDefinitionId,

@@ -21,7 +21,8 @@ import { resolveQueryExpressions } from './query-expressions.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { removeTasks } from './task-removal.js';
-import { fireTaskListeners, hasTaskListeners } from '../../runtime/task-listeners.js';
+import { fireTaskListeners, hasTaskListeners, listenerChanges } from '../../runtime/task-listeners.js';
+import { updateTask } from './task-update.js';
 import { JobHandlerTypes } from '../../runtime/runtime-jobs.js';
 import { JobLog } from '../../history/job-log.js';
 import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
@@ -831,19 +832,9 @@ async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, task: T
   const changed = { ...task };
   await fireTaskListeners(runner, execution, element, 'update', changed);
   if (assigneeChanged) await fireTaskListeners(runner, execution, element, 'assignment', changed);
-  const fields = (['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const).filter((field) => changed[field] !== task[field]);
-  if (fields.length > 0) await updateTask(ctx, task, Object.fromEntries(fields.map((field) => [field, changed[field]])));
+  const changes = listenerChanges(task, changed);
+  if (changes) await updateTask(ctx, task, changes);
   await completeRun(ctx, runner);
-}
-
-/** Writes a change of the task; its historic task instance (and identity link log) follows. */
-async function updateTask(ctx: CommandContext, task: Task, changes: Partial<Task>): Promise<void> {
-  const changed = { ...task, ...changes };
-  await ctx.tasks.update(changed);
-  await TaskHistory.updated(ctx, task, changed);
-  // Camunda's setAssignee / setOwner fire the authorization provider for the user they set.
-  if (changes.assignee) await grantTaskDefault(ctx, task.id, { userId: changes.assignee }, 'assignee');
-  if (changes.owner) await grantTaskDefault(ctx, task.id, { userId: changes.owner }, 'owner');
 }
 
 /** What a new attachment of a task holds: a link (`url`) or uploaded `content` (which wins), with name, description and type. */
