@@ -39,6 +39,29 @@ const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+// Listeners keeping a review counter on the task itself (local variables) and a note on the instance.
+const LOCALS_MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="l" targetNamespace="http://trellis.test">
+  <bpmn:process id="reviewing" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="review" />
+    <bpmn:userTask id="review">
+      <bpmn:extensionElements>
+        <camunda:taskListener event="create"><camunda:script scriptFormat="javascript">
+          task.setVariableLocal('round', 1); task.setVariablesLocal({ draft: 'x' }); task.setVariable('openedBy', 'listener');
+        </camunda:script></camunda:taskListener>
+        <camunda:taskListener event="update"><camunda:script scriptFormat="javascript">
+          task.setVariable('round', task.getVariable('round') + 1); task.setVariable('seenRound', task.getVariableLocal('round'));
+        </camunda:script></camunda:taskListener>
+        <camunda:taskListener event="assignment"><camunda:script scriptFormat="javascript">
+          if (task.hasVariableLocal('draft')) task.removeVariableLocal('draft');
+          task.setVariable('localNames', task.getVariableNamesLocal().join(','));
+        </camunda:script></camunda:taskListener>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 describe('task listeners', () => {
   let engine: ProcessEngine;
   const audited: string[] = [];
@@ -149,5 +172,26 @@ describe('task listeners', () => {
     const [next] = await engine.task.findTasks({ processInstanceId: first.id });
     await engine.task.complete(next.id);
     expect(audited).toEqual([`complete:${next.id}`]);
+  });
+
+  it('keep task-local variables on the task (DelegateTask setVariableLocal, getVariable, removeVariableLocal) and others on the instance', async () => {
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'reviewing.bpmn', bytes: Buffer.from(LOCALS_MODEL) }] });
+    const { id } = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+    const created = await engine.task.getVariablesLocal(task.id);
+    await engine.task.setOwner(task.id, 'peter');
+    await engine.task.claim(task.id, 'mary');
+    const locals = await engine.task.getVariablesLocal(task.id);
+    const instance = await engine.runtime.getVariables(id);
+
+    expect(Object.fromEntries(Object.entries(created).map(([name, value]) => [name, value.value]))).toEqual({ round: 1, draft: 'x' });
+    // Two updates (owner, claim) counted on the task; the claim's assignment listener removed the draft.
+    expect(Object.fromEntries(Object.entries(locals).map(([name, value]) => [name, value.value]))).toEqual({ round: 3 });
+    expect(Object.fromEntries(Object.entries(instance).map(([name, value]) => [name, value.value]))).toEqual({ openedBy: 'listener', seenRound: 3, localNames: 'round' });
+    const history = await engine.history.variables.find({ taskIdIn: [task.id], includeDeleted: true, sorting: [{ sortBy: 'variableName', sortOrder: 'asc' }] });
+    expect(history.map((each) => [each.name, each.value.value, each.state])).toEqual([
+      ['draft', 'x', 'DELETED'],
+      ['round', 3, 'CREATED'],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { TASK_PRIORITY_NORMAL, type Task } from '../../services/task/task.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
 import { fireTaskListeners } from '../task-listeners.js';
+import { TaskLocalVariables } from '../../services/task/task-local-variables.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
@@ -35,11 +36,13 @@ export const userTask: ActivityBehavior = {
       tenantId: runner.definition.tenantId,
     };
     const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
+    const creating = { candidates, variables: TaskLocalVariables.none() };
     // Camunda's order: create, then assignment when the task has an assignee; both may change it.
-    await fireTaskListeners(runner, execution, element, 'create', task, candidates);
-    if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, candidates);
+    await fireTaskListeners(runner, execution, element, 'create', task, creating);
+    if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, creating);
     runner.tree.history.taskCreated(execution.activityInstanceId, id, task.assignee);
     await runner.ctx.tasks.insert(task, candidates);
+    await creating.variables.flush(runner.ctx, task);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
     await grantTaskDefaults(runner.ctx, task, candidates);
     // Timeout listeners: a timer job each (Camunda's TimerTaskListenerJobHandler), removed with the task.

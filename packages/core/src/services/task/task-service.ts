@@ -25,7 +25,8 @@ import { fireTaskListeners, hasTaskListeners, listenerChanges } from '../../runt
 import { updateTask } from './task-update.js';
 import { JobHandlerTypes } from '../../runtime/runtime-jobs.js';
 import { JobLog } from '../../history/job-log.js';
-import { formFieldsSubmitted, taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
+import { formFieldsSubmitted } from '../../history/variable-history.js';
+import { writeTaskLocals, type StoredTaskLocals } from './task-local-variables.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** What GET /task/{id}/form needs: the form key and where the task comes from. */
@@ -696,35 +697,22 @@ export class TaskService {
    * Execution variables are written when the caller completes the run.
    */
   private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<void> {
-    const history: TaskVariableChange[] = [];
+    const localSets: Array<[string, TypedValue]> = [];
+    const localRemovals: string[] = [];
     // What a sub-task does not hold itself goes to its parent task, as that one's setVariable.
     const toParent: Record<string, TypedValue> = {};
     const removeFromParent: string[] = [];
     for (const [name, value] of Object.entries(modifications)) {
-      const existing = scope.locals.get(name);
-      if (local || existing || (!scope.parent && !scope.runner)) {
-        const id = await ctx.tasks.variables.save(task, name, value, existing?.id ?? null, () => ctx.ids.next());
-        if (id !== null) history.push({ kind: existing ? 'update' : 'create', id, name, value });
-        if (id !== null) scope.locals.set(name, { id, value });
-      } else if (scope.parent) {
-        toParent[name] = value;
-      } else {
-        scope.runner!.variables.setVisible(task.executionId!, name, value);
-      }
+      if (local || scope.locals.has(name) || (!scope.parent && !scope.runner)) localSets.push([name, value]);
+      else if (scope.parent) toParent[name] = value;
+      else scope.runner!.variables.setVisible(task.executionId!, name, value);
     }
     for (const name of deletions) {
-      const existing = scope.locals.get(name);
-      if (existing) {
-        await ctx.tasks.variables.delete(existing.id);
-        history.push({ kind: 'delete', id: existing.id, name, value: existing.value });
-        scope.locals.delete(name);
-      } else if (!local && scope.parent) {
-        removeFromParent.push(name);
-      } else if (!local && scope.runner) {
-        scope.runner.variables.removeVisible(task.executionId!, name);
-      }
+      if (scope.locals.has(name) || localSets.some(([set]) => set === name)) localRemovals.push(name);
+      else if (!local && scope.parent) removeFromParent.push(name);
+      else if (!local && scope.runner) scope.runner.variables.removeVisible(task.executionId!, name);
     }
-    await taskVariablesWritten(ctx, task, history);
+    await writeTaskLocals(ctx, task, scope.locals, localSets, localRemovals);
     if (scope.parent && (Object.keys(toParent).length > 0 || removeFromParent.length > 0)) {
       await this.write(ctx, scope.parent.task, scope.parent.scope, toParent, removeFromParent, false);
     }
@@ -755,7 +743,7 @@ export class TaskService {
 
 interface TaskScope {
   runner: ProcessRunner | null;
-  locals: Map<string, { id: string; value: TypedValue }>;
+  locals: StoredTaskLocals;
   /** A sub-task's parent task and its scope (the sub-task has no execution of its own). */
   parent: { task: Task; scope: TaskScope } | null;
 }
