@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import { readRawBody } from './read-body.js';
+import { jacksonBoolean, jacksonInteger } from './query/parse-query.js';
 
 /**
  * Reads a JSON request body as Camunda's JAX-RS stack does: an empty body counts as `{}`,
@@ -38,8 +39,35 @@ export async function readJsonObject(ctx: Context, limit: number): Promise<Recor
   return body as Record<string, unknown>;
 }
 
-/** A JSON field as a string, or null when it is missing or not a string. */
-export const text = (value: unknown) => (typeof value === 'string' ? value : null);
+/** What Camunda's JsonMappingExceptionHandler answers for a field Jackson cannot bind: 400, an empty message. */
+const unbindable = () => new InvalidRequestException(400, '');
+
+/**
+ * A String field of a request DTO as Jackson binds it: text, or a number's or boolean's text; null
+ * when missing or null; an object or a list fails the request (400).
+ */
+export const text = (value: unknown): string | null => {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw unbindable();
+};
+
+/** A boolean field of a request DTO as Jackson binds it (true / false, Java's spellings as text); false when missing or null; anything else fails the request (400). */
+export const flag = (value: unknown): boolean => {
+  if (value === undefined || value === null) return false;
+  const bound = jacksonBoolean(value);
+  if (bound === null) throw unbindable();
+  return bound;
+};
+
+/** An Integer or Long field of a request DTO as Jackson binds it (integral text too, a fraction cut); null when missing or null; anything else fails the request (400). */
+export const integer = (value: unknown): number | null => {
+  if (value === undefined || value === null) return null;
+  const bound = jacksonInteger(value);
+  if (bound === null) throw unbindable();
+  return bound;
+};
 /** A JSON field as an object, or {} when it is missing or not an object. */
 export const objectOf = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

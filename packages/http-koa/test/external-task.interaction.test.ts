@@ -127,6 +127,24 @@ describe('POST /external-task/fetchAndLock', () => {
     expect(locked.body).toHaveLength(2);
     expect(Date.parse(locked.body[0].lockExpirationTime) - rest.engine.clock.now().getTime()).toBe(60_000);
   });
+
+  it('binds failure, priority and retries bodies as Jackson does (integral text, a number as the worker id); an unbindable value is a 400 with an empty message', async () => {
+    await startInvoice();
+    const locked = await fetchAndLock({ workerId: 7, maxTasks: 1, topics: [{ topicName: 'invoice', lockDuration: 60_000 }] });
+    const id = locked.body[0].id as string;
+    const failure = await rest.request('POST', `/external-task/${id}/failure`, { json: { workerId: 7, errorMessage: 'down', retries: '2', retryTimeout: '0' } });
+    const priority = await rest.request('PUT', `/external-task/${id}/priority`, { json: { priority: '12' } });
+    const badRetries = await rest.request('PUT', `/external-task/${id}/retries`, { json: { retries: 'many' } });
+    const badFlag = await fetchAndLock({ workerId: 'w', maxTasks: 1, usePriority: 'yes', topics: [] });
+    const badWorker = await rest.request('POST', `/external-task/${id}/extendLock`, { json: { workerId: ['7'], newDuration: 1000 } });
+    const task = (await rest.request('GET', `/external-task/${id}`)).body;
+
+    expect([failure.status, priority.status]).toEqual([204, 204]);
+    expect(task).toMatchObject({ workerId: '7', retries: 2, priority: 12, errorMessage: 'down' });
+    expectError(badRetries, 400, 'InvalidRequestException', '');
+    expectError(badFlag, 400, 'InvalidRequestException', '');
+    expectError(badWorker, 400, 'InvalidRequestException', '');
+  });
 });
 
 describe('long polling', () => {

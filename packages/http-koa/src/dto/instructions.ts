@@ -1,4 +1,5 @@
 import type { ModificationInstruction } from '@trellis/core';
+import { flag, text as jsonText } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { variablesFromDto } from './variables-map.js';
 
@@ -19,7 +20,7 @@ export function instructionsFromDto(
   if (!Array.isArray(list)) throw new InvalidRequestException(400, '');
   return list.map((raw: Record<string, unknown>) => {
     const type = raw?.type;
-    const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
+    const text = (name: string) => jsonText(raw[name]) ?? undefined;
     const required = (name: string) => {
       const value = text(name);
       if (value) return value;
@@ -30,7 +31,7 @@ export function instructionsFromDto(
     switch (type) {
       case 'cancel':
         if (!options.allowCancel) break;
-        if (options.forDefinition) return { type, activityId: required('activityId'), cancelCurrentActiveActivityInstances: raw.cancelCurrentActiveActivityInstances === true };
+        if (options.forDefinition) return { type, activityId: required('activityId'), cancelCurrentActiveActivityInstances: flag(raw.cancelCurrentActiveActivityInstances) };
         if (!text('activityId') && !text('activityInstanceId') && !text('transitionInstanceId')) {
           throw new InvalidRequestException(400, `For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
         }

@@ -6,6 +6,7 @@ import type {
   MigrationPlanReport,
   TypedValue,
 } from '@trellis/core';
+import { flag, text } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toVariableValueDto } from './variable-dto.js';
 import { variablesFromDto } from './variables-map.js';
@@ -52,18 +53,17 @@ export const toMigratingProcessInstanceReportDto = (report: MigratingProcessInst
 });
 
 const firstId = (ids: unknown): string | null => (Array.isArray(ids) && typeof ids[0] === 'string' ? ids[0] : null);
-const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** MigrationPlanDto → engine input: only element [0] of each id list is read; a missing updateEventTrigger is false. */
 export function fromMigrationPlanDto(body: Record<string, unknown>): MigrationPlanInput {
   if (body.instructions !== undefined && body.instructions !== null && !Array.isArray(body.instructions)) throw new InvalidRequestException(400, '');
   const instructions = ((body.instructions as unknown[] | null | undefined) ?? []).map((raw) => {
     const each = (raw ?? {}) as Record<string, unknown>;
-    return { sourceActivityId: firstId(each.sourceActivityIds), targetActivityId: firstId(each.targetActivityIds), updateEventTrigger: each.updateEventTrigger === true };
+    return { sourceActivityId: firstId(each.sourceActivityIds), targetActivityId: firstId(each.targetActivityIds), updateEventTrigger: flag(each.updateEventTrigger) };
   });
   return {
-    sourceProcessDefinitionId: textOrNull(body.sourceProcessDefinitionId),
-    targetProcessDefinitionId: textOrNull(body.targetProcessDefinitionId),
+    sourceProcessDefinitionId: text(body.sourceProcessDefinitionId),
+    targetProcessDefinitionId: text(body.targetProcessDefinitionId),
     instructions,
     variables: body.variables === undefined || body.variables === null ? null : variablesFromDto(body.variables),
   };

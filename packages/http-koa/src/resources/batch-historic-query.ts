@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { readJsonObject, text } from '../body.js';
+import { readJsonObject, text, flag } from '../body.js';
 import { toBatchDto } from './batch.js';
 import { dueDateOf, retriesOf } from './batch-retries-suspension.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
@@ -21,9 +21,9 @@ export function historicQueryBatchRoutes(router: Router, rest: RestContext): voi
     const selection = { processInstanceIds: idList(body.processInstanceIds, 'processInstanceIds'), historicProcessInstanceQuery: historicQueryOf(body) };
     const options = {
       deleteReason: text(body.deleteReason),
-      skipCustomListeners: body.skipCustomListeners === true,
-      skipSubprocesses: body.skipSubprocesses === true,
-      skipIoMappings: body.skipIoMappings === true,
+      skipCustomListeners: flag(body.skipCustomListeners),
+      skipSubprocesses: flag(body.skipSubprocesses),
+      skipIoMappings: flag(body.skipIoMappings),
     };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.instanceBatches.deleteProcessInstancesAsync(selection, options)));
   });

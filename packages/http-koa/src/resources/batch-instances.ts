@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NullValueException, ProcessEngineException, type ProcessInstanceSelection } from '@trellis/core';
-import { readJsonObject, text } from '../body.js';
+import { readJsonObject, text, flag } from '../body.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
@@ -77,5 +77,3 @@ function idList(value: unknown): Array<string | null> | null {
   });
 }
 
-/** A primitive boolean field: absent or null is false, as Jackson leaves it. */
-const flag = (value: unknown) => value === true || value === 'true';

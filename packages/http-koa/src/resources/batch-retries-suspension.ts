@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { type ProcessInstanceQuery } from '@trellis/core';
-import { objectOf, readJsonObject } from '../body.js';
+import { objectOf, readJsonObject, flag, integer } from '../body.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
@@ -42,7 +42,7 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
     };
     // SuspensionStateDto: `suspended` is a primitive boolean, absent means activate.
     if (present(body.suspended) && typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, "Cannot set 'suspended': not a boolean");
-    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.updateSuspensionStateAsync(selection, body.suspended === true)));
+    ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.updateSuspensionStateAsync(selection, flag(body.suspended))));
   });
 }
 
@@ -50,9 +50,9 @@ export const present = (value: unknown) => value !== undefined && value !== null
 
 /** Camunda checks `retries` before anything else: EnsureUtil's NullValueException, answered as a 400. */
 export function retriesOf(body: Record<string, unknown>): number {
-  if (!present(body.retries)) throw new InvalidRequestException(400, 'retries is null');
-  if (typeof body.retries !== 'number' || !Number.isInteger(body.retries)) throw new InvalidRequestException(400, "Cannot set 'retries': not an integer");
-  return body.retries;
+  const retries = integer(body.retries);
+  if (retries === null) throw new InvalidRequestException(400, 'retries is null');
+  return retries;
 }
 
 /** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */

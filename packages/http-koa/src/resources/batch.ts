@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { NotFoundException, type Batch, type BatchQuery, type BatchStatistics, type BatchStatisticsQuery } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, flag } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -75,7 +75,7 @@ export function batchRoutes(router: Router, rest: RestContext): void {
   });
   router.put('/batch/:id/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const suspended = body.suspended === true;
+    const suspended = flag(body.suspended);
     await unableTo(suspended ? 'suspend' : 'activate', ctx.params.id, () => engine.batch.setSuspended(ctx.params.id, suspended));
     ctx.status = 204;
   });

@@ -11,12 +11,12 @@ import {
   type TypedValue,
 } from '@trellis/core';
 import type { Context } from 'koa';
-import { objectOf, readJsonBody, readJsonObject, text } from '../body.js';
+import { flag, integer, objectOf, readJsonBody, readJsonObject, text } from '../body.js';
 import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockCancelled, FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
-import { countCriteria, jacksonBoolean, jacksonInteger, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
@@ -70,7 +70,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/external-task/fetchAndLock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const timeout = jacksonInteger(body.asyncResponseTimeout);
+    const timeout = integer(body.asyncResponseTimeout);
     if (timeout !== null && timeout > MAX_ASYNC_RESPONSE_TIMEOUT) {
       throw new InvalidRequestException(
         400,
@@ -147,8 +147,8 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
         errorMessage: text(body.errorMessage),
         errorDetails: text(body.errorDetails),
         // Primitive fields in Camunda's DTO: missing means 0.
-        retries: typeof body.retries === 'number' ? body.retries : 0,
-        retryTimeout: typeof body.retryTimeout === 'number' ? body.retryTimeout : 0,
+        retries: integer(body.retries) ?? 0,
+        retryTimeout: integer(body.retryTimeout) ?? 0,
         variables: variablesFromDto(body.variables, prefix),
         localVariables: variablesFromDto(body.localVariables, prefix),
       }),
@@ -166,13 +166,13 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/external-task/:id/lock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    await engineCall(() => engine.externalTask.lock(ctx.params.id, text(body.workerId), numberOr(body.lockDuration, 0)));
+    await engineCall(() => engine.externalTask.lock(ctx.params.id, text(body.workerId), integer(body.lockDuration) ?? 0));
     ctx.status = 204;
   });
 
   router.post('/external-task/:id/extendLock', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    await engineCall(() => engine.externalTask.extendLock(ctx.params.id, text(body.workerId), numberOr(body.newDuration, 0)));
+    await engineCall(() => engine.externalTask.extendLock(ctx.params.id, text(body.workerId), integer(body.newDuration) ?? 0));
     ctx.status = 204;
   });
 
@@ -185,16 +185,16 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
 
   router.put('/external-task/:id/retries', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
-    const retries = body.retries;
+    const retries = integer(body.retries);
+    if (retries === null) throw new InvalidRequestException(400, 'The number of retries cannot be null.');
     await notFoundOnly(() => engine.externalTask.setRetries(ctx.params.id, retries));
     ctx.status = 204;
   });
 
   router.put('/external-task/:id/priority', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    if (typeof body.priority !== 'number') throw new InvalidRequestException(400, 'The priority cannot be null.');
-    const priority = body.priority;
+    const priority = integer(body.priority);
+    if (priority === null) throw new InvalidRequestException(400, 'The priority cannot be null.');
     await notFoundOnly(() => engine.externalTask.setPriority(ctx.params.id, priority));
     ctx.status = 204;
   });
@@ -224,8 +224,6 @@ async function notFoundOnly<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A number of the body as Jackson reads it (integral text too); the fallback for what is none. */
-const numberOr = (value: unknown, fallback: number) => jacksonInteger(value) ?? fallback;
 
 function stringList(value: unknown, name: string): string[] {
   if (value === undefined || value === null) return [];
@@ -249,8 +247,9 @@ function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTa
     processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
     historicProcessInstanceQuery: historicQueryOf(body),
   };
-  if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
-  return { selection, retries: body.retries };
+  const retries = integer(body.retries);
+  if (retries === null) throw new InvalidRequestException(400, 'The number of retries cannot be null.');
+  return { selection, retries };
 }
 
 /** The fetchAndLock body → the engine request, plus what the answer needs per topic. */
@@ -264,22 +263,22 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
     const topicName = text(entry.topicName);
     if (entry.variables !== undefined && entry.variables !== null && !Array.isArray(entry.variables)) throw new InvalidRequestException(400, '');
     if (topicName !== null) {
-      deserializeValues.set(topicName, jacksonBoolean(entry.deserializeValues) === true);
-      if (jacksonBoolean(entry.includeExtensionProperties) === true) extensionProperties.add(topicName);
+      deserializeValues.set(topicName, flag(entry.deserializeValues));
+      if (flag(entry.includeExtensionProperties)) extensionProperties.add(topicName);
       else extensionProperties.delete(topicName);
     }
     return {
       ...topic,
       topicName,
-      lockDuration: numberOr(entry.lockDuration, 0),
+      lockDuration: integer(entry.lockDuration) ?? 0,
       variables: Array.isArray(entry.variables) ? (entry.variables as string[]) : null,
       processVariables: objectOf(entry.processVariables),
     } as FetchTopic;
   });
   const request: FetchAndLockRequest = {
     workerId: text(body.workerId),
-    maxTasks: numberOr(body.maxTasks, 0),
-    usePriority: jacksonBoolean(body.usePriority) === true,
+    maxTasks: integer(body.maxTasks) ?? 0,
+    usePriority: flag(body.usePriority),
     topics,
     sorting: fetchSorting(body.sorting),
   };

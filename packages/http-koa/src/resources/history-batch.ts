@@ -6,7 +6,7 @@ import {
   type HistoricBatch,
   type HistoricBatchQuery,
 } from '@trellis/core';
-import { objectOf, readJsonObject } from '../body.js';
+import { objectOf, readJsonObject, flag } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -82,8 +82,8 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
       body.historicBatchQuery === undefined || body.historicBatchQuery === null ? null : parseBodyQuery<HistoricBatchQuery>(objectOf(body.historicBatchQuery), HISTORIC_BATCH_QUERY);
     const batch = await engine.historicBatches.setRemovalTimeAsync({
       absoluteRemovalTime: dateField(body.absoluteRemovalTime, 'absoluteRemovalTime'),
-      clearedRemovalTime: body.clearedRemovalTime === true,
-      calculatedRemovalTime: body.calculatedRemovalTime === true,
+      clearedRemovalTime: flag(body.clearedRemovalTime),
+      calculatedRemovalTime: flag(body.calculatedRemovalTime),
       historicBatchIds: (ids as string[] | null | undefined) ?? null,
       historicBatchQuery,
     });

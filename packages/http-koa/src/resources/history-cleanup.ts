@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, flag, integer } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -45,21 +45,16 @@ export function historyCleanupRoutes(router: Router, rest: RestContext): void {
     const ids = idList(body.historicProcessInstanceIds, 'historicProcessInstanceIds');
     const batch = await engine.historyCleanup.setRemovalTimeAsync({
       absoluteRemovalTime: dateField(body.absoluteRemovalTime, 'absoluteRemovalTime'),
-      clearedRemovalTime: body.clearedRemovalTime === true,
-      calculatedRemovalTime: body.calculatedRemovalTime === true,
+      clearedRemovalTime: flag(body.clearedRemovalTime),
+      calculatedRemovalTime: flag(body.calculatedRemovalTime),
       historicProcessInstanceIds: ids ? ids.filter((id): id is string => id !== null) : null,
       historicProcessInstanceQuery: historicQueryOf(body),
-      hierarchical: body.hierarchical === true,
-      updateInChunks: body.updateInChunks === true,
-      updateChunkSize: chunkSizeField(body.updateChunkSize),
+      hierarchical: flag(body.hierarchical),
+      updateInChunks: flag(body.updateInChunks),
+      updateChunkSize: integer(body.updateChunkSize),
     });
     ctx.body = toBatchDto(batch);
   });
 }
 
-/** updateChunkSize: a JSON integer or null (anything else is not an Integer to Jackson: 400). */
-function chunkSizeField(value: unknown): number | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidRequestException(400, "Cannot set 'updateChunkSize': not an integer");
-  return value;
-}
+

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { JobDefinition, JobDefinitionQuery } from '@trellis/core';
 import type { Context } from 'koa';
-import { readJsonObject, text } from '../body.js';
+import { readJsonObject, text, flag, integer } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
@@ -65,7 +65,7 @@ export function jobDefinitionRoutes(router: Router, rest: RestContext): void {
       processDefinitionId: processDefinitionId ?? undefined,
       processDefinitionKey: processDefinitionKey ?? undefined,
       processDefinitionTenantId: text(body.processDefinitionTenantId),
-      processDefinitionWithoutTenantId: body.processDefinitionWithoutTenantId === true,
+      processDefinitionWithoutTenantId: flag(body.processDefinitionWithoutTenantId),
     });
   });
 
@@ -81,16 +81,16 @@ export function jobDefinitionRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job-definition/:id/jobPriority', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const priority = body.priority ?? null;
-    if (priority !== null && (typeof priority !== 'number' || !Number.isInteger(priority))) throw new InvalidRequestException(400, '');
-    await notFoundAs404(() => engine.jobDefinition.setOverridingJobPriority(ctx.params.id, priority as number | null, body.includeJobs === true));
+    const priority = integer(body.priority);
+    await notFoundAs404(() => engine.jobDefinition.setOverridingJobPriority(ctx.params.id, priority, flag(body.includeJobs)));
     ctx.status = 204;
   });
 
   router.put('/job-definition/:id/retries', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    if (typeof body.retries !== 'number') throw new InvalidRequestException(400, 'The number of retries cannot be null.');
-    await notFoundAs404(() => engine.jobDefinition.setJobRetries(ctx.params.id, body.retries as number));
+    const retries = integer(body.retries);
+    if (retries === null) throw new InvalidRequestException(400, 'The number of retries cannot be null.');
+    await notFoundAs404(() => engine.jobDefinition.setJobRetries(ctx.params.id, retries));
     ctx.status = 204;
   });
 
@@ -99,7 +99,7 @@ export function jobDefinitionRoutes(router: Router, rest: RestContext): void {
     const dateText = text(body.executionDate);
     const executionDate = dateText === null ? null : parseRestDate(dateText);
     if (dateText !== null && !executionDate) throw new InvalidRequestException(400, `Cannot parse executionDate '${dateText}'`);
-    await notFoundAs404(() => engine.jobDefinition.updateSuspensionState(target, { suspended: body.suspended as boolean, includeJobs: body.includeJobs === true, executionDate }));
+    await notFoundAs404(() => engine.jobDefinition.updateSuspensionState(target, { suspended: body.suspended as boolean, includeJobs: flag(body.includeJobs), executionDate }));
     ctx.status = 204;
   }
 }

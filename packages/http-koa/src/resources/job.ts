@@ -8,7 +8,7 @@ import {
   type JobListQuery,
   type JobSuspensionSelector,
 } from '@trellis/core';
-import { readJsonObject, text } from '../body.js';
+import { readJsonObject, text, flag, integer } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -77,7 +77,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
       throw new InvalidRequestException(400, 'Either jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
     }
     if (selector.processDefinitionKey !== undefined) {
-      if (body.processDefinitionWithoutTenantId === true) selector.processDefinitionTenantId = null;
+      if (flag(body.processDefinitionWithoutTenantId)) selector.processDefinitionTenantId = null;
       else if (text(body.processDefinitionTenantId) !== null) selector.processDefinitionTenantId = text(body.processDefinitionTenantId)!;
     }
     await engine.management.updateJobSuspensionState(selector, suspendedOf(body));
@@ -116,11 +116,11 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job/:id/retries', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const retries = body.retries;
+    const retries = integer(body.retries);
     let dueDate: Date | null | undefined;
     if ('dueDate' in body) dueDate = dateField(body.dueDate, 'dueDate');
     await engineErrorAs500(() => {
-      if (typeof retries !== 'number') throw new NullValueException('retries is null');
+      if (retries === null) throw new NullValueException('retries is null');
       return engine.management.setJobRetries(ctx.params.id, retries, dueDate);
     });
     ctx.status = 204;
@@ -129,7 +129,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
   router.put('/job/:id/duedate', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
     const dueDate = dateField(body.duedate, 'duedate');
-    await engineErrorAs500(() => engine.management.setJobDuedate(ctx.params.id, dueDate, body.cascade === true));
+    await engineErrorAs500(() => engine.management.setJobDuedate(ctx.params.id, dueDate, flag(body.cascade)));
     ctx.status = 204;
   });
 
@@ -149,9 +149,8 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job/:id/priority', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const priority = body.priority;
-    if (priority === undefined || priority === null) throw new InvalidRequestException(400, `Priority for job '${ctx.params.id}' cannot be null.`, 'RestException');
-    if (typeof priority !== 'number' || !Number.isSafeInteger(priority)) throw new InvalidRequestException(400, '');
+    const priority = integer(body.priority);
+    if (priority === null) throw new InvalidRequestException(400, `Priority for job '${ctx.params.id}' cannot be null.`, 'RestException');
     try {
       await engine.management.setJobPriority(ctx.params.id, priority);
     } catch (error) {

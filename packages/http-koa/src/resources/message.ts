@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { MismatchingMessageCorrelationException, type MessageCorrelationResult } from '@trellis/core';
-import { objectOf, readJsonObject, text } from '../body.js';
+import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -15,7 +15,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     const messageName = text(body.messageName);
     if (!messageName) throw new InvalidRequestException(400, 'No message name supplied');
     const tenantId = text(body.tenantId);
-    if (tenantId !== null && body.withoutTenantId === true) {
+    if (tenantId !== null && flag(body.withoutTenantId)) {
       throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
     }
     const prefix = `Cannot correlate message ${messageName}`;
@@ -26,7 +26,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
         businessKey: text(body.businessKey),
         processInstanceId: text(body.processInstanceId),
         tenantId,
-        withoutTenantId: body.withoutTenantId === true,
+        withoutTenantId: flag(body.withoutTenantId),
         correlationKeys: variablesFromDto(body.correlationKeys, prefix),
         localCorrelationKeys: variablesFromDto(body.localCorrelationKeys, prefix),
         processVariables: variablesFromDto(body.processVariables, prefix),
@@ -34,7 +34,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
           ...variablesFromDto(body.processVariablesLocal, prefix),
           ...variablesFromDto(body.processVariablesToTriggeredScope, prefix),
         },
-        all: body.all === true,
+        all: flag(body.all),
       });
     } catch (error) {
       if (error instanceof MismatchingMessageCorrelationException) throw new InvalidRequestException(400, error.message, 'RestException', 0);
@@ -44,14 +44,14 @@ export function messageRoutes(router: Router, rest: RestContext): void {
       ctx.status = 204;
       return;
     }
-    ctx.body = results.map((result) => toResultDto(result, body.variablesInResultEnabled === true));
+    ctx.body = results.map((result) => toResultDto(result, flag(body.variablesInResultEnabled)));
   });
 
   // Camunda's ConditionRestServiceImpl.evaluateCondition: the instances started, as ProcessInstanceDtos.
   router.post('/condition', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const tenantId = text(body.tenantId);
-    if (tenantId !== null && body.withoutTenantId === true) {
+    if (tenantId !== null && flag(body.withoutTenantId)) {
       throw new InvalidRequestException(400, "Parameter 'tenantId' cannot be used together with parameter 'withoutTenantId'.");
     }
     const started = await engine.runtime.evaluateStartConditions({
@@ -59,7 +59,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
       businessKey: text(body.businessKey),
       processDefinitionId: text(body.processDefinitionId),
       tenantId,
-      withoutTenantId: body.withoutTenantId === true,
+      withoutTenantId: flag(body.withoutTenantId),
     });
     ctx.body = started.map((instance) => toProcessInstanceDto(instance));
   });
@@ -69,14 +69,14 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     const name = text(body.name);
     if (!name) throw new InvalidRequestException(400, 'No signal name given');
     const tenantId = text(body.tenantId);
-    if (tenantId !== null && body.withoutTenantId === true) {
+    if (tenantId !== null && flag(body.withoutTenantId)) {
       throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
     }
     await engine.message.signal({
       name,
       executionId: text(body.executionId),
       tenantId,
-      withoutTenantId: body.withoutTenantId === true,
+      withoutTenantId: flag(body.withoutTenantId),
       variables: variablesFromDto(objectOf(body).variables, `Cannot deliver signal ${name}`),
     });
     ctx.status = 204;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
-import { objectOf, readJsonObject } from '../body.js';
+import { objectOf, readJsonObject, flag } from '../body.js';
 import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
@@ -31,8 +31,8 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
     const selection = {
       processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
       processInstanceQuery,
-      skipCustomListeners: body.skipCustomListeners === true,
-      skipIoMappings: body.skipIoMappings === true,
+      skipCustomListeners: flag(body.skipCustomListeners),
+      skipIoMappings: flag(body.skipIoMappings),
     };
     return { input, selection };
   };
@@ -45,7 +45,7 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
         engine.migration.generate({
           sourceProcessDefinitionId: typeof body.sourceProcessDefinitionId === 'string' ? body.sourceProcessDefinitionId : null,
           targetProcessDefinitionId: typeof body.targetProcessDefinitionId === 'string' ? body.targetProcessDefinitionId : null,
-          updateEventTriggers: body.updateEventTriggers === true,
+          updateEventTriggers: flag(body.updateEventTriggers),
           variables,
         }),
       false,

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { BadUserRequestException, type InstanceModification, type ProcessInstanceQuery } from '@trellis/core';
-import { objectOf, readJsonObject, text } from '../body.js';
+import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
@@ -30,7 +30,7 @@ export function modificationRoutes(router: Router, rest: RestContext): void {
   router.post('/process-instance/:id/modification-async', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
     const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
-    const options = { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true, annotation: text(body.annotation) };
+    const options = { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings), annotation: text(body.annotation) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.modification.modifyProcessInstanceAsync(ctx.params.id, instructions, options)));
   });
 }
@@ -55,8 +55,8 @@ function modificationOf(body: Record<string, unknown>): InstanceModification {
     processInstanceIds: (ids as Array<string | null> | undefined) ?? null,
     processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
     historicProcessInstanceQuery: historicQueryOf(body),
-    skipCustomListeners: body.skipCustomListeners === true,
-    skipIoMappings: body.skipIoMappings === true,
+    skipCustomListeners: flag(body.skipCustomListeners),
+    skipIoMappings: flag(body.skipIoMappings),
     annotation: text(body.annotation),
   };
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { InstanceRestart, RestartInstruction } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, flag } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
@@ -39,9 +39,9 @@ function restartOf(processDefinitionId: string, body: Record<string, unknown>): 
     instructions,
     processInstanceIds: idList(body.processInstanceIds, 'processInstanceIds'),
     historicProcessInstanceQuery: historicQueryOf(body),
-    initialVariables: body.initialVariables === true,
-    skipCustomListeners: body.skipCustomListeners === true,
-    skipIoMappings: body.skipIoMappings === true,
-    withoutBusinessKey: body.withoutBusinessKey === true,
+    initialVariables: flag(body.initialVariables),
+    skipCustomListeners: flag(body.skipCustomListeners),
+    skipIoMappings: flag(body.skipIoMappings),
+    withoutBusinessKey: flag(body.withoutBusinessKey),
   };
 }

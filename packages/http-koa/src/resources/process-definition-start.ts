@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { AuthorizationException, ProcessEngineException, type ModificationInstruction } from '@trellis/core';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { readJsonBody } from '../body.js';
+import { readJsonBody, flag } from '../body.js';
 import { selfLink } from '../dto/links.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -31,11 +31,11 @@ export function processDefinitionStartRoutes(router: Router, rest: RestContext):
         throw new InvalidRequestException(error.status, `${prefix}: ${error.message}`);
       }
       const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
-      const skips = { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true };
+      const skips = { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) };
       try {
         const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables, startInstructions, ...skips });
         const dto = toProcessInstanceDto(instance, selfLink(baseUrlOf(ctx), `/process-instance/${instance.id}`));
-        ctx.body = body.withVariablesInReturn === true ? { ...dto, variables: variablesToDto(instance.variables, false) } : dto;
+        ctx.body = flag(body.withVariablesInReturn) ? { ...dto, variables: variablesToDto(instance.variables, false) } : dto;
       } catch (error) {
         // Camunda's start answers every engine failure (not found and bad requests too) with a 500 RestException.
         if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { SuspensionTarget } from '@trellis/core';
 import type { Context } from 'koa';
-import { readJsonBody } from '../body.js';
+import { readJsonBody, flag } from '../body.js';
 import { parseIsoDateTime } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { resolveDefinitionId } from './process-definition.js';
@@ -52,8 +52,8 @@ export function suspensionRoutes(router: Router, rest: RestContext): void {
 
 async function update({ engine }: RestContext, target: SuspensionTarget, body: SuspensionBody, executionDate: Date | null) {
   await engine.processDefinition.updateSuspensionState(target, {
-    suspended: body.suspended === true,
-    includeProcessInstances: body.includeProcessInstances === true,
+    suspended: flag(body.suspended),
+    includeProcessInstances: flag(body.includeProcessInstances),
     executionDate,
   });
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery, type TypedValue } from '@trellis/core';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { readJsonObject, text } from '../body.js';
+import { readJsonObject, text, flag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -79,7 +79,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
           processDefinitionId: definitionId ?? undefined,
           processDefinitionKey: definitionKey ?? undefined,
           processDefinitionTenantId: text(body.processDefinitionTenantId) ?? undefined,
-          processDefinitionWithoutTenantId: body.processDefinitionWithoutTenantId === true,
+          processDefinitionWithoutTenantId: flag(body.processDefinitionWithoutTenantId),
         },
         body.suspended as boolean,
       ),
@@ -101,7 +101,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
     try {
-      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: body.skipCustomListeners === true, skipIoMappings: body.skipIoMappings === true });
+      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) });
     } catch (error) {
       // Camunda answers a modification the engine refuses with 400 and the engine's message.
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
-import { readJsonBody, readJsonObject, text } from '../body.js';
+import { readJsonBody, readJsonObject, text, flag, integer } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
@@ -95,7 +95,7 @@ function taskFields(body: Record<string, unknown>, { due, followUp }: ReturnType
   return {
     name: text(body.name),
     description: text(body.description),
-    priority: typeof body.priority === 'number' ? body.priority : 0,
+    priority: integer(body.priority) ?? 0,
     assignee: text(body.assignee),
     owner: text(body.owner),
     delegationState: delegationStateOf(body.delegationState),
@@ -234,7 +234,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
       throw new InvalidRequestException(error instanceof FormFieldValidationException ? 400 : 500, `${prefix}: ${error.message}`, 'RestException', error.code);
     }
-    if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
+    if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
 
@@ -373,7 +373,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const variables = variablesFromDto(body.variables, `Cannot submit task form ${id}`);
     const result = await notFoundAs404(() => asRestException(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables)), notFound(id));
-    if (body.withVariablesInReturn === true) ctx.body = variablesToDto(result, false);
+    if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
 
