@@ -61,6 +61,9 @@ export const flag = (value: unknown): boolean => {
   return bound;
 };
 
+/** A Boolean field of a request DTO as Jackson binds it; null when missing or null; anything else fails the request (400). */
+export const nullableFlag = (value: unknown): boolean | null => (value === undefined || value === null ? null : flag(value));
+
 /** An Integer or Long field of a request DTO as Jackson binds it (integral text too, a fraction cut); null when missing or null; anything else fails the request (400). */
 export const integer = (value: unknown): number | null => {
   if (value === undefined || value === null) return null;

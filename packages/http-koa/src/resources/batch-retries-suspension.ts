@@ -41,7 +41,6 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
       historicProcessInstanceQuery: historicQueryOf(body),
     };
     // SuspensionStateDto: `suspended` is a primitive boolean, absent means activate.
-    if (present(body.suspended) && typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, "Cannot set 'suspended': not a boolean");
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.updateSuspensionStateAsync(selection, flag(body.suspended))));
   });
 }

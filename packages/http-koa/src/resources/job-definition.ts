@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { JobDefinition, JobDefinitionQuery } from '@trellis/core';
 import type { Context } from 'koa';
-import { readJsonObject, text, flag, integer } from '../body.js';
+import { readJsonObject, text, flag, integer, nullableFlag } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
@@ -95,11 +95,12 @@ export function jobDefinitionRoutes(router: Router, rest: RestContext): void {
   });
 
   async function suspend(ctx: Context, body: Record<string, unknown>, target: Parameters<typeof engine.jobDefinition.updateSuspensionState>[0]) {
-    if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, 'suspended is null');
+    const suspended = nullableFlag(body.suspended);
+    if (suspended === null) throw new InvalidRequestException(400, 'suspended is null');
     const dateText = text(body.executionDate);
     const executionDate = dateText === null ? null : parseRestDate(dateText);
     if (dateText !== null && !executionDate) throw new InvalidRequestException(400, `Cannot parse executionDate '${dateText}'`);
-    await notFoundAs404(() => engine.jobDefinition.updateSuspensionState(target, { suspended: body.suspended as boolean, includeJobs: flag(body.includeJobs), executionDate }));
+    await notFoundAs404(() => engine.jobDefinition.updateSuspensionState(target, { suspended, includeJobs: flag(body.includeJobs), executionDate }));
     ctx.status = 204;
   }
 }

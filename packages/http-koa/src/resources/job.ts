@@ -172,9 +172,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
 /** Camunda's SuspensionStateDto: `suspended` is a primitive boolean, absent means false (activate). */
 function suspendedOf(body: Record<string, unknown>): boolean {
-  if (body.suspended === undefined || body.suspended === null) return false;
-  if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, '');
-  return body.suspended;
+  return flag(body.suspended);
 }
 
 /** A JSON date field: null stays null; text not in the REST date format is a 400. */

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery, type TypedValue } from '@trellis/core';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { readJsonObject, text, flag } from '../body.js';
+import { readJsonObject, text, flag, nullableFlag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -59,7 +59,8 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
 
   router.put('/process-instance/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, 'suspended is null');
+    const suspended = nullableFlag(body.suspended);
+    if (suspended === null) throw new InvalidRequestException(400, 'suspended is null');
     const definitionId = text(body.processDefinitionId);
     const definitionKey = text(body.processDefinitionKey);
     const instanceIds = Array.isArray(body.processInstanceIds) ? body.processInstanceIds.filter((id): id is string => typeof id === 'string') : null;
@@ -81,7 +82,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
           processDefinitionTenantId: text(body.processDefinitionTenantId) ?? undefined,
           processDefinitionWithoutTenantId: flag(body.processDefinitionWithoutTenantId),
         },
-        body.suspended as boolean,
+        suspended,
       ),
     );
     ctx.status = 204;
@@ -89,9 +90,10 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
 
   router.put('/process-instance/:id/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    if (typeof body.suspended !== 'boolean') throw new InvalidRequestException(400, 'suspended is null');
+    const suspended = nullableFlag(body.suspended);
+    if (suspended === null) throw new InvalidRequestException(400, 'suspended is null');
     await notFoundAs404(
-      () => engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, body.suspended as boolean),
+      () => engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, suspended),
       `Process instance with id ${ctx.params.id} does not exist`,
     );
     ctx.status = 204;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, nullableFlag } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { type RestContext } from './context.js';
@@ -14,8 +14,9 @@ export function telemetryRoutes(router: Router, rest: RestContext): void {
 
   router.post('/telemetry/configuration', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    if (typeof body.enableTelemetry !== 'boolean') throw new InvalidRequestException(400, 'enableTelemetry is null');
-    await engine.telemetry.configure(body.enableTelemetry);
+    const enable = nullableFlag(body.enableTelemetry);
+    if (enable === null) throw new InvalidRequestException(400, 'enableTelemetry is null');
+    await engine.telemetry.configure(enable);
     ctx.status = 204;
   });
 
