@@ -5,7 +5,8 @@ import { sqlText, type SqlText } from '../persistence/sql-text.js';
 import type { InstanceHistory } from './instance-history.js';
 
 const REMOVAL_TIMES = Symbol('trellis.removalTimes');
-const DAY_MS = 86_400_000;
+/** One day in milliseconds (times to live are days). */
+export const DAY_MS = 86_400_000;
 
 /** A removal time as written: epoch milliseconds, null, or read by the statement itself. */
 export type RemovalTime = number | null | SqlText<number | null>;

@@ -115,15 +115,39 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     expect(await engine.historicBatches.cleanableReportCount()).toBe(2);
   });
 
-  it('without a batch time to live lists only types with finished batches, none cleanable', async () => {
+  it('without a batch time to live lists every type in history, cleanable by a removal time set on them', async () => {
     const { engine, suspendAsync } = await setup();
-    await suspendAsync();
-    expect(await engine.historicBatches.cleanableReport()).toEqual([]);
+    const batch = await suspendAsync();
+    expect(await engine.historicBatches.cleanableReport()).toEqual([
+      { batchType: 'instance-update-suspension-state', historyTimeToLive: null, finishedBatchesCount: 0, cleanableBatchesCount: 0 },
+    ]);
+    await runBatches(engine);
+    await engine.historicBatches.setRemovalTimeAsync({ absoluteRemovalTime: engine.clock.now(), historicBatchIds: [batch.id] });
     await runBatches(engine);
     expect(await engine.historicBatches.cleanableReport()).toEqual([
+      { batchType: 'batch-set-removal-time', historyTimeToLive: null, finishedBatchesCount: 1, cleanableBatchesCount: 0 },
+      { batchType: 'instance-update-suspension-state', historyTimeToLive: null, finishedBatchesCount: 1, cleanableBatchesCount: 1 },
+    ]);
+    expect(await engine.historicBatches.cleanableReportCount()).toBe(2);
+  });
+
+  it('with end-time-based cleanup counts the finished batches older than their time to live; without one lists only types with finished batches', async () => {
+    const unconfigured = await setup({ historyCleanup: { strategy: 'endTimeBased' } });
+    await unconfigured.suspendAsync();
+    expect(await unconfigured.engine.historicBatches.cleanableReport()).toEqual([]);
+    await runBatches(unconfigured.engine);
+    unconfigured.engine.clock.advance(10 * DAY);
+    expect(await unconfigured.engine.historicBatches.cleanableReport()).toEqual([
       { batchType: 'instance-update-suspension-state', historyTimeToLive: null, finishedBatchesCount: 1, cleanableBatchesCount: 0 },
     ]);
-    expect(await engine.historicBatches.cleanableReportCount()).toBe(1);
+
+    const { engine, suspendAsync } = await setup({ historyCleanup: { strategy: 'endTimeBased' }, batchOperationHistoryTimeToLive: 2 });
+    await suspendAsync();
+    await runBatches(engine);
+    engine.clock.advance(DAY);
+    expect((await engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 2, finishedBatchesCount: 1, cleanableBatchesCount: 0 });
+    engine.clock.advance(DAY);
+    expect((await engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 2, finishedBatchesCount: 1, cleanableBatchesCount: 1 });
   });
 
   it('sets absolute, cleared and calculated removal times through a batch-set-removal-time batch', async () => {

@@ -3,13 +3,12 @@ import type { ResolvedEngineConfig } from '../../config.js';
 import { isHistoryEventProduced } from '../../history/history-level.js';
 import type { Batch } from './batch.js';
 import { IncidentAndLogDeletion } from '../../history/incident-and-log-deletion.js';
+import { DAY_MS } from '../../history/removal-time.js';
 
 /*
  * What the batch framework writes to history (Camunda's batch start, update and end events): only at
  * history level full. Removal times follow Camunda's default strategy "end": end time + time to live.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 const writesHistory = (ctx: CommandContext) => isHistoryEventProduced(ctx.config.historyLevel, 'batch-start');
 

@@ -11,6 +11,7 @@ import type { Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { batchTimeToLive, deleteHistoricBatch } from './historic-batch-events.js';
+import { DAY_MS } from '../../history/removal-time.js';
 import { BATCH_SET_REMOVAL_TIME, type SetRemovalTimeSettings } from './types/batch-set-removal-time.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
@@ -207,7 +208,13 @@ function filtered(trx: Transaction<StoreSchema>, q: HistoricBatchQuery, readFilt
   return select;
 }
 
-/** Camunda's selectFinishedBatchesReportEntities (removal-time-based cleanup), ordered by type. */
+/**
+ * Camunda's selectFinishedBatchesReportEntities, ordered by type: a row for each type of batch in
+ * history (finished or not), with the time to live configured for it (or none) and its finished
+ * batches; cleanable are those whose removal time has passed (removal-time-based cleanup), or, with
+ * end-time-based cleanup, the finished ones older than the type's time to live (none without one;
+ * without any batch time to live configured, only the types with finished batches are listed).
+ */
 async function cleanableReportRows(ctx: CommandContext): Promise<CleanableHistoricBatchReportResult[]> {
   await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.BATCH });
   const now = ctx.clock.now().getTime();
@@ -220,16 +227,32 @@ async function cleanableReportRows(ctx: CommandContext): Promise<CleanableHistor
     ])
     .groupBy('type')
     .execute();
+  const endTimeBased = ctx.config.historyCleanup.strategy === 'endTimeBased';
   const configured = ctx.config.batchOperationHistoryTimeToLive !== null || Object.keys(ctx.config.batchOperationsForHistoryCleanup ?? {}).length > 0;
-  return rows
-    .map((row) => ({
-      batchType: row.type,
-      historyTimeToLive: configured ? batchTimeToLive(ctx.config, row.type) : null,
-      finishedBatchesCount: Number(row.finished ?? 0),
-      cleanableBatchesCount: configured ? Number(row.cleanable ?? 0) : 0,
-    }))
-    .filter((row) => configured || row.finishedBatchesCount > 0)
-    .sort((a, b) => compare(a.batchType, b.batchType));
+  const report: CleanableHistoricBatchReportResult[] = [];
+  for (const row of rows) {
+    // End-time-based without any batch time to live: Camunda's selectOnlyFinishedBatchesReportEntities.
+    if (endTimeBased && !configured && Number(row.finished ?? 0) === 0) continue;
+    const historyTimeToLive = batchTimeToLive(ctx.config, row.type);
+    let cleanable = Number(row.cleanable ?? 0);
+    if (endTimeBased) {
+      cleanable = historyTimeToLive === null ? 0 : await countEndedBefore(ctx, row.type, now - historyTimeToLive * DAY_MS);
+    }
+    report.push({ batchType: row.type, historyTimeToLive, finishedBatchesCount: Number(row.finished ?? 0), cleanableBatchesCount: cleanable });
+  }
+  return report.sort((a, b) => compare(a.batchType, b.batchType));
+}
+
+/** Finished historic batches of the type that ended at `cutoff` or before. */
+async function countEndedBefore(ctx: CommandContext, type: string, cutoff: number): Promise<number> {
+  const { count } = await ctx.trx
+    .selectFrom('trellis_hi_batch')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('type', '=', type)
+    .where('end_time', 'is not', null)
+    .where('end_time', '<=', cutoff)
+    .executeTakeFirstOrThrow();
+  return Number(count);
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
