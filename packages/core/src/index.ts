@@ -46,6 +46,7 @@ export { MismatchingMessageCorrelationException } from './services/message/messa
 export type { SignalThrow } from './runtime/events/signals.js';
 export { BpmnError } from './runtime/bpmn-error.js';
 export type { DelegateRegistry, DelegateExecution, JavaDelegate, ExecutionListener } from './runtime/delegates/delegate-registry.js';
+export { ConnectorException, ConnectorRequestException, type Connector } from './runtime/delegates/http-connector.js';
 export type { ScriptingConfig } from './config.js';
 export type { ManagementService } from './services/management/management-service.js';
 export type { SchemaLogEntry, SchemaLogQuery } from './services/management/schema-log.js';

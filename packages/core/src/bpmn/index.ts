@@ -14,6 +14,7 @@ export type {
   FieldModel,
   FlowElementModel,
   InputOutputModel,
+  ConnectorModel,
   ListenerModel,
   MultiInstanceModel,
   ParameterModel,

@@ -1,6 +1,8 @@
-import type { FlowElementModel, ParameterValue } from '../bpmn/index.js';
+import type { FlowElementModel, ParameterModel, ParameterValue } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
+import { evaluateOf } from './expressions/conditions.js';
+import type { ExpressionContext } from './expressions/evaluator.js';
 import type { ProcessRunner } from './process-runner.js';
 import { runElementScript } from './scripts.js';
 import { untypedValue } from './variables/index.js';
@@ -22,19 +24,55 @@ export async function mapOutputs(runner: ProcessRunner, scope: Execution, elemen
   for (const [name, value] of values) runner.variables.setVisible(parent.id, name, untypedValue(value));
 }
 
-async function parameterValue(runner: ProcessRunner, execution: Execution, value: ParameterValue, element: FlowElementModel): Promise<unknown> {
+/**
+ * A variable scope over an execution (Camunda's ConnectorVariableScope): its own variables (plain
+ * values) hide the execution's of the same name, and `bindings` (such as the scope's own facade)
+ * are visible by name to expressions and scripts.
+ */
+export interface OverlayScope {
+  readonly variables: Record<string, unknown>;
+  readonly bindings: Record<string, unknown>;
+}
+
+/** The value of each parameter, in order, evaluated in `execution` seen through `scope`; each is set in the scope before the next is evaluated when `setEach`. */
+export async function evaluateParameters(
+  runner: ProcessRunner,
+  execution: Execution,
+  parameters: readonly ParameterModel[],
+  element: FlowElementModel,
+  scope: OverlayScope,
+  setEach: boolean,
+): Promise<Array<[string, unknown]>> {
+  const values: Array<[string, unknown]> = [];
+  for (const parameter of parameters) {
+    const value = await parameterValue(runner, execution, parameter.value, element, scope);
+    if (setEach) scope.variables[parameter.name] = value;
+    values.push([parameter.name, value]);
+  }
+  return values;
+}
+
+async function parameterValue(runner: ProcessRunner, execution: Execution, value: ParameterValue, element: FlowElementModel, scope: OverlayScope | null = null): Promise<unknown> {
   switch (value.kind) {
     case 'null':
       return null;
     case 'text':
-      return runner.evaluate(execution, value.text, element.id);
+      return scope ? evaluateOf(value.text, overlay(runner.expressionContext(execution), scope), element.id) : runner.evaluate(execution, value.text, element.id);
     case 'list':
-      return Promise.all(value.items.map((item) => parameterValue(runner, execution, item, element)));
+      return Promise.all(value.items.map((item) => parameterValue(runner, execution, item, element, scope)));
     case 'map':
-      return Object.fromEntries(await Promise.all(value.entries.map(async (entry) => [entry.key, await parameterValue(runner, execution, entry.value, element)] as const)));
+      return Object.fromEntries(await Promise.all(value.entries.map(async (entry) => [entry.key, await parameterValue(runner, execution, entry.value, element, scope)] as const)));
     case 'script':
-      return runElementScript(runner, execution, value.script, element.id);
+      return runElementScript(runner, execution, value.script, element.id, scope ? { ...scope.variables, ...scope.bindings } : {});
     default:
       throw new ProcessEngineException(`Unknown parameter value in element '${element.id}'`);
   }
+}
+
+function overlay(base: ExpressionContext, scope: OverlayScope): ExpressionContext {
+  const own = (name: string) => Object.hasOwn(scope.variables, name) || Object.hasOwn(scope.bindings, name);
+  return {
+    has: (name) => own(name) || base.has(name),
+    resolve: (name) => (Object.hasOwn(scope.variables, name) ? scope.variables[name] : Object.hasOwn(scope.bindings, name) ? scope.bindings[name] : base.resolve(name)),
+  };
 }

@@ -61,6 +61,16 @@ export interface InputOutputModel {
   readonly outputParameters: readonly ParameterModel[];
 }
 
+/**
+ * camunda:connector (Camunda's connect plugin): the connector that implements a service-task-like
+ * element, with its own input parameters (the request's) and output parameters (read from the response).
+ */
+export interface ConnectorModel {
+  /** camunda:connectorId, trimmed; '' when missing (refused at deployment). */
+  readonly connectorId: string;
+  readonly inputOutput: InputOutputModel | null;
+}
+
 /** camunda:field injected into a delegate or listener. */
 export interface FieldModel {
   readonly name: string;
@@ -133,6 +143,8 @@ export interface FlowElementModel {
   /** camunda:field elements, injected into the element's class or delegate expression. */
   readonly fields: readonly FieldModel[];
   readonly inputOutput: InputOutputModel | null;
+  /** camunda:connector of a service-task-like element (or of its message event definition). */
+  readonly connector: ConnectorModel | null;
   /** camunda:failedJobRetryTimeCycle, e.g. 'R5/PT5M'. */
   readonly failedJobRetryTimeCycle: string | null;
   readonly executionListeners: readonly ListenerModel[];

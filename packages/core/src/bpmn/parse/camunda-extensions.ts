@@ -1,5 +1,6 @@
 import type {
   CamundaAttributes,
+  ConnectorModel,
   FieldModel,
   InputOutputModel,
   ListenerModel,
@@ -32,7 +33,21 @@ export function extensionsOf(element: ModdleElement, type?: string): ModdleEleme
 
 /** camunda:inputOutput, or null when the element has none. */
 export function inputOutputOf(element: ModdleElement): InputOutputModel | null {
-  const [inputOutput] = extensionsOf(element, 'camunda:InputOutput');
+  return inputOutputModel(extensionsOf(element, 'camunda:InputOutput')[0]);
+}
+
+/** camunda:connector of the element, or of its message event definition; null when neither has one. */
+export function connectorOf(element: ModdleElement): ConnectorModel | null {
+  const message = ((element.eventDefinitions ?? []) as ModdleElement[]).find((definition) => definition.$type === 'bpmn:MessageEventDefinition');
+  const [connector] = [...extensionsOf(element, 'camunda:Connector'), ...(message ? extensionsOf(message, 'camunda:Connector') : [])];
+  if (!connector) return null;
+  return Object.freeze({
+    connectorId: typeof connector.connectorId === 'string' ? connector.connectorId.trim() : '',
+    inputOutput: inputOutputModel(connector.inputOutput as ModdleElement | undefined),
+  });
+}
+
+function inputOutputModel(inputOutput: ModdleElement | undefined): InputOutputModel | null {
   if (!inputOutput) return null;
   const parameters = (list: unknown): readonly ParameterModel[] =>
     frozenList(((list ?? []) as ModdleElement[]).map((p) => Object.freeze({ name: p.name ?? '', value: parameterValue(p) })));

@@ -7,6 +7,7 @@ import {
   failedJobRetryTimeCycleOf,
   elementFieldsOf,
   inputOutputOf,
+  connectorOf,
   listenersOf,
   propertiesOf,
 } from './camunda-extensions.js';
@@ -145,6 +146,7 @@ function toFlowElement(
     camunda: camundaAttributes(node),
     fields: elementFieldsOf(node),
     inputOutput: inputOutputOf(node),
+    connector: connectorOf(node),
     failedJobRetryTimeCycle: failedJobRetryTimeCycleOf(node),
     executionListeners: listenersOf(node, 'camunda:ExecutionListener'),
     taskListeners: listenersOf(node, 'camunda:TaskListener'),

@@ -8,7 +8,7 @@ import { exclusiveGateway } from './exclusive-gateway.js';
 import { inclusiveGateway } from './inclusive-gateway.js';
 import { parallelGateway } from './parallel-gateway.js';
 import { passThrough } from './pass-through.js';
-import { scriptTask, serviceTask } from './service-task.js';
+import { connectorTask, scriptTask, serviceTask } from './service-task.js';
 import { callActivity, subProcess } from './sub-process.js';
 import { userTask } from './user-task.js';
 import { externalTask } from './external-task.js';
@@ -96,6 +96,8 @@ function lookup(element: FlowElementModel): ActivityBehavior | null {
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
     case 'bpmn:BusinessRuleTask':
+      // The connect plugin's parse listener replaces whatever else the element declares.
+      if (element.connector) return connectorTask;
       if (element.camunda.type === 'external') return externalTask;
       if (element.type === 'bpmn:BusinessRuleTask' && element.camunda.decisionRef) return null;
       return hasDelegate(element) ? serviceTask : null;

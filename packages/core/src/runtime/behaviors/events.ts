@@ -4,7 +4,8 @@ import { throwSignal } from '../events/signals.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import type { ActivityBehavior } from './behavior.js';
 import { externalTask } from './external-task.js';
-import { invokeDelegationOf } from './service-task.js';
+import { invokeDelegationOf, withErrorPropagation } from './service-task.js';
+import { runConnector } from '../connectors.js';
 
 /** Intermediate catch events (timer, message, signal) and receive tasks with a message: arm the trigger and wait. */
 export const catchEvent: ActivityBehavior = {
@@ -46,8 +47,11 @@ export const messageThrow = (end: boolean): ActivityBehavior => ({
     // Camunda reads a message event's implementation from the element or its message event definition.
     const definition = element.eventDefinitions[0];
     const implementation = { ...definition?.camunda, ...element.camunda };
-    if (implementation.type === 'external') return externalTask.execute(runner, execution, { ...element, camunda: implementation });
-    if (implementation.class || implementation.expression || implementation.delegateExpression) {
+    if (element.connector) {
+      if (await withErrorPropagation(runner, execution, () => runConnector(runner, execution, element))) return;
+    } else if (implementation.type === 'external') {
+      return externalTask.execute(runner, execution, { ...element, camunda: implementation });
+    } else if (implementation.class || implementation.expression || implementation.delegateExpression) {
       await invokeDelegationOf(runner, execution, { ...element, camunda: implementation });
     }
     if (!end) return runner.leave(execution);

@@ -6,6 +6,7 @@ import type { ProcessRunner } from '../process-runner.js';
 import { runElementScript } from '../scripts.js';
 import { untypedValue } from '../variables/index.js';
 import type { ActivityBehavior } from './behavior.js';
+import { runConnector } from '../connectors.js';
 
 /** Calls the element's camunda:class, camunda:delegateExpression or camunda:expression; camunda:resultVariable keeps an expression's value. */
 export async function invokeDelegationOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<void> {
@@ -37,6 +38,27 @@ export const serviceTask: ActivityBehavior = {
     runner.leave(execution);
   },
 };
+
+/** A service-task-like element implemented by a camunda:connector: run the connector, then leave. */
+export const connectorTask: ActivityBehavior = {
+  async execute(runner, execution, element) {
+    if (await withErrorPropagation(runner, execution, () => runConnector(runner, execution, element))) return;
+    runner.leave(execution);
+  },
+};
+
+/** Runs `work`; a BpmnError it throws (a script's too) goes to its catcher, and then this answers true. */
+export async function withErrorPropagation(runner: ProcessRunner, execution: Execution, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return false;
+  } catch (error) {
+    const bpmnError = findBpmnError(error);
+    if (!bpmnError) throw error;
+    await runner.throwError(execution, bpmnError.errorCode, bpmnError.message);
+    return true;
+  }
+}
 
 /** Script tasks (when scripting is enabled): run the script, keep camunda:resultVariable, leave. */
 export const scriptTask: ActivityBehavior = {

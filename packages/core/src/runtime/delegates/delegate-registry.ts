@@ -4,6 +4,7 @@
  * `camunda:delegateExpression="${myBean}"`) resolve to registered objects or functions.
  */
 import { ProcessEngineException } from '../../errors/exceptions.js';
+import { BUILT_IN_CONNECTORS, ConnectorException, type Connector } from './http-connector.js';
 
 /** What a delegate receives: the execution facade (getVariable, setVariable, getId, getProcessInstanceId, getCurrentActivityId, getBusinessKey …). Kept structural here. */
 export type DelegateExecution = Record<string, unknown> & {
@@ -52,6 +53,8 @@ export class DelegateRegistry {
   /** The delegates as registered (an object keeps its methods for field injection). */
   private readonly classes = new Map<string, ClassDelegate>();
   private readonly beans = new Map<string, unknown>();
+  /** Connectors the host registered (the built-in ones are used where none is registered). */
+  private readonly connectors = new Map<string, Connector>();
 
   /** Registers the implementation of a Java class name (camunda:class); replaces an earlier registration. */
   registerClass(className: string, delegate: ClassDelegate): this {
@@ -64,6 +67,23 @@ export class DelegateRegistry {
   registerBean(name: string, bean: unknown): this {
     this.beans.set(name, bean);
     return this;
+  }
+
+  /**
+   * Registers the connector of a camunda:connectorId (the connect plugin's connectors, a function
+   * from the request's parameters to the response's); replaces a built-in one of the same id.
+   */
+  registerConnector(connectorId: string, connector: Connector): this {
+    if (typeof connector !== 'function') throw new TypeError(`The connector '${connectorId}' must be a function of the request parameters`);
+    this.connectors.set(connectorId, connector);
+    return this;
+  }
+
+  /** The connector of an id: registered, else built in (http-connector, soap-http-connector). */
+  connector(connectorId: string): Connector {
+    const connector = this.connectors.get(connectorId) ?? (Object.hasOwn(BUILT_IN_CONNECTORS, connectorId) ? BUILT_IN_CONNECTORS[connectorId] : undefined);
+    if (!connector) throw new ConnectorException(`No connector found for connector id '${connectorId}'`);
+    return connector;
   }
 
   /** The delegate registered for a class name, as a function of the execution. */
@@ -88,7 +108,7 @@ export class DelegateRegistry {
 
   /** Whether nothing is registered: then no host code runs inside a command (see CallScope.runCommand). */
   get empty(): boolean {
-    return this.classes.size === 0 && this.beans.size === 0;
+    return this.classes.size === 0 && this.beans.size === 0 && this.connectors.size === 0;
   }
 
   beanNames(): string[] {

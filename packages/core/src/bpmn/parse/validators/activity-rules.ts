@@ -1,4 +1,5 @@
 import { isServiceTaskLike } from '../activity-type.js';
+import { connectorOf } from '../camunda-extensions.js';
 import { flowNodesOf, scopesOf, type ModdleElement } from '../moddle-element.js';
 import { referenceOf, type RuleContext } from './rule-context.js';
 
@@ -9,6 +10,8 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
   for (const scope of scopesOf(process)) {
     const siblings = new Set(flowNodesOf(scope));
     for (const node of siblings) {
+      // ConnectorParseListener.parseConnectorElement.
+      if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
       switch (node.$type) {
         case 'bpmn:BoundaryEvent':
           checkBoundaryEvent(node, siblings, context);
@@ -71,7 +74,8 @@ function checkServiceTaskLike(task: ModdleElement, elementName: string, { report
     if (resultVariable !== undefined) {
       report.error(`'resultVariableName' not supported for ${elementName} elements using 'delegateExpression'`, ids);
     }
-  } else if (expression === undefined || expression.trim() === '') {
+  } else if ((expression === undefined || expression.trim() === '') && !connectorOf(task)) {
+    // A connector implements the element instead (the connect plugin's parse listener).
     report.error(
       `One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on ${elementName}. ` +
         'If you are using a connector, make sure theconnect process engine plugin is registered with the process engine.',
