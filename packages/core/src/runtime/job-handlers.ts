@@ -1,5 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../command/command-context.js';
+import type { FlowElementModel } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
@@ -102,13 +103,8 @@ export class BoundaryTimerJobHandler implements JobHandler {
 
   constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
 
-  async execute(ctx: CommandContext, job: Job): Promise<void> {
-    const { runner, execution } = await openJobExecution(ctx, this.env, job);
-    const boundary = runner.model.activity(job.handlerConfiguration ?? '');
-    if (!boundary) throw new ProcessEngineException(`Boundary event '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
-    if (!boundary.cancelActivity) await scheduleNextCycle(ctx, job);
-    runner.trigger(execution, boundary.id);
-    await completeRun(ctx, runner);
+  execute(ctx: CommandContext, job: Job): Promise<void> {
+    return fireTimerEvent(ctx, this.env, job, 'Boundary event', (boundary) => boundary.cancelActivity);
   }
 }
 
@@ -119,14 +115,19 @@ export class EventSubProcessTimerJobHandler implements JobHandler {
 
   constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
 
-  async execute(ctx: CommandContext, job: Job): Promise<void> {
-    const { runner, execution } = await openJobExecution(ctx, this.env, job);
-    const start = runner.model.activity(job.handlerConfiguration ?? '');
-    if (!start) throw new ProcessEngineException(`Start event '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
-    if (!start.isInterrupting) await scheduleNextCycle(ctx, job);
-    runner.trigger(execution, start.id);
-    await completeRun(ctx, runner);
+  execute(ctx: CommandContext, job: Job): Promise<void> {
+    return fireTimerEvent(ctx, this.env, job, 'Start event', (start) => start.isInterrupting);
   }
+}
+
+/** A timer event of an execution (`label` names its kind in the error for a missing one) fires; unless it interrupts, a cycle schedules its next firing. */
+async function fireTimerEvent(ctx: CommandContext, env: RuntimeEnvironment, job: Job, label: string, interrupts: (event: FlowElementModel) => boolean): Promise<void> {
+  const { runner, execution } = await openJobExecution(ctx, env, job);
+  const event = runner.model.activity(job.handlerConfiguration ?? '');
+  if (!event) throw new ProcessEngineException(`${label} '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
+  if (!interrupts(event)) await scheduleNextCycle(ctx, job);
+  runner.trigger(execution, event.id);
+  await completeRun(ctx, runner);
 }
 
 /** Timer start events: each firing starts an instance of the definition; cycles schedule the next. */

@@ -48,15 +48,7 @@ export class AuthorizationRepository {
   }
 
   async update(authorization: Authorization): Promise<void> {
-    const rev = this.revisions.of(authorization.id);
-    const result = await this.trx
-      .updateTable('trellis_authorization')
-      .set({ ...toRow(authorization), rev: rev + 1 })
-      .where('id', '=', authorization.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(authorization.id, result.numUpdatedRows);
-    this.revisions.remember(authorization.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_authorization', authorization.id, toRow(authorization));
   }
 
   /** Deletes an authorization and those whose resource it is (Camunda's DeleteAuthorizationCmd). */

@@ -66,15 +66,7 @@ export class ExecutionRepository {
   }
 
   async update(execution: Execution): Promise<void> {
-    const rev = this.revisions.of(execution.id);
-    const result = await this.trx
-      .updateTable('trellis_execution')
-      .set({ ...toRow(execution), rev: rev + 1 })
-      .where('id', '=', execution.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(execution.id, result.numUpdatedRows);
-    this.revisions.remember(execution.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_execution', execution.id, toRow(execution));
   }
 
   async delete(execution: Execution): Promise<void> {

@@ -82,15 +82,7 @@ export class ExternalTaskRepository {
   }
 
   async update(task: ExternalTask): Promise<void> {
-    const rev = this.revisions.of(task.id);
-    const result = await this.trx
-      .updateTable('trellis_external_task')
-      .set({ ...toRow(task), rev: rev + 1 })
-      .where('id', '=', task.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(task.id, result.numUpdatedRows);
-    this.revisions.remember(task.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_external_task', task.id, toRow(task));
   }
 
   async delete(task: ExternalTask): Promise<void> {

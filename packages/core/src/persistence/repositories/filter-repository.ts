@@ -19,10 +19,7 @@ export class FilterRepository {
   }
 
   async update(filter: Filter): Promise<void> {
-    const rev = this.revisions.of(filter.id);
-    const result = await this.trx.updateTable('trellis_filter').set({ ...toRow(filter), rev: rev + 1 }).where('id', '=', filter.id).where('rev', '=', rev).executeTakeFirst();
-    this.revisions.ensureChanged(filter.id, result.numUpdatedRows);
-    this.revisions.remember(filter.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_filter', filter.id, toRow(filter));
   }
 
   async delete(filter: Filter): Promise<void> {

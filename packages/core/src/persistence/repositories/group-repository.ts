@@ -34,15 +34,7 @@ export class GroupRepository {
   }
 
   async update(group: Group): Promise<void> {
-    const rev = this.revisions.of(group.id);
-    const result = await this.trx
-      .updateTable('trellis_group')
-      .set({ rev: rev + 1, name: group.name, type: group.type })
-      .where('id', '=', group.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(group.id, result.numUpdatedRows);
-    this.revisions.remember(group.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_group', group.id, { name: group.name, type: group.type });
   }
 
   async delete(id: string): Promise<void> {

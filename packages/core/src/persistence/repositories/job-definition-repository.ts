@@ -60,15 +60,7 @@ export class JobDefinitionRepository {
   }
 
   async update(definition: JobDefinition): Promise<void> {
-    const rev = this.revisions.of(definition.id);
-    const result = await this.trx
-      .updateTable('trellis_job_definition')
-      .set({ ...toRow(definition), rev: rev + 1 })
-      .where('id', '=', definition.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(definition.id, result.numUpdatedRows);
-    this.revisions.remember(definition.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_job_definition', definition.id, toRow(definition));
   }
 
   async deleteByProcessDefinition(processDefinitionId: string): Promise<void> {

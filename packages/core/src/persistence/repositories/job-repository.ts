@@ -361,15 +361,7 @@ export class JobRepository {
   }
 
   private async updateChecked(id: string, changes: Partial<JobTable>): Promise<void> {
-    const rev = this.revisions.of(id);
-    const result = await this.trx
-      .updateTable('trellis_job')
-      .set({ ...changes, rev: rev + 1 })
-      .where('id', '=', id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(id, result.numUpdatedRows);
-    this.revisions.remember(id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_job', id, changes);
   }
 
   private remember(row: Row): Job {

@@ -110,20 +110,11 @@ export class ProcessDefinitionRepository {
 
   /** Writes the changes if the row still has the revision this transaction read. */
   async update(definition: ProcessDefinition, changes: Changes): Promise<ProcessDefinition> {
-    const rev = this.revisions.of(definition.id);
     const updated = { ...definition, ...changes };
-    const result = await this.trx
-      .updateTable('trellis_process_definition')
-      .set({
-        rev: rev + 1,
-        suspended: fromBoolean(updated.suspended),
-        history_time_to_live: updated.historyTimeToLive,
-      })
-      .where('id', '=', definition.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(definition.id, result.numUpdatedRows);
-    this.revisions.remember(definition.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_process_definition', definition.id, {
+      suspended: fromBoolean(updated.suspended),
+      history_time_to_live: updated.historyTimeToLive,
+    });
     return updated;
   }
 

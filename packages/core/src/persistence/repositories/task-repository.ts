@@ -66,15 +66,7 @@ export class TaskRepository {
   }
 
   async update(task: Task): Promise<void> {
-    const rev = this.revisions.of(task.id);
-    const result = await this.trx
-      .updateTable('trellis_task')
-      .set({ ...toRow(task), rev: rev + 1 })
-      .where('id', '=', task.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(task.id, result.numUpdatedRows);
-    this.revisions.remember(task.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_task', task.id, toRow(task));
     await this.assigned(task);
   }
 

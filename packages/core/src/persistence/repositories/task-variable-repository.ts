@@ -35,10 +35,7 @@ export class TaskVariableRepository {
       this.revisions.remember(id, 1);
       return id;
     }
-    const rev = this.revisions.of(existingId);
-    const result = await this.trx.updateTable('trellis_variable').set({ ...row, rev: rev + 1 }).where('id', '=', existingId).where('rev', '=', rev).executeTakeFirst();
-    this.revisions.ensureChanged(existingId, result.numUpdatedRows);
-    this.revisions.remember(existingId, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_variable', existingId, row);
     return existingId;
   }
 

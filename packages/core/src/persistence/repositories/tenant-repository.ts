@@ -39,10 +39,7 @@ export class TenantRepository {
   }
 
   async update(tenant: Tenant): Promise<void> {
-    const rev = this.revisions.of(tenant.id);
-    const result = await this.trx.updateTable('trellis_tenant').set({ rev: rev + 1, name: tenant.name }).where('id', '=', tenant.id).where('rev', '=', rev).executeTakeFirst();
-    this.revisions.ensureChanged(tenant.id, result.numUpdatedRows);
-    this.revisions.remember(tenant.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_tenant', tenant.id, { name: tenant.name });
   }
 
   /** The tenant and its memberships. */

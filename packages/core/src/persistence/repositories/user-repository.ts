@@ -56,21 +56,12 @@ export class UserRepository {
 
   /** Writes the profile (and, when given, a new password hash) if the row is still at the revision read. */
   async update(user: User, passwordHash?: string): Promise<void> {
-    const rev = this.revisions.of(user.id);
-    const result = await this.trx
-      .updateTable('trellis_user')
-      .set({
-        rev: rev + 1,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        email: user.email,
-        ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
-      })
-      .where('id', '=', user.id)
-      .where('rev', '=', rev)
-      .executeTakeFirst();
-    this.revisions.ensureChanged(user.id, result.numUpdatedRows);
-    this.revisions.remember(user.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_user', user.id, {
+      first_name: user.firstName,
+      last_name: user.lastName,
+      email: user.email,
+      ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+    });
   }
 
   async delete(id: string): Promise<void> {

@@ -39,10 +39,7 @@ export class VariableRepository {
   }
 
   async update(row: VariableRow): Promise<void> {
-    const rev = this.revisions.of(row.id);
-    const result = await this.trx.updateTable('trellis_variable').set({ ...row, rev: rev + 1 }).where('id', '=', row.id).where('rev', '=', rev).executeTakeFirst();
-    this.revisions.ensureChanged(row.id, result.numUpdatedRows);
-    this.revisions.remember(row.id, rev + 1);
+    await this.revisions.update(this.trx, 'trellis_variable', row.id, row);
   }
 
   async delete(id: string): Promise<void> {
