@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import { readRawBody } from './read-body.js';
 import { jacksonBoolean, jacksonInteger } from './query/parse-query.js';
+import { parseRestDate } from './dto/dates.js';
 
 /**
  * Reads a JSON request body as Camunda's JAX-RS stack does: an empty body counts as `{}`,
@@ -63,6 +64,14 @@ export const flag = (value: unknown): boolean => {
 
 /** A Boolean field of a request DTO as Jackson binds it; null when missing or null; anything else fails the request (400). */
 export const nullableFlag = (value: unknown): boolean | null => (value === undefined || value === null ? null : flag(value));
+
+/** A Date field of a request DTO as Jackson binds it: the REST date format, or epoch milliseconds; null when missing or null; anything else fails the request (400). */
+export const dateValue = (value: unknown): Date | null => {
+  if (value === undefined || value === null) return null;
+  const date = typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
+  if (!date) throw unbindable();
+  return date;
+};
 
 /** An Integer or Long field of a request DTO as Jackson binds it (integral text too, a fraction cut); null when missing or null; anything else fails the request (400). */
 export const integer = (value: unknown): number | null => {

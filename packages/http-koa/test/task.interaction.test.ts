@@ -326,6 +326,16 @@ describe('the Task group', () => {
     expect(bare).toMatchObject({ name: 'Bare', priority: 0, assignee: null, due: null, delegationState: null });
   });
 
+  it('binds a PUT body as Jackson does: epoch milliseconds for a date, text for a number; an unbindable date is a 400 with an empty message', async () => {
+    const due = Date.parse('2026-12-01T10:00:00.000Z');
+    const put = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'Timed', priority: '70', due, followUp: null } });
+    const bad = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'Bad', due: 'next monday' } });
+
+    expect(put.status).toBe(204);
+    expect((await rest.request('GET', `/task/${taskId}`)).body).toMatchObject({ name: 'Timed', priority: 70, due: '2026-12-01T10:00:00.000+0000', followUp: null });
+    expect([bad.status, bad.body.type, bad.body.message]).toEqual([400, 'InvalidRequestException', '']);
+  });
+
   it('refuses a PUT with a bad delegation state, a tenant change, or a task it cannot find', async () => {
     const badState = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', delegationState: 'done' } });
     const tenant = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'x', tenantId: 'acme' } });

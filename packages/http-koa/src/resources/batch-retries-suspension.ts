@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import { type ProcessInstanceQuery } from '@trellis/core';
-import { objectOf, readJsonObject, flag, integer } from '../body.js';
+import { objectOf, readJsonObject, flag, integer, dateValue } from '../body.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
 import { type RestContext } from './context.js';
-import { dateField, jobQueryFromObject } from './job.js';
+import { jobQueryFromObject } from './job.js';
 import { INSTANCE_QUERY } from './process-instance.js';
 
 /**
@@ -55,7 +55,7 @@ export function retriesOf(body: Record<string, unknown>): number {
 }
 
 /** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */
-export const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateField(body.dueDate, 'dueDate') : undefined);
+export const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateValue(body.dueDate) : undefined);
 
 export const instanceQueryOf = (body: Record<string, unknown>) =>
   present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null;

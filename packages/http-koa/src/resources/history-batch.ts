@@ -6,12 +6,11 @@ import {
   type HistoricBatch,
   type HistoricBatchQuery,
 } from '@trellis/core';
-import { objectOf, readJsonObject, flag } from '../body.js';
+import { objectOf, readJsonObject, flag, dateValue } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
-import { dateField } from './job.js';
 import { type RestContext } from './context.js';
 
 /** Camunda's HistoricBatchQueryDto (query string of GET /history/batch, JSON of set-removal-time's historicBatchQuery). */
@@ -81,7 +80,7 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
     const historicBatchQuery =
       body.historicBatchQuery === undefined || body.historicBatchQuery === null ? null : parseBodyQuery<HistoricBatchQuery>(objectOf(body.historicBatchQuery), HISTORIC_BATCH_QUERY);
     const batch = await engine.historicBatches.setRemovalTimeAsync({
-      absoluteRemovalTime: dateField(body.absoluteRemovalTime, 'absoluteRemovalTime'),
+      absoluteRemovalTime: dateValue(body.absoluteRemovalTime),
       clearedRemovalTime: flag(body.clearedRemovalTime),
       calculatedRemovalTime: flag(body.calculatedRemovalTime),
       historicBatchIds: (ids as string[] | null | undefined) ?? null,

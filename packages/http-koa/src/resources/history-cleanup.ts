@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import { readJsonObject, flag, integer } from '../body.js';
+import { readJsonObject, flag, integer, dateValue } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { type RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
-import { dateField } from './job.js';
 
 /** JAX-RS @DefaultValue("true") boolean: absent is true, otherwise Boolean.valueOf (only "true", any case). */
 const booleanParam = (value: string | string[] | undefined, fallback: boolean) => {
@@ -44,7 +43,7 @@ export function historyCleanupRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const ids = idList(body.historicProcessInstanceIds, 'historicProcessInstanceIds');
     const batch = await engine.historyCleanup.setRemovalTimeAsync({
-      absoluteRemovalTime: dateField(body.absoluteRemovalTime, 'absoluteRemovalTime'),
+      absoluteRemovalTime: dateValue(body.absoluteRemovalTime),
       clearedRemovalTime: flag(body.clearedRemovalTime),
       calculatedRemovalTime: flag(body.calculatedRemovalTime),
       historicProcessInstanceIds: ids ? ids.filter((id): id is string => id !== null) : null,

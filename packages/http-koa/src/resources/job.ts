@@ -8,7 +8,7 @@ import {
   type JobListQuery,
   type JobSuspensionSelector,
 } from '@trellis/core';
-import { readJsonObject, text, flag, integer } from '../body.js';
+import { readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -118,7 +118,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, bodyLimit);
     const retries = integer(body.retries);
     let dueDate: Date | null | undefined;
-    if ('dueDate' in body) dueDate = dateField(body.dueDate, 'dueDate');
+    if ('dueDate' in body) dueDate = dateValue(body.dueDate);
     await engineErrorAs500(() => {
       if (retries === null) throw new NullValueException('retries is null');
       return engine.management.setJobRetries(ctx.params.id, retries, dueDate);
@@ -128,7 +128,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job/:id/duedate', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const dueDate = dateField(body.duedate, 'duedate');
+    const dueDate = dateValue(body.duedate);
     await engineErrorAs500(() => engine.management.setJobDuedate(ctx.params.id, dueDate, flag(body.cascade)));
     ctx.status = 204;
   });
@@ -173,14 +173,6 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 /** Camunda's SuspensionStateDto: `suspended` is a primitive boolean, absent means false (activate). */
 function suspendedOf(body: Record<string, unknown>): boolean {
   return flag(body.suspended);
-}
-
-/** A JSON date field: null stays null; text not in the REST date format is a 400. */
-export function dateField(value: unknown, name: string): Date | null {
-  if (value === undefined || value === null) return null;
-  const date = typeof value === 'string' ? parseRestDate(value) : null;
-  if (!date) throw new InvalidRequestException(400, `Cannot parse ${name} '${String(value)}'`);
-  return date;
 }
 
 /** Camunda's setJobRetries / setJobDuedate: any engine error but a denied permission → 500 InvalidRequestException. */

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
-import { readJsonBody, readJsonObject, text, flag, integer } from '../body.js';
+import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
@@ -11,7 +11,6 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { dateField } from './job.js';
 import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
@@ -107,7 +106,7 @@ function taskFields(body: Record<string, unknown>, { due, followUp }: ReturnType
 
 /** A TaskDto's due and follow-up dates. */
 function taskDates(body: Record<string, unknown>) {
-  return { due: dateField(body.due, 'due'), followUp: dateField(body.followUp, 'followUp') };
+  return { due: dateValue(body.due), followUp: dateValue(body.followUp) };
 }
 
 /** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case. */
