@@ -33,29 +33,28 @@ import type { StoreSchema } from '../persistence/schema.js';
 
 /** What a command may touch: repositories bound to its transaction, the clock, ids, config and after-commit hooks. */
 export class CommandContext {
-  readonly deployments: DeploymentRepository;
-  readonly resources: ResourceRepository;
-  readonly processDefinitions: ProcessDefinitionRepository;
-  readonly jobs: JobRepository;
-  readonly users: UserRepository;
-  readonly executions: ExecutionRepository;
-  readonly tasks: TaskRepository;
-  readonly processInstances: ProcessInstanceRepository;
-  readonly variables: VariableRepository;
-  readonly groups: GroupRepository;
-  readonly authorizations: AuthorizationRepository;
-  readonly eventSubscriptions: EventSubscriptionRepository;
-  readonly incidents: IncidentRepository;
-  readonly executionQueries: ExecutionQueryRepository;
-  readonly externalTasks: ExternalTaskRepository;
-  readonly jobDefinitions: JobDefinitionRepository;
-  readonly comments: CommentRepository;
-  readonly taskAttachments: AttachmentRepository;
-  readonly filters: FilterRepository;
-  readonly tenants: TenantRepository;
-  readonly properties: PropertyRepository;
-  /** The meter log and the task meter log (engine metrics). */
-  readonly meterLog: MeterLogRepository;
+  #deployments: DeploymentRepository | undefined;
+  #resources: ResourceRepository | undefined;
+  #processDefinitions: ProcessDefinitionRepository | undefined;
+  #jobs: JobRepository | undefined;
+  #users: UserRepository | undefined;
+  #executions: ExecutionRepository | undefined;
+  #meterLog: MeterLogRepository | undefined;
+  #tasks: TaskRepository | undefined;
+  #processInstances: ProcessInstanceRepository | undefined;
+  #variables: VariableRepository | undefined;
+  #groups: GroupRepository | undefined;
+  #authorizations: AuthorizationRepository | undefined;
+  #eventSubscriptions: EventSubscriptionRepository | undefined;
+  #incidents: IncidentRepository | undefined;
+  #executionQueries: ExecutionQueryRepository | undefined;
+  #externalTasks: ExternalTaskRepository | undefined;
+  #jobDefinitions: JobDefinitionRepository | undefined;
+  #comments: CommentRepository | undefined;
+  #taskAttachments: AttachmentRepository | undefined;
+  #filters: FilterRepository | undefined;
+  #tenants: TenantRepository | undefined;
+  #properties: PropertyRepository | undefined;
   /** Per-command state other modules attach (the runtime's open process instances). */
   readonly attachments = new Map<symbol, unknown>();
   /** The permission checks of this command, for its caller. */
@@ -73,29 +72,97 @@ export class CommandContext {
     /** Who runs the command; null for the engine itself (jobs) or an unauthenticated host call. */
     readonly authentication: Authentication | null = null,
   ) {
-    this.deployments = new DeploymentRepository(trx);
-    this.resources = new ResourceRepository(trx);
-    this.processDefinitions = new ProcessDefinitionRepository(trx);
-    this.jobs = new JobRepository(trx, dialect);
-    this.users = new UserRepository(trx);
-    this.executions = new ExecutionRepository(trx);
-    this.meterLog = new MeterLogRepository(trx);
-    this.tasks = new TaskRepository(trx, (assignee) => this.meterLog.insertTaskWorker(ids.next(), assignee, clock.now()), config.authorization.enabled);
-    this.processInstances = new ProcessInstanceRepository(trx);
-    this.variables = new VariableRepository(trx, dialect.name);
-    this.groups = new GroupRepository(trx);
-    this.authorizations = new AuthorizationRepository(trx);
-    this.eventSubscriptions = new EventSubscriptionRepository(trx);
-    this.incidents = new IncidentRepository(trx);
-    this.executionQueries = new ExecutionQueryRepository(trx);
-    this.externalTasks = new ExternalTaskRepository(trx, dialect);
-    this.jobDefinitions = new JobDefinitionRepository(trx);
-    this.comments = new CommentRepository(trx);
-    this.taskAttachments = new AttachmentRepository(trx);
-    this.filters = new FilterRepository(trx);
-    this.tenants = new TenantRepository(trx);
-    this.properties = new PropertyRepository(trx);
     this.authz = new AuthorizationChecker(trx, authentication, config.authorization);
+  }
+
+  // Repositories are made when a command first uses them: most commands touch a few of them.
+  get deployments(): DeploymentRepository {
+    return (this.#deployments ??= new DeploymentRepository(this.trx));
+  }
+
+  get resources(): ResourceRepository {
+    return (this.#resources ??= new ResourceRepository(this.trx));
+  }
+
+  get processDefinitions(): ProcessDefinitionRepository {
+    return (this.#processDefinitions ??= new ProcessDefinitionRepository(this.trx));
+  }
+
+  get jobs(): JobRepository {
+    return (this.#jobs ??= new JobRepository(this.trx, this.dialect));
+  }
+
+  get users(): UserRepository {
+    return (this.#users ??= new UserRepository(this.trx));
+  }
+
+  get executions(): ExecutionRepository {
+    return (this.#executions ??= new ExecutionRepository(this.trx));
+  }
+
+  /** The meter log and the task meter log (engine metrics). */
+  get meterLog(): MeterLogRepository {
+    return (this.#meterLog ??= new MeterLogRepository(this.trx));
+  }
+
+  get tasks(): TaskRepository {
+    return (this.#tasks ??= new TaskRepository(this.trx, (assignee) => this.meterLog.insertTaskWorker(this.ids.next(), assignee, this.clock.now()), this.config.authorization.enabled));
+  }
+
+  get processInstances(): ProcessInstanceRepository {
+    return (this.#processInstances ??= new ProcessInstanceRepository(this.trx));
+  }
+
+  get variables(): VariableRepository {
+    return (this.#variables ??= new VariableRepository(this.trx, this.dialect.name));
+  }
+
+  get groups(): GroupRepository {
+    return (this.#groups ??= new GroupRepository(this.trx));
+  }
+
+  get authorizations(): AuthorizationRepository {
+    return (this.#authorizations ??= new AuthorizationRepository(this.trx));
+  }
+
+  get eventSubscriptions(): EventSubscriptionRepository {
+    return (this.#eventSubscriptions ??= new EventSubscriptionRepository(this.trx));
+  }
+
+  get incidents(): IncidentRepository {
+    return (this.#incidents ??= new IncidentRepository(this.trx));
+  }
+
+  get executionQueries(): ExecutionQueryRepository {
+    return (this.#executionQueries ??= new ExecutionQueryRepository(this.trx));
+  }
+
+  get externalTasks(): ExternalTaskRepository {
+    return (this.#externalTasks ??= new ExternalTaskRepository(this.trx, this.dialect));
+  }
+
+  get jobDefinitions(): JobDefinitionRepository {
+    return (this.#jobDefinitions ??= new JobDefinitionRepository(this.trx));
+  }
+
+  get comments(): CommentRepository {
+    return (this.#comments ??= new CommentRepository(this.trx));
+  }
+
+  get taskAttachments(): AttachmentRepository {
+    return (this.#taskAttachments ??= new AttachmentRepository(this.trx));
+  }
+
+  get filters(): FilterRepository {
+    return (this.#filters ??= new FilterRepository(this.trx));
+  }
+
+  get tenants(): TenantRepository {
+    return (this.#tenants ??= new TenantRepository(this.trx));
+  }
+
+  get properties(): PropertyRepository {
+    return (this.#properties ??= new PropertyRepository(this.trx));
   }
 
   /** Camunda's tenant check for this command's caller. */
