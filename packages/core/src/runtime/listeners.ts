@@ -26,7 +26,7 @@ export async function invokeDelegation(
   task: object | null = null,
 ): Promise<unknown> {
   const fields = injectedFields(runner, execution, delegation.fields, elementId);
-  const argument = () => task ?? executionFacade(execution, runner.variables);
+  const argument = () => task ?? executionFacade(execution, runner);
   const evaluate = (text: string) => evaluateOf(text, withTask(runner.expressionContext(execution), task), elementId);
   if (delegation.class) return invokeDelegate(withFields(runner.env.delegates.registeredClass(delegation.class), fields), argument() as never, delegation.class);
   if (delegation.expression) return evaluate(delegation.expression);

@@ -4,7 +4,7 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { behaviorFor } from './behaviors/behavior-registry.js';
 import { activityInstanceId, type Execution } from './execution.js';
-import { executionFacade } from './execution-facade.js';
+import { executionFacade, type ListenerEvent } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
 import { S, type ExpressionContext } from './expressions/index.js';
 import { conditionHolds, conditionHoldsIfDefined, evaluateOf } from './expressions/conditions.js';
@@ -103,6 +103,8 @@ export class ProcessRunner {
    * this command moves the instance, execution listeners and input / output mappings do not run.
    */
   skips: RunnerSkips = { skipCustomListeners: false, skipIoMappings: false };
+  /** The execution listener running now (DelegateExecution.getEventName, getCurrentTransitionId). */
+  listenerEvent: ListenerEvent | null = null;
 
   constructor(
     readonly ctx: CommandContext,
@@ -249,7 +251,7 @@ export class ProcessRunner {
       resolve: (name) => {
         const value = this.variables.lookup(execution.id, name);
         if (value !== undefined) return toJavaScriptValue(value);
-        if (name === 'execution') return executionFacade(execution, this.variables);
+        if (name === 'execution') return executionFacade(execution, this);
         if (name === 'S') return S;
         return delegates.bean(name);
       },
@@ -704,6 +706,12 @@ export class ProcessRunner {
     await this.notifyListeners(scope, element, 'end');
   }
 
+  /** The process's own execution listeners of `event` (its start, its end or cancellation), unless skipCustomListeners. */
+  async notifyProcess(event: 'start' | 'end'): Promise<void> {
+    const root = this.tree.root;
+    if (root) await this.notify(root, this.model.executionListeners, event, this.model.key);
+  }
+
   /** The element's execution listeners of `event`, unless skipCustomListeners. */
   notifyListeners(execution: Execution, element: FlowElementModel, event: 'start' | 'end'): Promise<void> {
     return this.notify(execution, element.executionListeners, event, element.id);
@@ -818,6 +826,7 @@ export class ProcessRunner {
   private async finishInstance(): Promise<void> {
     const root = this.tree.root;
     if (!root) return;
+    await this.notifyProcess('end');
     this.finalVariables = this.variables;
     for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance, true);
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
@@ -828,7 +837,13 @@ export class ProcessRunner {
 
   private async notify(execution: Execution, listeners: readonly ListenerModel[], event: string, elementId: string): Promise<void> {
     if (listeners.length === 0 || this.skips.skipCustomListeners) return;
-    await invokeListeners(this, execution, listeners.filter((listener) => listener.event === event), elementId);
+    const outer = this.listenerEvent;
+    this.listenerEvent = { event, elementId };
+    try {
+      await invokeListeners(this, execution, listeners.filter((listener) => listener.event === event), elementId);
+    } finally {
+      this.listenerEvent = outer;
+    }
   }
 
   elementOf(execution: Execution): FlowElementModel {

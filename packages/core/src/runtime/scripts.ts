@@ -26,7 +26,7 @@ export async function runElementScript(
   const source = script.source ?? (await loadResource(runner, script.resource, elementId));
   const variables = runner.variables.visible(execution.id);
   const bindings: Record<string, unknown> = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, toJavaScriptValue(value)]));
-  bindings.execution = executionFacade(execution, runner.variables);
+  bindings.execution = executionFacade(execution, runner);
   Object.assign(bindings, extraBindings);
   try {
     return runScript(source, format, bindings, { timeoutMs: runner.env.config.scripting.timeoutMs });

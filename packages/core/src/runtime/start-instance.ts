@@ -66,6 +66,7 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
   if (start.skips) runner.skips = start.skips;
   start.beforeRun?.(runner);
   await armEventSubProcesses(runner, root, runner.model.key);
+  await runner.notifyProcess('start');
   if (start.instructions && start.instructions.length > 0) {
     await modifyInstance(runner, start.instructions);
   } else {

@@ -85,7 +85,7 @@ export function listenerChanges(before: Task, after: Task): Partial<Task> | null
  * task holds is the task's, any other its execution's).
  */
 function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, candidates: TaskCandidates | null, locals: TaskLocalVariables) {
-  const onExecution = executionFacade(execution, runner.variables);
+  const onExecution = executionFacade(execution, runner);
   const plain = (value: ReturnType<TaskLocalVariables['get']>) => (value === undefined ? null : toJavaScriptValue(value));
   const localsRecord = () => Object.fromEntries(locals.names().map((name) => [name, plain(locals.get(name))]));
   const setVariable = (name: string, value: unknown) => (locals.has(name) ? locals.set(name, untypedValue(value)) : onExecution.setVariable(name, value));

@@ -1,4 +1,4 @@
-import type { FlowElementModel, SequenceFlowModel, TimerModel } from './flow-element.js';
+import type { FlowElementModel, ListenerModel, SequenceFlowModel, TimerModel } from './flow-element.js';
 
 /** A call activity's target, as Camunda's static resolution reads it. */
 export interface CallActivityReference {
@@ -49,6 +49,8 @@ export interface ProcessModelData {
   readonly candidateStarterGroups: readonly string[];
   readonly jobPriority: string | null;
   readonly taskPriority: string | null;
+  /** The process element's camunda:executionListener elements (start, end), in document order. */
+  readonly executionListeners: readonly ListenerModel[];
   /** Whether the initial start event has a camunda:formKey (Camunda ignores formRef here). */
   readonly hasStartFormKey: boolean;
   /** Every flow node of the process, sub-processes included, by id. */

@@ -1,7 +1,7 @@
 import type { EventDefinitionModel, FlowElementModel } from '../model/flow-element.js';
 import { frozenList, frozenMap } from '../model/frozen.js';
 import { ProcessModel, type CallActivityReference } from '../model/process-model.js';
-import { camundaAttributes } from './camunda-extensions.js';
+import { camundaAttributes, listenersOf } from './camunda-extensions.js';
 import { mapProcessGraph } from './flow-elements.js';
 import { commaSeparatedList, stringOrNull, type ModdleElement } from './moddle-element.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
@@ -36,6 +36,7 @@ export function buildProcessModel({ process, definitions, historyTimeToLive, ref
     candidateStarterGroups: frozenList(commaSeparatedList(attributes.candidateStarterGroups)),
     jobPriority: stringOrNull(attributes.jobPriority),
     taskPriority: stringOrNull(attributes.taskPriority),
+    executionListeners: listenersOf(process, 'camunda:ExecutionListener'),
     hasStartFormKey: initial?.camunda.formKey !== undefined && initial?.camunda.formKey !== '',
     elements: frozenMap(elements.map((element) => [element.id, element] as const)),
     flows: frozenMap(flows.map((flow) => [flow.id, flow] as const)),

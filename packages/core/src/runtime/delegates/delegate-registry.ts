@@ -22,6 +22,13 @@ export type DelegateExecution = Record<string, unknown> & {
   setVariableLocal(name: string, value: unknown): void;
   removeVariable(name: string): void;
   getVariables(): Record<string, unknown>;
+  getVariablesLocal(): Record<string, unknown>;
+  setVariables(values: Record<string, unknown>): void;
+  /** The event of the execution listener running (start, end, take); null in a delegate. */
+  getEventName(): string | null;
+  getCurrentActivityName(): string | null;
+  /** The sequence flow a take listener runs for; null otherwise. */
+  getCurrentTransitionId(): string | null;
 };
 export type JavaDelegate = (execution: DelegateExecution) => unknown | Promise<unknown>;
 export type ExecutionListener = (execution: DelegateExecution) => unknown | Promise<unknown>;
