@@ -24,6 +24,11 @@ export class InstanceVariables {
   private readonly deleted: string[] = [];
   /** Rows removed on purpose (not with their scope): history marks them DELETED. */
   private readonly removedRows: VariableRow[] = [];
+  /**
+   * Variables created in this command by a scope that ended before they were written (the input
+   * parameters of an activity that ran through): no row, but their history, as in Camunda.
+   */
+  private readonly endedUnwritten: Array<{ executionId: string; name: string; value: TypedValue }> = [];
   /** Where history finds the definition and activity instances (set by the instance's runner). */
   history: VariableHistoryScope | null = null;
   private parentOf: ParentLookup = () => null;
@@ -164,25 +169,22 @@ export class InstanceVariables {
   removeScope(executionId: string): void {
     const scope = this.scopes.get(executionId);
     if (!scope) return;
-    for (const entry of scope.values()) if (entry.row) this.deleted.push(entry.row.id);
+    for (const [name, entry] of scope) {
+      if (entry.row) this.deleted.push(entry.row.id);
+      else if (entry.changed && !entry.value.transient) this.endedUnwritten.push({ executionId, name, value: entry.value });
+    }
     this.scopes.delete(executionId);
   }
 
   /** Writes what changed, and its history; `runtime` false: the instance ended, only history is written. */
   async flush(ctx: CommandContext, runtime = true): Promise<void> {
-    const changes: VariableChange[] = this.removedRows.splice(0).map((row) => this.change('delete', row));
+    const changes: VariableChange[] = this.endedUnwritten.splice(0).map(({ executionId, name, value }) => this.change('create', this.rowOf(ctx, executionId, name, value, null)));
+    changes.push(...this.removedRows.splice(0).map((row) => this.change('delete', row)));
     for (const id of this.deleted.splice(0)) if (runtime) await ctx.variables.delete(id);
     for (const [executionId, scope] of this.scopes) {
       for (const [name, entry] of scope) {
         if (!entry.changed || entry.value.transient) continue;
-        const row: VariableRow = {
-          ...toStorage(entry.value),
-          id: entry.row?.id ?? ctx.ids.next(),
-          name,
-          execution_id: executionId,
-          proc_inst_id: this.processInstanceId,
-          task_id: null,
-        };
+        const row = this.rowOf(ctx, executionId, name, entry.value, entry.row);
         if (runtime && entry.row) await ctx.variables.update(row);
         else if (runtime) await ctx.variables.insert(row);
         changes.push(this.change(entry.row ? 'update' : 'create', row));
@@ -191,6 +193,10 @@ export class InstanceVariables {
       }
     }
     if (this.history) await VariableHistory.write(ctx, this.history.context(), changes);
+  }
+
+  private rowOf(ctx: CommandContext, executionId: string, name: string, value: TypedValue, stored: VariableRow | null): VariableRow {
+    return { ...toStorage(value), id: stored?.id ?? ctx.ids.next(), name, execution_id: executionId, proc_inst_id: this.processInstanceId, task_id: null };
   }
 
   private change(kind: VariableChange['kind'], row: VariableRow): VariableChange {
