@@ -1,13 +1,11 @@
 import Router from '@koa/router';
-import { type ProcessInstanceQuery } from '@trellis/core';
 import { objectOf, readJsonObject, flag, integer, dateValue } from '../body.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
 import { type RestContext } from './context.js';
 import { jobQueryFromObject } from './job.js';
-import { INSTANCE_QUERY } from './process-instance.js';
+import { instanceQueryFromBody } from './process-instance.js';
 
 /**
  * Batches for retries and suspension: POST /job/retries, POST /process-instance/job-retries and
@@ -58,7 +56,7 @@ export function retriesOf(body: Record<string, unknown>): number {
 export const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateValue(body.dueDate) : undefined);
 
 export const instanceQueryOf = (body: Record<string, unknown>) =>
-  present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null;
+  present(body.processInstanceQuery) ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null;
 
 function stringList(value: unknown, name: string): string[] {
   if (!present(value)) return [];

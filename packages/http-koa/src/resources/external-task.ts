@@ -4,7 +4,6 @@ import {
   NotFoundException,
   type ExternalTaskQuery,
   type ExternalTaskSelection,
-  type ProcessInstanceQuery,
   type FetchAndLockRequest,
   type FetchTopic,
   type LockedExternalTask,
@@ -20,7 +19,7 @@ import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpe
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
-import { INSTANCE_QUERY } from './process-instance.js';
+import { instanceQueryFromBody } from './process-instance.js';
 import { historicQueryOf } from './historic-selection.js';
 
 const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
@@ -244,7 +243,7 @@ function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTa
     externalTaskIds: stringList(body.externalTaskIds, 'externalTaskIds'),
     processInstanceIds: stringList(body.processInstanceIds, 'processInstanceIds'),
     externalTaskQuery: present(body.externalTaskQuery) ? queryFromBody(objectOf(body.externalTaskQuery)) : null,
-    processInstanceQuery: present(body.processInstanceQuery) ? parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY) : null,
+    processInstanceQuery: present(body.processInstanceQuery) ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null,
     historicProcessInstanceQuery: historicQueryOf(body),
   };
   const retries = integer(body.retries);

@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { MigrationPlanValidationException, type ProcessInstanceQuery } from '@trellis/core';
+import { MigrationPlanValidationException } from '@trellis/core';
 import { objectOf, readJsonObject, flag } from '../body.js';
 import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } from '../dto/migration-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
-import { parseBodyQuery } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
-import { INSTANCE_QUERY } from './process-instance.js';
+import { instanceQueryFromBody } from './process-instance.js';
 import { toBatchDto } from './batch.js';
 
 /** Camunda's MigrationRestServiceImpl answers plan-building problems as 400 InvalidRequestException with the engine's message. */
@@ -27,7 +26,7 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
     const processInstanceQuery =
       body.processInstanceQuery === undefined || body.processInstanceQuery === null
         ? null
-        : parseBodyQuery<ProcessInstanceQuery>(objectOf(body.processInstanceQuery), INSTANCE_QUERY);
+        : instanceQueryFromBody(objectOf(body.processInstanceQuery));
     const selection = {
       processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
       processInstanceQuery,

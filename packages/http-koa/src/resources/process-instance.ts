@@ -10,31 +10,48 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
+import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
 
-export const INSTANCE_QUERY: QuerySpec = {
+const INSTANCE_QUERY: QuerySpec = {
   params: {
     processInstanceIds: 'stringList', businessKey: 'string', businessKeyLike: 'string', processDefinitionId: 'string',
     processDefinitionKey: 'string', processDefinitionKeyIn: 'stringList', deploymentId: 'string', active: 'boolean',
     suspended: 'boolean', tenantIdIn: 'stringList', withoutTenantId: 'boolean', activityIdIn: 'stringList',
+    processDefinitionKeyNotIn: 'stringList', processDefinitionWithoutTenantId: 'boolean', superProcessInstance: 'string',
+    subProcessInstance: 'string', rootProcessInstances: 'boolean', leafProcessInstances: 'boolean', withIncident: 'boolean',
+    incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId', 'businessKey'],
-  unsupported: [
-    'caseInstanceId', 'processDefinitionKeyNotIn', 'superProcessInstance', 'subProcessInstance', 'superCaseInstance', 'subCaseInstance',
-    'withIncident', 'incidentId', 'incidentType', 'incidentMessage', 'incidentMessageLike', 'processDefinitionWithoutTenantId',
-    'rootProcessInstances', 'leafProcessInstances', 'variables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase',
-  ],
+  // `variables` is read apart (name_op_value conditions); Trellis runs no cases.
+  unsupported: ['caseInstanceId', 'superCaseInstance', 'subCaseInstance', 'orQueries'],
 };
+
+/** A ProcessInstanceQueryDto from a query string (GET /process-instance, /count). */
+export function instanceQueryFromQueryString(query: Context['query']): ProcessInstanceQuery {
+  const parsed = parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY);
+  const raw = Array.isArray(query.variables) ? query.variables[0] : query.variables;
+  if (typeof raw === 'string') parsed.variables = parseVariableValuesParam(raw);
+  return parsed;
+}
+
+/** A ProcessInstanceQueryDto from a body (POST /process-instance, /count, and the processInstanceQuery of batch and migration bodies). */
+export function instanceQueryFromBody(body: Record<string, unknown>): ProcessInstanceQuery {
+  const parsed = parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY);
+  if (body.variables !== undefined && body.variables !== null) parsed.variables = parseVariableValuesBody(body.variables, 'variables');
+  return parsed;
+}
 
 /** The Process Instance group: query, get, delete, activity instances and variables. */
 export function processInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
   router.get('/process-instance', async (ctx) => {
-    ctx.body = (await engine.runtime.findProcessInstances(parseListQuery<ProcessInstanceQuery>(ctx.query, INSTANCE_QUERY))).map((instance) => toProcessInstanceDto(instance));
+    ctx.body = (await engine.runtime.findProcessInstances(instanceQueryFromQueryString(ctx.query))).map((instance) => toProcessInstanceDto(instance));
   });
 
   const fromBody = async (ctx: Context) => ({
-    ...parseBodyQuery<ProcessInstanceQuery>(await readJsonObject(ctx, rest.bodyLimit), INSTANCE_QUERY),
+    ...instanceQueryFromBody(await readJsonObject(ctx, rest.bodyLimit)),
     ...parsePage(ctx.query),
   });
 
@@ -48,7 +65,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/process-instance/count', async (ctx) => {
-    ctx.body = { count: await engine.runtime.countProcessInstances(parseListQuery<ProcessInstanceQuery>(ctx.query, INSTANCE_QUERY)) };
+    ctx.body = { count: await engine.runtime.countProcessInstances(countCriteria(instanceQueryFromQueryString(ctx.query))) };
   });
 
   router.get('/process-instance/:id', async (ctx) => {

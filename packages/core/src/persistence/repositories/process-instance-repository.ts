@@ -1,8 +1,10 @@
-import type { Expression, SqlBool, Transaction } from 'kysely';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
 import { applyPage, applySorting, nonEmpty, toBoolean } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import { valueCondition } from './variable-instance-query.js';
 
 const SORT_COLUMNS = {
   instanceId: 'e.id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id', businessKey: 'e.business_key',
@@ -57,6 +59,18 @@ export class ProcessInstanceRepository {
         eb.exists(eb.selectFrom('trellis_activity_instance as a').select('a.id').whereRef('a.proc_inst_id', '=', 'e.id').where('a.activity_id', 'in', activities)),
       );
     }
+    if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) select = select.where('e.proc_def_key', 'not in', q.processDefinitionKeyNotIn);
+    if (q.processDefinitionWithoutTenantId) {
+      select = select.where('e.proc_def_id', 'in', (eb) => eb.selectFrom('trellis_process_definition').select('id').where('tenant_id', 'is', null));
+    }
+    for (const criterion of hierarchyCriteria(q)) select = select.where(criterion);
+    const incident = incidentCriterion(q);
+    if (incident) select = select.where(incident);
+    for (const condition of q.variables ?? []) {
+      const matches = valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true);
+      // Camunda's process instance variables: those of the root execution (RES.ID_ = EXECUTION_ID_).
+      select = select.where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.execution_id = e.id and ${matches})`);
+    }
     if (q.active) select = select.where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
     select = applyTenantCheck(select, q, 'e.tenant_id');
@@ -65,4 +79,32 @@ export class ProcessInstanceRepository {
     if (readable) select = select.where(readable('e.id', 'e.proc_def_key'));
     return select;
   }
+}
+
+/** The call hierarchy criteria of Camunda's process instance query (a called instance's super execution may be nested). */
+function hierarchyCriteria(q: ProcessInstanceQuery): Expression<SqlBool>[] {
+  if (q.rootProcessInstances && q.superProcessInstance !== undefined) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId');
+  }
+  if (q.leafProcessInstances && q.subProcessInstance !== undefined) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both leafProcessInstances and subProcessInstanceId');
+  }
+  const criteria: Expression<SqlBool>[] = [];
+  if (q.superProcessInstance !== undefined) criteria.push(sql<SqlBool>`e.super_proc_inst_id = ${q.superProcessInstance}`);
+  if (q.subProcessInstance !== undefined) criteria.push(sql<SqlBool>`e.id = (select sub.super_proc_inst_id from trellis_execution sub where sub.id = ${q.subProcessInstance})`);
+  if (q.rootProcessInstances) criteria.push(sql<SqlBool>`e.super_execution_id is null`);
+  if (q.leafProcessInstances) criteria.push(sql<SqlBool>`not exists (select 1 from trellis_execution called where called.super_proc_inst_id = e.id and called.parent_id is null)`);
+  return criteria;
+}
+
+/** Camunda's incident join: an incident of the instance matching every incident criterion given. */
+function incidentCriterion(q: ProcessInstanceQuery): Expression<SqlBool> | null {
+  const conditions: Expression<SqlBool>[] = [];
+  if (q.incidentId !== undefined) conditions.push(sql<SqlBool>`i.id = ${q.incidentId}`);
+  if (q.incidentType !== undefined) conditions.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
+  if (q.incidentMessage !== undefined) conditions.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
+  if (q.incidentMessageLike !== undefined) conditions.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
+  if (conditions.length === 0 && !q.withIncident) return null;
+  const all = conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`1 = 1`;
+  return sql<SqlBool>`exists (select 1 from trellis_incident i where i.proc_inst_id = e.id and ${all})`;
 }

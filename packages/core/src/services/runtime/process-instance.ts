@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { TenantChecked } from '../../authorization/tenant-check.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 
 /** A running process instance, as Camunda's ProcessInstance shows it. */
 export interface ProcessInstance {
@@ -55,11 +56,31 @@ export interface ProcessInstanceQuery extends Page, TenantChecked {
   processDefinitionId?: string;
   processDefinitionKey?: string;
   processDefinitionKeyIn?: string[];
+  processDefinitionKeyNotIn?: string[];
   deploymentId?: string;
   activityIdIn?: string[];
   active?: boolean;
   suspended?: boolean;
   tenantIdIn?: string[];
   withoutTenantId?: boolean;
+  /** Instances whose definition belongs to no tenant. */
+  processDefinitionWithoutTenantId?: boolean;
+  /** Instances called by this one (from any of its executions). */
+  superProcessInstance?: string;
+  /** The instance that called this one. */
+  subProcessInstance?: string;
+  /** Instances no call activity started. */
+  rootProcessInstances?: boolean;
+  /** Instances that have called none that still runs. */
+  leafProcessInstances?: boolean;
+  withIncident?: boolean;
+  incidentId?: string;
+  incidentType?: string;
+  incidentMessage?: string;
+  incidentMessageLike?: string;
+  /** Conditions on the instance's own variables (those of its root execution), all of which must hold. */
+  variables?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
   sorting?: Sorting<ProcessInstanceSortField>[];
 }
