@@ -75,4 +75,15 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
     const orQueries = await rest.request('POST', '/process-instance', { json: { orQueries: [{ businessKey: 'x' }] } });
     expect(orQueries.status).toBe(400);
   });
+
+  it('filters executions by their own variables and by their process instance’s', async () => {
+    const executions = async (query: Query) => ids((await rest.request('GET', '/execution', { query })).body);
+    const byBody = async (json: unknown) => ids((await rest.request('POST', '/execution', { json })).body);
+
+    expect(await executions({ variables: 'customer_eq_Acme' })).toEqual([first]);
+    expect(await executions({ processVariables: 'customer_eq_Bolt' })).toEqual([second]);
+    expect(await byBody({ processVariables: [{ name: 'amount', operator: 'lt', value: 50 }] })).toEqual([second]);
+    expect(await byBody({ variables: [{ name: 'Customer', operator: 'eq', value: 'ACME' }], variableNamesIgnoreCase: true, variableValuesIgnoreCase: true })).toEqual([first]);
+    expect((await rest.request('GET', '/execution/count', { query: { processVariables: 'customer_like_%' } })).body).toEqual({ count: 2 });
+  });
 });

@@ -10,16 +10,19 @@ import { badUserRequestAs400, InvalidRequestException, notFoundAs404 } from '../
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
+import { variableCriteria } from './variable-instance.js';
 
 const EXECUTION_QUERY: QuerySpec = {
   params: {
     businessKey: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', processInstanceId: 'string', activityId: 'string',
     signalEventSubscriptionName: 'string', messageEventSubscriptionName: 'string', active: 'boolean', suspended: 'boolean',
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string', tenantIdIn: 'stringList',
+    variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId'],
-  unsupported: ['variables', 'processVariables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase'],
 };
+/** The execution's own variables, and its process instance's. */
+const VARIABLE_CRITERIA = ['variables', 'processVariables'] as const;
 
 const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
 
@@ -27,16 +30,20 @@ const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
 export function executionRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
-  const fromBody = async (ctx: Context) => ({ ...parseBodyQuery<ExecutionQuery>(await readJsonObject(ctx, rest.bodyLimit), EXECUTION_QUERY), ...parsePage(ctx.query) });
+  const fromBody = async (ctx: Context): Promise<ExecutionQuery> => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    return { ...parseBodyQuery<ExecutionQuery>(body, EXECUTION_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body'), ...parsePage(ctx.query) };
+  };
+  const fromQueryString = (ctx: Context): ExecutionQuery => ({ ...parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY), ...variableCriteria(ctx.query, VARIABLE_CRITERIA, 'queryString') });
 
   router.get('/execution', async (ctx) => {
-    ctx.body = (await engine.execution.findExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY))).map(toExecutionDto);
+    ctx.body = (await engine.execution.findExecutions(fromQueryString(ctx))).map(toExecutionDto);
   });
   router.post('/execution', async (ctx) => {
     ctx.body = (await engine.execution.findExecutions(await fromBody(ctx))).map(toExecutionDto);
   });
   router.get('/execution/count', async (ctx) => {
-    ctx.body = { count: await engine.execution.countExecutions(parseListQuery<ExecutionQuery>(ctx.query, EXECUTION_QUERY)) };
+    ctx.body = { count: await engine.execution.countExecutions(countCriteria(fromQueryString(ctx))) };
   });
   router.post('/execution/count', async (ctx) => {
     const query = countCriteria(await fromBody(ctx));

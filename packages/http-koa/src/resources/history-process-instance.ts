@@ -9,7 +9,7 @@ import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
-import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
+import { variableCriteria } from './variable-instance.js';
 
 export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -60,10 +60,7 @@ export function toHistoricProcessInstanceDto(instance: HistoricProcessInstance) 
 export function historyProcessInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
   const fromQueryString = (ctx: Context) => {
-    const query = parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY);
-    const raw = Array.isArray(ctx.query.variables) ? ctx.query.variables[0] : ctx.query.variables;
-    if (typeof raw === 'string') query.variables = parseVariableValuesParam(raw);
-    return query;
+    return { ...parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(ctx.query, ['variables'], 'queryString') };
   };
   const fromBody = async (ctx: Context): Promise<HistoricProcessInstanceQuery> => ({
     ...historicQueryFromBody(await readJsonObject(ctx, rest.bodyLimit)),
@@ -116,8 +113,7 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
 
 /** A HistoricProcessInstanceQueryDto body: criteria, `variables` conditions and `orQueries` (each such a body, sorting aside). */
 export function historicQueryFromBody(body: Record<string, unknown>): HistoricProcessInstanceQuery {
-  const query = parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY);
-  if (body.variables !== undefined && body.variables !== null) query.variables = parseVariableValuesBody(body.variables, 'variables');
+  const query: HistoricProcessInstanceQuery = { ...parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
   if (body.orQueries !== undefined && body.orQueries !== null) {
     const entries = body.orQueries;
     if (!Array.isArray(entries) || entries.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {

@@ -10,7 +10,7 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
-import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
+import { variableCriteria } from './variable-instance.js';
 
 const INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -29,17 +29,12 @@ const INSTANCE_QUERY: QuerySpec = {
 
 /** A ProcessInstanceQueryDto from a query string (GET /process-instance, /count). */
 export function instanceQueryFromQueryString(query: Context['query']): ProcessInstanceQuery {
-  const parsed = parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY);
-  const raw = Array.isArray(query.variables) ? query.variables[0] : query.variables;
-  if (typeof raw === 'string') parsed.variables = parseVariableValuesParam(raw);
-  return parsed;
+  return { ...parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY), ...variableCriteria(query, ['variables'], 'queryString') };
 }
 
 /** A ProcessInstanceQueryDto from a body (POST /process-instance, /count, and the processInstanceQuery of batch and migration bodies). */
 export function instanceQueryFromBody(body: Record<string, unknown>): ProcessInstanceQuery {
-  const parsed = parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY);
-  if (body.variables !== undefined && body.variables !== null) parsed.variables = parseVariableValuesBody(body.variables, 'variables');
-  return parsed;
+  return { ...parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
 }
 
 /** The Process Instance group: query, get, delete, activity instances and variables. */

@@ -11,7 +11,7 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { parseVariableValuesBody, parseVariableValuesParam } from './variable-instance.js';
+import { variableCriteria } from './variable-instance.js';
 import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
@@ -58,12 +58,7 @@ function expressionsOf(source: Record<string, unknown>, stored: boolean): TaskQu
 /** GET /task and /task/count: the query string's criteria, sorting and paging. */
 function taskQueryFromString(query: Record<string, unknown>): TaskQuery {
   expressionsOf(query, false);
-  const parsed = parseListQuery<TaskQuery>(query, TASK_QUERY);
-  for (const name of VARIABLE_CRITERIA) {
-    const raw = Array.isArray(query[name]) ? (query[name] as unknown[])[0] : query[name];
-    if (typeof raw === 'string') parsed[name] = parseVariableValuesParam(raw);
-  }
-  return checkedTaskQuery(parsed);
+  return checkedTaskQuery({ ...parseListQuery<TaskQuery>(query, TASK_QUERY), ...variableCriteria(query, VARIABLE_CRITERIA, 'queryString') });
 }
 
 /** POST /task and /task/count: a TaskQueryDto body, paging in the query string. */
@@ -78,10 +73,7 @@ function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, 
 export function taskQueryDto(body: Record<string, unknown>, stored: boolean): TaskQuery {
   const expressions = expressionsOf(body, stored);
   if (Array.isArray(body.orQueries) && body.orQueries.length > 0) throw new InvalidRequestException(400, "Query parameter 'orQueries' is not supported by Trellis yet");
-  const parsed = parseBodyQuery<TaskQuery>(body, TASK_QUERY);
-  for (const name of VARIABLE_CRITERIA) {
-    if (body[name] !== undefined && body[name] !== null) parsed[name] = parseVariableValuesBody(body[name], name);
-  }
+  const parsed = { ...parseBodyQuery<TaskQuery>(body, TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
   return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
 }
 

@@ -93,6 +93,20 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
 
 const notFound = (id: string) => new InvalidRequestException(404, `Variable instance with Id '${id}' does not exist.`);
 
+/**
+ * The variable criteria `names` of a query (`variables`, `processVariables`, …): `name_op_value`
+ * lists in a query string, lists of `{name, operator, value}` in a body; absent ones are left out.
+ */
+export function variableCriteria<K extends string>(source: Record<string, unknown>, names: readonly K[], from: 'queryString' | 'body'): Partial<Record<K, VariableValueCondition[]>> {
+  const criteria: Partial<Record<K, VariableValueCondition[]>> = {};
+  for (const name of names) {
+    const raw = from === 'queryString' && Array.isArray(source[name]) ? (source[name] as unknown[])[0] : source[name];
+    if (from === 'queryString' && typeof raw === 'string') criteria[name] = parseVariableValuesParam(raw);
+    if (from === 'body' && raw !== undefined && raw !== null) criteria[name] = parseVariableValuesBody(raw, name);
+  }
+  return criteria;
+}
+
 /** `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as in Camunda's GET queries. */
 export function parseVariableValuesParam(raw: string): VariableValueCondition[] {
   if (raw === '') return [];

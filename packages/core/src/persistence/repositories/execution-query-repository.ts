@@ -4,6 +4,7 @@ import type { StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, nonEmpty } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { executionVariableCondition } from './variable-instance-query.js';
 
 const SORT_COLUMNS = { instanceId: 'e.proc_inst_id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id' } as const;
 
@@ -41,6 +42,9 @@ export class ExecutionQueryRepository {
         ),
       );
     }
+    const ignoreCase = [q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true] as const;
+    for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, ...ignoreCase));
+    for (const condition of q.processVariables ?? []) select = select.where(executionVariableCondition(condition, false, ...ignoreCase));
     if (q.active) select = select.where('e.is_active', '=', 1).where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
     if (q.incidentId !== undefined || q.incidentType !== undefined || q.incidentMessage !== undefined || q.incidentMessageLike !== undefined) {

@@ -4,7 +4,7 @@ import type { StoreSchema } from '../schema.js';
 import { applyPage, applySorting, nonEmpty, toBoolean } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
-import { valueCondition } from './variable-instance-query.js';
+import { executionVariableCondition } from './variable-instance-query.js';
 
 const SORT_COLUMNS = {
   instanceId: 'e.id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id', businessKey: 'e.business_key',
@@ -66,11 +66,8 @@ export class ProcessInstanceRepository {
     for (const criterion of hierarchyCriteria(q)) select = select.where(criterion);
     const incident = incidentCriterion(q);
     if (incident) select = select.where(incident);
-    for (const condition of q.variables ?? []) {
-      const matches = valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true);
-      // Camunda's process instance variables: those of the root execution (RES.ID_ = EXECUTION_ID_).
-      select = select.where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.execution_id = e.id and ${matches})`);
-    }
+    // Camunda's process instance variables: those of the root execution itself.
+    for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
     if (q.active) select = select.where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
     select = applyTenantCheck(select, q, 'e.tenant_id');

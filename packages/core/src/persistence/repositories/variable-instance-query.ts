@@ -107,6 +107,17 @@ function isIn(column: Expression<unknown>, values: readonly string[]): Expressio
  * The variable row (aliased `v`) has the condition's name and a value matching it (Camunda's typed value
  * conditions); also used by the task query's variable filters.
  */
+/**
+ * Camunda's variable criteria on executions (`e`): `local`, a variable of the execution itself
+ * (RES.ID_ = EXECUTION_ID_); otherwise any variable of its process instance that is no task's.
+ */
+export function executionVariableCondition(condition: VariableValueCondition, local: boolean, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
+  const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
+  return local
+    ? sql<SqlBool>`exists (select 1 from trellis_variable v where v.execution_id = e.id and ${matches})`
+    : sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = e.proc_inst_id and ${matches})`;
+}
+
 export function valueCondition(condition: VariableValueCondition, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
   const { name, operator, value } = condition;
   const op = sql.raw(OPERATORS[operator]);

@@ -1,5 +1,6 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import type { TenantChecked } from '../../authorization/tenant-check.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 
 /** An execution as Camunda's REST Execution resource shows it. */
 export interface ExecutionInfo {
@@ -28,5 +29,11 @@ export interface ExecutionQuery extends Page, TenantChecked {
   incidentMessage?: string;
   incidentMessageLike?: string;
   tenantIdIn?: string[];
+  /** Conditions on the execution's own variables, all of which must hold. */
+  variables?: VariableValueCondition[];
+  /** Conditions on the variables of its process instance (any of its executions, no task's). */
+  processVariables?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
   sorting?: Sorting<ExecutionSortField>[];
 }
