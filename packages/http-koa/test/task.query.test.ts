@@ -164,6 +164,20 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
     expect(await get({ involvedUser: 'john' })).toEqual(['A.archive']);
   });
 
+  it('takes or-queries: each holds when any of its criteria does, and the rest of the query must hold too', async () => {
+    // Assigned to john or a candidate of accounting (unassigned).
+    expect(await post({ orQueries: [{ assignee: 'john', candidateGroup: 'accounting' }] })).toEqual(['A.archive', 'B.approve']);
+    // A candidate user and groups are alternatives inside an or-query.
+    expect(await post({ orQueries: [{ candidateUser: 'mary', candidateGroups: ['accounting'], includeAssignedTasks: true }] })).toEqual(['A.approve', 'A.review', 'B.approve', 'B.review', 'C.otherTask']);
+    // ANDed with the query's own criteria and with the other or-queries.
+    expect(await post({ processInstanceBusinessKey: 'order-2', orQueries: [{ name: 'Archive', priority: 20 }] })).toEqual(['B.approve', 'B.archive']);
+    expect(await post({ orQueries: [{ name: 'Archive', priority: 20 }, { processVariables: [{ name: 'customer', operator: 'eq', value: 'Acme' }], owner: 'mary' }] })).toEqual(['A.archive', 'B.archive']);
+    // An empty or-query restricts nothing; one inside another is Camunda's invalid usage.
+    expect(await post({ orQueries: [{}] })).toHaveLength(7);
+    const nested = await rest.request('POST', '/task', { json: { orQueries: [{ orQueries: [{ name: 'x' }] }] } });
+    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
+  });
+
   it('filters by process and task variables', async () => {
     expect(await get({ processVariables: 'customer_eq_Acme' })).toEqual(ALL_A);
     expect(await get({ processVariables: 'customer_like_G%' })).toEqual(ALL_B);
@@ -213,7 +227,7 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
       expect(response.body).toEqual({ type: 'BadUserRequestException', message: 'Expressions are forbidden in adhoc queries. This behavior can be toggled in the process engine configuration', code: 0 });
     }
     for (const json of [
-      { caseInstanceId: 'x' }, { assigneeExpression: '${currentUser()}' }, { orQueries: [{ name: 'x' }] }, { dueDate: true }, { processVariables: 'customer_eq_Acme' },
+      { caseInstanceId: 'x' }, { assigneeExpression: '${currentUser()}' }, { orQueries: { name: 'x' } }, { dueDate: true }, { processVariables: 'customer_eq_Acme' },
       { assigned: 'yes' }, { priority: '5.5' }, { nameLike: { like: 'x' } },
     ]) {
       const response = await rest.request('POST', '/task', { json });

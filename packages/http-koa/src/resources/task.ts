@@ -72,9 +72,21 @@ function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, 
  */
 export function taskQueryDto(body: Record<string, unknown>, stored: boolean): TaskQuery {
   const expressions = expressionsOf(body, stored);
-  if (Array.isArray(body.orQueries) && body.orQueries.length > 0) throw new InvalidRequestException(400, "Query parameter 'orQueries' is not supported by Trellis yet");
-  const parsed = { ...parseBodyQuery<TaskQuery>(body, TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
+  const parsed: TaskQuery = { ...parseBodyQuery<TaskQuery>(body, TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
+  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesOf(body.orQueries);
   return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
+}
+
+/** A TaskQueryDto's orQueries: the criteria of each (their sorting is not applied, as in Camunda; none may have or-queries of its own). */
+function orQueriesOf(raw: unknown): TaskQuery[] {
+  if (!Array.isArray(raw) || raw.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
+    throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(raw)}'`);
+  }
+  return raw.map((each: Record<string, unknown>) => {
+    if (each.orQueries !== undefined && each.orQueries !== null) throw new ProcessEngineException("Invalid query usage: cannot set or() within 'or' query");
+    const { sorting: _sorting, ...criteria } = taskQueryDto(each, false);
+    return criteria;
+  });
 }
 
 /**

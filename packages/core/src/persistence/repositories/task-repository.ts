@@ -145,31 +145,13 @@ export class TaskRepository {
 
   private filtered(q: TaskQuery, readable: TaskReadFilter) {
     let select = this.trx.selectFrom('trellis_task as t');
-    if (q.taskId !== undefined) select = select.where('t.id', '=', q.taskId);
-    if (q.taskIdIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.taskIdIn));
-    if (q.parentTaskId !== undefined) select = select.where('t.parent_task_id', '=', q.parentTaskId);
-    if (q.processInstanceId !== undefined) select = select.where('t.proc_inst_id', '=', q.processInstanceId);
-    if (q.processInstanceIdIn !== undefined) select = select.where('t.proc_inst_id', 'in', nonEmpty(q.processInstanceIdIn));
-    if (q.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', q.processDefinitionId);
-    if (q.processDefinitionKey !== undefined) {
-      const key = q.processDefinitionKey;
-      select = select.where('t.proc_def_id', 'in', (eb) => eb.selectFrom('trellis_process_definition').select('id').where('key', '=', key));
+    for (const criterion of taskCriteria(q, false)) select = select.where(criterion);
+    // Camunda's or(): each or-query holds when any of its criteria does (one without criteria always holds).
+    for (const orQuery of q.orQueries ?? []) {
+      const any = taskCriteria(orQuery, true);
+      if (any.length > 0) select = select.where(sql<SqlBool>`(${sql.join(any, sql` or `)})`);
     }
-    if (q.executionId !== undefined) select = select.where('t.execution_id', '=', q.executionId);
-    if (q.taskDefinitionKey !== undefined) select = select.where('t.task_def_key', '=', q.taskDefinitionKey);
-    // Camunda compares names and descriptions ignoring case (CAM-6363, CAM-6165, CAM-12186).
-    if (q.name !== undefined) select = select.where(sql<SqlBool>`upper(t.name) = upper(${q.name})`);
-    if (q.nameLike !== undefined) select = select.where(sql<SqlBool>`upper(t.name) like upper(${q.nameLike})`);
-    if (q.assignee !== undefined) select = select.where('t.assignee', '=', q.assignee);
-    if (q.assigneeLike !== undefined) select = select.where('t.assignee', 'like', q.assigneeLike);
-    if (q.unassigned) select = select.where('t.assignee', 'is', null);
-    if (q.assigned) select = select.where('t.assignee', 'is not', null);
-    if (q.active) select = select.where('t.suspended', '=', 0);
-    if (q.suspended) select = select.where('t.suspended', '=', 1);
     select = applyTenantCheck(select, q, 't.tenant_id');
-    if (q.withoutTenantId) select = select.where('t.tenant_id', 'is', null);
-    if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    select = this.filteredMore(select, q);
     if (readable) {
       const { task, definition } = readable;
       select = select.where((eb) =>
@@ -178,74 +160,6 @@ export class TaskRepository {
           eb.exists(eb.selectFrom('trellis_process_definition as pd').select('pd.id').whereRef('pd.id', '=', 't.proc_def_id').where(definition('pd.key'))),
         ]),
       );
-    }
-    return select;
-  }
-
-  /** The criteria beyond ids, keys, names and assignees: Camunda's Task.xml selectTaskByQueryCriteriaSql. */
-  private filteredMore<S extends { where(condition: Expression<SqlBool>): S }>(selected: S, q: TaskQuery): S {
-    let select = selected;
-    const where = (condition: Expression<SqlBool>) => {
-      select = select.where(condition);
-    };
-    const inList = (column: string, values: readonly string[] | undefined) => {
-      if (values !== undefined && values.length > 0) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join([...values])})`);
-    };
-    const rootExecution = (condition: Expression<SqlBool>) =>
-      where(sql<SqlBool>`t.proc_inst_id in (select e.id from trellis_execution e where e.id = e.proc_inst_id and ${condition})`);
-    const definition = (condition: Expression<SqlBool>) =>
-      where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where ${condition})`);
-
-    if (q.processInstanceBusinessKey !== undefined) rootExecution(sql<SqlBool>`e.business_key = ${q.processInstanceBusinessKey}`);
-    if (q.processInstanceBusinessKeyIn !== undefined && q.processInstanceBusinessKeyIn.length > 0) {
-      rootExecution(sql<SqlBool>`e.business_key in (${sql.join(q.processInstanceBusinessKeyIn)})`);
-    }
-    if (q.processInstanceBusinessKeyLike !== undefined) rootExecution(sql<SqlBool>`e.business_key like ${q.processInstanceBusinessKeyLike}`);
-    if (q.processDefinitionKeyIn !== undefined && q.processDefinitionKeyIn.length > 0) definition(sql<SqlBool>`d.key in (${sql.join(q.processDefinitionKeyIn)})`);
-    if (q.processDefinitionName !== undefined) definition(sql<SqlBool>`d.name = ${q.processDefinitionName}`);
-    if (q.processDefinitionNameLike !== undefined) definition(sql<SqlBool>`d.name like ${q.processDefinitionNameLike}`);
-    inList('t.task_def_key', q.taskDefinitionKeyIn);
-    if (q.taskDefinitionKeyLike !== undefined) where(sql<SqlBool>`t.task_def_key like ${q.taskDefinitionKeyLike}`);
-    inList('t.assignee', q.assigneeIn);
-    if (q.assigneeNotIn !== undefined && q.assigneeNotIn.length > 0) where(sql<SqlBool>`t.assignee not in (${sql.join(q.assigneeNotIn)})`);
-    if (q.owner !== undefined) where(sql<SqlBool>`t.owner = ${q.owner}`);
-    if (q.nameNotEqual !== undefined) where(sql<SqlBool>`upper(t.name) <> upper(${q.nameNotEqual})`);
-    if (q.nameNotLike !== undefined) where(sql<SqlBool>`upper(t.name) not like upper(${q.nameNotLike})`);
-    if (q.description !== undefined) where(sql<SqlBool>`upper(t.description) = upper(${q.description})`);
-    if (q.descriptionLike !== undefined) where(sql<SqlBool>`upper(t.description) like upper(${q.descriptionLike})`);
-    if (q.priority !== undefined) where(sql<SqlBool>`t.priority = ${q.priority}`);
-    if (q.minPriority !== undefined) where(sql<SqlBool>`t.priority >= ${q.minPriority}`);
-    if (q.maxPriority !== undefined) where(sql<SqlBool>`t.priority <= ${q.maxPriority}`);
-    const dates: Array<[string, Date | undefined, string]> = [
-      ['t.due_date', q.dueDate, '='], ['t.due_date', q.dueAfter, '>'], ['t.due_date', q.dueBefore, '<'],
-      ['t.follow_up_date', q.followUpDate, '='], ['t.follow_up_date', q.followUpAfter, '>'], ['t.follow_up_date', q.followUpBefore, '<'],
-      ['t.create_time', q.createdOn, '='], ['t.create_time', q.createdAfter, '>'], ['t.create_time', q.createdBefore, '<'],
-    ];
-    for (const [column, date, op] of dates) {
-      if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
-    }
-    if (q.withoutDueDate) where(sql<SqlBool>`t.due_date is null`);
-    if (q.followUpBeforeOrNotExistent !== undefined) {
-      where(sql<SqlBool>`(t.follow_up_date is null or t.follow_up_date < ${q.followUpBeforeOrNotExistent.getTime()})`);
-    }
-    if (q.delegationState !== undefined) where(sql<SqlBool>`t.delegation_state = ${q.delegationState}`);
-    inList('t.activity_instance_id', q.activityInstanceIdIn);
-
-    select = candidateCriteria(select, q);
-    if (q.involvedUser !== undefined) {
-      const user = q.involvedUser;
-      where(sql<SqlBool>`(t.assignee = ${user} or t.owner = ${user} or exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.user_id = ${user}))`);
-    }
-
-    const namesIgnoreCase = q.variableNamesIgnoreCase === true;
-    const valuesIgnoreCase = q.variableValuesIgnoreCase === true;
-    for (const condition of q.taskVariables ?? []) {
-      const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
-      where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id = t.id and ${matches})`);
-    }
-    for (const condition of q.processVariables ?? []) {
-      const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
-      where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = t.proc_inst_id and ${matches})`);
     }
     return select;
   }
@@ -278,15 +192,111 @@ export class TaskRepository {
 }
 
 /**
+ * The criteria of a task query (Camunda's Task.xml selectTaskByQueryCriteriaSql, on `t`), each a
+ * condition: all must hold for the query, any for one of its or-queries. The tenant check and the
+ * read permission are the caller's.
+ */
+function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
+  const criteria: Expression<SqlBool>[] = [];
+  const where = (condition: Expression<SqlBool>) => void criteria.push(condition);
+  const equals = (column: string, value: unknown) => where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
+  if (q.taskId !== undefined) equals('t.id', q.taskId);
+  if (q.taskIdIn !== undefined) where(inOrNothing('t.id', q.taskIdIn));
+  if (q.parentTaskId !== undefined) equals('t.parent_task_id', q.parentTaskId);
+  if (q.processInstanceId !== undefined) equals('t.proc_inst_id', q.processInstanceId);
+  if (q.processInstanceIdIn !== undefined) where(inOrNothing('t.proc_inst_id', q.processInstanceIdIn));
+  if (q.processDefinitionId !== undefined) equals('t.proc_def_id', q.processDefinitionId);
+  if (q.processDefinitionKey !== undefined) where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where d.key = ${q.processDefinitionKey})`);
+  if (q.executionId !== undefined) equals('t.execution_id', q.executionId);
+  if (q.taskDefinitionKey !== undefined) equals('t.task_def_key', q.taskDefinitionKey);
+  // Camunda compares names and descriptions ignoring case (CAM-6363, CAM-6165, CAM-12186).
+  if (q.name !== undefined) where(sql<SqlBool>`upper(t.name) = upper(${q.name})`);
+  if (q.nameLike !== undefined) where(sql<SqlBool>`upper(t.name) like upper(${q.nameLike})`);
+  if (q.assignee !== undefined) equals('t.assignee', q.assignee);
+  if (q.assigneeLike !== undefined) where(sql<SqlBool>`t.assignee like ${q.assigneeLike}`);
+  if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
+  if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
+  if (q.active) where(sql<SqlBool>`t.suspended = 0`);
+  if (q.suspended) where(sql<SqlBool>`t.suspended = 1`);
+  if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
+  if (q.tenantIdIn !== undefined) where(inOrNothing('t.tenant_id', q.tenantIdIn));
+  const inList = (column: string, values: readonly string[] | undefined) => {
+    if (values !== undefined && values.length > 0) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join([...values])})`);
+  };
+  const rootExecution = (condition: Expression<SqlBool>) =>
+    where(sql<SqlBool>`t.proc_inst_id in (select e.id from trellis_execution e where e.id = e.proc_inst_id and ${condition})`);
+  const definition = (condition: Expression<SqlBool>) =>
+    where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where ${condition})`);
+
+  if (q.processInstanceBusinessKey !== undefined) rootExecution(sql<SqlBool>`e.business_key = ${q.processInstanceBusinessKey}`);
+  if (q.processInstanceBusinessKeyIn !== undefined && q.processInstanceBusinessKeyIn.length > 0) {
+    rootExecution(sql<SqlBool>`e.business_key in (${sql.join(q.processInstanceBusinessKeyIn)})`);
+  }
+  if (q.processInstanceBusinessKeyLike !== undefined) rootExecution(sql<SqlBool>`e.business_key like ${q.processInstanceBusinessKeyLike}`);
+  if (q.processDefinitionKeyIn !== undefined && q.processDefinitionKeyIn.length > 0) definition(sql<SqlBool>`d.key in (${sql.join(q.processDefinitionKeyIn)})`);
+  if (q.processDefinitionName !== undefined) definition(sql<SqlBool>`d.name = ${q.processDefinitionName}`);
+  if (q.processDefinitionNameLike !== undefined) definition(sql<SqlBool>`d.name like ${q.processDefinitionNameLike}`);
+  inList('t.task_def_key', q.taskDefinitionKeyIn);
+  if (q.taskDefinitionKeyLike !== undefined) where(sql<SqlBool>`t.task_def_key like ${q.taskDefinitionKeyLike}`);
+  inList('t.assignee', q.assigneeIn);
+  if (q.assigneeNotIn !== undefined && q.assigneeNotIn.length > 0) where(sql<SqlBool>`t.assignee not in (${sql.join(q.assigneeNotIn)})`);
+  if (q.owner !== undefined) where(sql<SqlBool>`t.owner = ${q.owner}`);
+  if (q.nameNotEqual !== undefined) where(sql<SqlBool>`upper(t.name) <> upper(${q.nameNotEqual})`);
+  if (q.nameNotLike !== undefined) where(sql<SqlBool>`upper(t.name) not like upper(${q.nameNotLike})`);
+  if (q.description !== undefined) where(sql<SqlBool>`upper(t.description) = upper(${q.description})`);
+  if (q.descriptionLike !== undefined) where(sql<SqlBool>`upper(t.description) like upper(${q.descriptionLike})`);
+  if (q.priority !== undefined) where(sql<SqlBool>`t.priority = ${q.priority}`);
+  if (q.minPriority !== undefined) where(sql<SqlBool>`t.priority >= ${q.minPriority}`);
+  if (q.maxPriority !== undefined) where(sql<SqlBool>`t.priority <= ${q.maxPriority}`);
+  const dates: Array<[string, Date | undefined, string]> = [
+    ['t.due_date', q.dueDate, '='], ['t.due_date', q.dueAfter, '>'], ['t.due_date', q.dueBefore, '<'],
+    ['t.follow_up_date', q.followUpDate, '='], ['t.follow_up_date', q.followUpAfter, '>'], ['t.follow_up_date', q.followUpBefore, '<'],
+    ['t.create_time', q.createdOn, '='], ['t.create_time', q.createdAfter, '>'], ['t.create_time', q.createdBefore, '<'],
+  ];
+  for (const [column, date, op] of dates) {
+    if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
+  }
+  if (q.withoutDueDate) where(sql<SqlBool>`t.due_date is null`);
+  if (q.followUpBeforeOrNotExistent !== undefined) {
+    where(sql<SqlBool>`(t.follow_up_date is null or t.follow_up_date < ${q.followUpBeforeOrNotExistent.getTime()})`);
+  }
+  if (q.delegationState !== undefined) where(sql<SqlBool>`t.delegation_state = ${q.delegationState}`);
+  inList('t.activity_instance_id', q.activityInstanceIdIn);
+
+  const candidates = candidateCriterion(q, orQuery);
+  if (candidates) where(candidates);
+  if (q.involvedUser !== undefined) {
+    const user = q.involvedUser;
+    where(sql<SqlBool>`(t.assignee = ${user} or t.owner = ${user} or exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.user_id = ${user}))`);
+  }
+
+  const namesIgnoreCase = q.variableNamesIgnoreCase === true;
+  const valuesIgnoreCase = q.variableValuesIgnoreCase === true;
+  for (const condition of q.taskVariables ?? []) {
+    const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
+    where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id = t.id and ${matches})`);
+  }
+  for (const condition of q.processVariables ?? []) {
+    const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
+    where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = t.proc_inst_id and ${matches})`);
+  }
+  return criteria;
+}
+
+/** `column in (values)`; an empty list matches nothing. */
+const inOrNothing = (column: string, values: readonly string[]) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`;
+
+/**
  * Camunda's candidate criteria: candidateUser (the user, or one of their groups), candidateGroup and
  * candidateGroups (both given: the groups in both), withCandidateGroups/-Users need a candidate link of
  * that kind, withoutCandidateGroups/-Users none; all of them find only unassigned tasks unless
  * includeAssignedTasks.
  */
-function candidateCriteria<S extends { where(condition: Expression<SqlBool>): S }>(select: S, q: TaskQuery): S {
+function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool> | null {
   let groups = q.candidateGroups;
-  if (q.candidateGroup !== undefined) groups = groups === undefined ? [q.candidateGroup] : groups.filter((group) => group === q.candidateGroup);
-  if (q.candidateUser !== undefined && groups !== undefined) {
+  if (q.candidateGroup !== undefined) groups = groups === undefined || orQuery ? [...(groups ?? []), q.candidateGroup] : groups.filter((group) => group === q.candidateGroup);
+  // In an or-query the candidate user and groups are alternatives.
+  if (q.candidateUser !== undefined && groups !== undefined && !orQuery) {
     throw new ProcessEngineException('Invalid query usage: cannot set both candidateUser and candidateGroup (or candidateGroups)');
   }
   const withCandidates = q.candidateUser !== undefined || groups !== undefined || q.withCandidateGroups === true || q.withCandidateUsers === true;
@@ -296,8 +306,10 @@ function candidateCriteria<S extends { where(condition: Expression<SqlBool>): S 
       "Invalid query usage: candidateUser, candidateGroup, candidateGroupIn, withCandidateGroups, withoutCandidateGroups, withCandidateUsers, withoutCandidateUsers has to be called before 'includeAssignedTasks'.",
     );
   }
-  if (!withCandidates && !withoutCandidates) return select;
-  if (!q.includeAssignedTasks) select = select.where(sql<SqlBool>`t.assignee is null`);
+  if (!withCandidates && !withoutCandidates) return null;
+  // One condition (Camunda's parenthesized candidate clause), so that an or-query keeps its parts together.
+  const parts: Expression<SqlBool>[] = [];
+  if (!q.includeAssignedTasks) parts.push(sql<SqlBool>`t.assignee is null`);
   if (withCandidates) {
     const link: Expression<SqlBool>[] = [];
     if (q.candidateUser !== undefined) {
@@ -307,15 +319,16 @@ function candidateCriteria<S extends { where(condition: Expression<SqlBool>): S 
     if (groups !== undefined) link.push(groups.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`c.group_id in (${sql.join(groups)})`);
     if (q.withCandidateGroups) link.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);
-    select = select.where(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
+    const joined = orQuery ? sql` and (${sql.join(link, sql` or `)})` : sql.join(link.map((each) => sql` and ${each}`), sql``);
+    parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${joined})`);
   }
   if (withoutCandidates) {
     const kinds: Expression<SqlBool>[] = [];
     if (q.withoutCandidateGroups) kinds.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withoutCandidateUsers) kinds.push(sql<SqlBool>`c.user_id is not null`);
-    select = select.where(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
+    parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
   }
-  return select;
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
 function toRow(task: Task): Omit<TaskTable, 'rev'> {

@@ -158,4 +158,6 @@ export interface TaskQuery extends Page, TenantChecked {
   sorting?: Sorting<TaskSortField>[];
   /** Criteria as expressions, evaluated when the query runs (stored queries: filters). */
   expressions?: Partial<Record<TaskQueryExpression, string>>;
+  /** Camunda's or(): each holds when any of its criteria does; all of them and the rest of the query must hold. */
+  orQueries?: TaskQuery[];
 }
