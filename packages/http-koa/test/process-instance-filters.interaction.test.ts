@@ -62,7 +62,7 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
     expect(await listByBody({ incidentMessageLike: '%pipe' })).toEqual([second]);
   });
 
-  it('follows the call hierarchy and filters by definition key and tenant', async () => {
+  it('follows the call hierarchy, filters by definition key and tenant, and takes or-queries', async () => {
     expect(called).toBeDefined();
     expect(await list({ subProcessInstance: called })).toEqual([calling]);
     expect(await list({ rootProcessInstances: true })).toEqual([first, second, calling].sort());
@@ -72,8 +72,11 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
 
     const both = await rest.request('GET', '/process-instance', { query: { rootProcessInstances: true, superProcessInstance: calling } });
     expect([both.status, both.body.message]).toEqual([500, 'Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId']);
-    const orQueries = await rest.request('POST', '/process-instance', { json: { orQueries: [{ businessKey: 'x' }] } });
-    expect(orQueries.status).toBe(400);
+    // or-queries: any of an or-query's criteria, and the rest of the query too.
+    expect(await listByBody({ orQueries: [{ processInstanceIds: [first], superProcessInstance: calling }] })).toEqual([first, called].sort());
+    expect(await listByBody({ processDefinitionKey: 'approval', orQueries: [{ rootProcessInstances: false, variables: [{ name: 'customer', operator: 'eq', value: 'Bolt' }], processInstanceIds: [called] }] })).toEqual([second, called].sort());
+    const nested = await rest.request('POST', '/process-instance', { json: { orQueries: [{ orQueries: [{ businessKey: 'x' }] }] } });
+    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
   });
 
   it('filters executions by their own variables and by their process instance’s', async () => {

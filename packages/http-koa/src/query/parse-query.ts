@@ -1,4 +1,4 @@
-import type { Sorting, SortOrder } from '@trellis/core';
+import { ProcessEngineException, type Sorting, type SortOrder } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 
@@ -225,4 +225,19 @@ function scalarText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return null;
+}
+
+/**
+ * A query body's `orQueries` (Camunda's or()): each entry read by `parse` as a query of its own, its
+ * sorting left out (Camunda applies only an or-query's criteria); an or-query may not hold or-queries.
+ */
+export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, parse: (body: Record<string, unknown>) => Q): Array<Omit<Q, 'sorting'>> {
+  if (!Array.isArray(raw) || raw.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
+    throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(raw)}'`);
+  }
+  return raw.map((each: Record<string, unknown>) => {
+    if (each.orQueries !== undefined && each.orQueries !== null) throw new ProcessEngineException("Invalid query usage: cannot set or() within 'or' query");
+    const { sorting: _sorting, ...criteria } = parse(each);
+    return criteria;
+  });
 }

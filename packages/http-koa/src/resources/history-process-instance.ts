@@ -4,7 +4,7 @@ import { BadUserRequestException, type HistoricProcessInstance, type HistoricPro
 import { readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
@@ -115,14 +115,7 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
 export function historicQueryFromBody(body: Record<string, unknown>): HistoricProcessInstanceQuery {
   const query: HistoricProcessInstanceQuery = { ...parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
   if (body.orQueries !== undefined && body.orQueries !== null) {
-    const entries = body.orQueries;
-    if (!Array.isArray(entries) || entries.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
-      throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(entries)}'`);
-    }
-    query.orQueries = entries.map((each: Record<string, unknown>) => {
-      const { sorting: _sorting, ...or } = historicQueryFromBody(each);
-      return or;
-    });
+    query.orQueries = orQueriesFrom(body.orQueries, historicQueryFromBody);
   }
   return query;
 }

@@ -8,7 +8,7 @@ import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dt
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { variableCriteria } from './variable-instance.js';
 
@@ -24,7 +24,7 @@ const INSTANCE_QUERY: QuerySpec = {
   },
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId', 'businessKey'],
   // `variables` is read apart (name_op_value conditions); Trellis runs no cases.
-  unsupported: ['caseInstanceId', 'superCaseInstance', 'subCaseInstance', 'orQueries'],
+  unsupported: ['caseInstanceId', 'superCaseInstance', 'subCaseInstance'],
 };
 
 /** A ProcessInstanceQueryDto from a query string (GET /process-instance, /count). */
@@ -34,7 +34,9 @@ export function instanceQueryFromQueryString(query: Context['query']): ProcessIn
 
 /** A ProcessInstanceQueryDto from a body (POST /process-instance, /count, and the processInstanceQuery of batch and migration bodies). */
 export function instanceQueryFromBody(body: Record<string, unknown>): ProcessInstanceQuery {
-  return { ...parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
+  const parsed: ProcessInstanceQuery = { ...parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
+  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, instanceQueryFromBody);
+  return parsed;
 }
 
 /** The Process Instance group: query, get, delete, activity instances and variables. */

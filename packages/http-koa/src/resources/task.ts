@@ -9,7 +9,7 @@ import { selfLink } from '../dto/links.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { variableCriteria } from './variable-instance.js';
 import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
@@ -73,20 +73,8 @@ function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, 
 export function taskQueryDto(body: Record<string, unknown>, stored: boolean): TaskQuery {
   const expressions = expressionsOf(body, stored);
   const parsed: TaskQuery = { ...parseBodyQuery<TaskQuery>(body, TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
-  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesOf(body.orQueries);
+  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, (each) => taskQueryDto(each, false));
   return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
-}
-
-/** A TaskQueryDto's orQueries: the criteria of each (their sorting is not applied, as in Camunda; none may have or-queries of its own). */
-function orQueriesOf(raw: unknown): TaskQuery[] {
-  if (!Array.isArray(raw) || raw.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
-    throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(raw)}'`);
-  }
-  return raw.map((each: Record<string, unknown>) => {
-    if (each.orQueries !== undefined && each.orQueries !== null) throw new ProcessEngineException("Invalid query usage: cannot set or() within 'or' query");
-    const { sorting: _sorting, ...criteria } = taskQueryDto(each, false);
-    return criteria;
-  });
 }
 
 /**

@@ -43,39 +43,49 @@ export class ProcessInstanceRepository {
 
   private filtered(q: ProcessInstanceQuery, readable: InstanceReadFilter) {
     let select = this.trx.selectFrom('trellis_execution as e').where('e.parent_id', 'is', null);
-    if (q.processInstanceIds !== undefined) select = select.where('e.id', 'in', nonEmpty(q.processInstanceIds));
-    if (q.businessKey !== undefined) select = select.where('e.business_key', '=', q.businessKey);
-    if (q.businessKeyLike !== undefined) select = select.where('e.business_key', 'like', q.businessKeyLike);
-    if (q.processDefinitionId !== undefined) select = select.where('e.proc_def_id', '=', q.processDefinitionId);
-    if (q.processDefinitionKey !== undefined) select = select.where('e.proc_def_key', '=', q.processDefinitionKey);
-    if (q.processDefinitionKeyIn !== undefined) select = select.where('e.proc_def_key', 'in', nonEmpty(q.processDefinitionKeyIn));
-    if (q.deploymentId !== undefined) {
-      const deploymentId = q.deploymentId;
-      select = select.where('e.proc_def_id', 'in', (eb) => eb.selectFrom('trellis_process_definition').select('id').where('deployment_id', '=', deploymentId));
+    for (const criterion of instanceCriteria(q, false)) select = select.where(criterion);
+    // Camunda's or(): each or-query holds when any of its criteria does (one without criteria always holds).
+    for (const orQuery of q.orQueries ?? []) {
+      const any = instanceCriteria(orQuery, true);
+      if (any.length > 0) select = select.where(sql<SqlBool>`(${sql.join(any, sql` or `)})`);
     }
-    if (q.activityIdIn !== undefined) {
-      const activities = nonEmpty(q.activityIdIn);
-      select = select.where((eb) =>
-        eb.exists(eb.selectFrom('trellis_activity_instance as a').select('a.id').whereRef('a.proc_inst_id', '=', 'e.id').where('a.activity_id', 'in', activities)),
-      );
-    }
-    if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) select = select.where('e.proc_def_key', 'not in', q.processDefinitionKeyNotIn);
-    if (q.processDefinitionWithoutTenantId) {
-      select = select.where('e.proc_def_id', 'in', (eb) => eb.selectFrom('trellis_process_definition').select('id').where('tenant_id', 'is', null));
-    }
-    for (const criterion of hierarchyCriteria(q)) select = select.where(criterion);
-    const incident = incidentCriterion(q);
-    if (incident) select = select.where(incident);
-    // Camunda's process instance variables: those of the root execution itself.
-    for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
-    if (q.active) select = select.where('e.suspended', '=', 0);
-    if (q.suspended) select = select.where('e.suspended', '=', 1);
     select = applyTenantCheck(select, q, 'e.tenant_id');
-    if (q.withoutTenantId) select = select.where('e.tenant_id', 'is', null);
-    if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (readable) select = select.where(readable('e.id', 'e.proc_def_key'));
     return select;
   }
+}
+
+/**
+ * The criteria of a process instance query (Camunda's selectProcessInstanceByQueryCriteriaSql, on
+ * the root execution `e`), each a condition: all must hold for the query, any for an or-query.
+ */
+function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression<SqlBool>[] {
+  const criteria: Expression<SqlBool>[] = [];
+  const where = (condition: Expression<SqlBool>) => void criteria.push(condition);
+  const isIn = (column: string, values: readonly string[]) => where(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+  if (q.processInstanceIds !== undefined) isIn('e.id', q.processInstanceIds);
+  if (q.businessKey !== undefined) where(sql<SqlBool>`e.business_key = ${q.businessKey}`);
+  if (q.businessKeyLike !== undefined) where(sql<SqlBool>`e.business_key like ${q.businessKeyLike}`);
+  if (q.processDefinitionId !== undefined) where(sql<SqlBool>`e.proc_def_id = ${q.processDefinitionId}`);
+  if (q.processDefinitionKey !== undefined) where(sql<SqlBool>`e.proc_def_key = ${q.processDefinitionKey}`);
+  if (q.processDefinitionKeyIn !== undefined) isIn('e.proc_def_key', q.processDefinitionKeyIn);
+  if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) {
+    where(sql<SqlBool>`e.proc_def_key not in (${sql.join(q.processDefinitionKeyNotIn)})`);
+  }
+  if (q.deploymentId !== undefined) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.deployment_id = ${q.deploymentId})`);
+  if (q.activityIdIn !== undefined) {
+    where(sql<SqlBool>`exists (select 1 from trellis_activity_instance a where a.proc_inst_id = e.id and a.activity_id in (${sql.join(nonEmpty(q.activityIdIn))}))`);
+  }
+  if (q.processDefinitionWithoutTenantId) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.tenant_id is null)`);
+  hierarchyCriteria(q).forEach(where);
+  incidentCriteria(q, orQuery).forEach(where);
+  // Camunda's process instance variables: those of the root execution itself.
+  for (const condition of q.variables ?? []) where(executionVariableCondition(condition, true, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
+  if (q.active) where(sql<SqlBool>`e.suspended = 0`);
+  if (q.suspended) where(sql<SqlBool>`e.suspended = 1`);
+  if (q.withoutTenantId) where(sql<SqlBool>`e.tenant_id is null`);
+  if (q.tenantIdIn !== undefined) isIn('e.tenant_id', q.tenantIdIn);
+  return criteria;
 }
 
 /** The call hierarchy criteria of Camunda's process instance query (a called instance's super execution may be nested). */
@@ -94,14 +104,17 @@ function hierarchyCriteria(q: ProcessInstanceQuery): Expression<SqlBool>[] {
   return criteria;
 }
 
-/** Camunda's incident join: an incident of the instance matching every incident criterion given. */
-function incidentCriterion(q: ProcessInstanceQuery): Expression<SqlBool> | null {
+/**
+ * Camunda's incident join: an incident of the instance matching every incident criterion given (in an
+ * or-query, Camunda's joined incident rows make each criterion an alternative of its own).
+ */
+function incidentCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (q.incidentId !== undefined) conditions.push(sql<SqlBool>`i.id = ${q.incidentId}`);
   if (q.incidentType !== undefined) conditions.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
   if (q.incidentMessage !== undefined) conditions.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
   if (q.incidentMessageLike !== undefined) conditions.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
-  if (conditions.length === 0 && !q.withIncident) return null;
-  const all = conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`1 = 1`;
-  return sql<SqlBool>`exists (select 1 from trellis_incident i where i.proc_inst_id = e.id and ${all})`;
+  const anIncident = (condition: Expression<SqlBool>) => sql<SqlBool>`exists (select 1 from trellis_incident i where i.proc_inst_id = e.id and ${condition})`;
+  if (conditions.length === 0) return q.withIncident ? [anIncident(sql<SqlBool>`1 = 1`)] : [];
+  return orQuery ? conditions.map(anIncident) : [anIncident(sql<SqlBool>`${sql.join(conditions, sql` and `)}`)];
 }

@@ -82,5 +82,7 @@ export interface ProcessInstanceQuery extends Page, TenantChecked {
   variables?: VariableValueCondition[];
   variableNamesIgnoreCase?: boolean;
   variableValuesIgnoreCase?: boolean;
+  /** Camunda's or(): each holds when any of its criteria does; all of them and the rest of the query must hold. */
+  orQueries?: ProcessInstanceQuery[];
   sorting?: Sorting<ProcessInstanceSortField>[];
 }
