@@ -39,6 +39,8 @@ async function deployAndStart(headers?: Headers) {
   return { approval, other, taskId: task.id as string };
 }
 
+const names = (body: Array<{ name: string }>) => body.map((each) => each.name);
+
 describe('the Historic Task Instance and Identity Link Log groups', () => {
   let started: Awaited<ReturnType<typeof deployAndStart>>;
 
@@ -91,7 +93,6 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
   it('filters, sorts, pages and counts historic tasks by GET and by POST', async () => {
     await post(`/task/${started.taskId}/complete`, {});
 
-    const names = (body: Array<{ name: string }>) => body.map((each) => each.name);
     expect(names((await get('/history/task', { finished: true })).body)).toEqual(['Review']);
     expect(names((await get('/history/task', { unassigned: true })).body)).toEqual(['Check']);
     expect(names((await get('/history/task', { processInstanceBusinessKeyIn: 'O-2,X' })).body)).toEqual(['Check']);
@@ -183,10 +184,22 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
     }
   });
 
+  it("filters by the task's own historic variables and its process instance's", async () => {
+    await post(`/task/${started.taskId}/localVariables`, { modifications: { verdict: { value: 'ok', type: 'String' } } });
+    await post(`/process-instance/${started.approval}/variables`, { modifications: { amount: { value: 300, type: 'Integer' } } });
+    await post(`/task/${started.taskId}/complete`, {});
+
+    expect(names((await get('/history/task', { taskVariables: 'verdict_eq_ok' })).body)).toEqual(['Review']);
+    expect(names((await get('/history/task', { processVariables: 'verdict_eq_ok' })).body)).toEqual([]);
+    expect(names((await post('/history/task', { processVariables: [{ name: 'amount', operator: 'gteq', value: 300 }] })).body)).toEqual(['Review']);
+    expect(names((await post('/history/task', { taskVariables: [{ name: 'VERDICT', operator: 'eq', value: 'OK' }], variableNamesIgnoreCase: true, variableValuesIgnoreCase: true })).body)).toEqual(['Review']);
+    expect((await get('/history/task/count', { taskVariables: 'verdict_neq_ok' })).body).toEqual({ count: 0 });
+  });
+
   it('refuses bad and not yet supported parameters with 400', async () => {
     const badSort = await get('/history/task', { sortBy: 'nonsense', sortOrder: 'asc' });
     const badPriority = await get('/history/task/count', { taskPriority: 'high' });
-    const unsupported = await post('/history/task', { taskVariables: [{ name: 'x', operator: 'eq', value: 1 }] });
+    const unsupported = await post('/history/task', { orQueries: [{ taskName: 'x' }] });
     const badLogSort = await get('/history/identity-link-log', { sortBy: 'nonsense', sortOrder: 'asc' });
 
     expect(badSort.status).toBe(400);
@@ -194,7 +207,7 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
     expect(badPriority.status).toBe(400);
     expect(badPriority.body.message).toBe("Cannot set query parameter 'taskPriority' to value 'high': Cannot convert value high to java type java.lang.Integer");
     expect(unsupported.status).toBe(400);
-    expect(unsupported.body.message).toBe("Query parameter 'taskVariables' is not supported by Trellis yet");
+    expect(unsupported.body.message).toBe("Query parameter 'orQueries' is not supported by Trellis yet");
     expect(badLogSort.status).toBe(400);
   });
 });

@@ -5,6 +5,7 @@ import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { variableCriteria } from './variable-instance.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_TASK_QUERY: QuerySpec = {
@@ -20,19 +21,17 @@ const HISTORIC_TASK_QUERY: QuerySpec = {
     taskFollowUpDate: 'date', taskFollowUpDateBefore: 'date', taskFollowUpDateAfter: 'date',
     startedBefore: 'date', startedAfter: 'date', finishedBefore: 'date', finishedAfter: 'date', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
     taskInvolvedUser: 'string', taskInvolvedGroup: 'string', taskHadCandidateUser: 'string', taskHadCandidateGroup: 'string',
-    withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean',
+    withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: [
     'taskId', 'activityInstanceId', 'processDefinitionId', 'processInstanceId', 'executionId', 'duration', 'endTime', 'startTime', 'taskName',
     'taskDescription', 'assignee', 'owner', 'dueDate', 'followUpDate', 'deleteReason', 'taskDefinitionKey', 'priority', 'caseDefinitionId',
     'caseInstanceId', 'caseExecutionId', 'tenantId',
   ],
-  // Variables arrive with the variable history; Trellis runs no cases.
-  unsupported: [
-    'taskVariables', 'processVariables', 'variableNamesIgnoreCase', 'variableValuesIgnoreCase', 'orQueries',
-    'caseInstanceId', 'caseExecutionId', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-  ],
+  // `taskVariables` and `processVariables` are read apart; Trellis runs no cases.
+  unsupported: ['orQueries', 'caseInstanceId', 'caseExecutionId', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName'],
 };
+const VARIABLE_CRITERIA = ['taskVariables', 'processVariables'] as const;
 
 const TASK_REPORT_QUERY: QuerySpec = {
   params: { reportType: 'string', periodUnit: 'string', groupBy: 'string', completedBefore: 'date', completedAfter: 'date' },
@@ -75,11 +74,14 @@ export function toHistoricTaskInstanceDto(task: HistoricTaskInstance) {
 /** The Historic Task Instance group: query and count (GET and POST), and the count and duration reports. */
 export function historyTaskRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
-  const fromQueryString = (ctx: Context) => parseListQuery<HistoricTaskInstanceQuery>(ctx.query, HISTORIC_TASK_QUERY);
-  const fromBody = async (ctx: Context): Promise<HistoricTaskInstanceQuery> => ({
-    ...parseBodyQuery<HistoricTaskInstanceQuery>(await readJsonObject(ctx, rest.bodyLimit), HISTORIC_TASK_QUERY),
-    ...parsePage(ctx.query),
+  const fromQueryString = (ctx: Context): HistoricTaskInstanceQuery => ({
+    ...parseListQuery<HistoricTaskInstanceQuery>(ctx.query, HISTORIC_TASK_QUERY),
+    ...variableCriteria(ctx.query, VARIABLE_CRITERIA, 'queryString'),
   });
+  const fromBody = async (ctx: Context): Promise<HistoricTaskInstanceQuery> => {
+    const body = await readJsonObject(ctx, rest.bodyLimit);
+    return { ...parseBodyQuery<HistoricTaskInstanceQuery>(body, HISTORIC_TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body'), ...parsePage(ctx.query) };
+  };
   // Camunda's HistoricTaskInstanceRestServiceImpl.getHistoricTaskInstanceReport and its HistoricTaskInstanceReportQueryDto.
   const report = async (raw: Record<string, unknown>) => {
     const { params } = parseQuery(raw, TASK_REPORT_QUERY);

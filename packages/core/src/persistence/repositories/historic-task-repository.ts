@@ -15,6 +15,7 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
+import { valueCondition } from './variable-instance-query.js';
 
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_taskinst as t');
 const linkBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_identitylink as l');
@@ -186,6 +187,13 @@ export class HistoricTaskRepository {
     if (q.taskHadCandidateGroup !== undefined) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id = ${q.taskHadCandidateGroup}`);
     if (q.withCandidateGroups) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
     if (q.withoutCandidateGroups) link(true, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
+    const ignoreCase = [q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true] as const;
+    for (const condition of q.taskVariables ?? []) {
+      where(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.task_id = t.id and ${valueCondition(condition, ...ignoreCase)})`);
+    }
+    for (const condition of q.processVariables ?? []) {
+      where(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.proc_inst_id = t.proc_inst_id and v.task_id is null and ${valueCondition(condition, ...ignoreCase)})`);
+    }
     return s;
   }
 

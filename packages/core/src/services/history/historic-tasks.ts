@@ -5,6 +5,7 @@ import type { HistoricTaskState } from '../../history/task-history.js';
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 import { HistoricTaskRepository, type CompletedWindow } from '../../persistence/repositories/historic-task-repository.js';
 import type { TenantChecked } from '../../authorization/tenant-check.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 
 /** A user task as history keeps it (Camunda's HistoricTaskInstance). */
 export interface HistoricTaskInstance {
@@ -92,6 +93,12 @@ export interface HistoricTaskInstanceQuery extends Page, TenantChecked {
   withCandidateGroups?: boolean;
   withoutCandidateGroups?: boolean;
   sorting?: Sorting<HistoricTaskInstanceSortField>[];
+  /** Conditions on the task's own historic variables. */
+  taskVariables?: VariableValueCondition[];
+  /** Conditions on its process instance's historic variables (no task's). */
+  processVariables?: VariableValueCondition[];
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
 }
 
 /** One add or delete of a task's identity link (Camunda's HistoricIdentityLinkLog). */
