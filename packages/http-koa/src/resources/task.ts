@@ -19,7 +19,7 @@ const TASK_QUERY: QuerySpec = {
     taskId: 'string', taskIdIn: 'stringList', processInstanceId: 'string', processInstanceIdIn: 'stringList',
     processDefinitionId: 'string', processDefinitionKey: 'string', executionId: 'string', taskDefinitionKey: 'string',
     name: 'string', nameLike: 'string', assignee: 'string', assigneeLike: 'string', unassigned: 'boolean', assigned: 'boolean',
-    candidateUser: 'string', candidateGroup: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'stringList',
+    candidateUser: 'string', candidateGroup: 'string', candidateGroupLike: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'stringList',
     withoutTenantId: 'boolean',
     processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList', processInstanceBusinessKeyLike: 'string',
     processDefinitionKeyIn: 'stringList', processDefinitionName: 'string', processDefinitionNameLike: 'string',
@@ -36,7 +36,7 @@ const TASK_QUERY: QuerySpec = {
   sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description'],
   unsupported: [
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-    'caseDefinitionNameLike', 'caseExecutionId', 'candidateGroupLike', 'updatedAfter', 'updatedAfterExpression', 'caseInstanceVariables', 'withCommentAttachmentInfo',
+    'caseDefinitionNameLike', 'caseExecutionId', 'updatedAfter', 'updatedAfterExpression', 'caseInstanceVariables', 'withCommentAttachmentInfo',
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */

@@ -299,7 +299,8 @@ function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool>
   if (q.candidateUser !== undefined && groups !== undefined && !orQuery) {
     throw new ProcessEngineException('Invalid query usage: cannot set both candidateUser and candidateGroup (or candidateGroups)');
   }
-  const withCandidates = q.candidateUser !== undefined || groups !== undefined || q.withCandidateGroups === true || q.withCandidateUsers === true;
+  const withCandidates =
+    q.candidateUser !== undefined || groups !== undefined || q.candidateGroupLike !== undefined || q.withCandidateGroups === true || q.withCandidateUsers === true;
   const withoutCandidates = q.withoutCandidateGroups === true || q.withoutCandidateUsers === true;
   if (q.includeAssignedTasks && !withCandidates && !withoutCandidates) {
     throw new ProcessEngineException(
@@ -311,16 +312,18 @@ function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool>
   const parts: Expression<SqlBool>[] = [];
   if (!q.includeAssignedTasks) parts.push(sql<SqlBool>`t.assignee is null`);
   if (withCandidates) {
-    const link: Expression<SqlBool>[] = [];
+    // The candidate user (directly or through a group), the groups and the group pattern are alternatives.
+    const alternatives: Expression<SqlBool>[] = [];
     if (q.candidateUser !== undefined) {
       const user = q.candidateUser;
-      link.push(sql<SqlBool>`(c.user_id = ${user} or c.group_id in (select m.group_id from trellis_membership m where m.user_id = ${user}))`);
+      alternatives.push(sql<SqlBool>`c.user_id = ${user} or c.group_id in (select m.group_id from trellis_membership m where m.user_id = ${user})`);
     }
-    if (groups !== undefined) link.push(groups.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`c.group_id in (${sql.join(groups)})`);
+    if (groups !== undefined) alternatives.push(groups.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`c.group_id in (${sql.join(groups)})`);
+    if (q.candidateGroupLike !== undefined) alternatives.push(sql<SqlBool>`c.group_id like ${q.candidateGroupLike}`);
+    const link: Expression<SqlBool>[] = alternatives.length > 0 ? [sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`] : [];
     if (q.withCandidateGroups) link.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);
-    const joined = orQuery ? sql` and (${sql.join(link, sql` or `)})` : sql.join(link.map((each) => sql` and ${each}`), sql``);
-    parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${joined})`);
+    parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
   }
   if (withoutCandidates) {
     const kinds: Expression<SqlBool>[] = [];

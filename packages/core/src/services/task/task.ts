@@ -102,6 +102,8 @@ export interface TaskQuery extends Page, TenantChecked {
   /** Tasks this user is a candidate for, directly or through one of their groups (Camunda's getCandidateGroups). */
   candidateUser?: string;
   candidateGroup?: string;
+  /** Candidate groups whose id matches this SQL pattern. */
+  candidateGroupLike?: string;
   active?: boolean;
   suspended?: boolean;
   tenantIdIn?: string[];
