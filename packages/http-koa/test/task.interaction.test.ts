@@ -326,6 +326,22 @@ describe('the Task group', () => {
     expect(bare).toMatchObject({ name: 'Bare', priority: 0, assignee: null, due: null, delegationState: null });
   });
 
+  it('stamps lastUpdated at every update event and filters and sorts by it (updatedAfter: updated, or never updated and created, after)', async () => {
+    const fresh = (await rest.request('GET', `/task/${taskId}`)).body;
+    rest.engine.clock.advance(60_000);
+    const before = rest.engine.clock.now();
+    rest.engine.clock.advance(1_000);
+    await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'mary' } });
+    const claimed = (await rest.request('GET', `/task/${taskId}`)).body;
+    const since = (at: Date) => rest.request('GET', '/task', { query: { updatedAfter: at.toISOString().replace('Z', '+0000') } });
+
+    expect(fresh.lastUpdated).toBeNull();
+    expect(claimed.lastUpdated).toBe(rest.engine.clock.now().toISOString().replace('Z', '+0000'));
+    expect((await since(before)).body.map((task: { id: string }) => task.id)).toEqual([taskId]);
+    expect((await since(rest.engine.clock.now())).body).toEqual([]);
+    expect((await rest.request('GET', '/task', { query: { sortBy: 'lastUpdated', sortOrder: 'desc' } })).status).toBe(200);
+  });
+
   it('binds a PUT body as Jackson does: epoch milliseconds for a date, text for a number; an unbindable date is a 400 with an empty message', async () => {
     const due = Date.parse('2026-12-01T10:00:00.000Z');
     const put = await rest.request('PUT', `/task/${taskId}`, { json: { name: 'Timed', priority: '70', due, followUp: null } });

@@ -249,6 +249,8 @@ export interface TaskTable {
   delegation_state: string | null;
   /** The task this one is a sub-task of (Camunda's PARENT_TASK_ID_). */
   parent_task_id: string | null;
+  /** When an update event last fired (Camunda's LAST_UPDATED_); null before the first. */
+  last_updated: number | null;
 }
 
 export interface TaskCandidateTable {

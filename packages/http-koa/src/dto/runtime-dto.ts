@@ -56,7 +56,7 @@ export function toTaskDto(task: Task) {
     assignee: task.assignee,
     owner: task.owner,
     created: formatRestDate(task.created),
-    lastUpdated: null,
+    lastUpdated: date(task.lastUpdated ?? null),
     due: date(task.due),
     followUp: date(task.followUp),
     delegationState: task.delegationState ?? null,

@@ -28,15 +28,15 @@ const TASK_QUERY: QuerySpec = {
     priority: 'integer', maxPriority: 'integer', minPriority: 'integer',
     dueDate: 'date', dueAfter: 'date', dueBefore: 'date', withoutDueDate: 'boolean',
     followUpDate: 'date', followUpAfter: 'date', followUpBefore: 'date', followUpBeforeOrNotExistent: 'date',
-    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', delegationState: 'string',
+    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', updatedAfter: 'date', delegationState: 'string',
     candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
     withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean', parentTaskId: 'string',
   },
-  sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description'],
+  sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description', 'lastUpdated'],
   unsupported: [
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-    'caseDefinitionNameLike', 'caseExecutionId', 'updatedAfter', 'updatedAfterExpression', 'caseInstanceVariables', 'withCommentAttachmentInfo',
+    'caseDefinitionNameLike', 'caseExecutionId', 'caseInstanceVariables', 'withCommentAttachmentInfo',
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */

@@ -24,6 +24,7 @@ import { inPlaceLockUpdates } from './0023-in-place-lock-updates.js';
 import { subTasks } from './0024-sub-tasks.js';
 import { filters } from './0025-filters.js';
 import { tenants } from './0026-tenants.js';
+import { taskLastUpdated } from './0027-task-last-updated.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -54,5 +55,6 @@ export const migrations: readonly Migration[] = [
   subTasks,
   filters,
   tenants,
+  taskLastUpdated,
 ];
 export type { Migration } from './migration.js';

@@ -16,7 +16,7 @@ export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNul
 const SORT_COLUMNS = {
   id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
   followUpDate: 't.follow_up_date', priority: 't.priority', instanceId: 't.proc_inst_id', executionId: 't.execution_id',
-  description: 't.description',
+  description: 't.description', lastUpdated: 't.last_updated',
 } as const;
 
 /** User tasks and their candidates, within one transaction. */
@@ -68,6 +68,11 @@ export class TaskRepository {
   async update(task: Task): Promise<void> {
     await this.revisions.update(this.trx, 'trellis_task', task.id, toRow(task));
     await this.assigned(task);
+  }
+
+  /** Records an update event of the task (its lastUpdated). */
+  async touch(taskId: string, at: Date): Promise<void> {
+    await this.revisions.update(this.trx, 'trellis_task', taskId, { last_updated: at.getTime() });
   }
 
   private async assigned(task: Task): Promise<void> {
@@ -187,6 +192,7 @@ export class TaskRepository {
       tenantId: row.tenant_id,
       delegationState: (row.delegation_state as DelegationState | null) ?? null,
       parentTaskId: row.parent_task_id ?? null,
+      lastUpdated: row.last_updated == null ? null : toDate(row.last_updated),
     };
   }
 }
@@ -257,6 +263,10 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
     if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
   }
   if (q.withoutDueDate) where(sql<SqlBool>`t.due_date is null`);
+  if (q.updatedAfter !== undefined) {
+    const after = q.updatedAfter.getTime();
+    where(sql<SqlBool>`(t.last_updated > ${after} or (t.last_updated is null and t.create_time > ${after}))`);
+  }
   if (q.followUpBeforeOrNotExistent !== undefined) {
     where(sql<SqlBool>`(t.follow_up_date is null or t.follow_up_date < ${q.followUpBeforeOrNotExistent.getTime()})`);
   }
@@ -355,5 +365,6 @@ function toRow(task: Task): Omit<TaskTable, 'rev'> {
     tenant_id: task.tenantId,
     delegation_state: task.delegationState ?? null,
     parent_task_id: task.parentTaskId ?? null,
+    last_updated: task.lastUpdated?.getTime() ?? null,
   };
 }

@@ -24,6 +24,7 @@ export const TASK_QUERY_EXPRESSIONS = {
   createdOnExpression: 'createdOn',
   createdAfterExpression: 'createdAfter',
   createdBeforeExpression: 'createdBefore',
+  updatedAfterExpression: 'updatedAfter',
 } as const;
 
 export type TaskQueryExpression = keyof typeof TASK_QUERY_EXPRESSIONS;
@@ -35,7 +36,7 @@ const QUERY_METHODS: Record<string, string> = {
   createdOn: 'taskCreatedOn', createdAfter: 'taskCreatedAfter', createdBefore: 'taskCreatedBefore',
 };
 
-const DATE_TARGETS = new Set<string>(['dueDate', 'dueAfter', 'dueBefore', 'followUpDate', 'followUpAfter', 'followUpBefore', 'followUpBeforeOrNotExistent', 'createdOn', 'createdAfter', 'createdBefore']);
+const DATE_TARGETS = new Set<string>(['dueDate', 'dueAfter', 'dueBefore', 'followUpDate', 'followUpAfter', 'followUpBefore', 'followUpBeforeOrNotExistent', 'createdOn', 'createdAfter', 'createdBefore', 'updatedAfter']);
 
 /** Joda's DateTime as query expressions use it (`${dateTime().plusDays(1)}`): shifts by whole units. */
 class QueryDateTime {

@@ -809,7 +809,10 @@ async function updateAssignment(ctx: CommandContext, env: RuntimeEnvironment, ta
  * listeners when the assignee changed. What they change on the task is written, their variables go
  * to its process instance.
  */
-async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, task: Task, assigneeChanged: boolean): Promise<void> {
+async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, updated: Task, assigneeChanged: boolean): Promise<void> {
+  // Every update event stamps the task (Camunda's lastUpdated), whether or not listeners run.
+  const task = { ...updated, lastUpdated: ctx.clock.now() };
+  await ctx.tasks.touch(task.id, task.lastUpdated);
   if (!task.processDefinitionId || !task.processInstanceId || !task.executionId || !task.taskDefinitionKey) return;
   const definition = await env.definition(ctx, task.processDefinitionId);
   const element = definition ? (await env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;

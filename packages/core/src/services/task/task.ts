@@ -29,6 +29,8 @@ export interface Task {
   delegationState?: DelegationState | null;
   /** The task this one is a sub-task of (null or absent: none). */
   parentTaskId?: string | null;
+  /** When a command last updated the task (Camunda's lastUpdated; null or absent: never). */
+  lastUpdated?: Date | null;
 }
 
 /** A standalone task to create (REST's POST /task/create: Camunda's TaskDto applied to a new task). */
@@ -80,7 +82,7 @@ export interface TaskCandidates {
 }
 
 export type TaskSortField =
-  | 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId' | 'description';
+  | 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId' | 'description' | 'lastUpdated';
 
 export interface TaskQuery extends Page, TenantChecked {
   taskId?: string;
@@ -104,6 +106,8 @@ export interface TaskQuery extends Page, TenantChecked {
   candidateGroup?: string;
   /** Candidate groups whose id matches this SQL pattern. */
   candidateGroupLike?: string;
+  /** Tasks updated after this moment, or never updated and created after it. */
+  updatedAfter?: Date;
   active?: boolean;
   suspended?: boolean;
   tenantIdIn?: string[];
