@@ -182,6 +182,20 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
     expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
   });
 
+  it('tells whether each task has comments and attachments when asked (withCommentAttachmentInfo)', async () => {
+    const review = [...labels].find(([, label]) => label === 'A.review')![0];
+    await rest.engine.task.createComment(review, 'looks fine');
+    const asked = await rest.request('GET', '/task', { query: { processInstanceBusinessKey: 'order-1', withCommentAttachmentInfo: true } });
+    const plain = await rest.request('POST', '/task', { json: { processInstanceBusinessKey: 'order-1' } });
+
+    expect(Object.fromEntries(asked.body.map((task: { id: string; comment: boolean; attachment: boolean }) => [labels.get(task.id), [task.comment, task.attachment]]))).toEqual({
+      'A.approve': [false, false],
+      'A.archive': [false, false],
+      'A.review': [true, false],
+    });
+    expect(plain.body.every((task: object) => !('comment' in task) && !('attachment' in task))).toBe(true);
+  });
+
   it('filters by process and task variables', async () => {
     expect(await get({ processVariables: 'customer_eq_Acme' })).toEqual(ALL_A);
     expect(await get({ processVariables: 'customer_like_G%' })).toEqual(ALL_B);
@@ -216,7 +230,7 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
 
   it('refuses criteria it does not support yet, and values that do not convert', async () => {
     const refused: Array<Record<string, string | boolean>> = [
-      { caseInstanceId: 'x' }, { withCommentAttachmentInfo: true },
+      { caseInstanceId: 'x' },
       { dueDate: 'tomorrow' }, { priority: 'high' }, { delegationState: 'DONE' },
     ];
     for (const query of refused) {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type TaskQuery, type TypedValue } from '@trellis/core';
+import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type Task, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
@@ -28,7 +28,7 @@ const TASK_QUERY: QuerySpec = {
     priority: 'integer', maxPriority: 'integer', minPriority: 'integer',
     dueDate: 'date', dueAfter: 'date', dueBefore: 'date', withoutDueDate: 'boolean',
     followUpDate: 'date', followUpAfter: 'date', followUpBefore: 'date', followUpBeforeOrNotExistent: 'date',
-    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', updatedAfter: 'date', delegationState: 'string',
+    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', updatedAfter: 'date', withCommentAttachmentInfo: 'boolean', delegationState: 'string',
     candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
     withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean', parentTaskId: 'string',
@@ -36,7 +36,7 @@ const TASK_QUERY: QuerySpec = {
   sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description', 'lastUpdated'],
   unsupported: [
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
-    'caseDefinitionNameLike', 'caseExecutionId', 'caseInstanceVariables', 'withCommentAttachmentInfo',
+    'caseDefinitionNameLike', 'caseExecutionId', 'caseInstanceVariables',
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */
@@ -76,6 +76,10 @@ export function taskQueryDto(body: Record<string, unknown>, stored: boolean): Ta
   if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, (each) => taskQueryDto(each, false));
   return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
 }
+
+/** A task of a list: Camunda's TaskDto, or TaskWithAttachmentAndCommentDto when the query asked withCommentAttachmentInfo. */
+const listDto = (task: Task) =>
+  task.commentAttachmentInfo ? { ...toTaskDto(task), attachment: task.commentAttachmentInfo.attachment, comment: task.commentAttachmentInfo.comment } : toTaskDto(task);
 
 /**
  * The fields of Camunda's TaskDto.updateTask, every one set (priority 0 when absent). Trellis has no
@@ -122,7 +126,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   router.get('/task', async (ctx) => {
     const query = taskQueryFromString(ctx.query);
     if (taskListVariant(ctx) === 'json') {
-      ctx.body = (await engine.task.findTasks(query)).map(toTaskDto);
+      ctx.body = (await engine.task.findTasks(query)).map(listDto);
       return;
     }
     const tasks = await engine.task.findTasks(query);
@@ -150,7 +154,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.post('/task', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    ctx.body = (await engine.task.findTasks(taskQueryFromBody(body, ctx.query))).map(toTaskDto);
+    ctx.body = (await engine.task.findTasks(taskQueryFromBody(body, ctx.query))).map(listDto);
   });
 
   router.post('/task/count', async (ctx) => {

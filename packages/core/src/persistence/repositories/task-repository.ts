@@ -56,6 +56,19 @@ export class TaskRepository {
   }
 
   async find(query: TaskQuery, readable: TaskReadFilter = null): Promise<Task[]> {
+    if (query.withCommentAttachmentInfo) {
+      const select = this.filtered(query, readable)
+        .selectAll('t')
+        .select([
+          sql<number>`case when exists (select 1 from trellis_comment c where c.task_id = t.id) then 1 else 0 end`.as('has_comment'),
+          sql<number>`case when exists (select 1 from trellis_attachment a where a.task_id = t.id) then 1 else 0 end`.as('has_attachment'),
+        ]);
+      const rows = await applyPage(applySorting(select, query.sorting, SORT_COLUMNS, 't.id'), query).execute();
+      return rows.map(({ has_comment, has_attachment, ...row }) => ({
+        ...this.remember(row),
+        commentAttachmentInfo: { comment: toBoolean(has_comment), attachment: toBoolean(has_attachment) },
+      }));
+    }
     const sorted = applySorting(this.filtered(query, readable).selectAll('t'), query.sorting, SORT_COLUMNS, 't.id');
     return (await applyPage(sorted, query).execute()).map((row) => this.remember(row));
   }

@@ -31,6 +31,8 @@ export interface Task {
   parentTaskId?: string | null;
   /** When a command last updated the task (Camunda's lastUpdated; null or absent: never). */
   lastUpdated?: Date | null;
+  /** Whether it has comments and attachments: read only by a query asking withCommentAttachmentInfo. */
+  commentAttachmentInfo?: { comment: boolean; attachment: boolean };
 }
 
 /** A standalone task to create (REST's POST /task/create: Camunda's TaskDto applied to a new task). */
@@ -108,6 +110,8 @@ export interface TaskQuery extends Page, TenantChecked {
   candidateGroupLike?: string;
   /** Tasks updated after this moment, or never updated and created after it. */
   updatedAfter?: Date;
+  /** Read whether each task found has comments and attachments (Task.commentAttachmentInfo). */
+  withCommentAttachmentInfo?: boolean;
   active?: boolean;
   suspended?: boolean;
   tenantIdIn?: string[];
