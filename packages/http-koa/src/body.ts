@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import { readRawBody } from './read-body.js';
-import { jacksonBoolean, jacksonInteger } from './query/parse-query.js';
-import { parseRestDate } from './dto/dates.js';
+import { jacksonBoolean, jacksonDate, jacksonInteger } from './query/parse-query.js';
 
 /**
  * Reads a JSON request body as Camunda's JAX-RS stack does: an empty body counts as `{}`,
@@ -68,7 +67,7 @@ export const nullableFlag = (value: unknown): boolean | null => (value === undef
 /** A Date field of a request DTO as Jackson binds it: the REST date format, or epoch milliseconds; null when missing or null; anything else fails the request (400). */
 export const dateValue = (value: unknown): Date | null => {
   if (value === undefined || value === null) return null;
-  const date = typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
+  const date = jacksonDate(value);
   if (!date) throw unbindable();
   return date;
 };

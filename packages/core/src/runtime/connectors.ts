@@ -2,7 +2,8 @@ import type { FlowElementModel } from '../bpmn/index.js';
 import type { Execution } from './execution.js';
 import { evaluateParameters, type OverlayScope } from './io-mapping.js';
 import type { ProcessRunner } from './process-runner.js';
-import { toJavaScriptValue, untypedValue } from './variables/index.js';
+import { executionFacade } from './execution-facade.js';
+import { untypedValue } from './variables/index.js';
 
 /**
  * Runs an element's camunda:connector (Camunda's ServiceTaskConnectorActivityBehavior): its input
@@ -28,15 +29,12 @@ export async function runConnector(runner: ProcessRunner, execution: Execution, 
 /** Camunda's ConnectorVariableScope: its own variables over the execution's, bound as `connector`. */
 function connectorScope(runner: ProcessRunner, execution: Execution, variables: Record<string, unknown>): OverlayScope {
   const has = (name: string) => Object.hasOwn(variables, name);
-  const fromExecution = (name: string) => {
-    const value = runner.variables.lookup(execution.id, name);
-    return value === undefined ? null : toJavaScriptValue(value);
-  };
+  const parent = executionFacade(execution, runner);
   const facade = {
     getVariableScopeKey: () => 'connector',
-    getVariable: (name: string) => (has(name) ? variables[name] : fromExecution(name)),
+    getVariable: (name: string) => (has(name) ? variables[name] : parent.getVariable(name)),
     getVariableLocal: (name: string) => (has(name) ? variables[name] : null),
-    hasVariable: (name: string) => has(name) || runner.variables.ownerOf(execution.id, name) !== null,
+    hasVariable: (name: string) => has(name) || parent.hasVariable(name),
     hasVariableLocal: has,
     getVariableNamesLocal: () => Object.keys(variables),
     getVariablesLocal: () => ({ ...variables }),

@@ -1,6 +1,9 @@
 import type { Execution } from './execution.js';
 import type { ProcessRunner } from './process-runner.js';
-import { toJavaScriptValue, untypedValue } from './variables/index.js';
+import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
+
+/** A variable's value as delegates and scripts see it; null for none. */
+export const plainValue = (value: TypedValue | undefined): unknown => (value === undefined ? null : toJavaScriptValue(value));
 
 /** The execution listener running now: its event, and the element it belongs to (the sequence flow of `take`). */
 export interface ListenerEvent {
@@ -14,7 +17,6 @@ export interface ListenerEvent {
  */
 export function executionFacade(execution: Execution, runner: ProcessRunner) {
   const variables = runner.variables;
-  const plain = (value: ReturnType<ProcessRunner['variables']['lookup']>) => (value === undefined ? null : toJavaScriptValue(value));
   const setVariable = (name: string, value: unknown) => variables.setVisible(execution.id, name, untypedValue(value));
   const setVariableLocal = (name: string, value: unknown) => variables.setLocal(execution.id, name, untypedValue(value));
   const activityInstance = () => (execution.activityInstanceId === null ? undefined : runner.tree.activityInstances.get(execution.activityInstanceId));
@@ -32,8 +34,8 @@ export function executionFacade(execution: Execution, runner: ProcessRunner) {
     getTenantId: () => execution.tenantId,
     getEventName: () => runner.listenerEvent?.event ?? null,
     getCurrentTransitionId: () => (runner.listenerEvent?.event === 'take' ? runner.listenerEvent.elementId : null),
-    getVariable: (name: string) => plain(variables.lookup(execution.id, name)),
-    getVariableLocal: (name: string) => plain(variables.getLocal(execution.id, name)),
+    getVariable: (name: string) => plainValue(variables.lookup(execution.id, name)),
+    getVariableLocal: (name: string) => plainValue(variables.getLocal(execution.id, name)),
     getVariableTyped: (name: string) => variables.lookup(execution.id, name) ?? null,
     getVariableLocalTyped: (name: string) => variables.getLocal(execution.id, name) ?? null,
     hasVariable: (name: string) => variables.ownerOf(execution.id, name) !== null,
@@ -49,6 +51,6 @@ export function executionFacade(execution: Execution, runner: ProcessRunner) {
     getVariableNames: () => Object.keys(variables.visible(execution.id)),
     getVariableNamesLocal: () => variables.localNames(execution.id),
     getVariables: () => Object.fromEntries(Object.entries(variables.visible(execution.id)).map(([name, value]) => [name, toJavaScriptValue(value)])),
-    getVariablesLocal: () => Object.fromEntries(variables.localNames(execution.id).map((name) => [name, plain(variables.getLocal(execution.id, name))])),
+    getVariablesLocal: () => Object.fromEntries(variables.localNames(execution.id).map((name) => [name, plainValue(variables.getLocal(execution.id, name))])),
   };
 }

@@ -3,10 +3,10 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Task } from '../services/task/task.js';
 import { TaskLocalVariables } from '../services/task/task-local-variables.js';
 import type { Execution } from './execution.js';
-import { executionFacade } from './execution-facade.js';
+import { executionFacade, plainValue } from './execution-facade.js';
 import { invokeDelegation } from './listeners.js';
 import type { ProcessRunner } from './process-runner.js';
-import { toJavaScriptValue, untypedValue } from './variables/index.js';
+import { untypedValue } from './variables/index.js';
 
 /** Camunda's task listener events (timeout: a timeout listener's timer fired). */
 export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete' | 'timeout';
@@ -86,8 +86,7 @@ export function listenerChanges(before: Task, after: Task): Partial<Task> | null
  */
 function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, candidates: TaskCandidates | null, locals: TaskLocalVariables) {
   const onExecution = executionFacade(execution, runner);
-  const plain = (value: ReturnType<TaskLocalVariables['get']>) => (value === undefined ? null : toJavaScriptValue(value));
-  const localsRecord = () => Object.fromEntries(locals.names().map((name) => [name, plain(locals.get(name))]));
+  const localsRecord = () => Object.fromEntries(locals.names().map((name) => [name, plainValue(locals.get(name))]));
   const setVariable = (name: string, value: unknown) => (locals.has(name) ? locals.set(name, untypedValue(value)) : onExecution.setVariable(name, value));
   const setVariableLocal = (name: string, value: unknown) => locals.set(name, untypedValue(value));
   const changeCandidates = (kind: keyof TaskCandidates, ids: readonly string[], add: boolean) => {
@@ -131,8 +130,8 @@ function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskLi
     addCandidateGroups: (groupIds: readonly string[]) => changeCandidates('groups', groupIds, true),
     deleteCandidateUser: (userId: string) => changeCandidates('users', [userId], false),
     deleteCandidateGroup: (groupId: string) => changeCandidates('groups', [groupId], false),
-    getVariable: (name: string) => (locals.has(name) ? plain(locals.get(name)) : onExecution.getVariable(name)),
-    getVariableLocal: (name: string) => plain(locals.get(name)),
+    getVariable: (name: string) => (locals.has(name) ? plainValue(locals.get(name)) : onExecution.getVariable(name)),
+    getVariableLocal: (name: string) => plainValue(locals.get(name)),
     getVariables: () => ({ ...onExecution.getVariables(), ...localsRecord() }),
     getVariablesLocal: localsRecord,
     hasVariable: (name: string) => locals.has(name) || onExecution.hasVariable(name),

@@ -197,7 +197,7 @@ function bodyValue(name: string, value: unknown, kind: ParamKind): unknown {
       return number;
     }
     case 'date': {
-      const date = typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
+      const date = jacksonDate(value);
       if (!date) throw invalid();
       return date;
     }
@@ -212,6 +212,11 @@ export function jacksonBoolean(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string' && JAVA_BOOLEANS.has(value)) return value.toLowerCase() === 'true';
   return null;
+}
+
+/** A JSON value as Jackson reads it into a Date: text in the REST date format, or epoch milliseconds; null for anything else. */
+export function jacksonDate(value: unknown): Date | null {
+  return typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
 }
 
 /** A JSON value as Jackson reads it into an Integer or Long: a number (a fraction cut) or integral text; null for anything else. */

@@ -45,19 +45,15 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
   const { engine } = rest;
   const deserialize = (ctx: Context, name: string) => ctx.query[name] !== 'false';
 
-  const fromQueryString = (query: Record<string, unknown>): VariableInstanceQuery => {
-    const parsed = parseListQuery<VariableInstanceQuery>(query, VARIABLE_QUERY);
-    const raw = Array.isArray(query.variableValues) ? query.variableValues[0] : query.variableValues;
-    if (typeof raw === 'string') parsed.variableValues = parseVariableValuesParam(raw);
-    return parsed;
-  };
+  const fromQueryString = (query: Record<string, unknown>): VariableInstanceQuery => ({
+    ...parseListQuery<VariableInstanceQuery>(query, VARIABLE_QUERY),
+    ...variableCriteria(query, ['variableValues'], 'queryString'),
+  });
 
   /** POST bodies carry the same criteria, `variableValues` as objects and `sorting` as a list; paging stays in the query string. */
   const fromBody = async (ctx: Context): Promise<VariableInstanceQuery> => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const query = parseBodyQuery<VariableInstanceQuery>(body, VARIABLE_QUERY);
-    if (body.variableValues !== undefined && body.variableValues !== null) query.variableValues = parseVariableValuesBody(body.variableValues);
-    return { ...query, ...parsePage(ctx.query) };
+    return { ...parseBodyQuery<VariableInstanceQuery>(body, VARIABLE_QUERY), ...variableCriteria(body, ['variableValues'], 'body'), ...parsePage(ctx.query) };
   };
 
   router.get('/variable-instance', async (ctx) => {

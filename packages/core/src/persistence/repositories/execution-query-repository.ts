@@ -1,7 +1,7 @@
-import type { Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { ExecutionInfo, ExecutionQuery } from '../../services/runtime/execution.js';
 import type { StoreSchema } from '../schema.js';
-import type { InstanceReadFilter } from './process-instance-repository.js';
+import { incidentConditions, type InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, nonEmpty } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
 import { executionVariableCondition } from './variable-instance-query.js';
@@ -47,16 +47,8 @@ export class ExecutionQueryRepository {
     for (const condition of q.processVariables ?? []) select = select.where(executionVariableCondition(condition, false, ...ignoreCase));
     if (q.active) select = select.where('e.is_active', '=', 1).where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
-    if (q.incidentId !== undefined || q.incidentType !== undefined || q.incidentMessage !== undefined || q.incidentMessageLike !== undefined) {
-      select = select.where((eb) => {
-        let incidents = eb.selectFrom('trellis_incident as i').select('i.id').whereRef('i.execution_id', '=', 'e.id');
-        if (q.incidentId !== undefined) incidents = incidents.where('i.id', '=', q.incidentId);
-        if (q.incidentType !== undefined) incidents = incidents.where('i.incident_type', '=', q.incidentType);
-        if (q.incidentMessage !== undefined) incidents = incidents.where('i.incident_message', '=', q.incidentMessage);
-        if (q.incidentMessageLike !== undefined) incidents = incidents.where('i.incident_message', 'like', q.incidentMessageLike);
-        return eb.exists(incidents);
-      });
-    }
+    const incident = incidentConditions(q);
+    if (incident.length > 0) select = select.where(sql<SqlBool>`exists (select 1 from trellis_incident i where i.execution_id = e.id and ${sql.join(incident, sql` and `)})`);
     select = applyTenantCheck(select, q, 'e.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
     if (readable) select = select.where(readable('e.proc_inst_id', 'e.proc_def_key'));

@@ -11,7 +11,7 @@ import type {
 } from '../../services/history/historic-instances.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
@@ -135,7 +135,7 @@ type Criterion = RawBuilder<SqlBool>;
 function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcessInstanceState | undefined): Criterion[] {
   const c: Criterion[] = [];
   const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}`);
-  const isIn = (column: string, values: readonly string[]) => c.push(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+  const isIn = (column: string, values: readonly string[]) => c.push(columnIn(column, values));
   if (q.processInstanceId !== undefined) is('p.id', '=', q.processInstanceId);
   if (q.processInstanceIds !== undefined) isIn('p.id', q.processInstanceIds);
   if (q.processDefinitionId !== undefined) is('p.proc_def_id', '=', q.processDefinitionId);

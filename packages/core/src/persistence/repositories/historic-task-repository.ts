@@ -12,7 +12,7 @@ import type {
 } from '../../services/history/historic-tasks.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
 import { valueCondition } from './variable-instance-query.js';
@@ -121,7 +121,7 @@ export class HistoricTaskRepository {
       if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} like ${value}`);
     };
     const inList = (column: string, values: readonly string[] | undefined) => {
-      if (values !== undefined) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+      if (values !== undefined) where(columnIn(column, values));
     };
     const compare = (column: string, date: Date | undefined, op: '=' | '<' | '>' | '<=' | '>=') => {
       if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
-import { applyPage, applySorting, nonEmpty, toBoolean } from './query-support.js';
+import { applyPage, applySorting, columnIn, nonEmpty, toBoolean } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { executionVariableCondition } from './variable-instance-query.js';
@@ -62,7 +62,7 @@ export class ProcessInstanceRepository {
 function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression<SqlBool>[] {
   const criteria: Expression<SqlBool>[] = [];
   const where = (condition: Expression<SqlBool>) => void criteria.push(condition);
-  const isIn = (column: string, values: readonly string[]) => where(sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`);
+  const isIn = (column: string, values: readonly string[]) => where(columnIn(column, values));
   if (q.processInstanceIds !== undefined) isIn('e.id', q.processInstanceIds);
   if (q.businessKey !== undefined) where(sql<SqlBool>`e.business_key = ${q.businessKey}`);
   if (q.businessKeyLike !== undefined) where(sql<SqlBool>`e.business_key like ${q.businessKeyLike}`);
@@ -109,12 +109,18 @@ function hierarchyCriteria(q: ProcessInstanceQuery): Expression<SqlBool>[] {
  * or-query, Camunda's joined incident rows make each criterion an alternative of its own).
  */
 function incidentCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression<SqlBool>[] {
+  const conditions = incidentConditions(q);
+  const anIncident = (condition: Expression<SqlBool>) => sql<SqlBool>`exists (select 1 from trellis_incident i where i.proc_inst_id = e.id and ${condition})`;
+  if (conditions.length === 0) return q.withIncident ? [anIncident(sql<SqlBool>`1 = 1`)] : [];
+  return orQuery ? conditions.map(anIncident) : [anIncident(sql<SqlBool>`${sql.join(conditions, sql` and `)}`)];
+}
+
+/** The runtime incident criteria of an instance or execution query, as conditions on the incident `i`. */
+export function incidentConditions(q: { incidentId?: string; incidentType?: string; incidentMessage?: string; incidentMessageLike?: string }): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (q.incidentId !== undefined) conditions.push(sql<SqlBool>`i.id = ${q.incidentId}`);
   if (q.incidentType !== undefined) conditions.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
   if (q.incidentMessage !== undefined) conditions.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
   if (q.incidentMessageLike !== undefined) conditions.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
-  const anIncident = (condition: Expression<SqlBool>) => sql<SqlBool>`exists (select 1 from trellis_incident i where i.proc_inst_id = e.id and ${condition})`;
-  if (conditions.length === 0) return q.withIncident ? [anIncident(sql<SqlBool>`1 = 1`)] : [];
-  return orQuery ? conditions.map(anIncident) : [anIncident(sql<SqlBool>`${sql.join(conditions, sql` and `)}`)];
+  return conditions;
 }

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -54,4 +54,9 @@ export const fromBoolean = (value: boolean): number => (value ? 1 : 0);
  */
 export function nonEmpty(values: readonly string[]): string[] {
   return values.length > 0 ? [...values] : ['\u0001'];
+}
+
+/** `column in (values)` as one condition; an empty list matches nothing (see nonEmpty). */
+export function columnIn(column: string, values: readonly string[]) {
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`;
 }

@@ -4,7 +4,7 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
 import { valueCondition } from './variable-instance-query.js';
@@ -220,10 +220,10 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   const where = (condition: Expression<SqlBool>) => void criteria.push(condition);
   const equals = (column: string, value: unknown) => where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
   if (q.taskId !== undefined) equals('t.id', q.taskId);
-  if (q.taskIdIn !== undefined) where(inOrNothing('t.id', q.taskIdIn));
+  if (q.taskIdIn !== undefined) where(columnIn('t.id', q.taskIdIn));
   if (q.parentTaskId !== undefined) equals('t.parent_task_id', q.parentTaskId);
   if (q.processInstanceId !== undefined) equals('t.proc_inst_id', q.processInstanceId);
-  if (q.processInstanceIdIn !== undefined) where(inOrNothing('t.proc_inst_id', q.processInstanceIdIn));
+  if (q.processInstanceIdIn !== undefined) where(columnIn('t.proc_inst_id', q.processInstanceIdIn));
   if (q.processDefinitionId !== undefined) equals('t.proc_def_id', q.processDefinitionId);
   if (q.processDefinitionKey !== undefined) where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where d.key = ${q.processDefinitionKey})`);
   if (q.executionId !== undefined) equals('t.execution_id', q.executionId);
@@ -238,7 +238,7 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   if (q.active) where(sql<SqlBool>`t.suspended = 0`);
   if (q.suspended) where(sql<SqlBool>`t.suspended = 1`);
   if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
-  if (q.tenantIdIn !== undefined) where(inOrNothing('t.tenant_id', q.tenantIdIn));
+  if (q.tenantIdIn !== undefined) where(columnIn('t.tenant_id', q.tenantIdIn));
   const inList = (column: string, values: readonly string[] | undefined) => {
     if (values !== undefined && values.length > 0) where(sql<SqlBool>`${sql.ref(column)} in (${sql.join([...values])})`);
   };
@@ -305,9 +305,6 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   }
   return criteria;
 }
-
-/** `column in (values)`; an empty list matches nothing. */
-const inOrNothing = (column: string, values: readonly string[]) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`;
 
 /**
  * Camunda's candidate criteria: candidateUser (the user, or one of their groups), candidateGroup and
