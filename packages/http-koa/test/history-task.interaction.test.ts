@@ -193,13 +193,45 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
     expect(names((await get('/history/task', { processVariables: 'verdict_eq_ok' })).body)).toEqual([]);
     expect(names((await post('/history/task', { processVariables: [{ name: 'amount', operator: 'gteq', value: 300 }] })).body)).toEqual(['Review']);
     expect(names((await post('/history/task', { taskVariables: [{ name: 'VERDICT', operator: 'eq', value: 'OK' }], variableNamesIgnoreCase: true, variableValuesIgnoreCase: true })).body)).toEqual(['Review']);
-    expect((await get('/history/task/count', { taskVariables: 'verdict_neq_ok' })).body).toEqual({ count: 0 });
+    // notLike and neq negate like and eq: an Integer is not like the text '300'; the variable must exist.
+    expect(names((await post('/history/task', { processVariables: [{ name: 'amount', operator: 'notLike', value: 300 }] })).body)).toEqual(['Review']);
+    expect(names((await post('/history/task', { processVariables: [{ name: 'amount', operator: 'neq', value: 300 }] })).body)).toEqual([]);
+    // Camunda's HistoricTaskInstanceQueryDto takes task variables only by equality, process variables by any comparison.
+    const neq = await get('/history/task/count', { taskVariables: 'verdict_neq_ok' });
+    expect([neq.status, neq.body]).toEqual([400, { type: 'InvalidRequestException', message: 'Invalid variable comparator specified: neq', code: null }]);
+    const bad = await post('/history/task', { processVariables: [{ name: 'amount', operator: 'almost', value: 300 }] });
+    expect([bad.status, bad.body.message]).toEqual([400, 'Invalid process variable comparator specified: almost']);
+  });
+
+  it('finds tasks matching any criterion of an or-query, as Camunda\'s or()', async () => {
+    await post(`/task/${started.taskId}/complete`, {});
+    const find = async (body: unknown) => names((await post('/history/task', body)).body).sort();
+
+    // Names compare ignoring case, in or-queries as elsewhere.
+    expect(await find({ taskName: 'REVIEW' })).toEqual(['Review']);
+    expect(await find({ orQueries: [{ taskName: 'review', taskDefinitionKey: 'check' }] })).toEqual(['Check', 'Review']);
+    expect(await find({ finished: true, orQueries: [{ taskName: 'review', taskDefinitionKey: 'check' }] })).toEqual(['Review']);
+    // Two or-queries must both hold; an empty one holds always.
+    expect(await find({ orQueries: [{ taskAssignee: 'mary', unassigned: true }, { processFinished: true }] })).toEqual(['Review']);
+    expect(await find({ orQueries: [{}] })).toEqual(['Check', 'Review']);
+    expect(await find({ orQueries: [{ taskHadCandidateGroup: 'nobody', processInstanceBusinessKeyIn: ['O-2'] }] })).toEqual(['Check']);
+    expect(await find({ orQueries: [{ taskVariables: [{ name: 'nothing', operator: 'eq', value: 1 }], processUnfinished: true }] })).toEqual(['Check']);
+    expect((await post('/history/task/count', { orQueries: [{ taskName: 'nothing', taskOwner: 'nobody' }] })).body).toEqual({ count: 0 });
+
+    const candidates = await post('/history/task', { orQueries: [{ withCandidateGroups: true }] });
+    expect([candidates.status, candidates.body.message]).toEqual([500, "Invalid query usage: cannot set withCandidateGroups() within 'or' query"]);
+    const nested = await post('/history/task', { orQueries: [{ orQueries: [{ taskName: 'x' }] }] });
+    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
+    // Due date and no due date exclude each other in the query itself, not in an or-query.
+    const due = await post('/history/task', { taskDueDateBefore: '2030-01-01T00:00:00.000+0000', withoutTaskDueDate: true });
+    expect([due.status, due.body.message]).toEqual([500, 'Invalid query usage: cannot set both task due date (equal to, before, or after) and withoutTaskDueDate filters.']);
+    expect(await find({ orQueries: [{ taskDueDateBefore: '2030-01-01T00:00:00.000+0000', withoutTaskDueDate: true }] })).toEqual(['Check', 'Review']);
   });
 
   it('refuses bad and not yet supported parameters with 400', async () => {
     const badSort = await get('/history/task', { sortBy: 'nonsense', sortOrder: 'asc' });
     const badPriority = await get('/history/task/count', { taskPriority: 'high' });
-    const unsupported = await post('/history/task', { orQueries: [{ taskName: 'x' }] });
+    const unsupported = await post('/history/task', { caseInstanceId: 'x' });
     const badLogSort = await get('/history/identity-link-log', { sortBy: 'nonsense', sortOrder: 'asc' });
 
     expect(badSort.status).toBe(400);
@@ -207,7 +239,7 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
     expect(badPriority.status).toBe(400);
     expect(badPriority.body.message).toBe("Cannot set query parameter 'taskPriority' to value 'high': Cannot convert value high to java type java.lang.Integer");
     expect(unsupported.status).toBe(400);
-    expect(unsupported.body.message).toBe("Query parameter 'orQueries' is not supported by Trellis yet");
+    expect(unsupported.body.message).toBe("Query parameter 'caseInstanceId' is not supported by Trellis yet");
     expect(badLogSort.status).toBe(400);
   });
 });

@@ -85,8 +85,11 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
 
     expect(await executions({ variables: 'customer_eq_Acme' })).toEqual([first]);
     expect(await executions({ processVariables: 'customer_eq_Bolt' })).toEqual([second]);
-    expect(await byBody({ processVariables: [{ name: 'amount', operator: 'lt', value: 50 }] })).toEqual([second]);
+    expect(await byBody({ processVariables: [{ name: 'customer', operator: 'neq', value: 'Acme' }] })).toEqual([second]);
+    // Camunda's ExecutionQueryDto compares process variables only by (in)equality.
+    const lessThan = await rest.request('POST', '/execution', { json: { processVariables: [{ name: 'amount', operator: 'lt', value: 50 }] } });
+    expect([lessThan.status, lessThan.body.message]).toEqual([400, 'Invalid process variable comparator specified: lt']);
     expect(await byBody({ variables: [{ name: 'Customer', operator: 'eq', value: 'ACME' }], variableNamesIgnoreCase: true, variableValuesIgnoreCase: true })).toEqual([first]);
-    expect((await rest.request('GET', '/execution/count', { query: { processVariables: 'customer_like_%' } })).body).toEqual({ count: 2 });
+    expect((await rest.request('GET', '/execution/count', { query: { variables: 'customer_like_%' } })).body).toEqual({ count: 2 });
   });
 });

@@ -211,8 +211,12 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
     expect(await post({ processVariables: [{ name: 'amount', operator: 'lteq', value: 100 }, { name: 'customer', operator: 'eq', value: 'Acme' }] })).toEqual(ALL_A);
     expect(await post({ processVariables: [{ name: 'due', operator: 'lt', value: '2026-02-15T00:00:00.000+0000' }] })).toEqual(ALL_A);
     expect(await post({ taskVariables: [{ name: 'note', operator: 'eq', value: 'urgent' }], processVariables: [{ name: 'amount', operator: 'eq', value: 100 }] })).toEqual(['A.review']);
+    // Process variables also by notLike (the negated like: any variable of the name whose text is not like it).
+    expect(await get({ processVariables: 'customer_notLike_G%' })).toEqual(ALL_A);
     const invalid = await rest.request('GET', '/task', { query: { processVariables: 'customer_is_Acme' } });
-    expect(invalid.status).toBe(400);
+    expect([invalid.status, invalid.body.message]).toEqual([400, 'Invalid process variable comparator specified: is']);
+    const taskNotLike = await rest.request('POST', '/task', { json: { taskVariables: [{ name: 'note', operator: 'notLike', value: 'x%' }] } });
+    expect([taskNotLike.status, taskNotLike.body.message]).toEqual([400, 'Invalid task variable comparator specified: notLike']);
   });
 
   it('POST /task sorts and pages, and takes the same criteria', async () => {

@@ -10,7 +10,7 @@ import { badUserRequestAs400, InvalidRequestException, notFoundAs404 } from '../
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
-import { variableCriteria } from './variable-instance.js';
+import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
 
 const EXECUTION_QUERY: QuerySpec = {
   params: {
@@ -22,7 +22,8 @@ const EXECUTION_QUERY: QuerySpec = {
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId'],
 };
 /** The execution's own variables, and its process instance's. */
-const VARIABLE_CRITERIA = ['variables', 'processVariables'] as const;
+// Camunda's ExecutionQueryDto: the instance's variables only by (in)equality.
+const VARIABLE_CRITERIA = { variables: variableRule(), processVariables: variableRule('process variable', ['eq', 'neq']) };
 
 const toExecutionDto = (execution: ExecutionInfo) => ({ ...execution });
 

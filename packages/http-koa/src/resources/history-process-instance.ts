@@ -9,7 +9,9 @@ import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { historicQueryOf, idList } from './historic-selection.js';
-import { variableCriteria } from './variable-instance.js';
+import { variableCriteria, variableRule } from '../query/variable-criteria.js';
+
+const VARIABLE_CRITERIA = { variables: variableRule() };
 
 export const HISTORIC_PROCESS_INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -60,7 +62,7 @@ export function toHistoricProcessInstanceDto(instance: HistoricProcessInstance) 
 export function historyProcessInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
   const fromQueryString = (ctx: Context) => {
-    return { ...parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(ctx.query, ['variables'], 'queryString') };
+    return { ...parseListQuery<HistoricProcessInstanceQuery>(ctx.query, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(ctx.query, VARIABLE_CRITERIA, 'queryString') };
   };
   const fromBody = async (ctx: Context): Promise<HistoricProcessInstanceQuery> => ({
     ...historicQueryFromBody(await readJsonObject(ctx, rest.bodyLimit)),
@@ -113,7 +115,7 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
 
 /** A HistoricProcessInstanceQueryDto body: criteria, `variables` conditions and `orQueries` (each such a body, sorting aside). */
 export function historicQueryFromBody(body: Record<string, unknown>): HistoricProcessInstanceQuery {
-  const query: HistoricProcessInstanceQuery = { ...parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
+  const query: HistoricProcessInstanceQuery = { ...parseBodyQuery<HistoricProcessInstanceQuery>(body, HISTORIC_PROCESS_INSTANCE_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
   if (body.orQueries !== undefined && body.orQueries !== null) {
     query.orQueries = orQueriesFrom(body.orQueries, historicQueryFromBody);
   }

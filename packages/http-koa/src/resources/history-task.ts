@@ -4,8 +4,8 @@ import type { HistoricTaskInstance, HistoricTaskInstanceQuery } from '@trellis/c
 import { readJsonObject } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, parseQuery, type QuerySpec } from '../query/parse-query.js';
-import { variableCriteria } from './variable-instance.js';
+import { countCriteria, orQueriesFrom, parseBodyQuery, parseListQuery, parsePage, parseQuery, type QuerySpec } from '../query/parse-query.js';
+import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_TASK_QUERY: QuerySpec = {
@@ -28,10 +28,18 @@ const HISTORIC_TASK_QUERY: QuerySpec = {
     'taskDescription', 'assignee', 'owner', 'dueDate', 'followUpDate', 'deleteReason', 'taskDefinitionKey', 'priority', 'caseDefinitionId',
     'caseInstanceId', 'caseExecutionId', 'tenantId',
   ],
-  // `taskVariables` and `processVariables` are read apart; Trellis runs no cases.
-  unsupported: ['orQueries', 'caseInstanceId', 'caseExecutionId', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName'],
+  // `taskVariables`, `processVariables` and `orQueries` are read apart; Trellis runs no cases.
+  unsupported: ['caseInstanceId', 'caseExecutionId', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName'],
 };
-const VARIABLE_CRITERIA = ['taskVariables', 'processVariables'] as const;
+// Camunda's HistoricTaskInstanceQueryDto: task variables only by equality, process variables also by notLike.
+const VARIABLE_CRITERIA = { taskVariables: variableRule('variable', ['eq']), processVariables: variableRule('process variable', [...COMPARISONS, 'notLike']) };
+
+/** A HistoricTaskInstanceQueryDto body: criteria, variable conditions and `orQueries` (each such a body, sorting aside). */
+function historicTaskQueryFromBody(body: Record<string, unknown>): HistoricTaskInstanceQuery {
+  const query: HistoricTaskInstanceQuery = { ...parseBodyQuery<HistoricTaskInstanceQuery>(body, HISTORIC_TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
+  if (body.orQueries !== undefined && body.orQueries !== null) query.orQueries = orQueriesFrom(body.orQueries, historicTaskQueryFromBody);
+  return query;
+}
 
 const TASK_REPORT_QUERY: QuerySpec = {
   params: { reportType: 'string', periodUnit: 'string', groupBy: 'string', completedBefore: 'date', completedAfter: 'date' },
@@ -79,8 +87,7 @@ export function historyTaskRoutes(router: Router, rest: RestContext): void {
     ...variableCriteria(ctx.query, VARIABLE_CRITERIA, 'queryString'),
   });
   const fromBody = async (ctx: Context): Promise<HistoricTaskInstanceQuery> => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    return { ...parseBodyQuery<HistoricTaskInstanceQuery>(body, HISTORIC_TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body'), ...parsePage(ctx.query) };
+    return { ...historicTaskQueryFromBody(await readJsonObject(ctx, rest.bodyLimit)), ...parsePage(ctx.query) };
   };
   // Camunda's HistoricTaskInstanceRestServiceImpl.getHistoricTaskInstanceReport and its HistoricTaskInstanceReportQueryDto.
   const report = async (raw: Record<string, unknown>) => {

@@ -10,7 +10,9 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
-import { variableCriteria } from './variable-instance.js';
+import { variableCriteria, variableRule } from '../query/variable-criteria.js';
+
+const VARIABLE_CRITERIA = { variables: variableRule() };
 
 const INSTANCE_QUERY: QuerySpec = {
   params: {
@@ -29,12 +31,12 @@ const INSTANCE_QUERY: QuerySpec = {
 
 /** A ProcessInstanceQueryDto from a query string (GET /process-instance, /count). */
 export function instanceQueryFromQueryString(query: Context['query']): ProcessInstanceQuery {
-  return { ...parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY), ...variableCriteria(query, ['variables'], 'queryString') };
+  return { ...parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY), ...variableCriteria(query, VARIABLE_CRITERIA, 'queryString') };
 }
 
 /** A ProcessInstanceQueryDto from a body (POST /process-instance, /count, and the processInstanceQuery of batch and migration bodies). */
 export function instanceQueryFromBody(body: Record<string, unknown>): ProcessInstanceQuery {
-  const parsed: ProcessInstanceQuery = { ...parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY), ...variableCriteria(body, ['variables'], 'body') };
+  const parsed: ProcessInstanceQuery = { ...parseBodyQuery<ProcessInstanceQuery>(body, INSTANCE_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
   if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, instanceQueryFromBody);
   return parsed;
 }

@@ -11,7 +11,7 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
-import { variableCriteria } from './variable-instance.js';
+import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
 import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
@@ -40,7 +40,8 @@ const TASK_QUERY: QuerySpec = {
   ],
 };
 /** Criteria carried as variable conditions: `name_op_value` lists in the query string, `{name, operator, value}` objects in a body. */
-const VARIABLE_CRITERIA = ['taskVariables', 'processVariables'] as const;
+// Camunda's TaskQueryDto: only process variables also by notLike.
+const VARIABLE_CRITERIA = { taskVariables: variableRule('task variable'), processVariables: variableRule('process variable', [...COMPARISONS, 'notLike']) };
 
 /**
  * The `…Expression` criteria of a query: kept for the engine to evaluate in a stored query (a

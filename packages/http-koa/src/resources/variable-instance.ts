@@ -7,6 +7,7 @@ import { parseRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { variableCriteria, variableRule } from '../query/variable-criteria.js';
 import { type RestContext } from './context.js';
 
 const VARIABLE_QUERY: QuerySpec = {
@@ -19,7 +20,7 @@ const VARIABLE_QUERY: QuerySpec = {
   sortBy: ['variableName', 'variableType', 'activityInstanceId', 'tenantId'],
 };
 const SORT_FIELDS = VARIABLE_QUERY.sortBy!;
-const OPERATORS: readonly VariableComparisonOperator[] = ['eq', 'neq', 'gt', 'gteq', 'lt', 'lteq', 'like'];
+const VARIABLE_CRITERIA = { variableValues: variableRule() };
 
 /** Camunda's VariableInstanceDto. */
 export function toVariableInstanceDto(variable: VariableInstance, deserializeValues: boolean) {
@@ -47,13 +48,13 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
 
   const fromQueryString = (query: Record<string, unknown>): VariableInstanceQuery => ({
     ...parseListQuery<VariableInstanceQuery>(query, VARIABLE_QUERY),
-    ...variableCriteria(query, ['variableValues'], 'queryString'),
+    ...variableCriteria(query, VARIABLE_CRITERIA, 'queryString'),
   });
 
   /** POST bodies carry the same criteria, `variableValues` as objects and `sorting` as a list; paging stays in the query string. */
   const fromBody = async (ctx: Context): Promise<VariableInstanceQuery> => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    return { ...parseBodyQuery<VariableInstanceQuery>(body, VARIABLE_QUERY), ...variableCriteria(body, ['variableValues'], 'body'), ...parsePage(ctx.query) };
+    return { ...parseBodyQuery<VariableInstanceQuery>(body, VARIABLE_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body'), ...parsePage(ctx.query) };
   };
 
   router.get('/variable-instance', async (ctx) => {
@@ -88,46 +89,3 @@ export function variableInstanceRoutes(router: Router, rest: RestContext): void 
 }
 
 const notFound = (id: string) => new InvalidRequestException(404, `Variable instance with Id '${id}' does not exist.`);
-
-/**
- * The variable criteria `names` of a query (`variables`, `processVariables`, …): `name_op_value`
- * lists in a query string, lists of `{name, operator, value}` in a body; absent ones are left out.
- */
-export function variableCriteria<K extends string>(source: Record<string, unknown>, names: readonly K[], from: 'queryString' | 'body'): Partial<Record<K, VariableValueCondition[]>> {
-  const criteria: Partial<Record<K, VariableValueCondition[]>> = {};
-  for (const name of names) {
-    const raw = from === 'queryString' && Array.isArray(source[name]) ? (source[name] as unknown[])[0] : source[name];
-    if (from === 'queryString' && typeof raw === 'string') criteria[name] = parseVariableValuesParam(raw);
-    if (from === 'body' && raw !== undefined && raw !== null) criteria[name] = parseVariableValuesBody(raw, name);
-  }
-  return criteria;
-}
-
-/** `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as in Camunda's GET queries. */
-export function parseVariableValuesParam(raw: string): VariableValueCondition[] {
-  if (raw === '') return [];
-  return raw.split(',').map((expression) => {
-    const parts = expression.split('_');
-    if (parts.length !== 3) throw new InvalidRequestException(400, 'variable query parameter has to have format KEY_OPERATOR_VALUE.');
-    const [name, operator, value] = parts as [string, string, string];
-    return { name, operator: checkOperator(operator), value: parseRestDate(value) ?? value };
-  });
-}
-
-/** `[{name, operator, value}]`: a value may be a string (or date string), number, boolean or null. */
-export function parseVariableValuesBody(raw: unknown, param = 'variableValues'): VariableValueCondition[] {
-  if (!Array.isArray(raw)) throw new InvalidRequestException(400, `Cannot set query parameter '${param}' to value '${JSON.stringify(raw)}'`);
-  return raw.map((entry: { name?: unknown; operator?: unknown; value?: unknown }) => {
-    const value = entry?.value ?? null;
-    if (typeof entry?.name !== 'string' || !['string', 'number', 'boolean'].includes(typeof value) && value !== null) {
-      throw new InvalidRequestException(400, `Cannot set query parameter '${param}' to value '${JSON.stringify(entry)}'`);
-    }
-    const operator = checkOperator(String(entry.operator));
-    return { name: entry.name, operator, value: typeof value === 'string' ? (parseRestDate(value) ?? value) : (value as number | boolean | null) };
-  });
-}
-
-function checkOperator(operator: string): VariableComparisonOperator {
-  if (!OPERATORS.includes(operator as VariableComparisonOperator)) throw new InvalidRequestException(400, `Invalid variable comparator specified: ${operator}`);
-  return operator as VariableComparisonOperator;
-}

@@ -42,9 +42,8 @@ export class ExecutionQueryRepository {
         ),
       );
     }
-    const ignoreCase = [q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true] as const;
-    for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, ...ignoreCase));
-    for (const condition of q.processVariables ?? []) select = select.where(executionVariableCondition(condition, false, ...ignoreCase));
+    for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, q));
+    for (const condition of q.processVariables ?? []) select = select.where(executionVariableCondition(condition, false, q));
     if (q.active) select = select.where('e.is_active', '=', 1).where('e.suspended', '=', 0);
     if (q.suspended) select = select.where('e.suspended', '=', 1);
     const incident = incidentConditions(q);

@@ -13,7 +13,7 @@ import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, Store
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
-import { valueCondition } from './variable-instance-query.js';
+import { variableExists } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, tenantCondition } from '../../authorization/tenant-check.js';
 
@@ -209,10 +209,7 @@ function relatedCriteria(q: HistoricProcessInstanceQuery): Criterion[] {
     c.push(sql<SqlBool>`(exists (select 1 from trellis_execution ex where ex.proc_inst_id = p.id and ex.activity_id in (${ids}))
       or exists (select 1 from trellis_activity_instance ai where ai.proc_inst_id = p.id and ai.activity_id in (${ids})))`);
   }
-  for (const condition of q.variables ?? []) {
-    const matches = valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true);
-    c.push(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.proc_inst_id = p.id and ${matches})`);
-  }
+  for (const condition of q.variables ?? []) c.push(variableExists('trellis_hi_varinst', sql<SqlBool>`v.proc_inst_id = p.id`, condition, q));
   return c;
 }
 

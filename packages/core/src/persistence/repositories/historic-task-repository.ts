@@ -1,4 +1,4 @@
-import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { HistoricTaskState } from '../../history/task-history.js';
 import type {
   HistoricIdentityLinkLog,
@@ -15,7 +15,8 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
-import { valueCondition } from './variable-instance-query.js';
+import { variableExists } from './variable-instance-query.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_taskinst as t');
 const linkBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_identitylink as l');
@@ -110,91 +111,17 @@ export class HistoricTaskRepository {
 
   private taskSelect(q: HistoricTaskInstanceQuery, readable: ReadFilter): TaskSelect {
     let s: TaskSelect = taskBase(this.trx);
-    const where = (condition: Expression<SqlBool>) => {
-      s = s.where(condition);
-    };
-    if (readable) where(readable('t.proc_def_key'));
-    const equal = (column: string, value: string | number | undefined) => {
-      if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
-    };
-    const like = (column: string, value: string | undefined) => {
-      if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} like ${value}`);
-    };
-    const inList = (column: string, values: readonly string[] | undefined) => {
-      if (values !== undefined) where(columnIn(column, values));
-    };
-    const compare = (column: string, date: Date | undefined, op: '=' | '<' | '>' | '<=' | '>=') => {
-      if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
-    };
-    const historicInstance = (condition: Expression<SqlBool>) =>
-      where(sql<SqlBool>`t.proc_inst_id in (select p.id from trellis_hi_procinst p where ${condition})`);
-    const link = (negate: boolean, condition: Expression<SqlBool>) =>
-      where(sql<SqlBool>`${sql.raw(negate ? 'not exists' : 'exists')} (select 1 from trellis_hi_identitylink l where l.task_id = t.id and ${condition})`);
-
-    equal('t.id', q.taskId);
-    equal('t.parent_task_id', q.taskParentTaskId);
-    equal('t.proc_inst_id', q.processInstanceId);
-    inList('t.proc_inst_id', q.processInstanceIdIn);
-    equal('t.root_proc_inst_id', q.rootProcessInstanceId);
-    if (q.processInstanceBusinessKey !== undefined) historicInstance(sql<SqlBool>`p.business_key = ${q.processInstanceBusinessKey}`);
-    if (q.processInstanceBusinessKeyIn !== undefined) historicInstance(sql<SqlBool>`p.business_key in (${sql.join(nonEmpty(q.processInstanceBusinessKeyIn))})`);
-    if (q.processInstanceBusinessKeyLike !== undefined) historicInstance(sql<SqlBool>`p.business_key like ${q.processInstanceBusinessKeyLike}`);
-    equal('t.execution_id', q.executionId);
-    equal('t.proc_def_id', q.processDefinitionId);
-    equal('t.proc_def_key', q.processDefinitionKey);
-    if (q.processDefinitionName !== undefined) {
-      where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where d.name = ${q.processDefinitionName})`);
+    if (readable) s = s.where(readable('t.proc_def_key'));
+    // Camunda joins the historic process instance outer when an or-query is given: a task without one then is "process unfinished".
+    const outerJoin = (q.orQueries?.length ?? 0) > 0;
+    for (const criterion of historicTaskCriteria(q, false, outerJoin)) s = s.where(criterion);
+    for (const orQuery of q.orQueries ?? []) {
+      // Camunda's or-query: its criteria joined by OR; one without criteria matches all.
+      const any = historicTaskCriteria(orQuery, true, outerJoin);
+      if (any.length > 0) s = s.where(sql<SqlBool>`(${sql.join(any, sql` or `)})`);
     }
-    inList('t.act_inst_id', q.activityInstanceIdIn);
-    equal('t.name', q.taskName);
-    like('t.name', q.taskNameLike);
-    equal('t.description', q.taskDescription);
-    like('t.description', q.taskDescriptionLike);
-    equal('t.task_def_key', q.taskDefinitionKey);
-    inList('t.task_def_key', q.taskDefinitionKeyIn);
-    equal('t.delete_reason', q.taskDeleteReason);
-    like('t.delete_reason', q.taskDeleteReasonLike);
-    equal('t.assignee', q.taskAssignee);
-    like('t.assignee', q.taskAssigneeLike);
-    equal('t.owner', q.taskOwner);
-    like('t.owner', q.taskOwnerLike);
-    equal('t.priority', q.taskPriority);
-    if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
-    if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
-    if (q.finished) where(sql<SqlBool>`t.end_time is not null`);
-    if (q.unfinished) where(sql<SqlBool>`t.end_time is null`);
-    if (q.processFinished) historicInstance(sql<SqlBool>`p.end_time is not null`);
-    if (q.processUnfinished) historicInstance(sql<SqlBool>`p.end_time is null`);
-    compare('t.due_date', q.taskDueDate, '=');
-    compare('t.due_date', q.taskDueDateBefore, '<');
-    compare('t.due_date', q.taskDueDateAfter, '>');
-    if (q.withoutTaskDueDate) where(sql<SqlBool>`t.due_date is null`);
-    compare('t.follow_up_date', q.taskFollowUpDate, '=');
-    compare('t.follow_up_date', q.taskFollowUpDateBefore, '<');
-    compare('t.follow_up_date', q.taskFollowUpDateAfter, '>');
-    compare('t.start_time', q.startedBefore, '<=');
-    compare('t.start_time', q.startedAfter, '>=');
-    compare('t.end_time', q.finishedBefore, '<=');
-    compare('t.end_time', q.finishedAfter, '>=');
     const tenants = tenantCondition(q, 't.tenant_id');
-    if (tenants) where(tenants);
-    inList('t.tenant_id', q.tenantIdIn);
-    if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
-    // Camunda's HistoricTaskInstance.xml: involvement and candidates as the identity link log recorded them.
-    if (q.taskInvolvedUser !== undefined) link(false, sql<SqlBool>`l.user_id = ${q.taskInvolvedUser}`);
-    if (q.taskInvolvedGroup !== undefined) link(false, sql<SqlBool>`l.group_id = ${q.taskInvolvedGroup}`);
-    if (q.taskHadCandidateUser !== undefined) link(false, sql<SqlBool>`l.type = 'candidate' and l.user_id = ${q.taskHadCandidateUser}`);
-    if (q.taskHadCandidateGroup !== undefined) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id = ${q.taskHadCandidateGroup}`);
-    if (q.withCandidateGroups) link(false, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
-    if (q.withoutCandidateGroups) link(true, sql<SqlBool>`l.type = 'candidate' and l.group_id is not null`);
-    const ignoreCase = [q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true] as const;
-    for (const condition of q.taskVariables ?? []) {
-      where(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.task_id = t.id and ${valueCondition(condition, ...ignoreCase)})`);
-    }
-    for (const condition of q.processVariables ?? []) {
-      where(sql<SqlBool>`exists (select 1 from trellis_hi_varinst v where v.proc_inst_id = t.proc_inst_id and v.task_id is null and ${valueCondition(condition, ...ignoreCase)})`);
-    }
-    return s;
+    return tenants ? s.where(tenants) : s;
   }
 
   private linkSelect(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): LinkSelect {
@@ -264,6 +191,109 @@ function toLink(row: Selectable<HistoricIdentityLinkTable> & { inherited_removal
     removalTime: dateOrNull(row.inherited_removal_time),
     rootProcessInstanceId: row.root_proc_inst_id,
   };
+}
+
+/**
+ * The criteria of a historic task query (Camunda's HistoricTaskInstance.xml), each one condition: all
+ * must hold, or for an or-query any. Names and descriptions compare ignoring case (CAM-12186); the
+ * identity link criteria of a query are one subquery, so in an and-query one link must match them all.
+ */
+function historicTaskCriteria(q: Omit<HistoricTaskInstanceQuery, 'orQueries'>, orQuery: boolean, outerJoin: boolean): RawBuilder<SqlBool>[] {
+  const criteria: RawBuilder<SqlBool>[] = [];
+  const where = (condition: RawBuilder<SqlBool>) => criteria.push(condition);
+  if (orQuery && q.withCandidateGroups) throw new ProcessEngineException("Invalid query usage: cannot set withCandidateGroups() within 'or' query");
+  if (orQuery && q.withoutCandidateGroups) throw new ProcessEngineException("Invalid query usage: cannot set withoutCandidateGroups() within 'or' query");
+  const due = [q.taskDueDate, q.taskDueDateBefore, q.taskDueDateAfter];
+  if (!orQuery && q.withoutTaskDueDate && due.some((date) => date !== undefined)) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both task due date (equal to, before, or after) and withoutTaskDueDate filters.');
+  }
+  const equal = (column: string, value: string | number | undefined) => {
+    if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
+  };
+  const like = (column: string, value: string | undefined) => {
+    if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} like ${value}`);
+  };
+  const ignoringCase = (column: string, op: '=' | 'like', value: string | undefined) => {
+    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) ${sql.raw(op)} upper(${value})`);
+  };
+  const inList = (column: string, values: readonly string[] | undefined) => {
+    if (values !== undefined) where(columnIn(column, values));
+  };
+  const compare = (column: string, date: Date | undefined, op: '<' | '>' | '<=' | '>=') => {
+    if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
+  };
+  // Camunda: `(due = x or due < y or due > z and due is not null)` in an or-query, all of them in an and-query.
+  const dates = (column: string, at: Date | undefined, before: Date | undefined, after: Date | undefined) => {
+    const parts = [
+      ...(at ? [sql<SqlBool>`${sql.ref(column)} = ${at.getTime()}`] : []),
+      ...(before ? [sql<SqlBool>`${sql.ref(column)} < ${before.getTime()}`] : []),
+      ...(after ? [sql<SqlBool>`${sql.ref(column)} > ${after.getTime()}`] : []),
+    ];
+    if (parts.length > 0) where(sql<SqlBool>`(${sql.join(parts, orQuery ? sql` or ` : sql` and `)})`);
+  };
+  const historicInstance = (condition: RawBuilder<SqlBool>) => where(sql<SqlBool>`t.proc_inst_id in (select p.id from trellis_hi_procinst p where ${condition})`);
+  const definition = (condition: RawBuilder<SqlBool>) => where(sql<SqlBool>`t.proc_def_id in (select d.id from trellis_process_definition d where ${condition})`);
+
+  const links: RawBuilder<SqlBool>[] = [];
+  if (q.taskInvolvedUser !== undefined) links.push(sql<SqlBool>`l.user_id = ${q.taskInvolvedUser}`);
+  if (q.taskInvolvedGroup !== undefined) links.push(sql<SqlBool>`l.group_id = ${q.taskInvolvedGroup}`);
+  if (q.taskHadCandidateUser !== undefined) links.push(sql<SqlBool>`(l.type = 'candidate' and l.user_id = ${q.taskHadCandidateUser})`);
+  if (q.taskHadCandidateGroup !== undefined) links.push(sql<SqlBool>`(l.type = 'candidate' and l.group_id = ${q.taskHadCandidateGroup})`);
+  if (q.withCandidateGroups) links.push(sql<SqlBool>`(l.type = 'candidate' and l.group_id is not null)`);
+  if (links.length > 0) where(sql<SqlBool>`t.id in (select l.task_id from trellis_hi_identitylink l where ${sql.join(links, orQuery ? sql` or ` : sql` and `)})`);
+  if (q.withoutCandidateGroups) {
+    where(sql<SqlBool>`not exists (select 1 from trellis_hi_identitylink l where l.task_id = t.id and l.type = 'candidate' and l.group_id is not null)`);
+  }
+  equal('t.id', q.taskId);
+  equal('t.proc_def_id', q.processDefinitionId);
+  if (q.processDefinitionKey !== undefined) definition(sql<SqlBool>`d.key = ${q.processDefinitionKey}`);
+  if (q.processDefinitionName !== undefined) definition(sql<SqlBool>`d.name = ${q.processDefinitionName}`);
+  equal('t.proc_inst_id', q.processInstanceId);
+  inList('t.proc_inst_id', q.processInstanceIdIn);
+  equal('t.root_proc_inst_id', q.rootProcessInstanceId);
+  if (q.processInstanceBusinessKey !== undefined) historicInstance(sql<SqlBool>`p.business_key = ${q.processInstanceBusinessKey}`);
+  if (q.processInstanceBusinessKeyIn !== undefined) historicInstance(columnIn('p.business_key', q.processInstanceBusinessKeyIn));
+  if (q.processInstanceBusinessKeyLike !== undefined) historicInstance(sql<SqlBool>`p.business_key like ${q.processInstanceBusinessKeyLike}`);
+  // Camunda's taskDefinitionKey sets the key list that taskDefinitionKeyIn replaces.
+  inList('t.task_def_key', q.taskDefinitionKeyIn ?? (q.taskDefinitionKey === undefined ? undefined : [q.taskDefinitionKey]));
+  equal('t.execution_id', q.executionId);
+  inList('t.act_inst_id', q.activityInstanceIdIn);
+  ignoringCase('t.name', '=', q.taskName);
+  ignoringCase('t.name', 'like', q.taskNameLike);
+  equal('t.parent_task_id', q.taskParentTaskId);
+  ignoringCase('t.description', '=', q.taskDescription);
+  ignoringCase('t.description', 'like', q.taskDescriptionLike);
+  equal('t.delete_reason', q.taskDeleteReason);
+  like('t.delete_reason', q.taskDeleteReasonLike);
+  equal('t.owner', q.taskOwner);
+  like('t.owner', q.taskOwnerLike);
+  if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
+  if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
+  equal('t.assignee', q.taskAssignee);
+  like('t.assignee', q.taskAssigneeLike);
+  equal('t.priority', q.taskPriority);
+  if (q.unfinished) where(sql<SqlBool>`t.end_time is null`);
+  if (q.finished) where(sql<SqlBool>`t.end_time is not null`);
+  if (q.processFinished) historicInstance(sql<SqlBool>`p.end_time is not null`);
+  if (q.processUnfinished) {
+    if (outerJoin) where(sql<SqlBool>`not exists (select 1 from trellis_hi_procinst p where p.id = t.proc_inst_id and p.end_time is not null)`);
+    else historicInstance(sql<SqlBool>`p.end_time is null`);
+  }
+  compare('t.start_time', q.startedAfter, '>=');
+  compare('t.start_time', q.startedBefore, '<=');
+  compare('t.end_time', q.finishedBefore, '<=');
+  compare('t.end_time', q.finishedAfter, '>=');
+  dates('t.due_date', q.taskDueDate, q.taskDueDateBefore, q.taskDueDateAfter);
+  if (q.withoutTaskDueDate) where(sql<SqlBool>`t.due_date is null`);
+  dates('t.follow_up_date', q.taskFollowUpDate, q.taskFollowUpDateBefore, q.taskFollowUpDateAfter);
+  // Camunda's withoutTenantId clears the tenant list that tenantIdIn set.
+  if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
+  else inList('t.tenant_id', q.tenantIdIn);
+  for (const condition of q.taskVariables ?? []) where(variableExists('trellis_hi_varinst', sql<SqlBool>`v.task_id = t.id`, condition, q));
+  for (const condition of q.processVariables ?? []) {
+    where(variableExists('trellis_hi_varinst', sql<SqlBool>`v.proc_inst_id = t.proc_inst_id and v.task_id is null`, condition, q));
+  }
+  return criteria;
 }
 
 /** The completedBefore/completedAfter window of a task report. */

@@ -80,7 +80,7 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
   hierarchyCriteria(q).forEach(where);
   incidentCriteria(q, orQuery).forEach(where);
   // Camunda's process instance variables: those of the root execution itself.
-  for (const condition of q.variables ?? []) where(executionVariableCondition(condition, true, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
+  for (const condition of q.variables ?? []) where(executionVariableCondition(condition, true, q));
   if (q.active) where(sql<SqlBool>`e.suspended = 0`);
   if (q.suspended) where(sql<SqlBool>`e.suspended = 1`);
   if (q.withoutTenantId) where(sql<SqlBool>`e.tenant_id is null`);

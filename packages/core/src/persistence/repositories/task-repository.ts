@@ -7,7 +7,7 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, columnIn, fromBoolean, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
-import { valueCondition } from './variable-instance-query.js';
+import { variableExists } from './variable-instance-query.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
@@ -293,15 +293,9 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
     where(sql<SqlBool>`(t.assignee = ${user} or t.owner = ${user} or exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.user_id = ${user}))`);
   }
 
-  const namesIgnoreCase = q.variableNamesIgnoreCase === true;
-  const valuesIgnoreCase = q.variableValuesIgnoreCase === true;
-  for (const condition of q.taskVariables ?? []) {
-    const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
-    where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id = t.id and ${matches})`);
-  }
+  for (const condition of q.taskVariables ?? []) where(variableExists('trellis_variable', sql<SqlBool>`v.task_id = t.id`, condition, q));
   for (const condition of q.processVariables ?? []) {
-    const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
-    where(sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = t.proc_inst_id and ${matches})`);
+    where(variableExists('trellis_variable', sql<SqlBool>`v.task_id is null and v.proc_inst_id = t.proc_inst_id`, condition, q));
   }
   return criteria;
 }

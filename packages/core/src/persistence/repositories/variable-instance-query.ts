@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { fromStorage } from '../../runtime/variables/index.js';
 import type {
@@ -24,8 +24,9 @@ const SORT_COLUMNS: Record<VariableInstanceSortField, string> = {
  */
 const ACTIVITY_INSTANCE = sql<string | null>`(case when v.task_id is not null then tx.activity_instance_id else coalesce(x.scope_instance_id, v.proc_inst_id) end)`;
 
-const OPERATORS = { eq: '=', neq: '<>', gt: '>', gteq: '>=', lt: '<', lteq: '<=', like: 'like' } as const;
-const OPERATOR_NAMES = { gt: 'greater than', gteq: 'greater than or equal', lt: 'less than', lteq: 'less than or equal' } as const;
+/** The SQL operator of each positive comparison; `neq` and `notLike` negate `eq` and `like`. */
+const OPERATORS = { eq: '=', neq: '=', gt: '>', gteq: '>=', lt: '<', lteq: '<=', like: 'like', notLike: 'like' } as const;
+const OPERATOR_NAMES = { gt: 'greater than', gteq: 'greater than or equal', lt: 'less than', lteq: 'less than or equal', like: 'like', notLike: 'not like' } as const;
 
 /** Camunda's VariableInstanceQuery over trellis_variable, joined with its executions for definition, tenant and activity instance. */
 export class VariableInstanceQueryRepository {
@@ -103,36 +104,45 @@ function isIn(column: Expression<unknown>, values: readonly string[]): Expressio
   return values.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${column} in (${sql.join([...values])})`;
 }
 
-/**
- * The variable row (aliased `v`) has the condition's name and a value matching it (Camunda's typed value
- * conditions); also used by the task query's variable filters.
- */
+/** Whether a query's variable names and string values compare ignoring case (Camunda's matchVariableNamesIgnoreCase / …ValuesIgnoreCase). */
+export interface VariableCaseFlags {
+  variableNamesIgnoreCase?: boolean;
+  variableValuesIgnoreCase?: boolean;
+}
+
+/** A variable row (aliased `v`) of `table` that `owner` ties to the query's row exists and matches the condition. */
+export function variableExists(table: 'trellis_variable' | 'trellis_hi_varinst', owner: Expression<SqlBool>, condition: VariableValueCondition, flags: VariableCaseFlags): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from ${sql.table(table)} v where ${owner} and ${valueCondition(condition, flags.variableNamesIgnoreCase === true, flags.variableValuesIgnoreCase === true)})`;
+}
+
 /**
  * Camunda's variable criteria on executions (`e`): `local`, a variable of the execution itself
  * (RES.ID_ = EXECUTION_ID_); otherwise any variable of its process instance that is no task's.
  */
-export function executionVariableCondition(condition: VariableValueCondition, local: boolean, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
-  const matches = valueCondition(condition, namesIgnoreCase, valuesIgnoreCase);
-  return local
-    ? sql<SqlBool>`exists (select 1 from trellis_variable v where v.execution_id = e.id and ${matches})`
-    : sql<SqlBool>`exists (select 1 from trellis_variable v where v.task_id is null and v.proc_inst_id = e.proc_inst_id and ${matches})`;
+export function executionVariableCondition(condition: VariableValueCondition, local: boolean, flags: VariableCaseFlags): Expression<SqlBool> {
+  const owner = local ? sql<SqlBool>`v.execution_id = e.id` : sql<SqlBool>`v.task_id is null and v.proc_inst_id = e.proc_inst_id`;
+  return variableExists('trellis_variable', owner, condition, flags);
 }
 
+/**
+ * The variable row (aliased `v`) has the condition's name and a value matching it: Camunda's typed
+ * value conditions (Commons.xml variableValueConditions), where `neq` and `notLike` negate the whole
+ * condition of `eq` and `like`, so that a variable of another type matches them.
+ */
 export function valueCondition(condition: VariableValueCondition, namesIgnoreCase: boolean, valuesIgnoreCase: boolean): Expression<SqlBool> {
   const { name, operator, value } = condition;
+  const negated = operator === 'neq' || operator === 'notLike';
   const op = sql.raw(OPERATORS[operator]);
   const nameMatches = namesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(cast(${name} as text))` : sql<SqlBool>`v.name = ${name}`;
-  const ordering = operator !== 'eq' && operator !== 'neq' && operator !== 'like';
-  if (operator === 'like' && typeof value !== 'string') throw new ProcessEngineException("Only string values can be used with 'like' condition.");
-  if ((value === null || typeof value === 'boolean') && ordering) {
-    throw new ProcessEngineException(`Booleans and null cannot be used in '${OPERATOR_NAMES[operator as keyof typeof OPERATOR_NAMES]}' condition`);
+  if ((value === null || typeof value === 'boolean') && operator !== 'eq' && operator !== 'neq') {
+    throw new ProcessEngineException(`Booleans and null cannot be used in '${OPERATOR_NAMES[operator]}' condition`);
   }
+  if ((operator === 'like' || operator === 'notLike') && typeof value !== 'string') throw new ProcessEngineException("Only string values can be used with 'like' condition.");
   let valueMatches: Expression<SqlBool>;
   if (value === null) {
-    const isNull = sql<SqlBool>`(v.type = 'null' or (v.type <> 'file' and v.text is null and v.text2 is null and v.long_value is null and v.double_value is null and v.bytes is null))`;
-    valueMatches = operator === 'eq' ? isNull : sql<SqlBool>`not ${isNull}`;
+    valueMatches = sql<SqlBool>`(v.type = 'null' or (v.type <> 'file' and v.text is null and v.text2 is null and v.long_value is null and v.double_value is null and v.bytes is null))`;
   } else if (typeof value === 'boolean') {
-    valueMatches = sql<SqlBool>`(v.type = 'boolean' and v.long_value ${op} ${value ? 1 : 0})`;
+    valueMatches = sql<SqlBool>`(v.type = 'boolean' and v.long_value = ${value ? 1 : 0})`;
   } else if (typeof value === 'number') {
     valueMatches = sql<SqlBool>`((v.type in ('short', 'integer', 'long') and v.long_value ${op} cast(${value} as double precision)) or (v.type = 'double' and v.double_value ${op} cast(${value} as double precision)))`;
   } else if (value instanceof Date) {
@@ -142,5 +152,7 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
       ? sql<SqlBool>`(v.type = 'string' and lower(v.text) ${op} lower(cast(${value} as text)))`
       : sql<SqlBool>`(v.type = 'string' and v.text ${op} ${value})`;
   }
+  // A null column makes the positive condition unknown: it does not hold, so its negation does.
+  if (negated) valueMatches = sql<SqlBool>`not coalesce(${valueMatches}, false)`;
   return sql<SqlBool>`(${nameMatches} and ${valueMatches})`;
 }

@@ -99,6 +99,8 @@ export interface HistoricTaskInstanceQuery extends Page, TenantChecked {
   processVariables?: VariableValueCondition[];
   variableNamesIgnoreCase?: boolean;
   variableValuesIgnoreCase?: boolean;
+  /** Camunda's or(): each holds when any of its criteria does (one without criteria always holds). */
+  orQueries?: Array<Omit<HistoricTaskInstanceQuery, 'orQueries' | 'sorting'>>;
 }
 
 /** One add or delete of a task's identity link (Camunda's HistoricIdentityLinkLog). */

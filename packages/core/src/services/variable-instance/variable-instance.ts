@@ -19,7 +19,8 @@ export interface VariableInstance {
 
 export type VariableInstanceSortField = 'variableName' | 'variableType' | 'activityInstanceId' | 'tenantId';
 
-export type VariableComparisonOperator = 'eq' | 'neq' | 'gt' | 'gteq' | 'lt' | 'lteq' | 'like';
+/** Camunda's QueryOperator: `neq` and `notLike` hold where `eq` and `like` do not (a variable of another type included). */
+export type VariableComparisonOperator = 'eq' | 'neq' | 'gt' | 'gteq' | 'lt' | 'lteq' | 'like' | 'notLike';
 
 /** One `variableValues` condition: the variable itself must have this name and a value matching it. */
 export interface VariableValueCondition {
