@@ -76,7 +76,7 @@ describe('the Job Definition group', () => {
     const priority = await rest.request('PUT', `/job-definition/${charge.id}/jobPriority`, { json: { priority: 42, includeJobs: true } });
     const failed = await rest.engine.management.findJobs({ activityId: 'charge' });
     const incidents = await rest.engine.management.findIncidents();
-    const retries = await rest.request('PUT', `/job-definition/${charge.id}/retries`, { json: { retries: 2 } });
+    const retries = await rest.request('PUT', `/job-definition/${charge.id}/retries`, { json: { retries: 2, dueDate: '2030-01-01T00:00:00.000+0000' } });
     const [retried] = await rest.engine.management.findJobs({ activityId: 'charge' });
     const reset = await rest.request('PUT', `/job-definition/${charge.id}/jobPriority`, { json: { priority: null, includeJobs: true } });
 
@@ -85,8 +85,47 @@ describe('the Job Definition group', () => {
     expect(incidents).toHaveLength(1);
     expect(retries.status).toBe(204);
     expect(retried.retries).toBe(2);
+    expect(retried.dueDate).toEqual(new Date('2030-01-01T00:00:00.000Z'));
     expect(await rest.engine.management.findIncidents()).toEqual([]);
-    expect(reset.status).toBe(400);
+    expect([reset.status, reset.body]).toEqual([400, { type: 'InvalidRequestException', message: `Cannot reset priority for job definition ${charge.id} with includeJobs=true`, code: null }]);
     expect((await definitions('?withOverridingJobPriority=true')).map((each) => each.id)).toEqual([charge.id]);
+  });
+
+  it('answers wrong requests as Camunda 7.22 does', async () => {
+    const put = (path: string, json: unknown) => rest.request('PUT', path, { json });
+    const answer = async (path: string, json: unknown) => {
+      const response = await put(path, json);
+      return [response.status, response.body?.type, response.body?.message];
+    };
+    const [charge] = await definitions('?activityIdIn=charge');
+
+    // An unknown job definition: retries and suspension change nothing (204), the priority is a 404.
+    expect((await put('/job-definition/nope/retries', { retries: 1 })).status).toBe(204);
+    expect((await put('/job-definition/nope/suspended', { suspended: true })).status).toBe(204);
+    expect(await answer('/job-definition/nope/jobPriority', { priority: 5 })).toEqual([404, 'InvalidRequestException', "Job definition with id 'nope' does not exist: jobDefinition is null"]);
+    expect(await answer(`/job-definition/${charge.id}/retries`, { retries: -1 })).toEqual([
+      500, 'InvalidRequestException', "ENGINE-13054 The number of job retries must be a non-negative Integer, but '-1' has been provided.",
+    ]);
+
+    // Exactly one selector, the path's counted; suspended absent means activate.
+    expect(await answer('/job-definition/suspended', { suspended: true })).toEqual([
+      400, 'InvalidRequestException', 'Either jobDefinitionId, processDefinitionId or processDefinitionKey should be set to update the suspension state.',
+    ]);
+    expect(await answer('/job-definition/suspended', { processDefinitionId: definitionId, processDefinitionKey: 'billing' })).toEqual([
+      400, 'InvalidRequestException', 'Only one of jobDefinitionId, processDefinitionId or processDefinitionKey should be set to update the suspension state.',
+    ]);
+    expect(await answer(`/job-definition/${charge.id}/suspended`, { suspended: true, processDefinitionKey: 'billing' })).toEqual([
+      400, 'InvalidRequestException', 'Only one of jobDefinitionId, processDefinitionId or processDefinitionKey should be set to update the suspension state.',
+    ]);
+    expect(await answer('/job-definition/suspended', { jobDefinitionId: charge.id, suspended: true })).toEqual([
+      400, 'InvalidRequestException', 'Either processDefinitionId or processDefinitionKey can be set to update the suspension state.',
+    ]);
+    expect(await answer(`/job-definition/${charge.id}/suspended`, { suspended: true, executionDate: 'soon' })).toEqual([
+      400, 'InvalidRequestException', `The suspension state of Job Definition with id ${charge.id} could not be updated due to: Invalid format: "soon"`,
+    ]);
+    expect((await put(`/job-definition/${charge.id}/suspended`, { suspended: true, executionDate: '' })).status).toBe(204);
+    expect((await definitions('?suspended=true')).map((each) => each.id)).toEqual([charge.id]);
+    expect((await put('/job-definition/suspended', { processDefinitionKey: 'billing', executionDate: '2020-01-01T00:00:00' })).status).toBe(204);
+    expect(await definitions('?suspended=true')).toEqual([]);
   });
 });

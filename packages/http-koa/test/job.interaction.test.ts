@@ -123,6 +123,9 @@ describe('the Job group', () => {
     expectError(format, 400, 'InvalidRequestException', 'Invalid create time format: Cannot convert value "yesterday" to java type java.util.Date');
     expectError(bodyComparator, 400, 'InvalidRequestException', 'Invalid create time comparator specified: ge');
     expect(priority.status).toBe(400);
+    // JobQueryDto reads timers with messages before the date conditions.
+    const both = await rest.request('GET', '/job', { query: { timers: true, messages: true, dueDates: 'eq_2024-01-01T00:00:00.000+0000' } });
+    expectError(both, 400, 'InvalidRequestException', 'Parameter timers cannot be used together with parameter messages.');
   });
 
   it('executes a job: the instance moves on; a failing job loses a retry, keeps its error and answers 500', async () => {

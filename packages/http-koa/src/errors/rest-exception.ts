@@ -1,4 +1,4 @@
-import { BadUserRequestException, NotFoundException } from '@trellis/core';
+import { AuthorizationException, BadUserRequestException, NotFoundException, ProcessEngineException } from '@trellis/core';
 
 /**
  * An error raised by the REST layer itself, carrying its HTTP status (Camunda's
@@ -39,5 +39,15 @@ export async function badUserRequestAs400<T>(call: () => Promise<T>, keep: (erro
   } catch (error) {
     if (error instanceof BadUserRequestException && !keep(error)) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
     throw error;
+  }
+}
+
+/** Camunda's setJobRetries / setJobDuedate resources: any engine error but a denied permission → 500 InvalidRequestException. */
+export async function engineErrorAs500(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+    throw new InvalidRequestException(500, error.message);
   }
 }

@@ -11,7 +11,7 @@ import {
 import { readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { engineErrorAs500, InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
@@ -175,16 +175,6 @@ function suspendedOf(body: Record<string, unknown>): boolean {
   return flag(body.suspended);
 }
 
-/** Camunda's setJobRetries / setJobDuedate: any engine error but a denied permission → 500 InvalidRequestException. */
-async function engineErrorAs500(call: () => Promise<void>): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-    throw new InvalidRequestException(500, error.message);
-  }
-}
-
 /** A JobQueryDto given as JSON (POST /job, and `jobQuery` of POST /job/retries) → the engine query. */
 export function jobQueryFromObject(body: Record<string, unknown>): JobListQuery {
   return withConditions(parseBodyQuery<JobListQuery>(body, JOB_QUERY), conditionsFromBody(body.dueDates), conditionsFromBody(body.createTimes));
@@ -212,6 +202,8 @@ function conditionsFromBody(raw: unknown): Condition[] | undefined {
 /** dueDates / createTimes as JobQueryDto.applyFilters reads them: gt → strictly after, lt → strictly before. */
 function withConditions(query: JobListQuery, dueDates: Condition[] | undefined, createTimes: Condition[] | undefined): JobListQuery {
   const result: JobListQuery = { ...query };
+  // JobQueryDto.applyFilters reads timers and messages before the date conditions.
+  if (result.timers && result.messages) throw new InvalidRequestException(400, 'Parameter timers cannot be used together with parameter messages.');
   for (const { operator, value } of dueDates ?? []) {
     const date = conditionDate(value, 'Invalid due date format');
     if (operator === 'gt') result.dueDateAfter = date;
@@ -224,7 +216,6 @@ function withConditions(query: JobListQuery, dueDates: Condition[] | undefined, 
     else if (operator === 'lt') result.createdBefore = date;
     else throw new InvalidRequestException(400, `Invalid create time comparator specified: ${operator}`);
   }
-  if (result.timers && result.messages) throw new ProcessEngineException('Cannot combine onlyTimers() with onlyMessages() in the same query');
   return result;
 }
 

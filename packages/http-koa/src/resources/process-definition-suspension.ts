@@ -25,7 +25,7 @@ export function suspensionRoutes(router: Router, rest: RestContext): void {
       throw new InvalidRequestException(400, 'Only processDefinitionKey can be set to update the suspension state.');
     }
     // Camunda's order: the execution date is read before the key is looked for.
-    const executionDate = dateOf(body, (reason) => `Could not update the suspension state of Process Definitions due to: ${reason}`);
+    const executionDate = suspensionDateOf(body, (reason) => `Could not update the suspension state of Process Definitions due to: ${reason}`);
     if (typeof body.processDefinitionKey !== 'string') {
       throw new InvalidRequestException(400, 'Either processDefinitionId or processDefinitionKey should be set to update the suspension state.');
     }
@@ -40,7 +40,7 @@ export function suspensionRoutes(router: Router, rest: RestContext): void {
       if (body.processDefinitionKey != null) {
         throw new InvalidRequestException(400, 'Only one of processDefinitionId or processDefinitionKey should be set to update the suspension state.');
       }
-      const executionDate = dateOf(
+      const executionDate = suspensionDateOf(
         body,
         (reason) => `The suspension state of Process Definition with id ${id} could not be updated due to: ${reason}`,
       );
@@ -58,7 +58,8 @@ async function update({ engine }: RestContext, target: SuspensionTarget, body: S
   });
 }
 
-function dateOf(body: SuspensionBody, message: (reason: string) => string): Date | null {
+/** Camunda's suspension DTOs: `executionDate` read by Joda's ISO parser ("" is none); one it cannot read is a 400 the message names. */
+export function suspensionDateOf(body: { executionDate?: unknown }, message: (reason: string) => string): Date | null {
   const value = body.executionDate;
   if (value === undefined || value === null || value === '') return null;
   const date = typeof value === 'string' ? parseIsoDateTime(value) : null;

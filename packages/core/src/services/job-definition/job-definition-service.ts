@@ -3,7 +3,8 @@ import { checkInstance } from '../../authorization/instance-checks.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobHandler } from '../../jobs/job-handler.js';
@@ -57,7 +58,9 @@ export class JobDefinitionService {
   setOverridingJobPriority(id: string, priority: number | null, includeJobs = false): Promise<void> {
     return this.commands.run('SetJobDefinitionPriorityCmd', async (ctx) => {
       if (priority === null && includeJobs) throw new BadUserRequestException('Cannot reset priority for job definition ' + id + ' with includeJobs=true');
-      const definition = await load(ctx, id);
+      const definition = await ctx.jobDefinitions.findById(id);
+      if (!definition) throw new NotFoundException(`Job definition with id '${id}' does not exist: jobDefinition is null`);
+      requireTenant(ctx, definition);
       // Camunda's SetJobDefinitionPriorityCmd: giving the jobs the priority too updates the instances.
       await checkUpdateDefinition(ctx, definition.processDefinitionKey, includeJobs);
       OperationLogEntries.jobDefinition(ctx, 'SetPriority', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey }, [
@@ -68,23 +71,32 @@ export class JobDefinitionService {
     });
   }
 
-  /** Gives every failed job (no retries left) of the definition new retries, resolving their incidents. */
-  setJobRetries(id: string, retries: number): Promise<void> {
+  /**
+   * Camunda's SetJobRetriesCmd by job definition: every failed job (no retries left) of the definition
+   * gets new retries (and, when `dueDate` is given, that due date), its incidents resolved. An unknown
+   * definition changes nothing.
+   */
+  setJobRetries(id: string, retries: number, dueDate?: Date | null): Promise<void> {
     return this.commands.run('SetJobDefinitionJobRetriesCmd', async (ctx) => {
       if (!Number.isInteger(retries) || retries < 0) {
-        throw new BadUserRequestException(`The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`);
+        throw new ProcessEngineException(engineMessage('13', '054', `The number of job retries must be a non-negative Integer, but '${retries}' has been provided.`));
       }
-      const definition = await load(ctx, id);
-      await ctx.authz.check(
-        { permission: 'RETRY_JOB', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
-        { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
-        { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
-        { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
-      );
-      OperationLogEntries.job(ctx, 'SetJobRetries', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId }, [{ property: 'retries', newValue: retries }]);
+      const definition = await ctx.jobDefinitions.findById(id);
+      if (definition) {
+        requireTenant(ctx, definition);
+        await ctx.authz.check(
+          { permission: 'RETRY_JOB', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
+          { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
+          { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+          { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+        );
+      }
+      const changes = [{ property: 'retries', newValue: retries }, ...(dueDate === undefined ? [] : [{ property: 'dueDate', newValue: dueDate?.getTime() ?? null }])];
+      OperationLogEntries.job(ctx, 'SetJobRetries', { jobDefinitionId: id, processDefinitionId: definition?.processDefinitionId ?? null }, changes);
+      if (!definition) return;
       for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId, activityId: definition.activityId, noRetriesLeft: true })) {
         if (job.jobDefinitionId !== id) continue;
-        await ctx.jobs.setRetries(job, retries);
+        await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
         if (retries > 0) {
           await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
           await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
@@ -94,13 +106,18 @@ export class JobDefinitionService {
   }
 }
 
+/** Camunda's TenantCommandChecker on the job definition's process definition (before any permission). */
+function requireTenant(ctx: CommandContext, definition: JobDefinition): void {
+  if (definition.processDefinitionId) ctx.tenantCheck.require(definition.tenantId, `update the process definition '${definition.processDefinitionId}'`);
+}
+
 async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspensionTarget, change: JobDefinitionSuspensionChange): Promise<void> {
   const definitions = await targets(ctx, target);
   // Camunda's AbstractSetJobDefinitionStateCmd: once per command, on the process definition key the
   // target names (also when it has no job definitions), UPDATE on the definition; with its jobs, also
   // on its instances. A definition id that names no definition checks nothing.
   const key = target.jobDefinitionId
-    ? definitions[0].processDefinitionKey
+    ? definitions[0]?.processDefinitionKey
     : target.processDefinitionId
       ? (await ctx.processDefinitions.findById(target.processDefinitionId))?.key
       : target.processDefinitionKey;
@@ -124,7 +141,11 @@ async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspens
 }
 
 async function targets(ctx: CommandContext, target: JobDefinitionSuspensionTarget): Promise<JobDefinition[]> {
-  if (target.jobDefinitionId) return [await load(ctx, target.jobDefinitionId)];
+  // Camunda's AbstractSetJobDefinitionStateCmd: an unknown job definition changes nothing.
+  if (target.jobDefinitionId) {
+    const definition = await ctx.jobDefinitions.findById(target.jobDefinitionId);
+    return definition ? [definition] : [];
+  }
   if (target.processDefinitionId) return ctx.jobDefinitions.find({ processDefinitionId: target.processDefinitionId });
   if (target.processDefinitionKey) {
     const all = await ctx.jobDefinitions.find({ processDefinitionKey: target.processDefinitionKey });
@@ -133,12 +154,6 @@ async function targets(ctx: CommandContext, target: JobDefinitionSuspensionTarge
     return all;
   }
   throw new BadUserRequestException('Either jobDefinitionId, processDefinitionId or processDefinitionKey has to be set to update the suspension state.');
-}
-
-async function load(ctx: CommandContext, id: string): Promise<JobDefinition> {
-  const definition = await ctx.jobDefinitions.findById(id);
-  if (!definition) throw new NotFoundException(`Job Definition with id ${id} does not exist`);
-  return definition;
 }
 
 /**
