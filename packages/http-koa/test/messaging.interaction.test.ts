@@ -208,8 +208,9 @@ describe('query bodies and BPMN errors from user tasks', () => {
     const tasks = (await rest.request('GET', `/task?processInstanceId=${id}`)).body.map((each: { taskDefinitionKey: string }) => each.taskDefinitionKey).sort();
 
     expect(missingCode.status).toBe(400);
-    expect(missingCode.body).toMatchObject({ type: 'InvalidRequestException', message: 'escalationCode is null' });
-    expect(unknownTask.status).toBe(404);
+    // Camunda's TaskResourceImpl.handleEscalation rethrows both as RestException.
+    expect(missingCode.body).toMatchObject({ type: 'RestException', message: 'escalationCode is null' });
+    expect([unknownTask.status, unknownTask.body.type, unknownTask.body.message]).toEqual([404, 'RestException', 'Cannot find task with id nope: task is null']);
     expect(uncaught.status).toBe(500);
     expect(uncaught.body.message).toBe("ENGINE-02043 Execution with id 'check' throws an escalation event with escalationCode 'OTHER', but no escalation handler was defined. ");
     expect(caught.status).toBe(204);

@@ -275,14 +275,19 @@ describe('the Task group', () => {
     it('refuses a link with both or neither of userId and groupId', async () => {
       const both = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'a', groupId: 'b', type: 'candidate' } });
       const neither = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { type: 'candidate' } });
-      const groupOwner = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'b', type: 'owner' } });
+      const groupAssignee = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'b', type: 'assignee' } });
+      const deleteGroupOwner = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { groupId: 'b', type: 'owner' } });
 
       expect(both.status).toBe(400);
       expect(both.body.message).toBe('Identity Link requires userId or groupId, but not both.');
       expect(neither.status).toBe(400);
       expect(neither.body.message).toBe('Identity Link requires userId or groupId.');
-      expect(groupOwner.status).toBe(400);
-      expect(groupOwner.body.message).toBe("Incompatible usage: cannot use type 'owner' together with a groupId");
+      // Camunda's AbstractAddIdentityLinkCmd and DeleteIdentityLinkCmd check differently (and an owner added with a group clears the owner).
+      expect([groupAssignee.status, groupAssignee.body]).toEqual([400, { type: 'BadUserRequestException', message: 'Incompatible usage: cannot use ASSIGNEE together with a groupId', code: 0 }]);
+      expect([deleteGroupOwner.status, deleteGroupOwner.body.type, deleteGroupOwner.body.message]).toEqual([500, 'ProcessEngineException', "Incompatible usage: cannot use type 'owner' together with a groupId"]);
+      await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'olga', type: 'owner' } });
+      expect((await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'b', type: 'owner' } })).status).toBe(204);
+      expect((await rest.request('GET', `/task/${taskId}`)).body.owner).toBeNull();
     });
   });
 
@@ -369,25 +374,65 @@ describe('the Task group', () => {
     expect((await rest.request('GET', `/task/${taskId}`)).body.name).toBe('Check');
   });
 
-  it('answers unknown tasks with 404s (400 for the form, as Camunda)', async () => {
-    const paths: Array<[string, string, unknown?]> = [
-      ['GET', '/task/nope/variables'],
-      ['GET', '/task/nope/localVariables'],
-      ['GET', '/task/nope/variables/amount'],
-      ['PUT', '/task/nope/localVariables/x', { value: 1, type: 'Integer' }],
-      ['POST', '/task/nope/variables', { modifications: {} }],
-      ['DELETE', '/task/nope/variables/amount'],
-      ['GET', '/task/nope/identity-links'],
-      ['POST', '/task/nope/identity-links', { userId: 'a', type: 'candidate' }],
-      ['POST', '/task/nope/delegate', { userId: 'a' }],
-      ['POST', '/task/nope/resolve', {}],
-      ['POST', '/task/nope/submit-form', {}],
-      ['GET', '/task/nope/form-variables'],
+  it('refuses to change a suspended task as TaskEntity does (after the permission checks), and claims as ClaimTaskCmd', async () => {
+    await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'mary' } });
+    const taken = await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'john' } });
+    expect([taken.status, taken.body.type, taken.body.message]).toEqual([500, 'TaskAlreadyClaimedException', `Task '${taskId}' is already claimed by someone else.`]);
+    // Claiming without a user unclaims.
+    expect((await rest.request('POST', `/task/${taskId}/claim`, { json: {} })).status).toBe(204);
+    expect((await rest.request('GET', `/task/${taskId}`)).body.assignee).toBeNull();
+    await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'mary' } });
+
+    await rest.request('PUT', `/process-instance/${instanceId}/suspended`, { json: { suspended: true } });
+    const suspended = { type: 'SuspendedEntityInteractionException', message: `ENGINE-03043 task with id '${taskId}' is suspended.` };
+    const refused: Array<[string, string, unknown]> = [
+      ['POST', `/task/${taskId}/unclaim`, undefined],
+      ['POST', `/task/${taskId}/assignee`, { userId: 'john' }],
+      ['POST', `/task/${taskId}/delegate`, { userId: 'john' }],
+      ['POST', `/task/${taskId}/resolve`, {}],
+      ['POST', `/task/${taskId}/identity-links`, { groupId: 'sales', type: 'candidate' }],
+      ['POST', `/task/${taskId}/identity-links/delete`, { userId: 'mary', type: 'assignee' }],
+      // TaskDto.updateTask sets the assignee before it reads the delegation state.
+      ['PUT', `/task/${taskId}`, { name: 'x', delegationState: 'done' }],
     ];
-    for (const [method, path, json] of paths) {
+    for (const [method, path, json] of refused) {
       const response = await rest.request(method, path, json === undefined ? {} : { json });
-      expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.body, `${method} ${path}`).toEqual({ type: 'InvalidRequestException', message: 'Cannot find task with id nope', code: null });
+      expect([response.status, response.body.type, response.body.message], `${method} ${path}`).toEqual([400, suspended.type, suspended.message]);
+    }
+    // The holder claiming again changes nothing and is no error; unclaiming by claim is refused.
+    expect((await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'mary' } })).status).toBe(204);
+    const unclaim = await rest.request('POST', `/task/${taskId}/claim`, { json: {} });
+    expect([unclaim.status, unclaim.body.type]).toEqual([400, suspended.type]);
+    expect((await rest.request('GET', `/task/${taskId}`)).body).toMatchObject({ assignee: 'mary', delegationState: null, suspended: true });
+  });
+
+  it('answers unknown tasks as Camunda 7.22 does, command by command', async () => {
+    const missing = 'Cannot find task with id nope: task is null';
+    const gone = "task nope doesn't exist: task is null";
+    const cases: Array<[string, string, unknown, number, string, string]> = [
+      ['GET', '/task/nope/variables', undefined, 500, 'NullValueException', gone],
+      ['GET', '/task/nope/localVariables', undefined, 500, 'NullValueException', gone],
+      ['GET', '/task/nope/variables/amount', undefined, 500, 'RestException', `Cannot get task variable amount: ${gone}`],
+      ['PUT', '/task/nope/localVariables/x', { value: 1, type: 'Integer' }, 500, 'RestException', `Cannot put task variable x: ${gone}`],
+      ['POST', '/task/nope/variables', { modifications: {} }, 500, 'RestException', `Cannot modify variables for task nope: ${gone}`],
+      ['DELETE', '/task/nope/variables/amount', undefined, 500, 'RestException', `Cannot delete task variable amount: ${missing}`],
+      ['GET', '/task/nope/identity-links', undefined, 500, 'NullValueException', missing],
+      ['POST', '/task/nope/identity-links', { userId: 'a', type: 'candidate' }, 400, 'NotFoundException', missing],
+      ['POST', '/task/nope/identity-links/delete', { userId: 'a', type: 'candidate' }, 500, 'NullValueException', missing],
+      ['POST', '/task/nope/claim', { userId: 'a' }, 500, 'NullValueException', missing],
+      ['POST', '/task/nope/unclaim', undefined, 400, 'NotFoundException', missing],
+      ['POST', '/task/nope/assignee', { userId: 'a' }, 400, 'NotFoundException', missing],
+      ['POST', '/task/nope/delegate', { userId: 'a' }, 500, 'NullValueException', missing],
+      ['POST', '/task/nope/resolve', {}, 500, 'NullValueException', missing],
+      ['POST', '/task/nope/complete', {}, 500, 'RestException', `Cannot complete task nope: ${missing}`],
+      ['POST', '/task/nope/submit-form', {}, 500, 'RestException', `Cannot submit task form nope: ${missing}`],
+      ['POST', '/task/nope/bpmnError', { errorCode: 'E' }, 404, 'RestException', missing],
+      ['POST', '/task/nope/bpmnEscalation', { escalationCode: 'E' }, 404, 'RestException', missing],
+      ['GET', '/task/nope/form-variables', undefined, 400, 'BadUserRequestException', "Cannot find task with id 'nope'.: task is null"],
+    ];
+    for (const [method, path, json, status, type, message] of cases) {
+      const response = await rest.request(method, path, json === undefined ? {} : { json });
+      expect([response.status, response.body.type, response.body.message], `${method} ${path}`).toEqual([status, type, message]);
     }
     const form = await rest.request('GET', '/task/nope/form');
     expect(form.status).toBe(400);

@@ -65,6 +65,14 @@ export class NullValueException extends ProcessEngineException {
   override readonly name: string = 'NullValueException';
 }
 
+/** Camunda's TaskAlreadyClaimedException: another user holds the task (HTTP 500). */
+export class TaskAlreadyClaimedException extends ProcessEngineException {
+  override readonly name: string = 'TaskAlreadyClaimedException';
+  constructor(taskId: string) {
+    super(`Task '${taskId}' is already claimed by someone else.`);
+  }
+}
+
 /** A concurrent change won: the row's revision moved on. Nothing of the command was written. */
 export class OptimisticLockingException extends ProcessEngineException {
   override readonly name: string = 'OptimisticLockingException';

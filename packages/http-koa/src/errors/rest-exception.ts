@@ -51,3 +51,18 @@ export async function engineErrorAs500(call: () => Promise<void>): Promise<void>
     throw new InvalidRequestException(500, error.message);
   }
 }
+
+/**
+ * Camunda's AbstractVariablesResource around an engine call: a denial stays a 403; any other engine
+ * failure (an unknown entity too) is a 500 RestException `<prefix>: <message>` — a BadUserRequestException
+ * a 400 where the resource catches it apart (`badUserRequest`: PUT of one variable).
+ */
+export async function variableCommand<T>(prefix: string, call: () => Promise<T>, badUserRequest: 400 | 500 = 500): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+    const status = error instanceof BadUserRequestException ? badUserRequest : 500;
+    throw new InvalidRequestException(status, `${prefix}: ${error.message}`, 'RestException', error.code);
+  }
+}

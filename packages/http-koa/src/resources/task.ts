@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, type DelegationState, type Task, type TaskQuery, type TypedValue } from '@trellis/core';
+import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, type DelegationState, type Task, type TaskQuery, type TypedValue } from '@trellis/core';
 import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
@@ -8,7 +8,7 @@ import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
@@ -196,24 +196,27 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const dates = taskDates(body);
     const task = await engine.task.getTask(ctx.params.id);
     if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
+    // TaskDto.updateTask sets the assignee on the task it found (a suspended one refuses) before it reads the delegation state.
+    if (task.suspended) throw suspendedEntity('task', task.id);
     await engine.task.updateTask(ctx.params.id, { ...taskFields(body, dates), parentTaskId: text(body.parentTaskId) });
     ctx.status = 204;
   });
 
   router.post('/task/:id/claim', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await notFoundAs404(() => engine.task.claim(ctx.params.id, text(body.userId) ?? ''), notFound(ctx.params.id));
+    // Camunda's TaskResourceImpl passes engine errors on: an unknown task is ClaimTaskCmd's NullValueException (500), and so on.
+    await engine.task.claim(ctx.params.id, text(body.userId));
     ctx.status = 204;
   });
 
   router.post('/task/:id/unclaim', async (ctx) => {
-    await notFoundAs404(() => engine.task.setAssignee(ctx.params.id, null), notFound(ctx.params.id));
+    await engine.task.setAssignee(ctx.params.id, null);
     ctx.status = 204;
   });
 
   router.post('/task/:id/assignee', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await notFoundAs404(() => engine.task.setAssignee(ctx.params.id, text(body.userId)), notFound(ctx.params.id));
+    await engine.task.setAssignee(ctx.params.id, text(body.userId));
     ctx.status = 204;
   });
 
@@ -221,15 +224,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const prefix = `Cannot complete task ${ctx.params.id}`;
     const variables = variablesFromDto(body.variables, prefix);
-    let result: Awaited<ReturnType<typeof engine.task.complete>>;
-    try {
-      result = await engine.task.complete(ctx.params.id, variables);
-    } catch (error) {
-      // Camunda's TaskResourceImpl.complete: a form field's validation is a 400, every other engine
-      // failure (an unknown or suspended task too) a 500, both with the prefix.
-      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-      throw new InvalidRequestException(error instanceof FormFieldValidationException ? 400 : 500, `${prefix}: ${error.message}`, 'RestException', error.code);
-    }
+    const result = await formCommand(prefix, () => engine.task.complete(ctx.params.id, variables));
     if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
@@ -327,40 +322,32 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     }
   });
 
+  // Camunda's TaskResourceImpl.handleBpmnError / handleEscalation: an unknown task is a 404, a bad request a 400, both
+  // RestException with the engine's message and code.
   router.post('/task/:id/bpmnError', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const variables = variablesFromDto(body.variables, `Cannot report BPMN error for task ${ctx.params.id}`);
-    try {
-      await notFoundAs404(() => engine.task.handleBpmnError(ctx.params.id, text(body.errorCode) ?? '', text(body.errorMessage), variables), notFound(ctx.params.id));
-    } catch (error) {
-      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message);
-      throw error;
-    }
+    await throwing(() => engine.task.handleBpmnError(ctx.params.id, text(body.errorCode), text(body.errorMessage), variables));
     ctx.status = 204;
   });
 
   router.post('/task/:id/bpmnEscalation', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const variables = variablesFromDto(body.variables, `Cannot report escalation for task ${ctx.params.id}`);
-    try {
-      await notFoundAs404(() => engine.task.handleEscalation(ctx.params.id, text(body.escalationCode) ?? null, variables), notFound(ctx.params.id));
-    } catch (error) {
-      if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message);
-      throw error;
-    }
+    await throwing(() => engine.task.handleEscalation(ctx.params.id, text(body.escalationCode), variables));
     ctx.status = 204;
   });
 
   router.post('/task/:id/delegate', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await notFoundAs404(() => engine.task.delegateTask(ctx.params.id, text(body.userId)), notFound(ctx.params.id));
+    await engine.task.delegateTask(ctx.params.id, text(body.userId));
     ctx.status = 204;
   });
 
   router.post('/task/:id/resolve', async (ctx) => {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const variables = variablesFromDto(body.variables, `Cannot resolve task ${ctx.params.id}`);
-    await notFoundAs404(() => engine.task.resolveTask(ctx.params.id, variables), notFound(ctx.params.id));
+    await engine.task.resolveTask(ctx.params.id, variables);
     ctx.status = 204;
   });
 
@@ -368,7 +355,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const id = ctx.params.id;
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const variables = variablesFromDto(body.variables, `Cannot submit task form ${id}`);
-    const result = await notFoundAs404(() => asRestException(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables)), notFound(id));
+    const result = await formCommand(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables));
     if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
@@ -413,7 +400,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.get('/task/:id/form-variables', async (ctx) => {
     const names = typeof ctx.query.variableNames === 'string' ? ctx.query.variableNames.split(',').filter((name) => name !== '') : undefined;
-    const variables = await notFoundAs404(() => engine.task.getTaskFormVariables(ctx.params.id, names), notFound(ctx.params.id));
+    const variables = await engine.task.getTaskFormVariables(ctx.params.id, names);
     ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
   });
 
@@ -422,7 +409,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
 
   router.get('/task/:id/identity-links', async (ctx) => {
     const type = typeof ctx.query.type === 'string' ? ctx.query.type : null;
-    const links = await notFoundAs404(() => engine.task.getIdentityLinks(ctx.params.id), notFound(ctx.params.id));
+    const links = await engine.task.getIdentityLinks(ctx.params.id);
     ctx.body = links.filter((link) => type === null || link.type === type).map((link) => ({ userId: link.userId, groupId: link.groupId, type: link.type }));
   });
 
@@ -436,10 +423,8 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       if (userId !== null && groupId !== null) throw new InvalidRequestException(400, 'Identity Link requires userId or groupId, but not both.');
       if (userId === null && groupId === null) throw new InvalidRequestException(400, 'Identity Link requires userId or groupId.');
       const id = ctx.params.id;
-      await notFoundAs404(() => {
-        if (userId !== null) return add ? engine.task.addUserIdentityLink(id, userId, type) : engine.task.deleteUserIdentityLink(id, userId, type);
-        return add ? engine.task.addGroupIdentityLink(id, groupId, type) : engine.task.deleteGroupIdentityLink(id, groupId, type);
-      }, notFound(id));
+      if (userId !== null) await (add ? engine.task.addUserIdentityLink(id, userId, type) : engine.task.deleteUserIdentityLink(id, userId, type));
+      else await (add ? engine.task.addGroupIdentityLink(id, groupId, type) : engine.task.deleteGroupIdentityLink(id, groupId, type));
       ctx.status = 204;
     });
   }
@@ -454,9 +439,10 @@ function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variabl
   const all = (id: string) => (local ? engine.task.getVariablesLocal(id) : engine.task.getVariables(id));
   const update = (id: string, modifications: Record<string, TypedValue>, deletions: readonly string[]) =>
     local ? engine.task.updateVariablesLocal(id, modifications, deletions) : engine.task.updateVariables(id, modifications, deletions);
+  const remove = (id: string, names: readonly string[]) => (local ? engine.task.removeVariablesLocal(id, names) : engine.task.removeVariables(id, names));
 
   router.get(`/task/:id/${segment}`, async (ctx) => {
-    const variables = await notFoundAs404(() => all(ctx.params.id), notFound(ctx.params.id));
+    const variables = await all(ctx.params.id);
     ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
   });
 
@@ -465,12 +451,12 @@ function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variabl
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const modifications = variablesFromDto(body.modifications, 'Cannot modify variables for task');
     const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await notFoundAs404(() => asRestException(`Cannot modify variables for task ${id}`, () => update(id, modifications, deletions)), notFound(id));
+    await variableCommand(`Cannot modify variables for task ${id}`, () => update(id, modifications, deletions));
     ctx.status = 204;
   });
 
   const variable = async (id: string, name: string) =>
-    namedVariable(await notFoundAs404(() => asRestException(`Cannot get task variable ${name}`, () => all(id)), notFound(id)), name, 'task');
+    namedVariable(await variableCommand(`Cannot get task variable ${name}`, () => all(id)), name, 'task');
 
   router.get(`/task/:id/${segment}/:varName`, async (ctx) => {
     const value = await variable(ctx.params.id, ctx.params.varName);
@@ -484,20 +470,20 @@ function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variabl
   router.post(`/task/:id/${segment}/:varName/data`, async (ctx) => {
     const { id, varName } = ctx.params;
     const value = await readBinaryVariable(ctx, rest.bodyLimit);
-    await notFoundAs404(() => asRestException(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, [])), notFound(id));
+    await variableCommand(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, []));
     ctx.status = 204;
   });
 
   router.put(`/task/:id/${segment}/:varName`, async (ctx) => {
     const { id, varName } = ctx.params;
     const value = putValue(varName, await readJsonObject(ctx, rest.bodyLimit));
-    await notFoundAs404(() => asRestException(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, [])), notFound(id));
+    await variableCommand(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, []), 400);
     ctx.status = 204;
   });
 
   router.delete(`/task/:id/${segment}/:varName`, async (ctx) => {
     const { id, varName } = ctx.params;
-    await notFoundAs404(() => asRestException(`Cannot delete task variable ${varName}`, () => update(id, {}, [varName])), notFound(id));
+    await variableCommand(`Cannot delete task variable ${varName}`, () => remove(id, [varName]));
     ctx.status = 204;
   });
 }
@@ -512,23 +498,30 @@ function putValue(name: string, dto: Record<string, unknown>): TypedValue {
   }
 }
 
-/**
- * Camunda's variable resources: a denial stays a 403, an unknown task stays a NotFoundException (the
- * caller makes it a 404), a bad request is a 400 and any other engine failure a 500, all as RestException
- * with `<prefix>: <message>`.
- */
-async function asRestException<T>(prefix: string, call: () => Promise<T>): Promise<T> {
+/** A BPMN error or escalation thrown from a task: NotFoundException → 404, any other BadUserRequestException → 400, as RestException. */
+async function throwing(call: () => Promise<void>): Promise<void> {
   try {
-    return await call();
+    await call();
   } catch (error) {
-    if (error instanceof AuthorizationException || error instanceof NotFoundException || !ProcessEngineException.is(error)) throw error;
-    const status = error instanceof BadUserRequestException ? 400 : 500;
-    throw new InvalidRequestException(status, `${prefix}: ${(error as Error).message}`, 'RestException');
+    if (error instanceof BadUserRequestException) throw new InvalidRequestException(error instanceof NotFoundException ? 404 : 400, error.message, 'RestException', error.code);
+    throw error;
   }
 }
 
-// Camunda's TaskResourceImpl turns an unknown task into a 404 with this text.
-const notFound = (taskId: string) => `Cannot find task with id ${taskId}`;
+/**
+ * Camunda's TaskResourceImpl.complete and submit: a form field refusing a value is a 400, any other
+ * engine error (an unknown or suspended task too) a 500, both RestException with `<prefix>: <message>`;
+ * a denial stays a 403.
+ */
+async function formCommand<T>(prefix: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
+    const status = error instanceof FormFieldValidationException ? 400 : 500;
+    throw new InvalidRequestException(status, `${prefix}: ${(error as Error).message}`, 'RestException', error.code);
+  }
+}
 
 /** Camunda's DelegationStateConverter: PENDING or RESOLVED in any case; null when not given. */
 function delegationStateOf(value: unknown): DelegationState | null {

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import { ANY, Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, TaskAlreadyClaimedException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
@@ -158,14 +158,17 @@ export class TaskService {
 
   // --- assignment -------------------------------------------------------------------------------
 
-  /** Claims for a user; Camunda refuses a task someone else holds. */
-  claim(taskId: string, userId: string): Promise<void> {
+  /**
+   * Camunda's ClaimTaskCmd: claims for a user (a task the user holds already stays as it is; one
+   * someone else holds is refused); without a user, unclaims.
+   */
+  claim(taskId: string, userId: string | null): Promise<void> {
     return this.commands.run('ClaimTaskCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, WORK);
-      if (task.assignee && task.assignee !== userId) {
-        throw new ProcessEngineException(`Task '${taskId}' is already claimed by someone else.`);
-      }
+      if (userId !== null && task.assignee) {
+        if (task.assignee !== userId) throw new TaskAlreadyClaimedException(task.id);
+      } else ensureActive(task);
       OperationLogEntries.taskChanged(ctx, 'Claim', task, { assignee: userId });
       await updateAssignment(ctx, this.env, task, { assignee: userId });
     });
@@ -176,6 +179,7 @@ export class TaskService {
     return this.commands.run('AssignTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      ensureActive(task);
       OperationLogEntries.taskChanged(ctx, 'Assign', task, { assignee: userId });
       await updateAssignment(ctx, this.env, task, { assignee: userId });
     });
@@ -186,6 +190,7 @@ export class TaskService {
     return this.commands.run('SetTaskOwnerCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, ASSIGN);
+      ensureActive(task);
       OperationLogEntries.taskChanged(ctx, 'SetOwner', task, { owner: userId });
       await updateTask(ctx, task, { owner: userId });
       await taskUpdated(ctx, this.env, { ...task, owner: userId }, false);
@@ -205,7 +210,7 @@ export class TaskService {
         throw new ProcessEngineException(engineMessage('03', '072', `Cannot change tenantId of Task '${task.id}'. Current tenant id '${task.tenantId}', Tenant id to set '${update.tenantId}'`));
       }
       // TaskEntity.setAssignee checks first, and the update always sets the assignee.
-      if (task.suspended) throw suspendedEntity('task', task.id);
+      ensureActive(task);
       const { name, description, priority, assignee, owner, delegationState, due, followUp, parentTaskId } = update;
       OperationLogEntries.taskChanged(ctx, 'Update', task, {
         name,
@@ -225,8 +230,9 @@ export class TaskService {
   /** Camunda's TaskEntity.delegate: PENDING, the assignee becomes the owner unless there is one, the user the assignee. */
   delegateTask(taskId: string, userId: string | null): Promise<void> {
     return this.commands.run('DelegateTaskCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, ASSIGN);
+      ensureActive(task);
       OperationLogEntries.taskChanged(ctx, 'Delegate', task, { delegation: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
       await updateAssignment(ctx, this.env, task, { delegationState: 'PENDING', owner: task.owner ?? task.assignee, assignee: userId });
     });
@@ -238,9 +244,10 @@ export class TaskService {
    */
   resolveTask(taskId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('ResolveTaskCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
+      ensureActive(task);
       OperationLogEntries.taskChanged(ctx, 'Resolve', task, { delegation: 'RESOLVED', assignee: task.owner });
       await updateAssignment(ctx, this.env, task, { delegationState: 'RESOLVED', assignee: task.owner });
       if (runner) await completeRun(ctx, runner);
@@ -255,7 +262,7 @@ export class TaskService {
    */
   complete(taskId: string, variables: Record<string, TypedValue> = {}): Promise<Record<string, TypedValue>> {
     return this.commands.run('CompleteTaskCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, WORK);
       const runner = await this.setExecutionVariables(ctx, task, variables);
       return this.completeLoaded(ctx, task, runner, variables);
@@ -368,9 +375,11 @@ export class TaskService {
    * Camunda's HandleTaskBpmnErrorCmd: the task ends and its execution throws the BPMN error to the
    * nearest catching boundary event or event sub-process (uncaught, the path ends).
    */
-  handleBpmnError(taskId: string, errorCode: string, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
+  handleBpmnError(taskId: string, errorCode: string | null, errorMessage: string | null = null, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('HandleTaskBpmnErrorCmd', async (ctx) => {
-      if (!errorCode) throw new BadUserRequestException('errorCode is null');
+      // Camunda's ensureNotEmpty: null, then blank.
+      if (errorCode === null || errorCode === undefined) throw new BadUserRequestException('errorCode is null');
+      if (errorCode.trim() === '') throw new BadUserRequestException('errorCode is empty');
       const { task, runner, execution } = await this.throwingTask(ctx, taskId, variables);
       await ctx.tasks.delete(task);
       runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
@@ -405,7 +414,7 @@ export class TaskService {
   private async throwingTask(ctx: CommandContext, taskId: string, variables: Record<string, TypedValue>): Promise<{ task: Task; runner: ProcessRunner; execution: Execution }> {
     const task = await this.load(ctx, taskId);
     await checkTask(ctx, task, WORK);
-    if (task.suspended) throw suspendedEntity('task', task.id);
+    ensureActive(task);
     const runner = await this.setExecutionVariables(ctx, task, variables);
     const execution = runner?.tree.executions.get(task.executionId ?? '');
     if (!runner || !execution) throw new BadUserRequestException(`Task ${taskId} does not belong to a process instance`);
@@ -419,7 +428,7 @@ export class TaskService {
    */
   submitTaskForm(taskId: string, variables: Record<string, TypedValue> = {}): Promise<Record<string, TypedValue>> {
     return this.commands.run('SubmitTaskFormCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, WORK);
       const scope = await this.openScope(ctx, task);
       // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
@@ -489,7 +498,8 @@ export class TaskService {
    */
   getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await ctx.tasks.findById(taskId);
+      if (!task) throw new BadUserRequestException(`Cannot find task with id '${taskId}'.: task is null`);
       await checkTask(ctx, task, READ);
       const scope = await this.openScope(ctx, task);
       const all = visibleOf(task, scope);
@@ -504,7 +514,7 @@ export class TaskService {
   /** Every variable visible from the task: its local ones over those of its execution and the execution's ancestors. */
   getVariables(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.loadForVariables(ctx, taskId);
       await checkTask(ctx, task, READ);
       return visibleOf(task, await this.openScope(ctx, task));
     });
@@ -513,7 +523,7 @@ export class TaskService {
   /** The task's own variables. */
   getVariablesLocal(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.loadForVariables(ctx, taskId);
       await checkTask(ctx, task, READ);
       return Object.fromEntries([...(await ctx.tasks.variables.findByTask(task.id))].map(([name, entry]) => [name, entry.value]));
     });
@@ -541,33 +551,40 @@ export class TaskService {
 
   /** Removes variables where they live (task, execution or an ancestor); unknown names are ignored. */
   removeVariables(taskId: string, names: readonly string[]): Promise<void> {
-    return this.updateVariables(taskId, {}, names);
+    return this.patchVariables(taskId, {}, names, false, true);
   }
 
   /** Removes task-local variables; unknown names are ignored. */
   removeVariablesLocal(taskId: string, names: readonly string[]): Promise<void> {
-    return this.updateVariablesLocal(taskId, {}, names);
+    return this.patchVariables(taskId, {}, names, true, true);
   }
 
   /** Modifications then deletions in one transaction (REST's POST …/variables). */
   updateVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
-      await checkTask(ctx, task, UPDATE_VARIABLE);
-      OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
-      const scope = await this.openScope(ctx, task);
-      await this.write(ctx, task, scope, modifications, deletions, false);
-      if (scope.runner) await completeRun(ctx, scope.runner);
-    });
+    return this.patchVariables(taskId, modifications, deletions, false, false);
   }
 
   /** Local modifications then deletions in one transaction (REST's POST …/localVariables). */
   updateVariablesLocal(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.commands.run('PatchTaskVariablesCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+    return this.patchVariables(taskId, modifications, deletions, true, false);
+  }
+
+  /**
+   * Camunda's PatchTaskVariablesCmd (or, `removal`, its RemoveTaskVariablesCmd alone, whose text for a
+   * missing task differs): modifications then deletions, on the task's own variables when `local`.
+   */
+  private patchVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean, removal: boolean): Promise<void> {
+    return this.commands.run(removal ? 'RemoveTaskVariablesCmd' : 'PatchTaskVariablesCmd', async (ctx) => {
+      const task = removal ? await this.load(ctx, taskId, 'null') : await this.loadForVariables(ctx, taskId);
       await checkTask(ctx, task, UPDATE_VARIABLE);
       OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
-      await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
+      if (local) {
+        await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
+        return;
+      }
+      const scope = await this.openScope(ctx, task);
+      await this.write(ctx, task, scope, modifications, deletions, false);
+      if (scope.runner) await completeRun(ctx, scope.runner);
     });
   }
 
@@ -576,7 +593,7 @@ export class TaskService {
   /** Candidate links, then the assignee and the owner as links of those types (Camunda's GetIdentityLinksForTaskCmd). */
   getIdentityLinks(taskId: string): Promise<TaskIdentityLink[]> {
     return this.commands.run('GetIdentityLinksForTaskCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, READ);
       const links: TaskIdentityLink[] = (await ctx.tasks.findCandidates(task.id)).map((each) => ({ ...each, type: 'candidate', taskId: task.id }));
       if (task.assignee !== null) links.push({ userId: task.assignee, groupId: null, type: 'assignee', taskId: task.id });
@@ -620,22 +637,29 @@ export class TaskService {
   }
 
   private identityLink(command: string, taskId: string, userId: string | null, groupId: string | null, type: string | null, add: boolean): Promise<void> {
-    // Camunda's IdentityLinkCmd.validateParams, before the task is looked at.
-    if (type === null) throw new NullValueException(`type is required when ${add ? 'adding a new' : 'deleting a'} task identity link: type is null`);
-    if (type === 'assignee' || type === 'owner') {
-      if (groupId !== null) throw new BadUserRequestException(`Incompatible usage: cannot use type '${type}' together with a groupId`);
-    } else if (userId === null && groupId === null) {
-      throw new NullValueException('userId and groupId cannot both be null');
+    // Camunda's validation before the task is looked at: AbstractAddIdentityLinkCmd's, or DeleteIdentityLinkCmd's
+    // (whose text for a missing type speaks of adding); an owner link added with a group clears the owner.
+    if (add) {
+      if (type === 'assignee' && groupId !== null) throw new BadUserRequestException('Incompatible usage: cannot use ASSIGNEE together with a groupId');
+      if (type !== 'assignee' && userId === null && groupId === null) throw new NullValueException('userId and groupId cannot both be null');
+    } else {
+      if (type === null) throw new NullValueException('type is required when adding a new task identity link: type is null');
+      if ((type === 'assignee' || type === 'owner') && groupId !== null) throw new ProcessEngineException(`Incompatible usage: cannot use type '${type}' together with a groupId`);
+      if (type !== 'assignee' && type !== 'owner' && userId === null && groupId === null) throw new ProcessEngineException('userId and groupId cannot both be null');
     }
     return this.commands.run(command, async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      // Camunda: AddIdentityLinkCmd finds the task as a NotFoundException (400), DeleteIdentityLinkCmd as a NullValueException (500).
+      const task = await this.load(ctx, taskId, add ? 'notFound' : 'null');
       await checkTask(ctx, task, ASSIGN);
+      ensureActive(task);
+      // Trellis keeps candidates only; Camunda would store a link of any custom type (or none).
+      if (type !== 'assignee' && type !== 'owner' && type !== 'candidate') throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
       OperationLogEntries.identityLink(ctx, task, type, userId, groupId, add);
       if (type === 'assignee') await updateAssignment(ctx, this.env, task, { assignee: add ? userId : null });
       else if (type === 'owner') {
         await updateTask(ctx, task, { owner: add ? userId : null });
         await taskUpdated(ctx, this.env, { ...task, owner: add ? userId : null }, false);
-      } else if (type === 'candidate') {
+      } else {
         if (add) {
           await ctx.tasks.addCandidate(task.id, userId, groupId);
           await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, userId !== null ? 'candidate user' : 'candidate group');
@@ -643,18 +667,31 @@ export class TaskService {
         else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
         await TaskHistory.candidateChanged(ctx, task, userId, groupId, add ? 'add' : 'delete');
         await taskUpdated(ctx, this.env, task, false);
-      } else {
-        // Trellis keeps candidates only; Camunda would store a link of any custom type.
-        throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
       }
     });
   }
 
   // --- internals ---------------------------------------------------------------------------------
 
-  private async load(ctx: CommandContext, taskId: string): Promise<Task> {
+  /**
+   * The task, or Camunda's error for a missing one: commands built on AbstractSetTaskPropertyCmd
+   * (assign, owner, add identity link, …) throw a NotFoundException (400), the older ones (claim,
+   * delegate, resolve, …) a NullValueException (500).
+   */
+  private async load(ctx: CommandContext, taskId: string, missing: 'notFound' | 'null' = 'notFound'): Promise<Task> {
     const task = await ctx.tasks.findById(taskId);
-    if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}: task is null`);
+    if (task) return task;
+    const message = `Cannot find task with id ${taskId}: task is null`;
+    throw missing === 'null' ? new NullValueException(message) : new NotFoundException(message);
+  }
+
+  /**
+   * The task of a variable command: Camunda's Get/SetTaskVariablesCmd say "task … doesn't exist"; a
+   * removal alone (RemoveTaskVariablesCmd) says "Cannot find task with id …".
+   */
+  private async loadForVariables(ctx: CommandContext, taskId: string): Promise<Task> {
+    const task = await ctx.tasks.findById(taskId);
+    if (!task) throw new NullValueException(`task ${taskId} doesn't exist: task is null`);
     return task;
   }
 
@@ -719,7 +756,7 @@ export class TaskService {
   }
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
-    if (task.suspended) throw suspendedEntity('task', task.id);
+    ensureActive(task);
     const execution = runner && task.executionId ? runner.tree.executions.get(task.executionId) : undefined;
     const element = runner && task.taskDefinitionKey ? runner.model.activity(task.taskDefinitionKey) : undefined;
     if (runner && execution && element) await fireTaskListeners(runner, execution, element, 'complete', { ...task });
@@ -845,4 +882,9 @@ async function rootInstanceOf(ctx: CommandContext, processInstanceId: string | n
     caller = await ctx.executions.findById(root);
   }
   return root;
+}
+
+/** Camunda's TaskEntity.ensureTaskActive (setAssignee, setOwner, identity links, complete): ENGINE-03043 for a suspended task. */
+function ensureActive(task: Task): void {
+  if (task.suspended) throw suspendedEntity('task', task.id);
 }
