@@ -194,3 +194,60 @@ describe('the Process Instance and Task groups', () => {
     expect([completed.status, completed.body.message]).toEqual([500, `Cannot complete task ${task.id}: ENGINE-03043 task with id '${task.id}' is suspended.`]);
   });
 });
+
+describe('the Process Instance group answering wrong requests as Camunda 7.22', () => {
+  const request = (method: string, path: string, json?: unknown, query?: Record<string, string>) => rest.request(method, path, { json, query });
+  const startReview = async () => (await start(`/process-definition/${definitionId}/start`, { variables: { amount: { value: 500, type: 'Integer' } } })).body.id as string;
+  const answer = (response: { status: number; body: { type?: string; message?: string } }) => [response.status, response.body?.type, response.body?.message];
+
+  it('finds no instance as each command does: variables 500, deletion 404, modification ENGINE-13036, comments 404', async () => {
+    const gone = "execution nope doesn't exist: execution is null";
+    expect(answer(await request('GET', '/process-instance/nope/variables'))).toEqual([500, 'NullValueException', gone]);
+    expect(answer(await request('POST', '/process-instance/nope/variables', { modifications: { a: { value: 1, type: 'Integer' } } }))).toEqual([
+      500, 'RestException', `Cannot modify variables for process instance nope: ${gone}`,
+    ]);
+    expect(answer(await request('PUT', '/process-instance/nope/variables/a', { value: 1, type: 'Integer' }))).toEqual([500, 'RestException', `Cannot put process instance variable a: ${gone}`]);
+    expect(answer(await request('DELETE', '/process-instance/nope/variables/a'))).toEqual([500, 'RestException', `Cannot delete process instance variable a: ${gone}`]);
+    // A bad value names no instance: the conversion fails before the engine is asked.
+    expect(answer(await request('POST', '/process-instance/nope/variables', { modifications: { a: { value: 1, type: 'Sandwich' } } }))).toEqual([
+      400, 'InvalidRequestException', "Cannot modify variables for process instance: Unsupported value type 'Sandwich'",
+    ]);
+    expect(answer(await request('DELETE', '/process-instance/nope'))).toEqual([404, 'InvalidRequestException', "No process instance found for id 'nope': processInstance is null"]);
+    // Primitive booleans: anything but "true" (any case) is false.
+    expect((await request('DELETE', '/process-instance/nope', undefined, { failIfNotExists: 'no' })).status).toBe(204);
+    expect((await request('DELETE', '/process-instance/nope', undefined, { failIfNotExists: 'FALSE', skipIoMappings: 'yes' })).status).toBe(204);
+    expect(answer(await request('POST', '/process-instance/nope/modification', { instructions: [{ type: 'startBeforeActivity', activityId: 'review' }] }))).toEqual([
+      500, 'ProcessEngineException', "ENGINE-13036 Process instance 'nope' cannot be modified. The process instance does not exist",
+    ]);
+    expect((await request('POST', '/process-instance/nope/modification', { instructions: [] })).status).toBe(204);
+    expect(answer(await request('GET', '/process-instance/nope/comment'))).toEqual([404, 'InvalidRequestException', 'No process instance found for id nope']);
+    expect(answer(await request('POST', '/execution/nope/signal', {}))).toEqual([500, 'RestException', `Cannot signal execution nope: ${gone}`]);
+  });
+
+  it('suspends as Camunda: suspended absent means activate, an unknown instance or definition changes nothing, one selector kind only', async () => {
+    const id = await startReview();
+    expect((await request('PUT', `/process-instance/${id}/suspended`, { suspended: true })).status).toBe(204);
+    expect((await request('GET', `/process-instance/${id}`)).body.suspended).toBe(true);
+    expect((await request('PUT', `/process-instance/${id}/suspended`, {})).status).toBe(204);
+    expect((await request('GET', `/process-instance/${id}`)).body.suspended).toBe(false);
+    expect((await request('PUT', '/process-instance/nope/suspended', { suspended: true })).status).toBe(204);
+    expect((await request('PUT', '/process-instance/suspended', { processDefinitionKey: 'unknown', suspended: true })).status).toBe(204);
+
+    expect(answer(await request('PUT', '/process-instance/suspended', { processDefinitionKey: 'approval', processInstanceIds: [id] }))).toEqual([
+      400, 'InvalidRequestException',
+      'Choose either a single processInstance with processDefinitionId or processDefinitionKey or a group of processInstances with processInstanceIds, procesInstanceQuery or historicProcessInstanceQuery.',
+    ]);
+    expect(answer(await request('PUT', '/process-instance/suspended', { suspended: true }))).toEqual([
+      400, 'InvalidRequestException', 'Either processDefinitionId or processDefinitionKey should be set to update the suspension state.',
+    ]);
+    expect(answer(await request('PUT', '/process-instance/suspended', { processInstanceIds: [], suspended: true }))).toEqual([
+      400, 'BadUserRequestException', 'No process instance ids given: Process Instance ids is empty',
+    ]);
+    expect(answer(await request('PUT', '/process-instance/suspended', { processInstanceIds: [id, null], suspended: true }))).toEqual([
+      400, 'BadUserRequestException', 'Cannot be null.: Process Instance ids contains null value',
+    ]);
+    // A group by query.
+    expect((await request('PUT', '/process-instance/suspended', { processInstanceQuery: { processDefinitionKey: 'approval' }, suspended: true })).status).toBe(204);
+    expect((await request('GET', `/process-instance/${id}`)).body.suspended).toBe(true);
+  });
+});

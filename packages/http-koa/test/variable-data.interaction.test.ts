@@ -128,8 +128,10 @@ describe('process instance single variables', () => {
     expect(notBinary.body).toEqual({ type: 'InvalidRequestException', message: `Value of variable with id ${instanceId} is not a binary value.`, code: null });
     expect(unknownVariable.status).toBe(404);
     expect(unknownVariable.body.message).toBe('process instance variable with name nope does not exist');
-    expect(unknownInstance.status).toBe(404);
-    expect(unknownInstanceGet.status).toBe(404);
+    // Camunda's AbstractVariablesResource: the engine's NullValueException for the instance, as a 500.
+    const gone = "execution nope doesn't exist: execution is null";
+    expect([unknownInstance.status, unknownInstance.body.type, unknownInstance.body.message]).toEqual([500, 'RestException', `Cannot get process instance variable customer: ${gone}`]);
+    expect([unknownInstanceGet.status, unknownInstanceGet.body.message]).toEqual([500, `Cannot get process instance variable customer: ${gone}`]);
     expect(badType.status).toBe(400);
     expect(badType.body.message).toBe("Unsupported value type 'Sandwich'");
     expect(noData.status).toBe(400);
@@ -161,8 +163,9 @@ describe('execution local variable data', () => {
     expect(notBinary.body.message).toBe(`Value of variable with id ${instanceId} is not a binary value.`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('execution variable with name nope does not exist');
-    expect(unknownExecution.status).toBe(404);
-    expect(uploadToUnknown.status).toBe(404);
+    const gone = "execution nope doesn't exist: execution is null";
+    expect([unknownExecution.status, unknownExecution.body.message]).toEqual([500, `Cannot get execution variable doc: ${gone}`]);
+    expect([uploadToUnknown.status, uploadToUnknown.body.message]).toEqual([500, `Cannot put execution variable doc: ${gone}`]);
   });
 });
 

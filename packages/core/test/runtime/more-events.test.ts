@@ -173,7 +173,7 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     await engine.runtime.deleteProcessInstance('nope', { failIfNotExists: false });
 
     expect((await engine.runtime.findProcessInstances()).map((instance) => instance.processDefinitionKey)).toEqual(['failingChild']);
-    await expect(engine.runtime.deleteProcessInstance('nope')).rejects.toThrow('does not exist');
+    await expect(engine.runtime.deleteProcessInstance('nope')).rejects.toThrow("No process instance found for id 'nope': processInstance is null");
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {

@@ -5,7 +5,8 @@ import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
-import { instanceQueryOf, present } from './batch-retries-suspension.js';
+import { present } from './batch-retries-suspension.js';
+import { instanceQueryOf } from './process-instance.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import { type RestContext } from './context.js';
 

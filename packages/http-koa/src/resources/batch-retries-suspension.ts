@@ -5,7 +5,7 @@ import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
 import { type RestContext } from './context.js';
 import { jobQueryFromObject } from './job.js';
-import { instanceQueryFromBody } from './process-instance.js';
+import { instanceQueryOf } from './process-instance.js';
 
 /**
  * Batches for retries and suspension: POST /job/retries, POST /process-instance/job-retries and
@@ -55,8 +55,6 @@ export function retriesOf(body: Record<string, unknown>): number {
 /** JobRetriesDto#isDueDateSet: a `dueDate` key (null included) sets the due date; no key keeps it. */
 export const dueDateOf = (body: Record<string, unknown>) => ('dueDate' in body ? dateValue(body.dueDate) : undefined);
 
-export const instanceQueryOf = (body: Record<string, unknown>) =>
-  present(body.processInstanceQuery) ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null;
 
 function stringList(value: unknown, name: string): string[] {
   if (!present(value)) return [];

@@ -6,9 +6,10 @@ import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/b
 import { toIncidentDto } from '../dto/external-task-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { badUserRequestAs400, InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
+import { badUserRequestAs400, InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
+import { variableRoutes } from './variable-routes.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
 import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
 
@@ -60,44 +61,16 @@ export function executionRoutes(router: Router, rest: RestContext): void {
   router.post('/execution/:id/signal', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const variables = variablesFromDto(body.variables, `Cannot signal execution ${ctx.params.id}`);
-    await notFoundAs404(() => engine.execution.signal(ctx.params.id, variables));
+    // Camunda's ExecutionResourceImpl.signalExecution: every engine error a 500 RestException with the prefix.
+    await variableCommand(`Cannot signal execution ${ctx.params.id}`, () => engine.execution.signal(ctx.params.id, variables));
     ctx.status = 204;
   });
 
-  router.get('/execution/:id/localVariables', async (ctx) => {
-    const variables = await notFoundAs404(() => engine.execution.getLocalVariables(ctx.params.id));
-    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
-  });
-  router.post('/execution/:id/localVariables', async (ctx) => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    const modifications = variablesFromDto(body.modifications, `Cannot modify variables for execution ${ctx.params.id}`);
-    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, modifications, deletions));
-    ctx.status = 204;
-  });
-  const localVariable = async (id: string, name: string) => namedVariable(await notFoundAs404(() => engine.execution.getLocalVariables(id)), name, 'execution');
-  router.get('/execution/:id/localVariables/:varName', async (ctx) => {
-    const value = await localVariable(ctx.params.id, ctx.params.varName);
-    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
-  });
-  router.get('/execution/:id/localVariables/:varName/data', async (ctx) => {
-    writeBinaryVariable(ctx, await localVariable(ctx.params.id, ctx.params.varName), ctx.params.id);
-  });
-  router.post('/execution/:id/localVariables/:varName/data', async (ctx) => {
-    const value = await readBinaryVariable(ctx, rest.bodyLimit);
-    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, { [ctx.params.varName]: value }));
-    ctx.status = 204;
-  });
-  router.put('/execution/:id/localVariables/:varName', async (ctx) => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    const { varName } = ctx.params;
-    const modifications = variablesFromDto({ [varName]: body }, `Cannot put execution variable ${varName}`);
-    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, modifications));
-    ctx.status = 204;
-  });
-  router.delete('/execution/:id/localVariables/:varName', async (ctx) => {
-    await notFoundAs404(() => engine.execution.modifyLocalVariables(ctx.params.id, {}, [ctx.params.varName]));
-    ctx.status = 204;
+  // Camunda's LocalExecutionVariablesResource.
+  variableRoutes(router, rest, '/execution/:id/localVariables', 'execution', {
+    all: (id) => engine.execution.getLocalVariables(id),
+    update: (id, modifications, deletions) => engine.execution.modifyLocalVariables(id, modifications, deletions),
+    remove: (id, names) => engine.execution.modifyLocalVariables(id, {}, names),
   });
 
   router.get('/execution/:id/messageSubscriptions/:messageName', async (ctx) => {

@@ -3,13 +3,15 @@ import type { Context } from 'koa';
 import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery, type TypedValue } from '@trellis/core';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { readJsonObject, text, flag, nullableFlag } from '../body.js';
+import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
+import { variableRoutes } from './variable-routes.js';
+import { historicQueryOf } from './historic-selection.js';
 import { variableCriteria, variableRule } from '../query/variable-criteria.js';
 
 const VARIABLE_CRITERIA = { variables: variableRule() };
@@ -40,6 +42,10 @@ export function instanceQueryFromBody(body: Record<string, unknown>): ProcessIns
   if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, instanceQueryFromBody);
   return parsed;
 }
+
+/** A body's `processInstanceQuery` (batch and suspension selections), or null. */
+export const instanceQueryOf = (body: Record<string, unknown>) =>
+  body.processInstanceQuery !== undefined && body.processInstanceQuery !== null ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null;
 
 /** The Process Instance group: query, get, delete, activity instances and variables. */
 export function processInstanceRoutes(router: Router, rest: RestContext): void {
@@ -73,69 +79,82 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     ctx.body = toProcessInstanceDto(instance);
   });
 
+  // Camunda's ProcessInstanceSuspensionStateDto: a definition (by id or key) or a group of instances (ids, queries), not both.
   router.put('/process-instance/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const suspended = nullableFlag(body.suspended);
-    if (suspended === null) throw new InvalidRequestException(400, 'suspended is null');
-    const definitionId = text(body.processDefinitionId);
-    const definitionKey = text(body.processDefinitionKey);
-    const instanceIds = Array.isArray(body.processInstanceIds) ? body.processInstanceIds.filter((id): id is string => typeof id === 'string') : null;
-    if (definitionId && definitionKey) {
-      throw new InvalidRequestException(400, 'Only one of processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    const given = (...values: unknown[]) => values.filter((value) => value !== undefined && value !== null).length;
+    const definitions = given(body.processDefinitionId, body.processDefinitionKey);
+    const group = given(body.processInstanceIds, body.processInstanceQuery, body.historicProcessInstanceQuery);
+    if (definitions >= 1 && group >= 1) {
+      throw new InvalidRequestException(
+        400,
+        'Choose either a single processInstance with processDefinitionId or processDefinitionKey or a group of processInstances with processInstanceIds, procesInstanceQuery or historicProcessInstanceQuery.',
+      );
     }
-    if (!definitionId && !definitionKey && !instanceIds) {
-      throw new InvalidRequestException(400, 'Either processInstanceIds, processInstanceQuery or historicProcessInstanceQuery should be set to update the suspension state.');
+    if (definitions > 1) throw new InvalidRequestException(400, 'Only one of processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    if (definitions === 0 && group === 0) throw new InvalidRequestException(400, 'Either processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+    if (body.processInstanceIds !== undefined && body.processInstanceIds !== null && !Array.isArray(body.processInstanceIds)) {
+      throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
     }
-    if (body.processInstanceQuery !== undefined || body.historicProcessInstanceQuery !== undefined) {
-      throw new InvalidRequestException(400, 'Trellis does not support processInstanceQuery or historicProcessInstanceQuery here yet');
-    }
-    await notFoundAs404(() =>
-      engine.runtime.updateSuspensionState(
-        {
-          processInstanceIds: instanceIds ?? undefined,
-          processDefinitionId: definitionId ?? undefined,
-          processDefinitionKey: definitionKey ?? undefined,
+    const target = definitions === 1
+      ? {
+          processDefinitionId: text(body.processDefinitionId) ?? undefined,
+          processDefinitionKey: text(body.processDefinitionKey) ?? undefined,
           processDefinitionTenantId: text(body.processDefinitionTenantId) ?? undefined,
           processDefinitionWithoutTenantId: flag(body.processDefinitionWithoutTenantId),
-        },
-        suspended,
-      ),
-    );
+        }
+      : {
+          processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
+          processInstanceQuery: instanceQueryOf(body),
+          historicProcessInstanceQuery: historicQueryOf(body),
+        };
+    await engine.runtime.updateSuspensionState(target, flag(body.suspended));
     ctx.status = 204;
   });
 
+  // Camunda's SuspensionStateDto: `suspended` is a primitive boolean (absent: activate); an unknown instance changes nothing.
   router.put('/process-instance/:id/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const suspended = nullableFlag(body.suspended);
-    if (suspended === null) throw new InvalidRequestException(400, 'suspended is null');
-    await notFoundAs404(
-      () => engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, suspended),
-      `Process instance with id ${ctx.params.id} does not exist`,
-    );
+    await engine.runtime.updateSuspensionState({ processInstanceIds: [ctx.params.id] }, flag(body.suspended));
     ctx.status = 204;
   });
 
+  // Camunda's ProcessInstanceResourceImpl.modifyProcessInstance: no instructions, nothing to do (not even a
+  // lookup); the engine's errors pass as they are.
   router.post('/process-instance/:id/modification', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
-    try {
-      await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) });
-    } catch (error) {
-      // Camunda answers a modification the engine refuses with 400 and the engine's message.
-      if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-      throw new InvalidRequestException(400, error.message);
+    if (body.instructions === undefined || body.instructions === null || (Array.isArray(body.instructions) && body.instructions.length === 0)) {
+      ctx.status = 204;
+      return;
     }
+    const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
+    await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) });
     ctx.status = 204;
   });
 
+  // Camunda's ProcessInstanceCommentResourceImpl: none without history; the instance must be in history (as the caller may read it).
   router.get('/process-instance/:id/comment', async (ctx) => {
+    if (engine.config.historyLevel === 'none') {
+      ctx.body = [];
+      return;
+    }
+    if (!(await engine.history.getHistoricProcessInstance(ctx.params.id))) throw new InvalidRequestException(404, `No process instance found for id ${ctx.params.id}`);
     ctx.body = (await engine.task.getProcessInstanceComments(ctx.params.id)).map((comment) => toCommentDto(comment));
   });
 
+  // Camunda's ProcessInstanceResource takes primitive booleans: JAX-RS reads "true" in any case as true, anything
+  // else as false (failIfNotExists is true when absent); an unknown instance is a 404 with the engine's text.
   router.delete('/process-instance/:id', async (ctx) => {
-    const options = parseListQuery<{ skipCustomListeners?: boolean; skipIoMappings?: boolean; skipSubprocesses?: boolean; failIfNotExists?: boolean }>(ctx.query, {
-      params: { skipCustomListeners: 'boolean', skipIoMappings: 'boolean', skipSubprocesses: 'boolean', failIfNotExists: 'boolean' },
-    });
+    const lenient = (name: string, absent: boolean) => {
+      const raw = Array.isArray(ctx.query[name]) ? ctx.query[name][0] : ctx.query[name];
+      return raw === undefined ? absent : raw.toLowerCase() === 'true';
+    };
+    const options = {
+      skipCustomListeners: lenient('skipCustomListeners', false),
+      skipIoMappings: lenient('skipIoMappings', false),
+      skipSubprocesses: lenient('skipSubprocesses', false),
+      failIfNotExists: lenient('failIfNotExists', true),
+    };
     await notFoundAs404(() => engine.runtime.deleteProcessInstance(ctx.params.id, options));
     ctx.status = 204;
   });
@@ -146,41 +165,10 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
     ctx.body = toActivityInstanceDto(tree);
   });
 
-  router.get('/process-instance/:id/variables', async (ctx) => {
-    const variables = await notFoundAs404(() => engine.runtime.getVariables(ctx.params.id));
-    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
-  });
-
-  router.post('/process-instance/:id/variables', async (ctx) => {
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    const modifications = variablesFromDto(body.modifications, `Cannot modify variables for process instance ${ctx.params.id}`);
-    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await notFoundAs404(() => engine.runtime.modifyVariables(ctx.params.id, modifications, deletions));
-    ctx.status = 204;
-  });
-
-  // Camunda's ExecutionVariablesResource for a process instance: resource type name "process instance".
-  const variable = async (id: string, name: string) => namedVariable(await notFoundAs404(() => engine.runtime.getVariables(id)), name, 'process instance');
-  const setVariable = (id: string, name: string, value: TypedValue) => notFoundAs404(() => engine.runtime.modifyVariables(id, { [name]: value }));
-  router.get('/process-instance/:id/variables/:varName', async (ctx) => {
-    const value = await variable(ctx.params.id, ctx.params.varName);
-    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
-  });
-  router.put('/process-instance/:id/variables/:varName', async (ctx) => {
-    const { id, varName } = ctx.params;
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    await setVariable(id, varName, variablesFromDto({ [varName]: body }, `Cannot put process instance variable ${varName}`)[varName]!);
-    ctx.status = 204;
-  });
-  router.delete('/process-instance/:id/variables/:varName', async (ctx) => {
-    await notFoundAs404(() => engine.runtime.modifyVariables(ctx.params.id, {}, [ctx.params.varName]));
-    ctx.status = 204;
-  });
-  router.get('/process-instance/:id/variables/:varName/data', async (ctx) => {
-    writeBinaryVariable(ctx, await variable(ctx.params.id, ctx.params.varName), ctx.params.id);
-  });
-  router.post('/process-instance/:id/variables/:varName/data', async (ctx) => {
-    await setVariable(ctx.params.id, ctx.params.varName, await readBinaryVariable(ctx, rest.bodyLimit));
-    ctx.status = 204;
+  // Camunda's ExecutionVariablesResource for a process instance.
+  variableRoutes(router, rest, '/process-instance/:id/variables', 'process instance', {
+    all: (id) => engine.runtime.getVariables(id),
+    update: (id, modifications, deletions) => engine.runtime.modifyVariables(id, modifications, deletions),
+    remove: (id, names) => engine.runtime.modifyVariables(id, {}, names),
   });
 }

@@ -11,6 +11,7 @@ import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
+import { variableRoutes } from './variable-routes.js';
 import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
 import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
@@ -404,8 +405,17 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
   });
 
-  taskVariableRoutes(router, rest, 'variables', false);
-  taskVariableRoutes(router, rest, 'localVariables', true);
+  // …/variables: visible from the task, written with setVariable semantics; …/localVariables: the task's own.
+  variableRoutes(router, rest, '/task/:id/variables', 'task', {
+    all: (id) => engine.task.getVariables(id),
+    update: (id, modifications, deletions) => engine.task.updateVariables(id, modifications, deletions),
+    remove: (id, names) => engine.task.removeVariables(id, names),
+  });
+  variableRoutes(router, rest, '/task/:id/localVariables', 'task', {
+    all: (id) => engine.task.getVariablesLocal(id),
+    update: (id, modifications, deletions) => engine.task.updateVariablesLocal(id, modifications, deletions),
+    remove: (id, names) => engine.task.removeVariablesLocal(id, names),
+  });
 
   router.get('/task/:id/identity-links', async (ctx) => {
     const type = typeof ctx.query.type === 'string' ? ctx.query.type : null;
@@ -427,74 +437,6 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       else await (add ? engine.task.addGroupIdentityLink(id, groupId, type) : engine.task.deleteGroupIdentityLink(id, groupId, type));
       ctx.status = 204;
     });
-  }
-}
-
-/**
- * …/variables (visible from the task, written with setVariable semantics) or …/localVariables (the
- * task's own), following Camunda's AbstractVariablesResource with resource type name "task".
- */
-function taskVariableRoutes(router: Router, rest: RestContext, segment: 'variables' | 'localVariables', local: boolean): void {
-  const { engine } = rest;
-  const all = (id: string) => (local ? engine.task.getVariablesLocal(id) : engine.task.getVariables(id));
-  const update = (id: string, modifications: Record<string, TypedValue>, deletions: readonly string[]) =>
-    local ? engine.task.updateVariablesLocal(id, modifications, deletions) : engine.task.updateVariables(id, modifications, deletions);
-  const remove = (id: string, names: readonly string[]) => (local ? engine.task.removeVariablesLocal(id, names) : engine.task.removeVariables(id, names));
-
-  router.get(`/task/:id/${segment}`, async (ctx) => {
-    const variables = await all(ctx.params.id);
-    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
-  });
-
-  router.post(`/task/:id/${segment}`, async (ctx) => {
-    const id = ctx.params.id;
-    const body = await readJsonObject(ctx, rest.bodyLimit);
-    const modifications = variablesFromDto(body.modifications, 'Cannot modify variables for task');
-    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await variableCommand(`Cannot modify variables for task ${id}`, () => update(id, modifications, deletions));
-    ctx.status = 204;
-  });
-
-  const variable = async (id: string, name: string) =>
-    namedVariable(await variableCommand(`Cannot get task variable ${name}`, () => all(id)), name, 'task');
-
-  router.get(`/task/:id/${segment}/:varName`, async (ctx) => {
-    const value = await variable(ctx.params.id, ctx.params.varName);
-    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
-  });
-
-  router.get(`/task/:id/${segment}/:varName/data`, async (ctx) => {
-    writeBinaryVariable(ctx, await variable(ctx.params.id, ctx.params.varName), ctx.params.id);
-  });
-
-  router.post(`/task/:id/${segment}/:varName/data`, async (ctx) => {
-    const { id, varName } = ctx.params;
-    const value = await readBinaryVariable(ctx, rest.bodyLimit);
-    await variableCommand(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, []));
-    ctx.status = 204;
-  });
-
-  router.put(`/task/:id/${segment}/:varName`, async (ctx) => {
-    const { id, varName } = ctx.params;
-    const value = putValue(varName, await readJsonObject(ctx, rest.bodyLimit));
-    await variableCommand(`Cannot put task variable ${varName}`, () => update(id, { [varName]: value }, []), 400);
-    ctx.status = 204;
-  });
-
-  router.delete(`/task/:id/${segment}/:varName`, async (ctx) => {
-    const { id, varName } = ctx.params;
-    await variableCommand(`Cannot delete task variable ${varName}`, () => remove(id, [varName]));
-    ctx.status = 204;
-  });
-}
-
-/** The body of PUT …/{varName}: a conversion Camunda refuses is a 400, a value type's own failure a 500. */
-function putValue(name: string, dto: Record<string, unknown>): TypedValue {
-  try {
-    return fromVariableValueDto(name, dto);
-  } catch (error) {
-    const status = error instanceof VariableValueError ? error.status : 500;
-    throw new InvalidRequestException(status, `Cannot put task variable ${name}: ${(error as Error).message}`, status === 400 ? 'InvalidRequestException' : 'RestException');
   }
 }
 

@@ -9,6 +9,7 @@ import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
 import { historicInstanceIds } from '../history/historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from '../history/historic-instances.js';
 import { readableInstances } from '../runtime/runtime-service.js';
+import { selectedInstanceIds, type InstanceSelection } from '../runtime/instance-selection.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import type { SetJobRetriesSettings } from './types/set-job-retries.js';
@@ -25,12 +26,7 @@ export interface JobRetriesSelection {
 }
 
 /** Which process instances a suspension batch touches: the union of ids and a query. */
-export interface InstanceSelection {
-  processInstanceIds?: ReadonlyArray<string | null> | null;
-  processInstanceQuery?: ProcessInstanceQuery | null;
-  /** Adds the instances of this history query. */
-  historicProcessInstanceQuery?: HistoricProcessInstanceQuery | null;
-}
+export type { InstanceSelection } from '../runtime/instance-selection.js';
 
 type Sizing = Pick<CreateBatchOptions, 'batchJobsPerSeed' | 'invocationsPerBatchJob'>;
 
@@ -74,17 +70,11 @@ export class RetriesAndSuspensionBatches {
   /** POST /process-instance/suspended-async. */
   updateSuspensionStateAsync(selection: InstanceSelection, suspended: boolean, sizing: Sizing = {}): Promise<Batch> {
     return this.commands.run(suspended ? 'SuspendProcessInstancesBatchCmd' : 'ActivateProcessInstancesBatchCmd', async (ctx) => {
-      const ids = new Set<string | null>(selection.processInstanceIds ?? []);
-      if (selection.processInstanceQuery) {
-        for (const instance of await ctx.processInstances.find(ctx.tenantCheck.query(unpaged(selection.processInstanceQuery)), await readableInstances(ctx))) ids.add(instance.id);
-      }
-      if (selection.historicProcessInstanceQuery) for (const id of await historicInstanceIds(ctx, selection.historicProcessInstanceQuery)) ids.add(id);
-      if (ids.size === 0) throw new BadUserRequestException('No process instance ids given: process Instance Ids is empty');
-      if (ids.has(null) || ids.has(undefined as never)) throw new BadUserRequestException('Cannot be null.: Process Instance ids contains null value');
+      const ids = await selectedInstanceIds(ctx, selection, 'process Instance Ids');
       await checkCreateBatch(ctx, 'CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND');
       // Camunda names this operation SuspendJob / ActivateJob (AbstractUpdateProcessInstancesSuspendStateCmd).
-      OperationLogEntries.processInstance(ctx, suspended ? 'SuspendJob' : 'ActivateJob', {}, [{ property: 'nrOfInstances', newValue: ids.size }, { property: 'async', newValue: true }]);
-      return createBatch(ctx, BatchTypes.instanceUpdateSuspensionState, [...ids] as string[], { suspended }, sizing);
+      OperationLogEntries.processInstance(ctx, suspended ? 'SuspendJob' : 'ActivateJob', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }]);
+      return createBatch(ctx, BatchTypes.instanceUpdateSuspensionState, ids, { suspended }, sizing);
     });
   }
 }

@@ -3,7 +3,7 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import type { Incident } from '../../persistence/repositories/incident-repository.js';
 import type { Execution } from '../../runtime/execution.js';
@@ -35,7 +35,7 @@ export class ExecutionService {
     return this.commands.run('ExecutionQuery', async (ctx) => (await ctx.executionQueries.find(ctx.tenantCheck.query({ executionId: id }), await readableExecutions(ctx)))[0] ?? null);
   }
 
-  /** The execution's own variables. NotFoundException for an unknown execution. */
+  /** The execution's own variables. NullValueException for an unknown execution (Camunda's GetExecutionVariablesCmd). */
   getLocalVariables(executionId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
@@ -58,7 +58,7 @@ export class ExecutionService {
   /** Continues an execution that waits in a receive task, an external task or another wait state. */
   signal(executionId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('SignalCmd', async (ctx) => {
-      const { runner, execution } = await this.open(ctx, executionId);
+      const { runner, execution } = await this.open(ctx, executionId, () => new BadUserRequestException(`execution ${executionId} doesn't exist: execution is null`));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       if (execution.suspended) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it is suspended`);
       if (!execution.activityId) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it has no current activity`);
@@ -127,7 +127,7 @@ export class ExecutionService {
   private async open(
     ctx: CommandContext,
     executionId: string,
-    missing: () => Error = () => new NotFoundException(`execution ${executionId} doesn't exist`),
+    missing: () => Error = () => new NullValueException(`execution ${executionId} doesn't exist: execution is null`),
   ): Promise<{ runner: ProcessRunner; execution: Execution }> {
     const row = await ctx.executions.findById(executionId);
     const runner = row ? await openInstance(ctx, this.env, row.processInstanceId) : null;

@@ -3,7 +3,9 @@ import { checkInstance, checkSuspendInstancesOf, checkUpdateInstanceVariables } 
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { NotFoundException, ProcessEngineException } from '../../errors/exceptions.js';
+import { NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { selectedInstanceIds, type InstanceSelection } from './instance-selection.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -112,38 +114,44 @@ export class RuntimeService {
    */
   updateSuspensionState(target: InstanceSuspensionTarget, suspended: boolean): Promise<void> {
     return this.commands.run(suspended ? 'SuspendProcessInstanceCmd' : 'ActivateProcessInstanceCmd', async (ctx) => {
-      const instanceIds = [...(target.processInstanceIds ?? [])];
-      const byDefinition = new Set<string>();
       if (target.processDefinitionId || target.processDefinitionKey) {
-        const definitions = target.processDefinitionId
-          ? [await ctx.processDefinitions.findById(target.processDefinitionId)].filter((each) => each !== null)
-          : await ctx.processDefinitions.findAllByKey(target.processDefinitionKey!, target.processDefinitionWithoutTenantId ? null : target.processDefinitionTenantId);
-        if (definitions.length === 0) {
-          throw new NotFoundException(
-            target.processDefinitionId
-              ? `no deployed process definition found with id '${target.processDefinitionId}'`
-              : `no deployed process definition found with key '${target.processDefinitionKey}'`,
-          );
-        }
-        // By id the definition must be the caller's tenant's; by key Camunda's tenant-checked update
-        // leaves other tenants' instances as they are.
-        if (target.processDefinitionId) ctx.tenantCheck.require(definitions[0].tenantId, `update the process definition '${target.processDefinitionId}'`);
-        // Camunda checks the definition's instances as a whole, not one by one.
-        for (const key of new Set(definitions.map((definition) => definition.key))) await checkSuspendInstancesOf(ctx, key);
-        for (const definition of definitions.filter((each) => ctx.tenantCheck.isAuthenticatedTenant(each.tenantId))) {
-          for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) byDefinition.add(instance.id);
-        }
+        await this.suspendDefinitionInstances(ctx, target, suspended);
+        return;
       }
-      for (const id of [...instanceIds, ...byDefinition]) await this.setInstanceSuspended(ctx, id, suspended, !byDefinition.has(id));
-      for (const id of target.processInstanceIds ?? []) OperationLogEntries.processInstanceSuspension(ctx, { processInstanceId: id }, suspended);
-      if (target.processDefinitionId || target.processDefinitionKey) OperationLogEntries.processInstanceSuspension(ctx, { processDefinitionId: target.processDefinitionId, processDefinitionKey: target.processDefinitionKey }, suspended);
+      // Camunda's UpdateProcessInstancesSuspendStateCmd (one instance by id: its builder), each instance checked.
+      const single = target.processInstanceIds?.length === 1 && !target.processInstanceQuery && !target.historicProcessInstanceQuery;
+      const ids = single ? (target.processInstanceIds as string[]) : await selectedInstanceIds(ctx, target);
+      if (!single) OperationLogEntries.processInstance(ctx, suspended ? 'SuspendJob' : 'ActivateJob', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: false }]);
+      for (const id of ids) {
+        await this.setInstanceSuspended(ctx, id, suspended);
+        OperationLogEntries.processInstanceSuspension(ctx, { processInstanceId: id }, suspended);
+      }
     });
+  }
+
+  /** Every instance of a definition (by id, or by key across its versions and the given tenant). */
+  private async suspendDefinitionInstances(ctx: CommandContext, target: InstanceSuspensionTarget, suspended: boolean): Promise<void> {
+    const definitions = target.processDefinitionId
+      ? [await ctx.processDefinitions.findById(target.processDefinitionId)].filter((each) => each !== null)
+      : await ctx.processDefinitions.findAllByKey(target.processDefinitionKey!, target.processDefinitionTenantId != null ? target.processDefinitionTenantId : target.processDefinitionWithoutTenantId ? null : undefined);
+    // Camunda updates the instances of what it names: a definition that does not exist has none.
+    if (definitions.length === 0) return;
+    // By id the definition must be the caller's tenant's; by key Camunda's tenant-checked update
+    // leaves other tenants' instances as they are.
+    if (target.processDefinitionId) ctx.tenantCheck.require(definitions[0].tenantId, `update the process definition '${target.processDefinitionId}'`);
+    // Camunda checks the definition's instances as a whole, not one by one.
+    for (const key of new Set(definitions.map((definition) => definition.key))) await checkSuspendInstancesOf(ctx, key);
+    for (const definition of definitions.filter((each) => ctx.tenantCheck.isAuthenticatedTenant(each.tenantId))) {
+      for (const instance of await ctx.processInstances.find({ processDefinitionId: definition.id })) await this.setInstanceSuspended(ctx, instance.id, suspended, false);
+    }
+    OperationLogEntries.processInstanceSuspension(ctx, { processDefinitionId: target.processDefinitionId, processDefinitionKey: target.processDefinitionKey }, suspended);
   }
 
   /** One instance's suspension inside the caller's command (also the instance-update-suspension-state batch job). */
   async setInstanceSuspended(ctx: CommandContext, id: string, suspended: boolean, check = true): Promise<void> {
     const root = await ctx.executions.findById(id);
-    if (!root || root.parentId !== null) throw new NotFoundException(`processInstance is null`);
+    // Camunda's AbstractSetProcessInstanceStateCmd updates by id: an unknown instance changes nothing.
+    if (!root || root.parentId !== null) return;
     if (check) ctx.tenantCheck.require(root.tenantId, `update the process instance '${id}'`);
     if (check) await ctx.authz.check(
       { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
@@ -162,7 +170,7 @@ export class RuntimeService {
    */
   modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], skips: Partial<RunnerSkips> = {}): Promise<void> {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
-      const runner = await this.open(ctx, processInstanceId);
+      const runner = await this.open(ctx, processInstanceId, () => new ProcessEngineException(engineMessage('13', '036', `Process instance '${processInstanceId}' cannot be modified. The process instance does not exist`)));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
       if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
@@ -189,7 +197,7 @@ export class RuntimeService {
   ): Promise<void> {
     const found = await openInstance(ctx, this.env, processInstanceId);
     if (!found && options.failIfNotExists === false) return;
-    const runner = found ?? (await this.open(ctx, processInstanceId));
+    const runner = found ?? (await this.open(ctx, processInstanceId, () => new NotFoundException(`No process instance found for id '${processInstanceId}': processInstance is null`)));
     await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
     OperationLogEntries.processInstance(ctx, 'Delete', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
     if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
@@ -199,15 +207,16 @@ export class RuntimeService {
     await completeRun(ctx, runner);
   }
 
-  private async open(ctx: CommandContext, processInstanceId: string) {
+  /** The running instance, or `missing`: by default Camunda's execution variable commands' NullValueException. */
+  private async open(ctx: CommandContext, processInstanceId: string, missing: () => Error = () => new NullValueException(`execution ${processInstanceId} doesn't exist: execution is null`)) {
     const runner = await openInstance(ctx, this.env, processInstanceId);
-    if (!runner) throw new NotFoundException(`Process instance with id ${processInstanceId} does not exist`);
+    if (!runner) throw missing();
     return runner;
   }
 }
 
-export interface InstanceSuspensionTarget {
-  processInstanceIds?: string[];
+/** Instances to suspend or activate: a selection (ids, queries), or every instance of a definition (by id, or by key). */
+export interface InstanceSuspensionTarget extends InstanceSelection {
   processDefinitionId?: string;
   processDefinitionKey?: string;
   processDefinitionTenantId?: string | null;
