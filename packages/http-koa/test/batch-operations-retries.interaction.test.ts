@@ -108,7 +108,9 @@ describe('POST /job/retries', () => {
   it('answers Camunda errors for missing retries, an empty selection and negative retries', async () => {
     const [job] = await toTimers();
     expectError(await rest.request('POST', '/job/retries', { json: { jobIds: [job!.id] } }), 400, 'InvalidRequestException', 'retries is null');
-    expectError(await rest.request('POST', '/job/retries', { json: { retries: 1, jobIds: [] } }), 400, 'InvalidRequestException', 'jobIds is empty');
+    // SetJobRetriesByJobsAsyncBuilderImpl: neither ids nor a query is ENGINE-13050 (500); a query finding nothing an empty selection.
+    expectError(await rest.request('POST', '/job/retries', { json: { retries: 1, jobIds: [] } }), 500, 'ProcessEngineException', 'ENGINE-13050 You must specify at least one of jobIds or jobQuery.');
+    expectError(await rest.request('POST', '/job/retries', { json: { retries: 1, jobQuery: { jobId: 'nope' } } }), 400, 'InvalidRequestException', 'jobIds is empty');
     const negative = await rest.request('POST', '/job/retries', { json: { retries: -1, jobIds: [job!.id] }, outsideContract: true });
     expectError(negative, 500, 'ProcessEngineException', 'Retries count is not greater than or equal to 0');
   });
@@ -129,7 +131,8 @@ describe('POST /process-instance/job-retries', () => {
     expectError(await rest.request('POST', '/process-instance/job-retries', { json: { processInstances: ids } }), 400, 'InvalidRequestException', 'retries is null');
     // The instances wait at their external tasks: no jobs yet.
     expectError(await rest.request('POST', '/process-instance/job-retries', { json: { retries: 1, processInstances: ids } }), 400, 'InvalidRequestException', 'jobIds is empty');
-    expectError(await rest.request('POST', '/process-instance/job-retries', { json: { retries: 1 } }), 400, 'InvalidRequestException', 'jobIds is empty');
+    expectError(await rest.request('POST', '/process-instance/job-retries', { json: { retries: 1 } }), 500, 'ProcessEngineException',
+      'ENGINE-13051 You must specify at least one of or one of processInstanceIds, processInstanceQuery, or historicProcessInstanceQuery.');
   });
 });
 
@@ -152,5 +155,7 @@ describe('POST /process-instance/suspended-async', () => {
     const withNull = await rest.request('POST', '/process-instance/suspended-async', { json: { suspended: true, processInstanceIds: [ids[0], null] } });
     expectError(empty, 400, 'InvalidRequestException', 'No process instance ids given: process Instance Ids is empty');
     expectError(withNull, 400, 'InvalidRequestException', 'Cannot be null.: Process Instance ids contains null value');
+    const none = await rest.request('POST', '/process-instance/suspended-async', { json: { suspended: true } });
+    expectError(none, 400, 'InvalidRequestException', 'Either processInstanceIds, processInstanceQuery or historicProcessInstanceQuery should be set to update the suspension state.');
   });
 });

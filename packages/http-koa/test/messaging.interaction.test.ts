@@ -224,23 +224,30 @@ describe('query bodies and BPMN errors from user tasks', () => {
     const id = (await rest.request('POST', '/process-definition/key/review/start', { json: {} })).body.id;
     const [task] = (await rest.request('GET', `/task?processInstanceId=${id}`)).body;
 
-    const created = await rest.request('POST', `/task/${task.id}/comment/create`, { json: { message: 'looks good' } });
+    // Camunda's CommentDto: the comment's process instance is the one the body names.
+    const created = await rest.request('POST', `/task/${task.id}/comment/create`, { json: { message: 'looks good', processInstanceId: id } });
+    const bare = await rest.request('POST', `/task/${task.id}/comment/create`, { json: { message: '' } });
     const empty = await rest.request('POST', `/task/${task.id}/comment/create`, { json: {} });
     await rest.request('POST', `/task/${task.id}/complete`, { json: {} });
+    const afterwards = await rest.request('POST', `/task/${task.id}/comment/create`, { json: { message: 'done' } });
     const listed = await rest.request('GET', `/task/${task.id}/comment`);
     const one = await rest.request('GET', `/task/${task.id}/comment/${created.body.id}`);
     const byInstance = await rest.request('GET', `/process-instance/${id}/comment`);
     const unknownTask = await rest.request('GET', '/task/nope/comment');
+    const commentOnUnknown = await rest.request('POST', '/task/nope/comment/create', { json: { message: 'x' } });
     const unknownComment = await rest.request('GET', `/task/${task.id}/comment/nope`);
 
     expect(created.body).toMatchObject({ taskId: task.id, processInstanceId: id, rootProcessInstanceId: id, message: 'looks good', userId: null });
     expect(created.body.links).toEqual([{ method: 'GET', href: `${rest.url}/task/${task.id}/comment/${created.body.id}`, rel: 'self' }]);
+    expect(bare.body).toMatchObject({ taskId: task.id, processInstanceId: null, message: '' });
     expect(empty.body).toEqual({ type: 'InvalidRequestException', message: 'Not enough parameters submitted', code: null });
-    expect(listed.body.map((comment: { message: string }) => comment.message)).toEqual(['looks good']);
+    expect(afterwards.status).toBe(200);
+    expect(listed.body.map((comment: { message: string }) => comment.message).sort()).toEqual(['', 'done', 'looks good']);
     expect(one.body.id).toBe(created.body.id);
     expect(byInstance.body.map((comment: { id: string }) => comment.id)).toEqual([created.body.id]);
-    expect(unknownTask.status).toBe(404);
-    expect(unknownComment.body.message).toBe(`Task comment with id nope does not exist for task id ${task.id}.`);
+    expect([unknownTask.status, unknownTask.body.message]).toEqual([404, 'No task found for task id nope']);
+    expect([commentOnUnknown.status, commentOnUnknown.body.message]).toEqual([400, 'No task found for task id nope']);
+    expect(unknownComment.body.message).toBe(`Task comment with id nope does not exist for task id '${task.id}'.`);
   });
 
   it('serves and applies the form fields of a user task', async () => {

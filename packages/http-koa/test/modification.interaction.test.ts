@@ -151,6 +151,8 @@ describe('POST /process-instance/{id}/modification-async', () => {
 
     const unknown = await rest.request('POST', '/process-instance/nope/modification-async', { json: { instructions: TO_APPROVE } });
     expectError(unknown, 500, 'ProcessEngineException', "ENGINE-13036 Process instance 'nope' cannot be modified. The process instance does not exist");
+    // Camunda refuses no instructions before it looks for the instance (the typo is Camunda's).
+    expectError(await rest.request('POST', '/process-instance/nope/modification-async', { json: { instructions: [] } }), 400, 'InvalidRequestException', 'The provided instuctions are invalid.');
   });
 });
 

@@ -775,9 +775,9 @@ describe('the Task group with authorization on', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.body.limit).toEqual(int(100));
     expect(update.status).toBe(403);
-    expect(update.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['UPDATE', 'UPDATE_VARIABLE', 'UPDATE_TASK', 'UPDATE_TASK_VARIABLE']);
+    expect(update.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['UPDATE_VARIABLE', 'UPDATE_TASK_VARIABLE', 'UPDATE', 'UPDATE_TASK']);
     expect(delegate.status).toBe(403);
-    expect(delegate.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'UPDATE', 'TASK_ASSIGN', 'UPDATE_TASK']);
+    expect(delegate.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'TASK_ASSIGN', 'UPDATE', 'UPDATE_TASK']);
   });
 
   it('updates a task with PUT only with TASK_ASSIGN or UPDATE, and finds it only with READ', async () => {
@@ -792,7 +792,7 @@ describe('the Task group with authorization on', () => {
 
     expect(unseen.status).toBe(404);
     expect(denied.status).toBe(403);
-    expect(denied.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'UPDATE', 'TASK_ASSIGN', 'UPDATE_TASK']);
+    expect(denied.body.missingAuthorizations.map((each: any) => each.permissionName)).toEqual(['TASK_ASSIGN', 'TASK_ASSIGN', 'UPDATE', 'UPDATE_TASK']);
     expect(allowed.status).toBe(204);
     // One entry per property that changed (the priority the body left out went to 0), by the user who changed it.
     expect(entries.map((entry: { property: string; orgValue: string | null; newValue: string | null; userId: string }) => [entry.property, entry.orgValue, entry.newValue, entry.userId]).sort()).toEqual([

@@ -32,6 +32,9 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
 
   router.post('/process-instance/suspended-async', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
+    if (!present(body.processInstanceIds) && !present(body.processInstanceQuery) && !present(body.historicProcessInstanceQuery)) {
+      throw new InvalidRequestException(400, 'Either processInstanceIds, processInstanceQuery or historicProcessInstanceQuery should be set to update the suspension state.');
+    }
     if (present(body.processInstanceIds) && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
     const selection = {
       processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,

@@ -28,6 +28,10 @@ export function modificationRoutes(router: Router, rest: RestContext): void {
 
   router.post('/process-instance/:id/modification-async', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
+    // Camunda's ProcessInstanceResourceImpl.modifyProcessInstanceAsync (the typo is Camunda's).
+    if (!present(body.instructions) || (Array.isArray(body.instructions) && body.instructions.length === 0)) {
+      throw new InvalidRequestException(400, 'The provided instuctions are invalid.');
+    }
     const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
     const options = { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings), annotation: text(body.annotation) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.modification.modifyProcessInstanceAsync(ctx.params.id, instructions, options)));

@@ -298,23 +298,31 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     ctx.body = toAttachmentDto(attachment, selfLink(baseUrlOf(ctx), `/task/${id}/attachment/${attachment.id}`));
   });
 
+  // Camunda's TaskCommentResourceImpl: comments are history (the task may have ended), looked up as the caller may read it.
   router.get('/task/:id/comment', async (ctx) => {
-    const comments = await engine.task.getTaskComments(ctx.params.id);
-    if (!comments) throw new InvalidRequestException(404, `No task found for task id ${ctx.params.id}`);
-    ctx.body = comments.map((comment) => toCommentDto(comment));
+    if (!historyEnabled()) {
+      ctx.body = [];
+      return;
+    }
+    await ensureTaskExists(ctx.params.id, 404);
+    ctx.body = (await engine.task.getTaskComments(ctx.params.id)).map((comment) => toCommentDto(comment));
   });
 
   router.get('/task/:id/comment/:commentId', async (ctx) => {
     const { id, commentId } = ctx.params;
-    const comment = (await engine.task.getTaskComments(id))?.find((each) => each.id === commentId);
-    if (!comment) throw new InvalidRequestException(404, `Task comment with id ${commentId} does not exist for task id ${id}.`);
+    ensureHistoryEnabled(404);
+    const comment = (await engine.task.getTaskComments(id)).find((each) => each.id === commentId);
+    if (!comment) throw new InvalidRequestException(404, `Task comment with id ${commentId} does not exist for task id '${id}'.`);
     ctx.body = toCommentDto(comment);
   });
 
   router.post('/task/:id/comment/create', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
+    ensureHistoryEnabled(403);
+    await ensureTaskExists(ctx.params.id, 400);
     try {
-      const comment = await engine.task.createComment(ctx.params.id, text(body.message) ?? '');
+      // The comment's process instance is the one the body names (Camunda's CommentDto), none without.
+      const comment = await engine.task.createComment(ctx.params.id, text(body.message), text(body.processInstanceId));
       ctx.body = toCommentDto(comment, selfLink(baseUrlOf(ctx), `/task/${ctx.params.id}/comment/${comment.id}`));
     } catch (error) {
       // Camunda answers every engine refusal here with 400 "Not enough parameters submitted".

@@ -3,6 +3,7 @@ import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import type { JobListQuery } from '../../persistence/repositories/job-repository.js';
 import { collectExternalTaskIds, unpaged, type ExternalTaskSelection } from '../external-task/external-task-selection.js';
 import type { ProcessInstanceQuery } from '../runtime/process-instance.js';
@@ -56,6 +57,14 @@ export class RetriesAndSuspensionBatches {
    * date; null or a date sets it (Camunda's isDueDateSet).
    */
   setJobRetriesAsync(selection: JobRetriesSelection, retries: number, dueDate?: Date | null, sizing: Sizing = {}): Promise<Batch> {
+    // Camunda's SetJobRetriesByJobsAsyncBuilderImpl / …ByProcessAsyncBuilderImpl: something must be selected.
+    const byProcess = 'processInstanceIds' in selection || 'processInstanceQuery' in selection || 'historicProcessInstanceQuery' in selection;
+    if (byProcess && !selection.processInstanceIds?.length && !selection.processInstanceQuery && !selection.historicProcessInstanceQuery) {
+      return Promise.reject(new ProcessEngineException(engineMessage('13', '051', 'You must specify at least one of or one of processInstanceIds, processInstanceQuery, or historicProcessInstanceQuery.')));
+    }
+    if (!byProcess && !selection.jobIds?.length && !selection.jobQuery) {
+      return Promise.reject(new ProcessEngineException(engineMessage('13', '050', 'You must specify at least one of jobIds or jobQuery.')));
+    }
     return this.commands.run('SetJobsRetriesBatchCmd', async (ctx) => {
       const ids = await collectJobIds(ctx, selection);
       if (ids.length === 0) throw new BadUserRequestException('jobIds is empty');

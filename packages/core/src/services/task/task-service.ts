@@ -269,26 +269,27 @@ export class TaskService {
     });
   }
 
-  /** Camunda's AddCommentCmd: a comment by the current user on a task (and its process instance), kept after the task ends. */
-  createComment(taskId: string, message: string): Promise<Comment> {
+  /**
+   * Camunda's AddCommentCmd: a comment by the current user on a task (which may have ended: comments
+   * are history) and the process instance given — by default the running task's. No permission is
+   * checked; a running task gets its update event.
+   */
+  createComment(taskId: string, message: string | null, processInstanceId?: string | null): Promise<Comment> {
     return this.commands.run('AddCommentCmd', async (ctx) => {
-      if (!message) throw new BadUserRequestException('message is null');
+      if (message === null || message === undefined) throw new NullValueException('Message is null');
       const task = await ctx.tasks.findById(taskId);
-      if (!task) throw new NotFoundException(`Cannot find task with id ${taskId}`);
-      await checkTask(ctx, task, WORK);
-      const rootProcessInstanceId = await rootInstanceOf(ctx, task.processInstanceId);
       const comment: Omit<Comment, 'removalTime'> = {
         id: ctx.ids.next(),
         userId: ctx.authentication?.userId ?? null,
         taskId,
-        processInstanceId: task.processInstanceId,
-        rootProcessInstanceId,
+        processInstanceId: processInstanceId === undefined ? (task?.processInstanceId ?? null) : processInstanceId,
+        rootProcessInstanceId: task ? await rootInstanceOf(ctx, task.processInstanceId) : null,
         time: ctx.clock.now(),
         message,
-        tenantId: task.tenantId,
+        tenantId: task?.tenantId ?? null,
       };
       await ctx.comments.insert(comment);
-      await taskUpdated(ctx, this.env, task, false);
+      if (task) await taskUpdated(ctx, this.env, task, false);
       return (await ctx.comments.findById(comment.id))!;
     });
   }
@@ -352,14 +353,9 @@ export class TaskService {
     });
   }
 
-  /** The comments of a task, newest first; null when the task is unknown (it neither runs nor has comments). */
-  getTaskComments(taskId: string): Promise<Comment[] | null> {
-    return this.commands.run('GetTaskCommentsCmd', async (ctx) => {
-      const task = await ctx.tasks.findById(taskId);
-      if (task) await checkTask(ctx, task, READ);
-      const comments = await ctx.comments.findByTask(taskId);
-      return task || comments.length > 0 ? comments : null;
-    });
+  /** The comments of a task, newest first (Camunda's GetTaskCommentsCmd checks nothing; its REST resource asks the history first). */
+  getTaskComments(taskId: string): Promise<Comment[]> {
+    return this.commands.run('GetTaskCommentsCmd', (ctx) => ctx.comments.findByTask(taskId));
   }
 
   /** The comments on a process instance's tasks, newest first. */
@@ -806,19 +802,24 @@ const WORK: TaskPermissions = { task: ['TASK_WORK', 'UPDATE'], definition: ['TAS
 const ASSIGN: TaskPermissions = { task: ['TASK_ASSIGN', 'UPDATE'], definition: ['TASK_ASSIGN', 'UPDATE_TASK'], tenantCommand: 'assign the task' };
 const READ: TaskPermissions = { task: ['READ'], definition: ['READ_TASK'], tenantCommand: 'read the task' };
 const UPDATE_VARIABLE: TaskPermissions = {
-  task: ['UPDATE', 'UPDATE_VARIABLE'],
-  definition: ['UPDATE_TASK', 'UPDATE_TASK_VARIABLE'],
+  task: ['UPDATE_VARIABLE', 'UPDATE'],
+  definition: ['UPDATE_TASK_VARIABLE', 'UPDATE_TASK'],
   tenantCommand: 'update the task',
 };
 
-/** The tenant check, then any of the permissions. */
+/**
+ * The tenant check, then any of the permissions, in Camunda's order (a denial lists them so): each
+ * permission on the task, then its counterpart on the process definition.
+ */
 async function checkTask(ctx: CommandContext, task: Task, permissions: TaskPermissions): Promise<void> {
   ctx.tenantCheck.require(task.tenantId, `${permissions.tenantCommand} '${task.id}'`);
   if (!ctx.authz.isActive) return;
   const definition = task.processDefinitionId ? await ctx.processDefinitions.findById(task.processDefinitionId) : null;
   await ctx.authz.check(
-    ...permissions.task.map((permission) => ({ permission, resource: Resources.TASK, resourceId: task.id })),
-    ...(definition ? permissions.definition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: definition.key })) : []),
+    ...permissions.task.flatMap((permission, i) => [
+      { permission, resource: Resources.TASK, resourceId: task.id },
+      ...(definition ? [{ permission: permissions.definition[i]!, resource: Resources.PROCESS_DEFINITION, resourceId: definition.key }] : []),
+    ]),
   );
 }
 
