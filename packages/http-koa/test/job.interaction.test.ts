@@ -248,6 +248,20 @@ describe('the Job group', () => {
       'InvalidRequestException',
       'Either jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.',
     );
+    // The path's job counts as a selector; a jobId in the bulk body is refused.
+    const [job] = await jobs({ processInstanceId: b });
+    expectError(
+      await rest.request('PUT', `/job/${job!.id}/suspended`, { json: { suspended: true, processInstanceId: b } }),
+      400,
+      'InvalidRequestException',
+      'Only one of jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.',
+    );
+    expectError(
+      await rest.request('PUT', '/job/suspended', { json: { suspended: true, jobId: job!.id } }),
+      400,
+      'InvalidRequestException',
+      'Either jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey can be set to update the suspension state.',
+    );
   });
 
   it('sets the priority and the due date of a job', async () => {

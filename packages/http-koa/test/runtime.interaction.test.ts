@@ -224,6 +224,17 @@ describe('the Process Instance group answering wrong requests as Camunda 7.22', 
     expect(answer(await request('POST', '/execution/nope/signal', {}))).toEqual([500, 'RestException', `Cannot signal execution nope: ${gone}`]);
   });
 
+  it('refuses a Java-serialized object anywhere a variable is set (ENGINE-17007), as Camunda by default', async () => {
+    const id = await startReview();
+    const java = { value: 'rO0ABXQAA2FiYw==', type: 'Object', valueInfo: { objectTypeName: 'java.lang.String', serializationDataFormat: 'application/x-java-serialized-object' } };
+    const prohibited = 'ENGINE-17007 Cannot set variable with name blob. Java serialization format is prohibited';
+    expect(answer(await request('PUT', `/process-instance/${id}/variables/blob`, java))).toEqual([500, 'RestException', `Cannot put process instance variable blob: ${prohibited}`]);
+    const [task] = (await request('GET', '/task', undefined, { processInstanceId: id })).body;
+    expect(answer(await request('PUT', `/task/${task.id}/localVariables/blob`, java))).toEqual([500, 'RestException', `Cannot put task variable blob: ${prohibited}`]);
+    expect(answer(await request('POST', `/task/${task.id}/complete`, { variables: { blob: java } }))).toEqual([500, 'RestException', `Cannot complete task ${task.id}: ${prohibited}`]);
+    expect((await request('GET', `/process-instance/${id}/variables`)).body.blob).toBeUndefined();
+  });
+
   it('suspends as Camunda: suspended absent means activate, an unknown instance or definition changes nothing, one selector kind only', async () => {
     const id = await startReview();
     expect((await request('PUT', `/process-instance/${id}/suspended`, { suspended: true })).status).toBe(204);

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { VariableRow } from '../persistence/repositories/variable-repository.js';
-import { fromStorage, type TypedValue } from './variables/index.js';
+import { checkJavaSerialization, fromStorage, type TypedValue } from './variables/index.js';
 import { toStorage } from './variables/index.js';
 import { VariableHistory, type VariableChange, type VariableHistoryScope } from '../history/variable-history.js';
 
@@ -102,6 +102,7 @@ export class InstanceVariables {
   }
 
   setLocal(executionId: string, name: string, value: TypedValue): void {
+    checkJavaSerialization(name, value);
     this.changed = true;
     this.history?.activityInstanceOf(executionId);
     const scope = this.scope(executionId);

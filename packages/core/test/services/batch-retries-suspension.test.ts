@@ -118,7 +118,8 @@ describe.each(testStoreConfigs())('retries and suspension batches on $name', (te
 
   it('set-job-retries answers an empty selection and negative retries with Camunda messages', async () => {
     const { engine, ids } = await setup(1);
-    await expect(engine.asyncRetries.setJobRetriesAsync({ jobIds: [] }, 1)).rejects.toThrow(new BadUserRequestException('jobIds is empty'));
+    await expect(engine.asyncRetries.setJobRetriesAsync({ jobIds: [] }, 1)).rejects.toThrow('ENGINE-13050 You must specify at least one of jobIds or jobQuery.');
+    await expect(engine.asyncRetries.setJobRetriesAsync({ jobQuery: { jobId: 'nope' } }, 1)).rejects.toThrow(new BadUserRequestException('jobIds is empty'));
     // The instance waits at its external task: it has no job.
     await expect(engine.asyncRetries.setJobRetriesAsync({ processInstanceIds: ids }, 1)).rejects.toThrow('jobIds is empty');
     const [job] = await toTimers(engine);

@@ -64,23 +64,10 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const selector: JobSuspensionSelector = {};
-    for (const name of ['jobDefinitionId', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey'] as const) {
-      const value = text(body[name]);
-      if (value !== null) selector[name] = value;
+    if (body.jobId !== undefined && body.jobId !== null) {
+      throw new InvalidRequestException(400, 'Either jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey can be set to update the suspension state.');
     }
-    const given = Object.keys(selector).length;
-    if (given > 1) {
-      throw new InvalidRequestException(400, 'Only one of jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
-    }
-    if (given === 0) {
-      throw new InvalidRequestException(400, 'Either jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
-    }
-    if (selector.processDefinitionKey !== undefined) {
-      if (flag(body.processDefinitionWithoutTenantId)) selector.processDefinitionTenantId = null;
-      else if (text(body.processDefinitionTenantId) !== null) selector.processDefinitionTenantId = text(body.processDefinitionTenantId)!;
-    }
-    await engine.management.updateJobSuspensionState(selector, suspendedOf(body));
+    await engine.management.updateJobSuspensionState(suspensionSelector(body, null), suspendedOf(body));
     ctx.status = 204;
   });
 
@@ -163,11 +150,37 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   router.put('/job/:id/suspended', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    await engine.management.updateJobSuspensionState({ jobId: ctx.params.id }, suspendedOf(body));
+    await engine.management.updateJobSuspensionState(suspensionSelector(body, ctx.params.id), suspendedOf(body));
     ctx.status = 204;
   });
 
   router.get('/job/:id/stacktrace', (ctx) => plainText(ctx, () => engine.management.getJobExceptionStacktrace(ctx.params.id)));
+}
+
+/**
+ * Camunda's JobSuspensionStateDto: exactly one of the job (the path's), a job definition, a process
+ * instance, a process definition id or key, each counted when given at all; by key, the tenant id
+ * when given, else without tenant when asked.
+ */
+function suspensionSelector(body: Record<string, unknown>, jobId: string | null): JobSuspensionSelector {
+  const selector: JobSuspensionSelector = jobId === null ? {} : { jobId };
+  for (const name of ['jobDefinitionId', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey'] as const) {
+    const value = text(body[name]);
+    if (value !== null) selector[name] = value;
+  }
+  const given = Object.keys(selector).length;
+  if (given > 1) {
+    throw new InvalidRequestException(400, 'Only one of jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+  }
+  if (given === 0) {
+    throw new InvalidRequestException(400, 'Either jobId, jobDefinitionId, processInstanceId, processDefinitionId or processDefinitionKey should be set to update the suspension state.');
+  }
+  if (selector.processDefinitionKey !== undefined) {
+    const tenantId = text(body.processDefinitionTenantId);
+    if (tenantId !== null) selector.processDefinitionTenantId = tenantId;
+    else if (flag(body.processDefinitionWithoutTenantId)) selector.processDefinitionTenantId = null;
+  }
+  return selector;
 }
 
 /** Camunda's SuspensionStateDto: `suspended` is a primitive boolean, absent means false (activate). */

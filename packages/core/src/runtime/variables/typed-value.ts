@@ -1,3 +1,4 @@
+import { ProcessEngineException } from '../../errors/exceptions.js';
 /**
  * Camunda's typed variable values (`org.camunda.bpm.engine.variable.value.TypedValue`) in JavaScript form.
  * `type` is the engine's type name (lower camel case, as in ACT_RU_VARIABLE.TYPE_); the REST API upper-cases
@@ -60,6 +61,16 @@ export const VALUE_TYPE_NAMES: readonly ValueTypeName[] = [
 ];
 
 export const JSON_DATA_FORMAT = 'application/json';
+
+/** Camunda's Java serialization format, which its engine refuses by default (javaSerializationFormatEnabled: false). */
+export const JAVA_DATA_FORMAT = 'application/x-java-serialized-object';
+
+/** Camunda's VariableUtil.checkJavaSerialization: ENGINE-17007 for an object value in Java's serialization format. */
+export function checkJavaSerialization(name: string, value: TypedValue): void {
+  if (value.type === 'object' && value.value.serializationDataFormat === JAVA_DATA_FORMAT) {
+    throw new ProcessEngineException(`ENGINE-17007 Cannot set variable with name ${name}. Java serialization format is prohibited`);
+  }
+}
 export const XML_DATA_FORMAT = 'application/xml';
 
 const INTEGER_RANGES: Record<Exclude<NumberTypeName, 'double'>, readonly [number, number]> = {

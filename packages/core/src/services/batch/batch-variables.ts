@@ -1,5 +1,4 @@
-import { ProcessEngineException } from '../../errors/exceptions.js';
-import { fromJsonStorage, toJsonStorage, type JsonStoredVariables, type TypedValue } from '../../runtime/variables/index.js';
+import { checkJavaSerialization, fromJsonStorage, toJsonStorage, type JsonStoredVariables, type TypedValue } from '../../runtime/variables/index.js';
 
 /**
  * Batch variables (Camunda keeps them in ACT_RU_VARIABLE under the batch id): here they live in the
@@ -8,15 +7,9 @@ import { fromJsonStorage, toJsonStorage, type JsonStoredVariables, type TypedVal
  */
 export type StoredBatchVariables = JsonStoredVariables;
 
-const JAVA_SERIALIZED = 'application/x-java-serialized-object';
-
 /** Camunda's VariableUtil#setVariablesByBatchId: refuses Java-serialized objects (ENGINE-17007), then stores. */
 export function storeBatchVariables(variables: Record<string, TypedValue>): StoredBatchVariables {
-  for (const [name, value] of Object.entries(variables)) {
-    if (value.type === 'object' && value.value.serializationDataFormat === JAVA_SERIALIZED) {
-      throw new ProcessEngineException(`ENGINE-17007 Cannot set variable with name ${name}. Java serialization format is prohibited`);
-    }
-  }
+  for (const [name, value] of Object.entries(variables)) checkJavaSerialization(name, value);
   return toJsonStorage(variables);
 }
 
