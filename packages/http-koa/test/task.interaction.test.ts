@@ -428,6 +428,8 @@ describe('the Task group', () => {
       ['POST', '/task/nope/submit-form', {}, 500, 'RestException', `Cannot submit task form nope: ${missing}`],
       ['POST', '/task/nope/bpmnError', { errorCode: 'E' }, 404, 'RestException', missing],
       ['POST', '/task/nope/bpmnEscalation', { escalationCode: 'E' }, 404, 'RestException', missing],
+      // The variables convert first, with no prefix.
+      ['POST', '/task/nope/bpmnError', { errorCode: 'E', variables: { x: { value: 1, type: 'Sandwich' } } }, 400, 'InvalidRequestException', "Unsupported value type 'Sandwich'"],
       ['GET', '/task/nope/form-variables', undefined, 400, 'BadUserRequestException', "Cannot find task with id 'nope'.: task is null"],
     ];
     for (const [method, path, json, status, type, message] of cases) {

@@ -127,7 +127,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
       try {
         await engine.management.recalculateJobDuedate(ctx.params.id, creationDateBased ?? false);
       } catch (error) {
-        if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
+        if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message, 'InvalidRequestException', error.code);
         throw error;
       }
     });

@@ -335,14 +335,15 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   // RestException with the engine's message and code.
   router.post('/task/:id/bpmnError', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const variables = variablesFromDto(body.variables, `Cannot report BPMN error for task ${ctx.params.id}`);
+    // Camunda converts the variables inside the call without a prefix of its own.
+    const variables = variablesFromDto(body.variables);
     await throwing(() => engine.task.handleBpmnError(ctx.params.id, text(body.errorCode), text(body.errorMessage), variables));
     ctx.status = 204;
   });
 
   router.post('/task/:id/bpmnEscalation', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const variables = variablesFromDto(body.variables, `Cannot report escalation for task ${ctx.params.id}`);
+    const variables = variablesFromDto(body.variables);
     await throwing(() => engine.task.handleEscalation(ctx.params.id, text(body.escalationCode), variables));
     ctx.status = 204;
   });
