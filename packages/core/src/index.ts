@@ -71,6 +71,7 @@ export type * from './services/history/historic-incident-types.js';
 export type * from './services/history/historic-log-types.js';
 export type * from './services/history/historic-report-types.js';
 export type * from './services/history/historic-user-operation-types.js';
+export type { VariableOperation } from './history/user-operation-entries.js';
 export { HISTORY_LEVELS, isHistoryEventProduced, type HistoryLevel, type HistoryEventType } from './history/history-level.js';
 export type {
   VariableInstance, VariableInstanceQuery, VariableInstanceSortField, VariableValueCondition, VariableComparisonOperator,

@@ -115,3 +115,18 @@ describe('PUT /history/user-operation/{operationId}/set-annotation and clear-ann
     }
   });
 });
+
+describe('variable operations in the log', () => {
+  it('logs each variable call as Camunda names it: POST ModifyVariable, PUT SetVariable, DELETE RemoveVariable', async () => {
+    const { instance } = await suspendedInstance();
+    await rest.request('PUT', `/process-instance/${instance.id}/suspended`, { json: { suspended: false }, headers: demo });
+    const call = (method: string, path: string, json?: unknown) => rest.request(method, path, { json, headers: demo });
+    expect((await call('POST', `/process-instance/${instance.id}/variables`, { modifications: { a: { value: 1, type: 'Integer' } } })).status).toBe(204);
+    rest.engine.clock.advance(1_000);
+    expect((await call('PUT', `/process-instance/${instance.id}/variables/b`, { value: 2, type: 'Integer' })).status).toBe(204);
+    rest.engine.clock.advance(1_000);
+    expect((await call('DELETE', `/process-instance/${instance.id}/variables/a`)).status).toBe(204);
+    const entries = (await rest.request('GET', '/history/user-operation', { query: { entityType: 'Variable', sortBy: 'timestamp', sortOrder: 'asc' }, headers: demo })).body;
+    expect(entries.map((entry: { operationType: string }) => entry.operationType)).toEqual(['ModifyVariable', 'SetVariable', 'RemoveVariable']);
+  });
+});

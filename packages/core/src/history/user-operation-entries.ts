@@ -88,6 +88,9 @@ function definitionEntry(ctx: CommandContext, operationType: string, definition:
   });
 }
 
+/** The user operation a variable change is logged as (Camunda's SetVariable, RemoveVariable, ModifyVariable). */
+export type VariableOperation = 'SetVariable' | 'RemoveVariable' | 'ModifyVariable';
+
 export const OperationLogEntries = {
   /** Camunda's AbstractMigrationCmd: one Migrate entry on the source definition. */
   migrated(ctx: CommandContext, source: DefinitionRef & { processDefinitionId: string }, targetId: string, instances: number, variables: object | null | undefined, async: boolean): void {
@@ -211,12 +214,19 @@ export const OperationLogEntries = {
   },
 
   /**
-   * Camunda's logVariableOperation: RemoveVariable for removals only, SetVariable for one value set,
-   * ModifyVariable otherwise (the service takes all three as one call); on a task by a task worker.
+   * Camunda's logVariableOperation, named by the service call (`operation`: setVariable, removeVariable,
+   * updateVariables), or else by the change: RemoveVariable for removals only, SetVariable for one value
+   * set, ModifyVariable otherwise; on a task by a task worker.
    */
-  variablesChanged(ctx: CommandContext, target: { processInstanceId: string; processDefinitionId?: string | null } | { task: TaskRef }, modifications: object, deletions: readonly string[]): void {
+  variablesChanged(
+    ctx: CommandContext,
+    target: { processInstanceId: string; processDefinitionId?: string | null } | { task: TaskRef },
+    modifications: object,
+    deletions: readonly string[],
+    operation?: VariableOperation,
+  ): void {
     const set = Object.keys(modifications).length;
-    const operationType = set === 0 ? 'RemoveVariable' : set === 1 && deletions.length === 0 ? 'SetVariable' : 'ModifyVariable';
+    const operationType = operation ?? (set === 0 ? 'RemoveVariable' : set === 1 && deletions.length === 0 ? 'SetVariable' : 'ModifyVariable');
     const context = 'task' in target
       ? { category: taskWorker, ...onTask(target.task) }
       : { category: operator, processInstanceId: target.processInstanceId, processDefinitionId: target.processDefinitionId };

@@ -168,7 +168,7 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   // Camunda's ExecutionVariablesResource for a process instance.
   variableRoutes(router, rest, '/process-instance/:id/variables', 'process instance', {
     all: (id) => engine.runtime.getVariables(id),
-    update: (id, modifications, deletions) => engine.runtime.modifyVariables(id, modifications, deletions),
+    update: (id, modifications, deletions, operation) => engine.runtime.modifyVariables(id, modifications, deletions, operation),
     remove: (id, names) => engine.runtime.modifyVariables(id, {}, names),
   });
 }

@@ -417,12 +417,12 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   // …/variables: visible from the task, written with setVariable semantics; …/localVariables: the task's own.
   variableRoutes(router, rest, '/task/:id/variables', 'task', {
     all: (id) => engine.task.getVariables(id),
-    update: (id, modifications, deletions) => engine.task.updateVariables(id, modifications, deletions),
+    update: (id, modifications, deletions, operation) => engine.task.updateVariables(id, modifications, deletions, operation),
     remove: (id, names) => engine.task.removeVariables(id, names),
   });
   variableRoutes(router, rest, '/task/:id/localVariables', 'task', {
     all: (id) => engine.task.getVariablesLocal(id),
-    update: (id, modifications, deletions) => engine.task.updateVariablesLocal(id, modifications, deletions),
+    update: (id, modifications, deletions, operation) => engine.task.updateVariablesLocal(id, modifications, deletions, operation),
     remove: (id, names) => engine.task.removeVariablesLocal(id, names),
   });
 

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { TypedValue } from '@trellis/core';
+import type { TypedValue, VariableOperation } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
@@ -10,7 +10,8 @@ import type { RestContext } from './context.js';
 /** How the variables of one kind of scope (a process instance, an execution, a task) are read and written. */
 export interface VariableScopeAccess {
   all(id: string): Promise<Record<string, TypedValue>>;
-  update(id: string, modifications: Record<string, TypedValue>, deletions: readonly string[]): Promise<void>;
+  /** `operation`: how the user operation log names the call (POST: ModifyVariable, PUT and uploads: SetVariable). */
+  update(id: string, modifications: Record<string, TypedValue>, deletions: readonly string[], operation: VariableOperation): Promise<void>;
   remove(id: string, names: readonly string[]): Promise<void>;
 }
 
@@ -31,7 +32,7 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const modifications = variablesFromDto(body.modifications, `Cannot modify variables for ${typeName}`);
     const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await variableCommand(`Cannot modify variables for ${typeName} ${id}`, () => access.update(id, modifications, deletions));
+    await variableCommand(`Cannot modify variables for ${typeName} ${id}`, () => access.update(id, modifications, deletions, 'ModifyVariable'));
     ctx.status = 204;
   });
 
@@ -50,14 +51,14 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
   router.post(`${path}/:varName/data`, async (ctx) => {
     const { id, varName } = ctx.params as { id: string; varName: string };
     const value = await readBinaryVariable(ctx, rest.bodyLimit);
-    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, []));
+    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'));
     ctx.status = 204;
   });
 
   router.put(`${path}/:varName`, async (ctx) => {
     const { id, varName } = ctx.params as { id: string; varName: string };
     const value = putValue(typeName, varName, await readJsonObject(ctx, rest.bodyLimit));
-    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, []), 400);
+    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'), 400);
     ctx.status = 204;
   });
 

@@ -15,7 +15,7 @@ import type { ActivityInstanceNode, ProcessInstance, ProcessInstanceQuery } from
 import { HistoryWriter } from '../../history/history-writer.js';
 import { EvaluateStartConditionCmd, type StartConditionEvaluation } from './evaluate-start-condition-cmd.js';
 import { StartProcessInstanceCmd, type StartProcessInstanceRequest, type StartedProcessInstance } from './start-process-instance-cmd.js';
-import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { OperationLogEntries, type VariableOperation } from '../../history/user-operation-entries.js';
 import { runnerSkips, type RunnerSkips } from '../../runtime/process-runner.js';
 
 /** Process instances: start, query, inspect, variables and deletion (Camunda's RuntimeService). */
@@ -86,9 +86,9 @@ export class RuntimeService {
     });
   }
 
-  /** Sets and removes variables of a running instance in one transaction. */
-  modifyVariables(processInstanceId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.commands.run('SetExecutionVariablesCmd', (ctx) => this.modifyVariablesIn(ctx, processInstanceId, modifications, deletions));
+  /** Sets and removes variables of a running instance in one transaction (`operation`: how the user operation log names it). */
+  modifyVariables(processInstanceId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = [], operation?: VariableOperation): Promise<void> {
+    return this.commands.run('SetExecutionVariablesCmd', (ctx) => this.modifyVariablesIn(ctx, processInstanceId, modifications, deletions, true, operation));
   }
 
   /** The variable change inside the caller's command (also the set-variables batch job); `failIfNotExists: false` skips an unknown instance. */
@@ -98,11 +98,12 @@ export class RuntimeService {
     modifications: Record<string, TypedValue>,
     deletions: readonly string[] = [],
     failIfNotExists = true,
+    operation?: VariableOperation,
   ): Promise<void> {
     const runner = failIfNotExists ? await this.open(ctx, processInstanceId) : await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
     await checkUpdateInstanceVariables(ctx, processInstanceId, runner.definition.key, runner.definition.tenantId);
-    OperationLogEntries.variablesChanged(ctx, { processInstanceId, processDefinitionId: runner.definition.id }, modifications, deletions);
+    OperationLogEntries.variablesChanged(ctx, { processInstanceId, processDefinitionId: runner.definition.id }, modifications, deletions, operation);
     for (const [name, value] of Object.entries(modifications)) runner.variables.set(name, value);
     for (const name of deletions) runner.variables.remove(name);
     await completeRun(ctx, runner);

@@ -27,7 +27,7 @@ import { JobHandlerTypes } from '../../runtime/runtime-jobs.js';
 import { JobLog } from '../../history/job-log.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 import { writeTaskLocals, type StoredTaskLocals } from './task-local-variables.js';
-import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { OperationLogEntries, type VariableOperation } from '../../history/user-operation-entries.js';
 
 /** What GET /task/{id}/form needs: the form key and where the task comes from. */
 export interface TaskFormData {
@@ -552,25 +552,32 @@ export class TaskService {
     return this.patchVariables(taskId, {}, names, true, true);
   }
 
-  /** Modifications then deletions in one transaction (REST's POST …/variables). */
-  updateVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.patchVariables(taskId, modifications, deletions, false, false);
+  /** Modifications then deletions in one transaction (REST's POST …/variables); `operation`: how the user operation log names it. */
+  updateVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = [], operation?: VariableOperation): Promise<void> {
+    return this.patchVariables(taskId, modifications, deletions, false, false, operation);
   }
 
   /** Local modifications then deletions in one transaction (REST's POST …/localVariables). */
-  updateVariablesLocal(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = []): Promise<void> {
-    return this.patchVariables(taskId, modifications, deletions, true, false);
+  updateVariablesLocal(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[] = [], operation?: VariableOperation): Promise<void> {
+    return this.patchVariables(taskId, modifications, deletions, true, false, operation);
   }
 
   /**
    * Camunda's PatchTaskVariablesCmd (or, `removal`, its RemoveTaskVariablesCmd alone, whose text for a
    * missing task differs): modifications then deletions, on the task's own variables when `local`.
    */
-  private patchVariables(taskId: string, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean, removal: boolean): Promise<void> {
+  private patchVariables(
+    taskId: string,
+    modifications: Record<string, TypedValue>,
+    deletions: readonly string[],
+    local: boolean,
+    removal: boolean,
+    operation?: VariableOperation,
+  ): Promise<void> {
     return this.commands.run(removal ? 'RemoveTaskVariablesCmd' : 'PatchTaskVariablesCmd', async (ctx) => {
       const task = removal ? await this.load(ctx, taskId, 'null') : await this.loadForVariables(ctx, taskId);
       await checkTask(ctx, task, UPDATE_VARIABLE);
-      OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions);
+      OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions, operation);
       if (local) {
         await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
         return;
