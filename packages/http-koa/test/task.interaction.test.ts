@@ -714,6 +714,9 @@ describe('the Task group with authorization on', () => {
 
   it('creates a task without a process only with CREATE on tasks; its assignee may work on it; deleting needs DELETE; all logged', async () => {
     const denied = await rest.request('POST', '/task/create', { json: { id: 'mine', name: 'Mine', assignee: 'jonny' }, headers: jonny });
+    // CREATE is checked before the fields are read (Camunda's taskService.newTask, then TaskDto.updateTask).
+    const deniedFirst = await rest.request('POST', '/task/create', { json: { id: 'mine', delegationState: 'done' }, headers: jonny });
+    expect(deniedFirst.status).toBe(403);
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 7, resourceId: '*', permissions: ['CREATE'] });
     const created = await rest.request('POST', '/task/create', { json: { id: 'mine', name: 'Mine', assignee: 'jonny' }, headers: jonny });
     const other = await rest.request('POST', '/task/create', { json: { id: 'other', priority: 50 }, headers: jonny });

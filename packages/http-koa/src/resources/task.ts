@@ -168,7 +168,10 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   // (priority 0 when it has none, as Java's int), 204.
   router.post('/task/create', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const fields = taskFields(body, taskDates(body));
+    // The dates bind with the body; CREATE is checked (taskService.newTask) before the other fields are read.
+    const dates = taskDates(body);
+    await engine.task.newTask();
+    const fields = taskFields(body, dates);
     try {
       await engine.task.createTask({ id: text(body.id), ...fields, parentTaskId: text(body.parentTaskId) });
     } catch (error) {

@@ -70,6 +70,11 @@ export class TaskService {
 
   // --- standalone tasks --------------------------------------------------------------------------
 
+  /** Camunda's newTask (CreateTaskCmd): only the check for CREATE on tasks, before a new task's fields are read. */
+  newTask(): Promise<void> {
+    return this.commands.run('CreateTaskCmd', (ctx) => ctx.authz.check({ permission: 'CREATE', resource: Resources.TASK }));
+  }
+
   /**
    * Camunda's newTask + SaveTaskCmd for a task without a process (REST's POST /task/create): needs
    * CREATE on tasks; a sub-task names an existing, active parent and takes its tenant. The task's
@@ -77,9 +82,12 @@ export class TaskService {
    */
   createTask(input: NewTask): Promise<Task> {
     return this.commands.run('SaveTaskCmd', async (ctx) => {
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.TASK });
       const givenId = input.id ?? null;
       let tenantId = input.tenantId ?? null;
+      // Camunda's checkCreateTask: the tenant given (before any parent's is taken; so 'null' as the id when
+      // none was given), then CREATE.
+      ctx.tenantCheck.require(tenantId, `create the task '${givenId}'`);
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.TASK });
       if (input.parentTaskId) {
         const parent = await ctx.tasks.findById(input.parentTaskId);
         if (!parent) throw new NotValidException(`Parent task with id '${input.parentTaskId}' does not exist: parentTask is null`);
@@ -92,8 +100,6 @@ export class TaskService {
         }
         tenantId = parent.tenantId;
       }
-      // Camunda checks the new task's tenant before it has an id (so 'null' when none was given).
-      ctx.tenantCheck.require(tenantId, `create the task '${givenId}'`);
       if (givenId === ANY) throw new ProcessEngineException(`Entity Task[${ANY}] has an invalid id: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
       if (givenId !== null && (await ctx.tasks.findById(givenId))) {
         throw new ProcessEngineException(engineMessage('03', '004', `Exception while executing Database Operation 'INSERT TaskEntity[${givenId}]': a task with id '${givenId}' exists already`));
