@@ -125,7 +125,10 @@ describe('the Job Definition group', () => {
     ]);
     expect((await put(`/job-definition/${charge.id}/suspended`, { suspended: true, executionDate: '' })).status).toBe(204);
     expect((await definitions('?suspended=true')).map((each) => each.id)).toEqual([charge.id]);
+    // A date, even a past one, schedules the change: it happens when the job executor runs the job.
     expect((await put('/job-definition/suspended', { processDefinitionKey: 'billing', executionDate: '2020-01-01T00:00:00' })).status).toBe(204);
+    expect((await definitions('?suspended=true')).map((each) => each.id)).toEqual([charge.id]);
+    await rest.engine.jobExecutor.runDueJobs();
     expect(await definitions('?suspended=true')).toEqual([]);
   });
 });

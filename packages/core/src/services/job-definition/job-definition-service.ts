@@ -123,7 +123,8 @@ async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspens
       : target.processDefinitionKey;
   await checkUpdateDefinition(ctx, key, change.includeJobs ?? false);
   OperationLogEntries.jobDefinitionSuspension(ctx, target.jobDefinitionId ? { jobDefinitionId: target.jobDefinitionId, processDefinitionId: definitions[0]?.processDefinitionId } : target, change.suspended);
-  if (change.executionDate && change.executionDate.getTime() > ctx.clock.now().getTime()) {
+  // Camunda's AbstractSetStateCmd schedules whenever a date is given (a past one runs with the next acquisition).
+  if (change.executionDate) {
     await createJob(ctx, {
       type: 'timer',
       handlerType: change.suspended ? SUSPEND_JOB_DEFINITION : ACTIVATE_JOB_DEFINITION,

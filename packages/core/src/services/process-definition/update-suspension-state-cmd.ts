@@ -57,7 +57,8 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
     // Camunda's log entry for an id needs the definition (without one it fails for a logged-in user).
     if (keys.length > 0) OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
     const executionDate = this.change.executionDate;
-    if (executionDate && executionDate.getTime() > ctx.clock.now().getTime()) {
+    // Camunda's AbstractSetStateCmd schedules whenever a date is given (a past one runs with the next acquisition).
+    if (executionDate) {
       await this.schedule(ctx, definitions, executionDate);
       return [];
     }
