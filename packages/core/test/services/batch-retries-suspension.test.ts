@@ -129,6 +129,22 @@ describe.each(testStoreConfigs())('retries and suspension batches on $name', (te
     expect(negative).toMatchObject({ message: 'Retries count is not greater than or equal to 0' });
   });
 
+  it("suspends a job by id after the tenant check on its process instance, as Camunda's AbstractSetJobStateCmd", async () => {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    engines.push(engine);
+    const { processDefinitions } = await engine.deployment.deploy({ tenantId: 'acme', resources: [{ name: 'retried.bpmn', bytes: Buffer.from(MODEL) }] });
+    const instance = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const [job] = await toTimers(engine);
+    const as = (tenantIds: string[]) => <T>(work: () => Promise<T>) => engine.runAs({ userId: 'u', groupIds: [], tenantIds }, work);
+
+    await expect(as(['other'])(() => engine.management.updateJobSuspensionState({ jobId: job!.id }, true))).rejects.toThrow(
+      `ENGINE-13034 Cannot update the process instance '${instance.id}' because it belongs to no authenticated tenant.`,
+    );
+    expect((await engine.management.getJob(job!.id))!.suspended).toBe(false);
+    await as(['acme'])(() => engine.management.updateJobSuspensionState({ jobId: job!.id }, true));
+    expect((await engine.management.getJob(job!.id))!.suspended).toBe(true);
+  });
+
   it('instance-update-suspension-state suspends and activates instances by ids and query', async () => {
     const { engine, ids } = await setup(3);
     const batch = await engine.asyncRetries.updateSuspensionStateAsync({ processInstanceIds: [ids[0]!], processInstanceQuery: { businessKey: 'bk1' } }, true);

@@ -280,26 +280,29 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
 }
 
 /**
- * A job's permission check (Camunda's checkReadJob / checkUpdateJob family): any of `onInstance` on its
- * process instance or `onInstanceViaDefinition` on its definition key; a job without an instance (e.g. a
- * definition's timer) any of `onDefinition` on its definition. Jobs of no definition need nothing.
- */
-/**
- * Camunda's AbstractSetJobStateCmd: UPDATE, not SUSPEND; by job, on that job; by process instance,
- * on it; by job definition or process definition, once on the definition's instances as a whole,
- * whether or not any job matches.
+ * Camunda's AbstractSetJobStateCmd: UPDATE, not SUSPEND; by job, on its process instance (a start
+ * timer's: on the definition's instances as a whole; another tenant's start timer is left as it is
+ * by the update); by process instance, on it; by job definition or process definition, once on the
+ * definition's instances as a whole, whether or not any job matches. The tenant checks name the
+ * process instance (or definition), not the job.
  */
 async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSelector, jobs: readonly Job[]): Promise<void> {
-  if (selector.jobId) for (const job of jobs) ctx.tenantCheck.require(job.tenantId, `update the job '${job.id}'`);
+  if (selector.jobId) {
+    for (const job of jobs) {
+      if (job.processInstanceId) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', job.processInstanceId, job.processDefinitionKey, job.tenantId);
+      else if (job.processDefinitionKey) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', null, job.processDefinitionKey, null);
+    }
+    return;
+  }
   if (selector.processInstanceId && ctx.tenantCheck.isActive) {
     const root = await ctx.executions.findById(selector.processInstanceId);
     if (root) ctx.tenantCheck.require(root.tenantId, `update the process instance '${root.id}'`);
   }
-  if (!ctx.authz.isActive) return;
-  if (selector.jobId) {
-    for (const job of jobs) await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
-    return;
+  if (selector.processDefinitionId && ctx.tenantCheck.isActive) {
+    const definition = await ctx.processDefinitions.findById(selector.processDefinitionId);
+    if (definition) ctx.tenantCheck.require(definition.tenantId, `update the process definition '${definition.id}'`);
   }
+  if (!ctx.authz.isActive) return;
   if (selector.processInstanceId) {
     const root = await ctx.executions.findById(selector.processInstanceId);
     if (root) await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', root.id, root.processDefinitionKey, root.tenantId);
