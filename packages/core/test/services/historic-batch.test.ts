@@ -148,6 +148,13 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     expect((await engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 2, finishedBatchesCount: 1, cleanableBatchesCount: 0 });
     engine.clock.advance(DAY);
     expect((await engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 2, finishedBatchesCount: 1, cleanableBatchesCount: 1 });
+
+    // A type's own time to live wins over the default one.
+    const byType = await setup({ historyCleanup: { strategy: 'endTimeBased' }, batchOperationHistoryTimeToLive: 5, batchOperationsForHistoryCleanup: { 'instance-update-suspension-state': 1 } });
+    await byType.suspendAsync();
+    await runBatches(byType.engine);
+    byType.engine.clock.advance(DAY);
+    expect((await byType.engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 1, finishedBatchesCount: 1, cleanableBatchesCount: 1 });
   });
 
   it('sets absolute, cleared and calculated removal times through a batch-set-removal-time batch', async () => {

@@ -14,6 +14,7 @@ import { batchTimeToLive, deleteHistoricBatch } from './historic-batch-events.js
 import { DAY_MS } from '../../history/removal-time.js';
 import { BATCH_SET_REMOVAL_TIME, type SetRemovalTimeSettings } from './types/batch-set-removal-time.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
+import type { ResolvedEngineConfig } from '../../config.js';
 
 /** A batch as history keeps it (Camunda's HistoricBatch): no jobsCreated, no suspension state. */
 export interface HistoricBatch {
@@ -218,41 +219,42 @@ function filtered(trx: Transaction<StoreSchema>, q: HistoricBatchQuery, readFilt
 async function cleanableReportRows(ctx: CommandContext): Promise<CleanableHistoricBatchReportResult[]> {
   await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.BATCH });
   const now = ctx.clock.now().getTime();
+  const endTimeBased = ctx.config.historyCleanup.strategy === 'endTimeBased';
   const rows = await ctx.trx
     .selectFrom('trellis_hi_batch')
     .select((eb) => [
       'type',
       sql<number>`sum(case when ${eb.ref('end_time')} is not null then 1 else 0 end)`.as('finished'),
-      sql<number>`sum(case when ${eb.ref('removal_time')} is not null and ${eb.ref('removal_time')} <= ${now} then 1 else 0 end)`.as('cleanable'),
+      (endTimeBased
+        ? sql<number>`sum(case when ${eb.ref('end_time')} is not null and ${eb.ref('end_time')} <= ${endedBeforeCutoff(ctx.config, now)} then 1 else 0 end)`
+        : sql<number>`sum(case when ${eb.ref('removal_time')} is not null and ${eb.ref('removal_time')} <= ${now} then 1 else 0 end)`
+      ).as('cleanable'),
     ])
     .groupBy('type')
     .execute();
-  const endTimeBased = ctx.config.historyCleanup.strategy === 'endTimeBased';
   const configured = ctx.config.batchOperationHistoryTimeToLive !== null || Object.keys(ctx.config.batchOperationsForHistoryCleanup ?? {}).length > 0;
   const report: CleanableHistoricBatchReportResult[] = [];
   for (const row of rows) {
     // End-time-based without any batch time to live: Camunda's selectOnlyFinishedBatchesReportEntities.
     if (endTimeBased && !configured && Number(row.finished ?? 0) === 0) continue;
     const historyTimeToLive = batchTimeToLive(ctx.config, row.type);
-    let cleanable = Number(row.cleanable ?? 0);
-    if (endTimeBased) {
-      cleanable = historyTimeToLive === null ? 0 : await countEndedBefore(ctx, row.type, now - historyTimeToLive * DAY_MS);
-    }
-    report.push({ batchType: row.type, historyTimeToLive, finishedBatchesCount: Number(row.finished ?? 0), cleanableBatchesCount: cleanable });
+    report.push({ batchType: row.type, historyTimeToLive, finishedBatchesCount: Number(row.finished ?? 0), cleanableBatchesCount: Number(row.cleanable ?? 0) });
   }
   return report.sort((a, b) => compare(a.batchType, b.batchType));
 }
 
-/** Finished historic batches of the type that ended at `cutoff` or before. */
-async function countEndedBefore(ctx: CommandContext, type: string, cutoff: number): Promise<number> {
-  const { count } = await ctx.trx
-    .selectFrom('trellis_hi_batch')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('type', '=', type)
-    .where('end_time', 'is not', null)
-    .where('end_time', '<=', cutoff)
-    .executeTakeFirstOrThrow();
-  return Number(count);
+/**
+ * End-time-based cleanup: the latest end time a finished batch of its type may have to be cleanable,
+ * as one SQL expression over the row's type (null, so none, for a type without a time to live).
+ */
+function endedBeforeCutoff(config: ResolvedEngineConfig, now: number) {
+  const cutoff = (type: string | null) => {
+    const days = type === null ? (config.batchOperationHistoryTimeToLive ?? null) : batchTimeToLive(config, type);
+    return sql`cast(${days === null ? null : now - days * DAY_MS} as bigint)`;
+  };
+  const byType = Object.keys(config.batchOperationsForHistoryCleanup ?? {});
+  if (byType.length === 0) return cutoff(null);
+  return sql`(case ${sql.join(byType.map((type) => sql`when type = ${type} then ${cutoff(type)}`), sql` `)} else ${cutoff(null)} end)`;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
