@@ -53,6 +53,8 @@ describe('the User group', () => {
     expect(response.status).toBe(204);
     expect(await rest.engine.identity.checkPassword('jonny', 'new')).toBe(true);
     expect(await rest.engine.identity.checkPassword('jonny', 'old')).toBe(false);
+    // Without a new password Camunda saves the user as it is.
+    expect((await rest.request('PUT', '/user/jonny/credentials', { json: {} })).status).toBe(204);
   });
 
   it('filters, sorts and counts users', async () => {
@@ -76,8 +78,19 @@ describe('the User group', () => {
     const duplicate = await createUser('jonny', 'A', 'B', 'c');
 
     expect(invalid.status).toBe(500);
-    expect(invalid.body.message).toBe("User has an invalid id: id 'not valid!' is not a valid resource identifier.");
-    expect(duplicate.status).toBe(500);
+    expect(invalid.body.message).toBe("User has an invalid id: 'not valid!' is not a valid resource identifier.");
+    // Camunda's IdentityServiceImpl answers a duplicate as a bad request.
+    expect([duplicate.status, duplicate.body]).toEqual([400, { type: 'BadUserRequestException', message: 'The user already exists', code: 0 }]);
+    const noId = await rest.request('POST', '/user/create', { json: { profile: { firstName: 'x' } } });
+    expect([noId.status, noId.body.message]).toEqual([400, 'request object must provide profile information with valid id.']);
+    // A group: the id is checked (a missing one is null), a duplicate is a bad request too.
+    const group = (json: unknown) => rest.request('POST', '/group/create', { json });
+    expect((await group({ name: 'x' })).body).toMatchObject({ type: 'NullValueException', message: 'groupId is null' });
+    expect((await group({ id: 'a b' })).body.message).toBe("Group has an invalid id: 'a b' is not a valid resource identifier.");
+    await group({ id: 'sales' });
+    expect((await group({ id: 'sales' })).body).toEqual({ type: 'BadUserRequestException', message: 'The group already exists', code: 0 });
+    const member = await rest.request('PUT', '/group/sales/members/ghost');
+    expect([member.status, member.body.type, member.body.message]).toEqual([500, 'NullValueException', "No user found with id 'ghost'.: user is null"]);
   });
 
   it('answers OPTIONS with the user operations and unlocks a user', async () => {
@@ -91,7 +104,8 @@ describe('the User group', () => {
     expect(collection.body.links.map((l: any) => l.rel)).toEqual(['list', 'count', 'create']);
     expect(single.body.links.map((l: any) => [l.rel, l.method])).toEqual([['self', 'GET'], ['delete', 'DELETE'], ['update', 'PUT']]);
     expect(unlock.status).toBe(204);
-    expect(unknown.status).toBe(404);
+    // Camunda's DbIdentityServiceProvider.unlockUser does nothing for an unknown user.
+    expect(unknown.status).toBe(204);
   });
 });
 

@@ -34,7 +34,7 @@ describe('the Tenant group', () => {
     expect([created.status, userMember.status, groupMember.status]).toEqual([204, 204, 204]);
     expect(duplicate.body).toEqual({ type: 'BadUserRequestException', message: 'The tenant already exists', code: 0 });
     expect(invalid.status).toBe(500);
-    expect(invalid.body.message).toBe("Tenant has an invalid id: id 'a b' is not a valid resource identifier.");
+    expect(invalid.body.message).toBe("Tenant has an invalid id: 'a b' is not a valid resource identifier.");
     expect(ghost.status).toBe(500);
     expect(ghost.body.message).toBe("No user found with id 'ghost'.: user is null");
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { Resources, type GroupQuery } from '@trellis/core';
+import { Resources, type GroupQuery, NullValueException } from '@trellis/core';
 import type { Context } from 'koa';
 import { readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
@@ -43,7 +43,10 @@ export function groupRoutes(router: Router, rest: RestContext): void {
 
   router.post('/group/create', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await engine.identity.createGroup({ id: text(body.id) ?? '', name: text(body.name), type: text(body.type) });
+    // Camunda's newGroup (CreateGroupCmd) refuses a missing id before anything else.
+    const id = text(body.id);
+    if (id === null) throw new NullValueException('groupId is null');
+    await engine.identity.createGroup({ id, name: text(body.name), type: text(body.type) });
     ctx.status = 204;
   });
 

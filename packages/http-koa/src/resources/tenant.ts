@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { Resources, type TenantMember, type TenantQuery } from '@trellis/core';
+import { Resources, type TenantMember, type TenantQuery, NullValueException } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
@@ -36,7 +36,10 @@ export function tenantRoutes(router: Router, rest: RestContext): void {
 
   router.post('/tenant/create', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    await engine.identity.createTenant({ id: text(body.id) ?? '', name: text(body.name) });
+    // Camunda's newTenant (CreateTenantCmd) refuses a missing id before anything else.
+    const id = text(body.id);
+    if (id === null) throw new NullValueException('tenantId is null');
+    await engine.identity.createTenant({ id, name: text(body.name) });
     ctx.status = 204;
   });
 

@@ -38,8 +38,10 @@ export function userRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const profile = objectOf(body.profile);
     const credentials = objectOf(body.credentials);
+    const id = text(profile.id);
+    if (id === null) throw new InvalidRequestException(400, 'request object must provide profile information with valid id.');
     await engine.identity.createUser(
-      { id: text(profile.id) ?? '', firstName: text(profile.firstName), lastName: text(profile.lastName), email: text(profile.email) },
+      { id, firstName: text(profile.firstName), lastName: text(profile.lastName), email: text(profile.email) },
       text(credentials.password),
     );
     ctx.status = 204;
@@ -65,13 +67,14 @@ export function userRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const caller = engine.currentAuthentication();
     // Camunda: whoever is logged in confirms the change with their own password.
-    if (caller && !(await engine.identity.checkPassword(caller.userId, text(body.authenticatedUserPassword) ?? ''))) {
+    // A missing password is no valid one, and no failed attempt either (Camunda's checkPassword with null).
+    const confirmation = text(body.authenticatedUserPassword);
+    if (caller && (confirmation === null || !(await engine.identity.checkPassword(caller.userId, confirmation)))) {
       throw new InvalidRequestException(400, 'The given authenticated user password is not valid.');
     }
     if (!(await engine.identity.getUser(ctx.params.id))) throw userNotFound(ctx.params.id);
-    const password = text(body.password);
-    if (!password) throw new InvalidRequestException(400, 'A new password is required.');
-    await notFoundAs404(() => engine.identity.updatePassword(ctx.params.id, password));
+    // Without a new password Camunda saves the user as it is (UPDATE still needed).
+    await notFoundAs404(() => engine.identity.updatePassword(ctx.params.id, text(body.password)));
     ctx.status = 204;
   });
 

@@ -6,7 +6,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { Group, GroupQuery, Tenant, TenantQuery, User, UserQuery } from './identity.js';
 import type { TenantMember } from '../../persistence/repositories/tenant-repository.js';
-import { alreadyExists, ensureValidId, groupNotFound, tenantNotFound, userNotFound } from './identity-messages.js';
+import { alreadyExists, ensureValidId, groupNotFound, noGroup, noUser, tenantNotFound, userNotFound } from './identity-messages.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { checkAgainstPolicy, passwordPolicyRules, type PasswordPolicyResult, type PasswordPolicyRule, type PasswordUserData } from './password-policy.js';
 import { BadUserRequestException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
@@ -32,7 +32,7 @@ export class IdentityService {
       ensureValidId('User', user.id);
       if (password !== null) ensurePolicyPassed(ctx, password, user);
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.USER });
-      if (await ctx.users.findById(user.id)) throw alreadyExists('user', user.id);
+      if (await ctx.users.findById(user.id)) throw alreadyExists('user');
       await ctx.users.insert(user, hash);
       OperationLogEntries.identity(ctx, 'Create', 'User', { userId: user.id });
       await grantDefault(ctx, { userId: user.id, resource: Resources.USER, resourceId: user.id, permissions: ALL_BITS });
@@ -73,12 +73,12 @@ export class IdentityService {
     });
   }
 
-  /** Needs UPDATE on the user. */
-  async updatePassword(id: string, password: string): Promise<void> {
-    const hash = await hashPassword(password);
+  /** Needs UPDATE on the user; without a new password (null) the user is saved as it is (Camunda's SaveUserCmd). */
+  async updatePassword(id: string, password: string | null): Promise<void> {
+    const hash = password === null ? undefined : await hashPassword(password);
     await this.commands.run('SaveUserCmd', async (ctx) => {
       const user = await this.loadUser(ctx, id);
-      ensurePolicyPassed(ctx, password, user);
+      if (password !== null) ensurePolicyPassed(ctx, password, user);
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.USER, resourceId: id });
       await ctx.users.update(user, hash);
       OperationLogEntries.identity(ctx, 'Update', 'User', { userId: id });
@@ -101,11 +101,11 @@ export class IdentityService {
     });
   }
 
-  /** Camunda-admin only: clears failed password checks and the lockout (an operation log entry when there was one). */
+  /** Camunda-admin only: clears failed password checks and the lockout (an operation log entry when there was one); an unknown user is no error. */
   unlockUser(id: string): Promise<void> {
     return this.commands.run('UnlockUserCmd', async (ctx) => {
       ctx.authz.requireAdmin();
-      await this.loadUser(ctx, id);
+      if (!(await ctx.users.findById(id))) return;
       const credentials = await ctx.users.credentialsOf(id);
       if (credentials && (credentials.attempts > 0 || credentials.lockExpirationTime !== null)) {
         await ctx.users.setLock(id, 0, null);
@@ -147,9 +147,10 @@ export class IdentityService {
   /** Needs CREATE on Group; the group gets READ on itself. */
   createGroup(group: Group): Promise<void> {
     return this.commands.run('SaveGroupCmd', async (ctx) => {
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP });
+      // Camunda's SaveGroupCmd checks the id before the provider checks CREATE.
       ensureValidId('Group', group.id);
-      if (await ctx.groups.findById(group.id)) throw alreadyExists('group', group.id);
+      await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP });
+      if (await ctx.groups.findById(group.id)) throw alreadyExists('group');
       await ctx.groups.insert(group);
       OperationLogEntries.identity(ctx, 'Create', 'Group', { groupId: group.id });
       await grantDefault(ctx, { groupId: group.id, resource: Resources.GROUP, resourceId: group.id, permissions: 2 });
@@ -193,8 +194,8 @@ export class IdentityService {
   createMembership(userId: string, groupId: string): Promise<void> {
     return this.commands.run('CreateMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
-      await this.loadUser(ctx, userId);
-      if (!(await ctx.groups.findById(groupId))) throw groupNotFound(groupId);
+      if (!(await ctx.users.findById(userId))) throw noUser(userId);
+      if (!(await ctx.groups.findById(groupId))) throw noGroup(groupId);
       if (!(await ctx.groups.isMember(userId, groupId))) {
         await ctx.groups.addMember(userId, groupId);
         OperationLogEntries.identity(ctx, 'Create', 'GroupMembership', { userId, groupId });
@@ -218,7 +219,7 @@ export class IdentityService {
     return this.commands.run('SaveTenantCmd', async (ctx) => {
       ensureValidId('Tenant', tenant.id);
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT });
-      if (await ctx.tenants.findById(tenant.id)) throw new BadUserRequestException('The tenant already exists');
+      if (await ctx.tenants.findById(tenant.id)) throw alreadyExists('tenant');
       await ctx.tenants.insert(tenant);
       OperationLogEntries.identity(ctx, 'Create', 'Tenant', { tenantId: tenant.id });
     });
@@ -266,8 +267,8 @@ export class IdentityService {
     return this.commands.run('userId' in member ? 'CreateTenantUserMembershipCmd' : 'CreateTenantGroupMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT_MEMBERSHIP, resourceId: tenantId });
       if (!(await ctx.tenants.findById(tenantId))) throw new NullValueException(`No tenant found with id '${tenantId}'.: tenant is null`);
-      if ('userId' in member && !(await ctx.users.findById(member.userId))) throw new NullValueException(`No user found with id '${member.userId}'.: user is null`);
-      if ('groupId' in member && !(await ctx.groups.findById(member.groupId))) throw new NullValueException(`No group found with id '${member.groupId}'.: group is null`);
+      if ('userId' in member && !(await ctx.users.findById(member.userId))) throw noUser(member.userId);
+      if ('groupId' in member && !(await ctx.groups.findById(member.groupId))) throw noGroup(member.groupId);
       if (await ctx.tenants.isMember(tenantId, member)) return;
       await ctx.tenants.addMember(tenantId, member);
       await grantDefault(ctx, { ...member, resource: Resources.TENANT, resourceId: tenantId, permissions: 2 });
