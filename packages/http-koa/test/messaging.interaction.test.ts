@@ -66,7 +66,7 @@ describe('POST /message', () => {
 
     const response = await rest.request('POST', '/message', { json: { messageName: 'order' } });
 
-    expect([response.status, response.body.message]).toEqual([400, "Cannot correlate message 'order': No process definition or execution matches the parameters"]);
+    expect([response.status, response.body.message]).toEqual([400, "org.camunda.bpm.engine.MismatchingMessageCorrelationException: Cannot correlate message 'order': No process definition or execution matches the parameters"]);
   });
 
   it('answers 400 RestException when nothing or too much matches, 400 without a name', async () => {
@@ -79,9 +79,23 @@ describe('POST /message', () => {
 
     expect(many.status).toBe(400);
     expect(many.body).toMatchObject({ type: 'RestException', code: 0 });
-    expect(many.body.message).toContain("to a single execution. 2 executions match");
-    expect(none.body).toEqual({ type: 'RestException', message: "Cannot correlate message 'refund': No process definition or execution matches the parameters", code: 0 });
+    // Camunda wraps the exception: the message is its toString(), with the CorrelationSet as Camunda prints it.
+    expect(many.body.message).toBe(
+      "org.camunda.bpm.engine.MismatchingMessageCorrelationException: ENGINE-13031 Cannot correlate a message with name 'paid' to a single execution. 2 executions match the correlation keys: " +
+        'CorrelationSet [businessKey=null, processInstanceId=null, processDefinitionId=null, correlationKeys=null, localCorrelationKeys=null, tenantId=null, isTenantIdSet=false, isExecutionsOnly=false]',
+    );
+    expect(none.body).toEqual({
+      type: 'RestException',
+      message: "org.camunda.bpm.engine.MismatchingMessageCorrelationException: Cannot correlate message 'refund': No process definition or execution matches the parameters",
+      code: 0,
+    });
     expect(nameless.body).toEqual({ type: 'InvalidRequestException', message: 'No message name supplied', code: null });
+    const variablesOnly = await rest.request('POST', '/message', { json: { messageName: 'paid', variablesInResultEnabled: true } });
+    expect([variablesOnly.status, variablesOnly.body.message]).toEqual([400, "Parameter 'variablesInResultEnabled' cannot be used without 'resultEnabled' set to true."]);
+    const instanceAndTenant = await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: 'x', withoutTenantId: true } });
+    expect([instanceAndTenant.status, instanceAndTenant.body.message]).toEqual([400, 'ENGINE-13028 Cannot specify a tenant-id when correlate a message to a single process instance.']);
+    const executionAndTenant = await rest.request('POST', '/signal', { json: { name: 'go', executionId: 'x', tenantId: 't' } });
+    expect([executionAndTenant.status, executionAndTenant.body.message]).toEqual([400, 'ENGINE-13027 Cannot specify a tenant-id when deliver a signal to a single execution.']);
   });
 });
 

@@ -16,9 +16,15 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     if (!messageName) throw new InvalidRequestException(400, 'No message name supplied');
     const tenantId = text(body.tenantId);
     if (tenantId !== null && flag(body.withoutTenantId)) {
-      throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
+      throw new InvalidRequestException(400, "Parameter 'tenantId' cannot be used together with parameter 'withoutTenantId'.");
     }
-    const prefix = `Cannot correlate message ${messageName}`;
+    const resultEnabled = flag(body.resultEnabled);
+    const variablesInResultEnabled = flag(body.variablesInResultEnabled);
+    if (!resultEnabled && variablesInResultEnabled) {
+      throw new InvalidRequestException(400, "Parameter 'variablesInResultEnabled' cannot be used without 'resultEnabled' set to true.");
+    }
+    // Camunda's MessageRestServiceImpl: a variable it cannot convert is "Cannot deliver message: …".
+    const prefix = 'Cannot deliver message';
     let results: MessageCorrelationResult[];
     try {
       results = await engine.message.correlate({
@@ -37,14 +43,17 @@ export function messageRoutes(router: Router, rest: RestContext): void {
         all: flag(body.all),
       });
     } catch (error) {
-      if (error instanceof MismatchingMessageCorrelationException) throw new InvalidRequestException(400, error.message, 'RestException', 0);
+      // new RestException(BAD_REQUEST, cause): Java's message of a wrapped cause is the cause's toString().
+      if (error instanceof MismatchingMessageCorrelationException) {
+        throw new InvalidRequestException(400, `org.camunda.bpm.engine.MismatchingMessageCorrelationException: ${error.message}`, 'RestException', error.code);
+      }
       throw error;
     }
-    if (body.resultEnabled !== true && body.variablesInResultEnabled !== true) {
+    if (!resultEnabled) {
       ctx.status = 204;
       return;
     }
-    ctx.body = results.map((result) => toResultDto(result, flag(body.variablesInResultEnabled)));
+    ctx.body = results.map((result) => toResultDto(result, variablesInResultEnabled));
   });
 
   // Camunda's ConditionRestServiceImpl.evaluateCondition: the instances started, as ProcessInstanceDtos.
@@ -68,16 +77,14 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const name = text(body.name);
     if (!name) throw new InvalidRequestException(400, 'No signal name given');
+    // Camunda's SignalRestServiceImpl has no check of tenantId with withoutTenantId (the tenant id wins).
     const tenantId = text(body.tenantId);
-    if (tenantId !== null && flag(body.withoutTenantId)) {
-      throw new InvalidRequestException(400, 'Parameter `tenantId` cannot be used together with `withoutTenantId`.');
-    }
     await engine.message.signal({
       name,
       executionId: text(body.executionId),
       tenantId,
-      withoutTenantId: flag(body.withoutTenantId),
-      variables: variablesFromDto(objectOf(body).variables, `Cannot deliver signal ${name}`),
+      withoutTenantId: tenantId === null && flag(body.withoutTenantId),
+      variables: variablesFromDto(objectOf(body).variables),
     });
     ctx.status = 204;
   });

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { engineMessage } from '../../errors/engine-message.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { throwSignal, type SignalThrow } from '../../runtime/events/signals.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
@@ -69,11 +70,19 @@ export class MessageService {
   ) {}
 
   correlate(correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
+    // Camunda's MessageCorrelationBuilderImpl, before the command runs.
+    if (correlation.processInstanceId && (correlation.tenantId != null || correlation.withoutTenantId)) {
+      return Promise.reject(new BadUserRequestException(engineMessage('13', '028', 'Cannot specify a tenant-id when correlate a message to a single process instance.')));
+    }
     return this.commands.run('CorrelateMessageCmd', (ctx) => this.correlateIn(ctx, correlation));
   }
 
   /** Broadcasts a signal to every waiting execution and signal start event (or to one execution). */
   signal(signal: SignalThrow): Promise<void> {
+    // Camunda's SignalEventReceivedBuilderImpl.send.
+    if (signal.executionId && (signal.tenantId != null || signal.withoutTenantId)) {
+      return Promise.reject(new BadUserRequestException(engineMessage('13', '027', 'Cannot specify a tenant-id when deliver a signal to a single execution.')));
+    }
     return this.commands.run('SignalEventReceivedCmd', async (ctx) => {
       if (signal.executionId) {
         const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, executionId: signal.executionId });
@@ -91,13 +100,14 @@ export class MessageService {
     const all = correlation.all === true;
     if (!all && waiting.length > 1) {
       throw new MismatchingMessageCorrelationException(
-        `Cannot correlate a message with name '${correlation.messageName}' to a single execution. ${waiting.length} executions match the correlation keys: ${describeKeys(correlation)}`,
+        engineMessage('13', '031', `Cannot correlate a message with name '${correlation.messageName}' to a single execution. ${waiting.length} executions match the correlation keys: ${describeKeys(correlation)}`),
       );
     }
     const starts = (all || waiting.length === 0) && !correlation.processInstanceId ? await this.startEvents(ctx, correlation) : [];
     if (!all && waiting.length === 0 && starts.length > 1) {
       throw new MismatchingMessageCorrelationException(
-        `Cannot correlate a message with name '${correlation.messageName}' to a single process definition. ${starts.length} process definitions match the correlation keys: ${describeKeys(correlation)}`,
+        // "correlations keys": Camunda's own text.
+        engineMessage('13', '030', `Cannot correlate a message with name '${correlation.messageName}' to a single process definition. ${starts.length} process definitions match the correlations keys: ${describeKeys(correlation)}`),
       );
     }
     if (!all && waiting.length === 0 && starts.length === 0) {
@@ -205,7 +215,16 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false);
 }
 
+/** Camunda's CorrelationSet.toString (maps as Java prints them; none given is null). */
 function describeKeys(correlation: MessageCorrelation): string {
-  const keys = Object.entries(correlation.correlationKeys ?? {}).map(([name, value]) => `${name}=${String(toJavaScriptValue(value))}`);
-  return `CorrelationSet [businessKey=${correlation.businessKey ?? null}, processInstanceId=${correlation.processInstanceId ?? null}, correlationKeys={${keys.join(', ')}}]`;
+  const map = (values: Record<string, TypedValue> | undefined) => {
+    const entries = Object.entries(values ?? {});
+    return entries.length === 0 ? 'null' : `{${entries.map(([name, value]) => `${name}=${String(toJavaScriptValue(value))}`).join(', ')}}`;
+  };
+  const tenantIdSet = correlation.tenantId != null || correlation.withoutTenantId === true;
+  return (
+    `CorrelationSet [businessKey=${correlation.businessKey ?? null}, processInstanceId=${correlation.processInstanceId ?? null}, processDefinitionId=null, ` +
+    `correlationKeys=${map(correlation.correlationKeys)}, localCorrelationKeys=${map(correlation.localCorrelationKeys)}, tenantId=${correlation.tenantId ?? null}, ` +
+    `isTenantIdSet=${tenantIdSet}, isExecutionsOnly=false]`
+  );
 }
