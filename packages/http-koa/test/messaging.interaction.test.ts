@@ -100,6 +100,19 @@ describe('POST /message', () => {
 });
 
 describe('POST /signal and the Execution group', () => {
+  it('leaves a suspended instance waiting when a signal is broadcast, as Camunda', async () => {
+    const id = await startShop('A');
+    await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: id } });
+    await rest.request('PUT', `/process-instance/${id}/suspended`, { json: { suspended: true } });
+    const waiting = async () => (await rest.request('GET', '/execution', { query: { signalEventSubscriptionName: 'go', processInstanceId: id } })).body.length;
+
+    expect((await rest.request('POST', '/signal', { json: { name: 'go' } })).status).toBe(204);
+    expect(await waiting()).toBe(1);
+    await rest.request('PUT', `/process-instance/${id}/suspended`, { json: { suspended: false } });
+    expect((await rest.request('POST', '/signal', { json: { name: 'go' } })).status).toBe(204);
+    expect(await waiting()).toBe(0);
+  });
+
   it('signals waiting executions, lists executions by subscription and signals a receive task', async () => {
     const id = await startShop('A');
     await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: id } });
