@@ -117,18 +117,19 @@ describe('GET /event-subscription', () => {
     expect((await rest.request('GET', '/event-subscription/count', { query: { firstResult: 1, maxResults: 1 } })).body).toEqual({ count: 4 });
   });
 
-  it('answers 400 for bad parameters', async () => {
+  it('answers 400 for bad parameters; an event type of no subscription finds none', async () => {
     const badSort = await list({ sortBy: 'eventName', sortOrder: 'asc' });
     const lonelySort = await list({ sortBy: 'created' });
-    const badType = await list({ eventType: 'timer' });
     const badBoolean = await list({ withoutTenantId: 'yes' });
 
-    for (const response of [badSort, lonelySort, badType, badBoolean]) {
+    for (const response of [badSort, lonelySort, badBoolean]) {
       expect(response.status).toBe(400);
       expect(response.body.type).toBe('InvalidRequestException');
     }
     expect(badSort.body.message).toBe("Cannot set query parameter 'sortBy' to value 'eventName'");
-    expect(badType.body.message).toBe("Cannot set query parameter 'eventType' to value 'timer'");
+    // Camunda takes any text as the event type.
+    const otherType = await list({ eventType: 'timer' });
+    expect([otherType.status, otherType.body]).toEqual([200, []]);
   });
 
   it('is served under the named engine too', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { executeWrites, insertRows, updateRows, type Write } from '../persistence/combined-writes.js';
 import { joinText, sqlText, type SqlText } from '../persistence/sql-text.js';
 import type { CommandContext } from '../command/command-context.js';
-import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../persistence/schema.js';
+import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable } from '../persistence/schema.js';
 import { isHistoryEventProduced } from './history-level.js';
 import { HistoricVariableRepository } from '../persistence/repositories/historic-variable-repository.js';
 import type { HistoricDefinition, InstanceHistory, PendingActivity } from './instance-history.js';

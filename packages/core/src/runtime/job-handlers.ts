@@ -6,7 +6,6 @@ import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { completeRun, openInstance } from './open-instance.js';
-import type { ProcessRunner } from './process-runner.js';
 import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes } from './runtime-jobs.js';
 import { startInstance } from './start-instance.js';

@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import type { EventSubscription, EventSubscriptionListQuery } from '@trellis/core';
 import { formatRestDate } from '../dto/dates.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 
-const EVENT_TYPES = ['message', 'signal', 'compensate', 'conditional'];
 
 const SUBSCRIPTION_QUERY: QuerySpec = {
   params: {
@@ -31,13 +29,8 @@ export const toEventSubscriptionDto = (subscription: EventSubscription) => ({
 export function eventSubscriptionRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
 
-  const parse = (query: Record<string, unknown>): EventSubscriptionListQuery => {
-    const parsed = parseListQuery<EventSubscriptionListQuery>(query, SUBSCRIPTION_QUERY);
-    if (parsed.eventType !== undefined && !EVENT_TYPES.includes(parsed.eventType)) {
-      throw new InvalidRequestException(400, `Cannot set query parameter 'eventType' to value '${parsed.eventType}'`);
-    }
-    return parsed;
-  };
+  // Camunda takes any text as the event type.
+  const parse = (query: Record<string, unknown>): EventSubscriptionListQuery => parseListQuery<EventSubscriptionListQuery>(query, SUBSCRIPTION_QUERY);
 
   router.get('/event-subscription', async (ctx) => {
     ctx.body = (await engine.management.queryEventSubscriptions(parse(ctx.query))).map(toEventSubscriptionDto);

@@ -2,16 +2,14 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ExecutionInfo, ExecutionQuery } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
-import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { toIncidentDto } from '../dto/external-task-dto.js';
-import { toVariableValueDto } from '../dto/variable-dto.js';
-import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
+import { variablesFromDto } from '../dto/variables-map.js';
 import { badUserRequestAs400, InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
 import { toEventSubscriptionDto } from './event-subscription.js';
-import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
+import { variableCriteria, variableRule } from '../query/variable-criteria.js';
 
 const EXECUTION_QUERY: QuerySpec = {
   params: {

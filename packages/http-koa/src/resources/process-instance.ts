@@ -1,12 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AuthorizationException, ProcessEngineException, type ProcessInstanceQuery, type TypedValue } from '@trellis/core';
-import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
+import type { ProcessInstanceQuery } from '@trellis/core';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
-import { toVariableValueDto } from '../dto/variable-dto.js';
-import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';

@@ -1,14 +1,12 @@
 import Router from '@koa/router';
-import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, type DelegationState, type Task, type TaskQuery, type TypedValue } from '@trellis/core';
+import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, type DelegationState, type Task, type TaskQuery } from '@trellis/core';
 import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
-import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
-import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';

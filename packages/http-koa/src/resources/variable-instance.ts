@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { VariableComparisonOperator, VariableInstance, VariableInstanceQuery, VariableValueCondition } from '@trellis/core';
+import type { VariableInstance, VariableInstanceQuery } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { writeBinaryVariable } from '../dto/binary-variable.js';
-import { parseRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
@@ -19,7 +18,6 @@ const VARIABLE_QUERY: QuerySpec = {
   },
   sortBy: ['variableName', 'variableType', 'activityInstanceId', 'tenantId'],
 };
-const SORT_FIELDS = VARIABLE_QUERY.sortBy!;
 const VARIABLE_CRITERIA = { variableValues: variableRule() };
 
 /** Camunda's VariableInstanceDto. */

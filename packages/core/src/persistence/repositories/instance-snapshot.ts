@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../command/command-context.js';
 import { GUARD } from '../dialects/pg.js';
-import { rawText, sqlText, type SqlText } from '../sql-text.js';
+import { sqlText, type SqlText } from '../sql-text.js';
 import type { InstanceRows } from './instance-rows.js';
 
 /** The text a guard fails with (casting it to integer) when rows read earlier have changed since. */

@@ -9,7 +9,7 @@ import type { TenantMember } from '../../persistence/repositories/tenant-reposit
 import { alreadyExists, ensureValidId, groupNotFound, noGroup, noUser, tenantNotFound, userNotFound } from './identity-messages.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import { checkAgainstPolicy, passwordPolicyRules, type PasswordPolicyResult, type PasswordPolicyRule, type PasswordUserData } from './password-policy.js';
-import { BadUserRequestException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { setUpAdministrator } from './administrator.js';
 import { grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import type { ProcessModel } from '../../bpmn/index.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';

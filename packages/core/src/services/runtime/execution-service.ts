@@ -3,7 +3,7 @@ import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import type { Incident } from '../../persistence/repositories/incident-repository.js';
 import type { Execution } from '../../runtime/execution.js';

@@ -8,7 +8,6 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { checkInstance } from '../../authorization/instance-checks.js';
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
