@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { parseQuery, parseSortingBody, type QuerySpec } from './parse-query.js';
+import { jaxRsFlag, parseQuery, parseSortingBody, type QuerySpec } from './parse-query.js';
 
 const SPEC: QuerySpec = {
   params: { name: 'string', ids: 'stringList', active: 'boolean', version: 'integer', after: 'date' },
@@ -66,5 +66,15 @@ describe('parseSortingBody', () => {
       { sortBy: 'id', sortOrder: 'desc' },
     ]);
     expect(() => parseSortingBody([{ sortBy: 'age', sortOrder: 'asc' }], ['id'])).toThrow('sortBy parameter has invalid value: age');
+  });
+});
+
+describe('jaxRsFlag', () => {
+  it('reads a boolean query parameter as JAX-RS does: "true" in any case, anything else false, absent the default', () => {
+    expect(jaxRsFlag({ a: 'TRUE' }, 'a', false)).toBe(true);
+    expect(jaxRsFlag({ a: 'yes' }, 'a', true)).toBe(false);
+    expect(jaxRsFlag({ a: ['true', 'false'] }, 'a', false)).toBe(true);
+    expect(jaxRsFlag({}, 'a', true)).toBe(true);
+    expect(jaxRsFlag({}, 'a', false)).toBe(false);
   });
 });

@@ -246,3 +246,12 @@ export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, par
     return criteria;
   });
 }
+
+/**
+ * A JAX-RS boolean query parameter (Camunda's `@QueryParam` boolean with its `@DefaultValue`): "true"
+ * in any case is true, any other value false; absent, `absent`.
+ */
+export function jaxRsFlag(query: Record<string, unknown>, name: string, absent: boolean): boolean {
+  const raw = first(query[name]);
+  return raw === undefined ? absent : String(raw).toLowerCase() === 'true';
+}

@@ -8,7 +8,7 @@ import { type RestContext } from './context.js';
 const SUBSCRIPTION_QUERY: QuerySpec = {
   params: {
     eventSubscriptionId: 'string', eventName: 'string', eventType: 'string', executionId: 'string', processInstanceId: 'string',
-    activityId: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeEventSubscriptionsWithoutTenantId: 'boolean',
+    activityId: 'string', tenantIdIn: 'optionalList', withoutTenantId: 'boolean', includeEventSubscriptionsWithoutTenantId: 'boolean',
   },
   sortBy: ['created', 'tenantId'],
 };

@@ -4,7 +4,7 @@ import { BadUserRequestException, type HistoricProcessInstance, type HistoricPro
 import { readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
@@ -100,8 +100,7 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
   });
 
   router.delete('/history/process-instance/:id', async (ctx) => {
-    const raw = ctx.query.failIfNotExists;
-    const failIfNotExists = (Array.isArray(raw) ? raw[0] : raw) !== 'false';
+    const failIfNotExists = jaxRsFlag(ctx.query, 'failIfNotExists', true);
     try {
       await engine.history.deleteHistoricProcessInstance(ctx.params.id, { failIfNotExists });
     } catch (error) {

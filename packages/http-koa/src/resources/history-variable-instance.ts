@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_VARIABLE_QUERY: QuerySpec = {
@@ -67,7 +67,7 @@ function withVariableValue(query: HistoricVariableInstanceQuery, raw: unknown): 
 export function historyVariableInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
   const variables = engine.history.variables;
-  const deserialize = (ctx: Context, name: string) => ctx.query[name] !== 'false';
+  const deserialize = (ctx: Context, name: string) => jaxRsFlag(ctx.query, name, true);
   const fromQueryString = (ctx: Context) => withVariableValue(parseListQuery<HistoricVariableInstanceQuery>(ctx.query, HISTORIC_VARIABLE_QUERY), ctx.query.variableValue);
   const fromBody = async (ctx: Context): Promise<HistoricVariableInstanceQuery> => {
     const body = await readJsonObject(ctx, rest.bodyLimit);

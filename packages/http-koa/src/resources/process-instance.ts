@@ -5,7 +5,7 @@ import { instructionsFromDto } from '../dto/instructions.js';
 import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
 import { historicQueryOf } from './historic-selection.js';
@@ -142,15 +142,11 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
   // Camunda's ProcessInstanceResource takes primitive booleans: JAX-RS reads "true" in any case as true, anything
   // else as false (failIfNotExists is true when absent); an unknown instance is a 404 with the engine's text.
   router.delete('/process-instance/:id', async (ctx) => {
-    const lenient = (name: string, absent: boolean) => {
-      const raw = Array.isArray(ctx.query[name]) ? ctx.query[name][0] : ctx.query[name];
-      return raw === undefined ? absent : raw.toLowerCase() === 'true';
-    };
     const options = {
-      skipCustomListeners: lenient('skipCustomListeners', false),
-      skipIoMappings: lenient('skipIoMappings', false),
-      skipSubprocesses: lenient('skipSubprocesses', false),
-      failIfNotExists: lenient('failIfNotExists', true),
+      skipCustomListeners: jaxRsFlag(ctx.query, 'skipCustomListeners', false),
+      skipIoMappings: jaxRsFlag(ctx.query, 'skipIoMappings', false),
+      skipSubprocesses: jaxRsFlag(ctx.query, 'skipSubprocesses', false),
+      failIfNotExists: jaxRsFlag(ctx.query, 'failIfNotExists', true),
     };
     await notFoundAs404(() => engine.runtime.deleteProcessInstance(ctx.params.id, options));
     ctx.status = 204;

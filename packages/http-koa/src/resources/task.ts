@@ -7,7 +7,7 @@ import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
 import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
@@ -412,7 +412,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   router.get('/task/:id/form-variables', async (ctx) => {
     const names = typeof ctx.query.variableNames === 'string' ? ctx.query.variableNames.split(',').filter((name) => name !== '') : undefined;
     const variables = await engine.task.getTaskFormVariables(ctx.params.id, names);
-    ctx.body = variablesToDto(variables, ctx.query.deserializeValues !== 'false');
+    ctx.body = variablesToDto(variables, jaxRsFlag(ctx.query, 'deserializeValues', true));
   });
 
   // …/variables: visible from the task, written with setVariable semantics; …/localVariables: the task's own.

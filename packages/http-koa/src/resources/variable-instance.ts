@@ -5,15 +5,16 @@ import { readJsonObject } from '../body.js';
 import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { variableCriteria, variableRule } from '../query/variable-criteria.js';
 import { type RestContext } from './context.js';
 
 const VARIABLE_QUERY: QuerySpec = {
   params: {
-    variableName: 'string', variableNameLike: 'string', processInstanceIdIn: 'stringList', executionIdIn: 'stringList',
-    caseInstanceIdIn: 'stringList', caseExecutionIdIn: 'stringList', taskIdIn: 'stringList', batchIdIn: 'stringList',
-    activityInstanceIdIn: 'stringList', tenantIdIn: 'stringList', variableScopeIdIn: 'stringList', withoutTenantId: 'boolean',
+    // Camunda's VariableInstanceQueryDto applies a list only when it holds values, and has no withoutTenantId.
+    variableName: 'string', variableNameLike: 'string', processInstanceIdIn: 'optionalList', executionIdIn: 'optionalList',
+    caseInstanceIdIn: 'optionalList', caseExecutionIdIn: 'optionalList', taskIdIn: 'optionalList', batchIdIn: 'optionalList',
+    activityInstanceIdIn: 'optionalList', tenantIdIn: 'optionalList', variableScopeIdIn: 'optionalList',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['variableName', 'variableType', 'activityInstanceId', 'tenantId'],
@@ -42,7 +43,7 @@ export function toVariableInstanceDto(variable: VariableInstance, deserializeVal
 /** The Variable Instance group: query, count, get and binary data of the running instances' variables. */
 export function variableInstanceRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
-  const deserialize = (ctx: Context, name: string) => ctx.query[name] !== 'false';
+  const deserialize = (ctx: Context, name: string) => jaxRsFlag(ctx.query, name, true);
 
   const fromQueryString = (query: Record<string, unknown>): VariableInstanceQuery => ({
     ...parseListQuery<VariableInstanceQuery>(query, VARIABLE_QUERY),

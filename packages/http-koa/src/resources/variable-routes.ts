@@ -6,6 +6,7 @@ import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '..
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
+import { jaxRsFlag } from '../query/parse-query.js';
 
 /** How the variables of one kind of scope (a process instance, an execution, a task) are read and written. */
 export interface VariableScopeAccess {
@@ -24,7 +25,7 @@ export interface VariableScopeAccess {
  */
 export function variableRoutes(router: Router, rest: RestContext, path: string, typeName: string, access: VariableScopeAccess): void {
   router.get(path, async (ctx) => {
-    ctx.body = variablesToDto(await access.all(ctx.params.id!), ctx.query.deserializeValues !== 'false');
+    ctx.body = variablesToDto(await access.all(ctx.params.id!), jaxRsFlag(ctx.query, 'deserializeValues', true));
   });
 
   router.post(path, async (ctx) => {
@@ -41,7 +42,7 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
 
   router.get(`${path}/:varName`, async (ctx) => {
     const value = await variable(ctx.params.id!, ctx.params.varName!);
-    ctx.body = toVariableValueDto(value, { deserializeValues: ctx.query.deserializeValue !== 'false' });
+    ctx.body = toVariableValueDto(value, { deserializeValues: jaxRsFlag(ctx.query, 'deserializeValue', true) });
   });
 
   router.get(`${path}/:varName/data`, async (ctx) => {

@@ -123,12 +123,13 @@ export class EventSubscriptionRepository {
     if (q.processInstanceId !== undefined) select = select.where('s.proc_inst_id', '=', q.processInstanceId);
     if (q.activityId !== undefined) select = select.where('s.activity_id', '=', q.activityId);
     select = applyTenantCheck(select, q, 's.tenant_id');
-    if (q.tenantIdIn !== undefined) {
+    // Camunda's withoutTenantId replaces the tenant list.
+    if (q.withoutTenantId) select = select.where('s.tenant_id', 'is', null);
+    else if (q.tenantIdIn !== undefined) {
       // An empty list matches nothing (no NUL placeholder: PostgreSQL refuses it in text).
       const tenants = q.tenantIdIn.length > 0 ? sql<SqlBool>`s.tenant_id in (${sql.join([...q.tenantIdIn])})` : sql<SqlBool>`1 = 0`;
       select = select.where(q.includeEventSubscriptionsWithoutTenantId ? sql<SqlBool>`(${tenants} or s.tenant_id is null)` : tenants);
     }
-    if (q.withoutTenantId) select = select.where('s.tenant_id', 'is', null);
     if (readable) select = select.where(readable('s.proc_inst_id', 'd.key'));
     return select;
   }
