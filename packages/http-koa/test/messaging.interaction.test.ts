@@ -59,6 +59,11 @@ describe('POST /message', () => {
 
     expect(response.body).toMatchObject([{ resultType: 'ProcessDefinition', execution: null, processInstance: { businessKey: 'o-1', ended: false, links: [] } }]);
     expect(response.body[0]).not.toHaveProperty('variables');
+    // Correlation keys and a process instance id narrow the waiting executions only: with none waiting, the start event matches.
+    const keyed = await rest.request('POST', '/message', { json: { messageName: 'order', correlationKeys: { customer: { value: 'acme', type: 'String' } }, resultEnabled: true } });
+    expect(keyed.body).toMatchObject([{ resultType: 'ProcessDefinition' }]);
+    const byInstance = await rest.request('POST', '/message', { json: { messageName: 'order', processInstanceId: 'nope', resultEnabled: true } });
+    expect(byInstance.body).toMatchObject([{ resultType: 'ProcessDefinition' }]);
   });
 
   it("leaves a suspended definition's message start event out, as if nothing matched", async () => {

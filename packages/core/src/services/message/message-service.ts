@@ -103,7 +103,9 @@ export class MessageService {
         engineMessage('13', '031', `Cannot correlate a message with name '${correlation.messageName}' to a single execution. ${waiting.length} executions match the correlation keys: ${describeKeys(correlation)}`),
       );
     }
-    const starts = (all || waiting.length === 0) && !correlation.processInstanceId ? await this.startEvents(ctx, correlation) : [];
+    // Camunda's DefaultCorrelationHandler: start events match by name and tenant only (correlation keys and a
+    // process instance id narrow the executions, not the start events).
+    const starts = all || waiting.length === 0 ? await this.startEvents(ctx, correlation) : [];
     if (!all && waiting.length === 0 && starts.length > 1) {
       throw new MismatchingMessageCorrelationException(
         // "correlations keys": Camunda's own text.
@@ -143,7 +145,6 @@ export class MessageService {
 
   /** The message start events that match, each with its definition (read once, here). */
   private async startEvents(ctx: CommandContext, correlation: MessageCorrelation): Promise<StartCandidate[]> {
-    if (correlation.correlationKeys && Object.keys(correlation.correlationKeys).length > 0) return [];
     const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: correlation.messageName ?? undefined, startEvents: true });
     // Camunda's DefaultCorrelationHandler: a suspended definition's start event does not match.
     const active: StartCandidate[] = [];
