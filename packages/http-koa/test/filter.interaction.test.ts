@@ -179,6 +179,9 @@ describe('the Filter group', () => {
     const grants = (await rest.request('GET', '/authorization', { query: { resourceType: 5, resourceId: id }, headers: admin })).body;
     const jonnysTasks = await rest.request('GET', `/filter/${id}/list`, { headers: jonny });
     const unseen = await rest.request('GET', `/filter/${id}`, { headers: mary });
+    // Camunda's FilterResourceImpl answers a denied READ on the single result as an invalid result.
+    const unseenSingle = await rest.request('GET', `/filter/${id}/singleResult`, { headers: mary });
+    expect([unseenSingle.status, unseenSingle.body.message]).toEqual([400, 'Filter does not returns a valid single result']);
     const notListed = await rest.request('GET', '/filter', { headers: mary });
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'mary', resourceType: 5, resourceId: id, permissions: ['READ'] });
     const marysTasks = await rest.request('GET', `/filter/${id}/list`, { headers: mary });

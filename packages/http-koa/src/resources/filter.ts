@@ -147,12 +147,14 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     router[method]('/filter/:id/singleResult', async (ctx) => {
       const variant = taskListVariant(ctx);
       const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
-      const filter = await readable(ctx.params.id);
-      // Camunda answers any engine failure here (several results included) with this 400.
-      const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch((error: unknown) => {
+      // Camunda answers any engine failure here (several results included, and a denied READ on the filter,
+      // an AuthorizationException) with this 400.
+      const invalidResult = (error: unknown) => {
         if (ProcessEngineException.is(error) && !(error instanceof NotValidException)) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
         throw error;
-      });
+      };
+      const filter = await readable(ctx.params.id).catch(invalidResult);
+      const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch(invalidResult);
       if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
       if (variant === 'hal') {
         if (tasks.length === 0) {
