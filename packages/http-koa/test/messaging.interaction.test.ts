@@ -101,6 +101,13 @@ describe('POST /message', () => {
     expect([instanceAndTenant.status, instanceAndTenant.body.message]).toEqual([400, 'ENGINE-13028 Cannot specify a tenant-id when correlate a message to a single process instance.']);
     const executionAndTenant = await rest.request('POST', '/signal', { json: { name: 'go', executionId: 'x', tenantId: 't' } });
     expect([executionAndTenant.status, executionAndTenant.body.message]).toEqual([400, 'ENGINE-13027 Cannot specify a tenant-id when deliver a signal to a single execution.']);
+    const unknownExecution = await rest.request('POST', '/signal', { json: { name: 'go', executionId: 'nope' } });
+    expect([unknownExecution.status, unknownExecution.body.type, unknownExecution.body.message]).toEqual([500, 'NullValueException', "Cannot find execution with id 'nope': execution is null"]);
+    const [waiting] = (await rest.request('GET', '/execution', { query: { processInstanceId: (await rest.request('GET', '/process-instance')).body[0].id } })).body;
+    const notSubscribed = await rest.request('POST', '/signal', { json: { name: 'other', executionId: waiting.id } });
+    expect([notSubscribed.status, notSubscribed.body.type, notSubscribed.body.message]).toEqual([
+      500, 'RestException', `Execution '${waiting.id}' has not subscribed to a signal event with name 'other'. is empty`,
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { MismatchingMessageCorrelationException, type MessageCorrelationResult } from '@trellis/core';
+import { MismatchingMessageCorrelationException, NotFoundException, type MessageCorrelationResult } from '@trellis/core';
 import { objectOf, readJsonObject, text, flag } from '../body.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -79,13 +79,14 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     if (!name) throw new InvalidRequestException(400, 'No signal name given');
     // Camunda's SignalRestServiceImpl has no check of tenantId with withoutTenantId (the tenant id wins).
     const tenantId = text(body.tenantId);
-    await engine.message.signal({
+    // Camunda's SignalRestServiceImpl keeps an older 500 for its NotFoundException.
+    await signalled(() => engine.message.signal({
       name,
       executionId: text(body.executionId),
       tenantId,
       withoutTenantId: tenantId === null && flag(body.withoutTenantId),
       variables: variablesFromDto(objectOf(body).variables),
-    });
+    }));
     ctx.status = 204;
   });
 }
@@ -97,4 +98,13 @@ function toResultDto(result: MessageCorrelationResult, withVariables: boolean) {
     processInstance: result.processInstance && { links: [], ...result.processInstance, caseInstanceId: null },
     ...(withVariables ? { variables: variablesToDto(result.variables) } : {}),
   };
+}
+
+async function signalled(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof NotFoundException) throw new InvalidRequestException(500, error.message, 'RestException', error.code);
+    throw error;
+  }
 }

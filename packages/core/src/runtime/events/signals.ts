@@ -30,7 +30,9 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   const active = signal.executionId ? found : await activeSubscriptions(ctx, found);
   const subscriptions = active.filter(
     (subscription) =>
-      !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== null && subscription.tenantId !== signal.tenantId) &&
+      // A tenant given through the API matches exactly (Camunda's …ByEventNameAndTenantId); a process's own throw
+      // also reaches subscriptions of no tenant.
+      !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== signal.tenantId && (authorize || subscription.tenantId !== null)) &&
       !(signal.withoutTenantId && subscription.tenantId !== null) &&
       !(subscription.executionId === null && signal.executionId) &&
       // Camunda's signal subscription queries keep the caller's tenants only.

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
+import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { throwSignal, type SignalThrow } from '../../runtime/events/signals.js';
@@ -85,9 +85,11 @@ export class MessageService {
     }
     return this.commands.run('SignalEventReceivedCmd', async (ctx) => {
       if (signal.executionId) {
+        // Camunda's SignalEventReceivedCmd.sendSignalToExecution (its ensureNotEmpty takes the text as a name, hence "is empty").
+        if (!(await ctx.executions.findById(signal.executionId))) throw new NullValueException(`Cannot find execution with id '${signal.executionId}': execution is null`);
         const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, executionId: signal.executionId });
         if (subscriptions.length === 0) {
-          throw new ProcessEngineException(`Execution '${signal.executionId}' has not subscribed to a signal event with name '${signal.name}'.`);
+          throw new NotFoundException(`Execution '${signal.executionId}' has not subscribed to a signal event with name '${signal.name}'. is empty`);
         }
       }
       await throwSignal(ctx, this.env, signal, null, true);
