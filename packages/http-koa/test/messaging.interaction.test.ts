@@ -43,7 +43,16 @@ describe('POST /message', () => {
     await startShop('B');
 
     const response = await rest.request('POST', '/message', {
-      json: { messageName: 'paid', businessKey: 'A', processVariables: { amount: { value: 5, type: 'Integer' } }, resultEnabled: true, variablesInResultEnabled: true },
+      json: {
+        messageName: 'paid',
+        businessKey: 'A',
+        processVariables: {
+          amount: { value: 5, type: 'Integer' },
+          cart: { value: '{"items":2}', type: 'Object', valueInfo: { objectTypeName: 'java.util.LinkedHashMap', serializationDataFormat: 'application/json' } },
+        },
+        resultEnabled: true,
+        variablesInResultEnabled: true,
+      },
     });
     const silent = await rest.request('POST', '/message', { json: { messageName: 'paid', correlationKeys: { order: { value: 'B', type: 'String' } } } });
 
@@ -51,6 +60,8 @@ describe('POST /message', () => {
     expect(response.body).toHaveLength(1);
     expect(response.body[0]).toMatchObject({ resultType: 'Execution', processInstance: null, execution: { processInstanceId: id, ended: false } });
     expect(response.body[0].variables.amount).toEqual({ type: 'Integer', value: 5, valueInfo: {} });
+    // Camunda answers the result's variables serialized.
+    expect(response.body[0].variables.cart).toMatchObject({ type: 'Object', value: '{"items":2}' });
     expect(silent.status).toBe(204);
   });
 

@@ -96,7 +96,8 @@ function toResultDto(result: MessageCorrelationResult, withVariables: boolean) {
     resultType: result.resultType,
     execution: result.execution,
     processInstance: result.processInstance && { links: [], ...result.processInstance, caseInstanceId: null },
-    ...(withVariables ? { variables: variablesToDto(result.variables) } : {}),
+    // Camunda correlates without deserializing and answers the serialized values.
+    ...(withVariables ? { variables: variablesToDto(result.variables, false) } : {}),
   };
 }
 
