@@ -466,17 +466,27 @@ describe('POST /condition', () => {
     const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
       rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
     await grant(8, '*', ['CREATE']);
-    await grant(6, 'warm', ['CREATE_INSTANCE']);
     const evaluate = () => rest.request('POST', '/condition', { json: { variables: temperature(35) }, headers: jonny });
+    // Camunda finds only the subscriptions of definitions the caller may READ: none, no subscriptions.
+    const unseen = await evaluate();
+    expect([unseen.status, unseen.body.message]).toEqual([500, 'ENGINE-13043 No subscriptions were found during evaluation of the conditional start events.']);
+    await grant(6, 'warm', ['READ', 'CREATE_INSTANCE']);
+    const onlyWarm = await evaluate();
+    expect(onlyWarm.body).toHaveLength(1);
+    const hot = (await grant(6, 'hot', ['READ'])).body.id as string;
 
     const refused = await evaluate();
     const countAfterRefusal = (await rest.request('GET', '/process-instance/count', { headers: admin })).body.count;
-    await grant(6, 'hot', ['CREATE_INSTANCE']);
+    const widened = await rest.request('PUT', `/authorization/${hot}`, {
+      json: { permissions: ['READ', 'CREATE_INSTANCE'], userId: 'jonny', groupId: null, resourceType: 6, resourceId: 'hot' },
+      headers: admin,
+    });
+    expect(widened.status).toBe(204);
     const allowed = await evaluate();
 
     expect(refused.status).toBe(403);
     expect(refused.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE_INSTANCE', resourceName: 'ProcessDefinition', resourceId: 'hot' }]);
-    expect(countAfterRefusal).toBe(0);
+    expect(countAfterRefusal).toBe(1);
     expect(allowed.body).toHaveLength(2);
   });
 });

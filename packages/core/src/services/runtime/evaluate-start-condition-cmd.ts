@@ -1,5 +1,6 @@
 import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import { checkCreateInstance } from '../../authorization/instance-checks.js';
+import { Resources } from '../../authorization/resources.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
@@ -72,10 +73,17 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
       startEvents: true,
       ...(tenantId != null ? { tenantIds: [tenantId] } : withoutTenantId ? { withoutTenantId: true } : {}),
     });
-    if (subscriptions.length === 0) throw new ProcessEngineException(engineMessage('13', '043', 'No subscriptions were found during evaluation of the conditional start events.'));
-    const matches: Match[] = [];
+    // Camunda's subscription query keeps the caller's tenants and the definitions it may READ.
+    const visible: Array<{ subscription: (typeof subscriptions)[number]; definition: ProcessDefinition | null }> = [];
     for (const subscription of subscriptions) {
+      if (!ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+      if (ctx.authz.isActive && definition && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key }))) continue;
+      visible.push({ subscription, definition });
+    }
+    if (visible.length === 0) throw new ProcessEngineException(engineMessage('13', '043', 'No subscriptions were found during evaluation of the conditional start events.'));
+    const matches: Match[] = [];
+    for (const { subscription, definition } of visible) {
       if (!definition || definition.suspended) continue;
       const startEvent = (await this.env.models.get(ctx, definition)).activity(subscription.activityId!);
       if (startEvent && this.holds(startEvent)) matches.push({ definition, startEvent });
