@@ -30,6 +30,8 @@ export interface EventSubscriptionQuery {
   startEvents?: boolean;
   tenantIds?: readonly string[];
   withoutTenantId?: boolean;
+  /** Leaves out the subscriptions of suspended executions (start-event subscriptions stay). */
+  activeExecutionsOnly?: boolean;
 }
 
 /** Camunda's EventSubscriptionQuery as the REST list and count endpoints use it. */
@@ -90,6 +92,11 @@ export class EventSubscriptionRepository {
     if (query.startEvents === false) select = select.where('execution_id', 'is not', null);
     if (query.tenantIds !== undefined) select = select.where('tenant_id', 'in', nonEmpty(query.tenantIds));
     if (query.withoutTenantId) select = select.where('tenant_id', 'is', null);
+    if (query.activeExecutionsOnly) {
+      select = select.where(
+        sql<SqlBool>`(execution_id is null or not exists (select 1 from trellis_execution x where x.id = trellis_event_subscription.execution_id and x.suspended = 1))`,
+      );
+    }
     const rows = await select.orderBy('created').orderBy('id').execute();
     return rows.map(toSubscription);
   }

@@ -1,4 +1,3 @@
-import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { ProcessDefinition } from '../../services/process-definition/process-definition.js';
@@ -25,10 +24,13 @@ export interface SignalThrow {
  * definition), CREATE on process instances and CREATE_INSTANCE on a started definition.
  */
 export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, signal: SignalThrow, thrower: ProcessRunner | null = null, authorize = false): Promise<void> {
-  const found = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, ...(signal.executionId ? { executionId: signal.executionId } : {}) });
   // Camunda's broadcast query reads the subscriptions of active executions only: a suspended instance keeps waiting.
-  const active = signal.executionId ? found : await activeSubscriptions(ctx, found);
-  const subscriptions = active.filter(
+  const found = await ctx.eventSubscriptions.find({
+    eventType: 'signal',
+    eventName: signal.name,
+    ...(signal.executionId ? { executionId: signal.executionId } : { activeExecutionsOnly: true }),
+  });
+  const subscriptions = found.filter(
     (subscription) =>
       // A tenant given through the API matches exactly (Camunda's …ByEventNameAndTenantId); a process's own throw
       // also reaches subscriptions of no tenant.
@@ -68,12 +70,4 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
     runner.trigger(execution, subscription.activityId!);
     if (runner !== thrower) await completeRun(ctx, runner);
   }
-}
-
-async function activeSubscriptions(ctx: CommandContext, subscriptions: EventSubscription[]): Promise<EventSubscription[]> {
-  const active: EventSubscription[] = [];
-  for (const subscription of subscriptions) {
-    if (subscription.executionId === null || !(await ctx.executions.findById(subscription.executionId))?.suspended) active.push(subscription);
-  }
-  return active;
 }
