@@ -1,4 +1,5 @@
 import { ProcessEngineException } from '../../errors/exceptions.js';
+
 /**
  * Camunda's typed variable values (`org.camunda.bpm.engine.variable.value.TypedValue`) in JavaScript form.
  * `type` is the engine's type name (lower camel case, as in ACT_RU_VARIABLE.TYPE_); the REST API upper-cases
@@ -61,17 +62,20 @@ export const VALUE_TYPE_NAMES: readonly ValueTypeName[] = [
 ];
 
 export const JSON_DATA_FORMAT = 'application/json';
-
+export const XML_DATA_FORMAT = 'application/xml';
 /** Camunda's Java serialization format, which its engine refuses by default (javaSerializationFormatEnabled: false). */
 export const JAVA_DATA_FORMAT = 'application/x-java-serialized-object';
 
+/** Whether the value is an object in Java's serialization format (VariableUtil.isJavaSerializationProhibited). */
+export const isJavaSerialized = (value: TypedValue): boolean => value.type === 'object' && value.value.serializationDataFormat === JAVA_DATA_FORMAT;
+
+/** Camunda's text for such a value (the migration plan's variable report shows it without ENGINE-17007). */
+export const javaSerializationProhibited = (name: string): string => `Cannot set variable with name ${name}. Java serialization format is prohibited`;
+
 /** Camunda's VariableUtil.checkJavaSerialization: ENGINE-17007 for an object value in Java's serialization format. */
 export function checkJavaSerialization(name: string, value: TypedValue): void {
-  if (value.type === 'object' && value.value.serializationDataFormat === JAVA_DATA_FORMAT) {
-    throw new ProcessEngineException(`ENGINE-17007 Cannot set variable with name ${name}. Java serialization format is prohibited`);
-  }
+  if (isJavaSerialized(value)) throw new ProcessEngineException(`ENGINE-17007 ${javaSerializationProhibited(name)}`);
 }
-export const XML_DATA_FORMAT = 'application/xml';
 
 const INTEGER_RANGES: Record<Exclude<NumberTypeName, 'double'>, readonly [number, number]> = {
   short: [-32768, 32767],

@@ -1,5 +1,5 @@
 import type { ProcessModel } from '../../bpmn/index.js';
-import type { TypedValue } from '../../runtime/variables/index.js';
+import { isJavaSerialized, javaSerializationProhibited, type TypedValue } from '../../runtime/variables/index.js';
 import {
   behaviorOf,
   childrenOf,
@@ -33,8 +33,6 @@ interface Resolved {
   source: MigrationActivity;
   target: MigrationActivity;
 }
-
-const JAVA_SERIALIZED = 'application/x-java-serialized-object';
 
 /** Generates the instructions for activities that are equal in both definitions (DefaultMigrationInstructionGenerator). */
 export function generateInstructions(sides: PlanSides, updateEventTriggers: boolean): MigrationInstruction[] {
@@ -114,9 +112,7 @@ export function validatePlan(sides: PlanSides, instructions: MigrationInstructio
   }
   for (const [name, value] of Object.entries(variables ?? {})) {
     const failures: string[] = [];
-    if (value.type === 'object' && value.value.serializationDataFormat === JAVA_SERIALIZED) {
-      failures.push(`Cannot set variable with name ${name}. Java serialization format is prohibited`);
-    }
+    if (isJavaSerialized(value)) failures.push(javaSerializationProhibited(name));
     if (failures.length > 0) report.variableReports[name] = { value, failures } satisfies MigrationVariableReport;
   }
   return report;
