@@ -496,8 +496,7 @@ export class TaskService {
    */
   getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
-      const task = await ctx.tasks.findById(taskId);
-      if (!task) throw new BadUserRequestException(`Cannot find task with id '${taskId}'.: task is null`);
+      const task = await this.load(ctx, taskId, 'form');
       await checkTask(ctx, task, READ);
       const scope = await this.openScope(ctx, task);
       const all = visibleOf(task, scope);
@@ -512,7 +511,7 @@ export class TaskService {
   /** Every variable visible from the task: its local ones over those of its execution and the execution's ancestors. */
   getVariables(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
-      const task = await this.loadForVariables(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'variables');
       await checkTask(ctx, task, READ);
       return visibleOf(task, await this.openScope(ctx, task));
     });
@@ -521,7 +520,7 @@ export class TaskService {
   /** The task's own variables. */
   getVariablesLocal(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
-      const task = await this.loadForVariables(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'variables');
       await checkTask(ctx, task, READ);
       return Object.fromEntries([...(await ctx.tasks.variables.findByTask(task.id))].map(([name, entry]) => [name, entry.value]));
     });
@@ -580,7 +579,7 @@ export class TaskService {
     operation?: VariableOperation,
   ): Promise<void> {
     return this.commands.run(removal ? 'RemoveTaskVariablesCmd' : 'PatchTaskVariablesCmd', async (ctx) => {
-      const task = removal ? await this.load(ctx, taskId, 'null') : await this.loadForVariables(ctx, taskId);
+      const task = removal ? await this.load(ctx, taskId, 'null') : await this.load(ctx, taskId, 'variables');
       await checkTask(ctx, task, UPDATE_VARIABLE);
       OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions, operation);
       if (local) {
@@ -678,25 +677,10 @@ export class TaskService {
 
   // --- internals ---------------------------------------------------------------------------------
 
-  /**
-   * The task, or Camunda's error for a missing one: commands built on AbstractSetTaskPropertyCmd
-   * (assign, owner, add identity link, …) throw a NotFoundException (400), the older ones (claim,
-   * delegate, resolve, …) a NullValueException (500).
-   */
-  private async load(ctx: CommandContext, taskId: string, missing: 'notFound' | 'null' = 'notFound'): Promise<Task> {
+  /** The task, or Camunda's error for a missing one, as the looking command throws it (MISSING_TASK). */
+  private async load(ctx: CommandContext, taskId: string, missing: keyof typeof MISSING_TASK = 'notFound'): Promise<Task> {
     const task = await ctx.tasks.findById(taskId);
-    if (task) return task;
-    const message = `Cannot find task with id ${taskId}: task is null`;
-    throw missing === 'null' ? new NullValueException(message) : new NotFoundException(message);
-  }
-
-  /**
-   * The task of a variable command: Camunda's Get/SetTaskVariablesCmd say "task … doesn't exist"; a
-   * removal alone (RemoveTaskVariablesCmd) says "Cannot find task with id …".
-   */
-  private async loadForVariables(ctx: CommandContext, taskId: string): Promise<Task> {
-    const task = await ctx.tasks.findById(taskId);
-    if (!task) throw new NullValueException(`task ${taskId} doesn't exist: task is null`);
+    if (!task) throw MISSING_TASK[missing](taskId);
     return task;
   }
 
@@ -893,6 +877,19 @@ async function rootInstanceOf(ctx: CommandContext, processInstanceId: string | n
   }
   return root;
 }
+
+/**
+ * Camunda's errors for a task that is not there, by the command that looks for it: those built on
+ * AbstractSetTaskPropertyCmd (assign, owner, add identity link) a NotFoundException (400), the older
+ * ones (claim, delegate, resolve, complete, …) a NullValueException (500), the variable commands
+ * theirs ("task … doesn't exist"), GetTaskFormVariablesCmd a BadUserRequestException.
+ */
+const MISSING_TASK = {
+  notFound: (taskId: string) => new NotFoundException(`Cannot find task with id ${taskId}: task is null`),
+  null: (taskId: string) => new NullValueException(`Cannot find task with id ${taskId}: task is null`),
+  variables: (taskId: string) => new NullValueException(`task ${taskId} doesn't exist: task is null`),
+  form: (taskId: string) => new BadUserRequestException(`Cannot find task with id '${taskId}'.: task is null`),
+} as const;
 
 /** Camunda's TaskEntity.ensureTaskActive (setAssignee, setOwner, identity links, complete): ENGINE-03043 for a suspended task. */
 function ensureActive(task: Task): void {
