@@ -53,16 +53,16 @@ export async function engineErrorAs500(call: () => Promise<void>): Promise<void>
 }
 
 /**
- * Camunda's AbstractVariablesResource around an engine call: a denial stays a 403; any other engine
- * failure (an unknown entity too) is a 500 RestException `<prefix>: <message>` — a BadUserRequestException
- * a 400 where the resource catches it apart (`badUserRequest`: PUT of one variable).
+ * Camunda's resources that wrap an engine call's failure (AbstractVariablesResource, TaskResourceImpl's
+ * complete and submit, ExecutionResourceImpl's signal): a denial stays a 403; any other engine error
+ * (an unknown entity too) is a RestException `<prefix>: <message>` with the engine's code, a 400 where
+ * `badRequest` says the resource catches it apart, else a 500.
  */
-export async function variableCommand<T>(prefix: string, call: () => Promise<T>, badUserRequest: 400 | 500 = 500): Promise<T> {
+export async function asRestException<T>(prefix: string, call: () => Promise<T>, badRequest: (error: ProcessEngineException) => boolean = () => false): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-    const status = error instanceof BadUserRequestException ? badUserRequest : 500;
-    throw new InvalidRequestException(status, `${prefix}: ${error.message}`, 'RestException', error.code);
+    throw new InvalidRequestException(badRequest(error) ? 400 : 500, `${prefix}: ${error.message}`, 'RestException', error.code);
   }
 }

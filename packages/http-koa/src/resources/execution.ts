@@ -4,7 +4,7 @@ import type { ExecutionInfo, ExecutionQuery } from '@trellis/core';
 import { readJsonObject, text } from '../body.js';
 import { toIncidentDto } from '../dto/external-task-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
-import { badUserRequestAs400, InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
+import { asRestException, badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
@@ -60,7 +60,7 @@ export function executionRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const variables = variablesFromDto(body.variables, `Cannot signal execution ${ctx.params.id}`);
     // Camunda's ExecutionResourceImpl.signalExecution: every engine error a 500 RestException with the prefix.
-    await variableCommand(`Cannot signal execution ${ctx.params.id}`, () => engine.execution.signal(ctx.params.id, variables));
+    await asRestException(`Cannot signal execution ${ctx.params.id}`, () => engine.execution.signal(ctx.params.id, variables));
     ctx.status = 204;
   });
 

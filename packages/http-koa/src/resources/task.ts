@@ -6,7 +6,7 @@ import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js'
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { asRestException, InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
@@ -104,6 +104,8 @@ function taskFields(body: Record<string, unknown>, { due, followUp }: ReturnType
 function taskDates(body: Record<string, unknown>) {
   return { due: dateValue(body.due), followUp: dateValue(body.followUp) };
 }
+
+const isFormFieldError = (error: unknown) => error instanceof FormFieldValidationException;
 
 /** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case. */
 function checkedTaskQuery(query: TaskQuery): TaskQuery {
@@ -226,7 +228,8 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const prefix = `Cannot complete task ${ctx.params.id}`;
     const variables = variablesFromDto(body.variables, prefix);
-    const result = await formCommand(prefix, () => engine.task.complete(ctx.params.id, variables));
+    // A form field refusing a value is TaskResourceImpl's 400 (an unknown or suspended task a 500).
+    const result = await asRestException(prefix, () => engine.task.complete(ctx.params.id, variables), isFormFieldError);
     if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
@@ -366,7 +369,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     const id = ctx.params.id;
     const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
     const variables = variablesFromDto(body.variables, `Cannot submit task form ${id}`);
-    const result = await formCommand(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables));
+    const result = await asRestException(`Cannot submit task form ${id}`, () => engine.task.submitTaskForm(id, variables), isFormFieldError);
     if (flag(body.withVariablesInReturn)) ctx.body = variablesToDto(result, false);
     else ctx.status = 204;
   });
@@ -457,21 +460,6 @@ async function throwing(call: () => Promise<void>): Promise<void> {
   } catch (error) {
     if (error instanceof BadUserRequestException) throw new InvalidRequestException(error instanceof NotFoundException ? 404 : 400, error.message, 'RestException', error.code);
     throw error;
-  }
-}
-
-/**
- * Camunda's TaskResourceImpl.complete and submit: a form field refusing a value is a 400, any other
- * engine error (an unknown or suspended task too) a 500, both RestException with `<prefix>: <message>`;
- * a denial stays a 403.
- */
-async function formCommand<T>(prefix: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-    const status = error instanceof FormFieldValidationException ? 400 : 500;
-    throw new InvalidRequestException(status, `${prefix}: ${(error as Error).message}`, 'RestException', error.code);
   }
 }
 

@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import type { TypedValue, VariableOperation } from '@trellis/core';
+import { BadUserRequestException, type TypedValue, type VariableOperation } from '@trellis/core';
 import { readJsonObject } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
 import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
-import { InvalidRequestException, variableCommand } from '../errors/rest-exception.js';
+import { asRestException, InvalidRequestException } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
 import { jaxRsFlag } from '../query/parse-query.js';
 
@@ -33,12 +33,12 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const modifications = variablesFromDto(body.modifications, `Cannot modify variables for ${typeName}`);
     const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
-    await variableCommand(`Cannot modify variables for ${typeName} ${id}`, () => access.update(id, modifications, deletions, 'ModifyVariable'));
+    await asRestException(`Cannot modify variables for ${typeName} ${id}`, () => access.update(id, modifications, deletions, 'ModifyVariable'));
     ctx.status = 204;
   });
 
   const variable = async (id: string, name: string) =>
-    namedVariable(await variableCommand(`Cannot get ${typeName} variable ${name}`, () => access.all(id)), name, typeName);
+    namedVariable(await asRestException(`Cannot get ${typeName} variable ${name}`, () => access.all(id)), name, typeName);
 
   router.get(`${path}/:varName`, async (ctx) => {
     const value = await variable(ctx.params.id!, ctx.params.varName!);
@@ -52,20 +52,20 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
   router.post(`${path}/:varName/data`, async (ctx) => {
     const { id, varName } = ctx.params as { id: string; varName: string };
     const value = await readBinaryVariable(ctx, rest.bodyLimit);
-    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'));
+    await asRestException(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'));
     ctx.status = 204;
   });
 
   router.put(`${path}/:varName`, async (ctx) => {
     const { id, varName } = ctx.params as { id: string; varName: string };
     const value = putValue(typeName, varName, await readJsonObject(ctx, rest.bodyLimit));
-    await variableCommand(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'), 400);
+    await asRestException(`Cannot put ${typeName} variable ${varName}`, () => access.update(id, { [varName]: value }, [], 'SetVariable'), (error) => error instanceof BadUserRequestException);
     ctx.status = 204;
   });
 
   router.delete(`${path}/:varName`, async (ctx) => {
     const { id, varName } = ctx.params as { id: string; varName: string };
-    await variableCommand(`Cannot delete ${typeName} variable ${varName}`, () => access.remove(id, [varName]));
+    await asRestException(`Cannot delete ${typeName} variable ${varName}`, () => access.remove(id, [varName]));
     ctx.status = 204;
   });
 }
