@@ -151,6 +151,16 @@ describe('the Filter group', () => {
     expect(csv.status).toBe(406);
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe("Filter with id 'nope' does not exist.");
+    // Camunda reads the extending query as text: the filter is looked up before the text is parsed.
+    const json = { 'content-type': 'application/json' };
+    const malformedUnknown = await rest.request('POST', '/filter/nope/list', { body: '{"assignee":', headers: json });
+    const malformed = await rest.request('POST', `/filter/${filter.id}/count`, { body: '{"assignee":', headers: json });
+    const notAnObject = await rest.request('POST', `/filter/${filter.id}/list`, { json: ['john'] });
+    const blank = await rest.request('POST', `/filter/${filter.id}/count`, { body: ' { } ', headers: json });
+    expect([malformedUnknown.status, malformedUnknown.body.message]).toEqual([404, "Filter with id 'nope' does not exist."]);
+    expect([malformed.status, malformed.body.message]).toEqual([400, "Invalid query for resource type 'Task'"]);
+    expect([notAnObject.status, notAnObject.body.message]).toEqual([400, "Invalid query for resource type 'Task'"]);
+    expect(blank.body).toEqual({ count: 2 });
 
     // Without an authenticated user currentUser() is null, which Camunda's query setter refuses.
     const mine = (await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Mine', query: { assigneeExpression: '${currentUser()}' } } })).body;

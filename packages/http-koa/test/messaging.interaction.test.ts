@@ -122,6 +122,68 @@ describe('POST /message', () => {
   });
 });
 
+const TRIGGERED = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="t" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_stop" name="stop" /><bpmn:message id="m_note" name="note" /><bpmn:message id="m_side" name="side" />
+  <bpmn:process id="triggered" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s" />
+    <bpmn:sequenceFlow id="a" sourceRef="s" targetRef="work" />
+    <bpmn:userTask id="work" />
+    <bpmn:boundaryEvent id="stopped" attachedToRef="work"><bpmn:messageEventDefinition messageRef="m_stop" /></bpmn:boundaryEvent>
+    <bpmn:boundaryEvent id="noted" attachedToRef="work" cancelActivity="false"><bpmn:messageEventDefinition messageRef="m_note" /></bpmn:boundaryEvent>
+    <bpmn:sequenceFlow id="b" sourceRef="work" targetRef="e1" />
+    <bpmn:endEvent id="e1" />
+    <bpmn:sequenceFlow id="c" sourceRef="stopped" targetRef="afterStop" />
+    <bpmn:userTask id="afterStop" />
+    <bpmn:sequenceFlow id="d" sourceRef="noted" targetRef="afterNote" />
+    <bpmn:userTask id="afterNote" />
+    <bpmn:subProcess id="sideProcess" triggeredByEvent="true">
+      <bpmn:startEvent id="sideStart" isInterrupting="false"><bpmn:messageEventDefinition messageRef="m_side" /></bpmn:startEvent>
+      <bpmn:sequenceFlow id="e" sourceRef="sideStart" targetRef="afterSide" />
+      <bpmn:userTask id="afterSide" />
+    </bpmn:subProcess>
+  </bpmn:process>
+</bpmn:definitions>`;
+
+describe('POST /message with processVariablesToTriggeredScope', () => {
+  const payload = (value: string) => ({ testVar: { value, type: 'String' } });
+  const scopeOf = async (instanceId: string, activityId: string) =>
+    (await rest.request('GET', '/execution', { query: { processInstanceId: instanceId, activityId } })).body[0]?.id as string | undefined;
+  const holders = async (instanceId: string) =>
+    ((await rest.request('GET', '/variable-instance', { query: { processInstanceIdIn: instanceId, variableName: 'testVar' } })).body as Array<{ executionId: string; value: string }>)
+      .map((each) => [each.executionId, each.value]);
+
+  beforeEach(async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'triggered.bpmn', bytes: Buffer.from(TRIGGERED) }] });
+  });
+
+  it('sets them local on the path a non-interrupting boundary event starts, the scope of an event sub-process, and the instance an interrupting one continues', async () => {
+    const id = (await rest.request('POST', '/process-definition/key/triggered/start', { json: {} })).body.id as string;
+
+    const noted = await rest.request('POST', '/message', { json: { messageName: 'note', processVariablesToTriggeredScope: payload('note') } });
+    expect(noted.status).toBe(204);
+    expect(await holders(id)).toEqual([[await scopeOf(id, 'afterNote'), 'note']]);
+    expect(await scopeOf(id, 'afterNote')).not.toBe(id);
+
+    await rest.request('POST', '/message', { json: { messageName: 'side', processVariablesToTriggeredScope: payload('side') } });
+    const side = await scopeOf(id, 'afterSide');
+    expect((await holders(id)).find(([, value]) => value === 'side')).toEqual([side, 'side']);
+
+    const other = (await rest.request('POST', '/process-definition/key/triggered/start', { json: { businessKey: 'other' } })).body.id as string;
+    await rest.request('POST', '/message', { json: { messageName: 'stop', businessKey: 'other', processVariablesLocal: { gone: { value: 1, type: 'Integer' } }, processVariablesToTriggeredScope: payload('stop') } });
+    // The local variables went to the cancelled task's scope and went with it; the triggered scope's stay on the instance.
+    expect(await holders(other)).toEqual([[other, 'stop']]);
+    expect((await rest.request('GET', '/variable-instance/count', { query: { processInstanceIdIn: other, variableName: 'gone' } })).body.count).toBe(0);
+  });
+
+  it('takes an empty message name as a name that matches nothing', async () => {
+    const response = await rest.request('POST', '/message', { json: { messageName: '' } });
+
+    expect([response.status, response.body.message]).toEqual([400, "org.camunda.bpm.engine.MismatchingMessageCorrelationException: Cannot correlate message '': No process definition or execution matches the parameters"]);
+  });
+});
+
 describe('POST /signal and the Execution group', () => {
   it('leaves a suspended instance waiting when a signal is broadcast, as Camunda', async () => {
     const id = await startShop('A');

@@ -17,7 +17,7 @@ import { createAsyncJob } from './runtime-jobs.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
 import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
-import { toJavaScriptValue, untypedValue } from './variables/index.js';
+import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
 import { cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
@@ -44,6 +44,12 @@ export interface EnterOptions {
   startAt?: readonly string[];
   /** The event of the innermost startAt activity already happened: it only passes through. */
   startOccurred?: boolean;
+  /**
+   * Set local on the execution that runs the entered activity (its scope execution when it is a
+   * scope; the waiting one when it is async) before its start listeners: a message's variables for
+   * the scope it triggered (Camunda's payload for the triggered scope).
+   */
+  localVariables?: Readonly<Record<string, TypedValue>>;
 }
 
 interface Step {
@@ -448,7 +454,7 @@ export class ProcessRunner {
    * Starts an event sub-process of a scope: an interrupting one cancels everything the scope runs
    * (its own triggers aside) and runs in its place; a non-interrupting one runs on a new path beside it.
    */
-  private async fireEventSubProcess(scope: Execution, start: FlowElementModel, eventSubProcess: FlowElementModel): Promise<void> {
+  private async fireEventSubProcess(scope: Execution, start: FlowElementModel, eventSubProcess: FlowElementModel, localVariables?: Readonly<Record<string, TypedValue>>): Promise<void> {
     let path = scope;
     if (start.isInterrupting) {
       for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
@@ -465,7 +471,7 @@ export class ProcessRunner {
     } else {
       path = await this.newConcurrentPathIn(scope);
     }
-    this.enter(path, eventSubProcess.id, { startAt: [start.id], startOccurred: true });
+    this.enter(path, eventSubProcess.id, { startAt: [start.id], startOccurred: true, localVariables });
   }
 
   /**
@@ -473,19 +479,24 @@ export class ProcessRunner {
    * the catch event it waits at continues, the event-based gateway it waits at moves to that
    * event, or the boundary event of its activity fires.
    */
-  trigger(execution: Execution, activityId: string): void {
-    this.schedule(execution, () => this.triggerNow(execution, activityId));
+  trigger(execution: Execution, activityId: string, triggeredScopeVariables?: Readonly<Record<string, TypedValue>>): void {
+    this.schedule(execution, () => this.triggerNow(execution, activityId, triggeredScopeVariables));
   }
 
-  private async triggerNow(execution: Execution, activityId: string): Promise<void> {
+  /**
+   * `triggeredScopeVariables` go local to what the event starts: the execution leaving a boundary
+   * event, the scope execution of an event sub-process, or the waiting execution of a catch event.
+   */
+  private async triggerNow(execution: Execution, activityId: string, triggeredScopeVariables?: Readonly<Record<string, TypedValue>>): Promise<void> {
     const event = this.model.activity(activityId);
     if (!event) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
     if (execution.suspended) throw suspendedError(execution);
     const eventSubProcess = eventSubProcessOf(this.model, event);
-    if (eventSubProcess) return this.fireEventSubProcess(execution, event, eventSubProcess);
+    if (eventSubProcess) return this.fireEventSubProcess(execution, event, eventSubProcess, triggeredScopeVariables);
     if (event.attachedTo !== null && execution.scopeActivityId !== null && execution.scopeActivityId === boundaryHostId(this.model, event.attachedTo)) {
-      return this.fireBoundaryEvent(execution, event);
+      return this.fireBoundaryEvent(execution, event, triggeredScopeVariables);
     }
+    this.setLocals(execution, triggeredScopeVariables);
     if (execution.activityId === activityId) return this.signalNow(execution);
     const at = execution.activityId ? this.model.activity(execution.activityId) : undefined;
     if (at?.type !== 'bpmn:EventBasedGateway') {
@@ -499,9 +510,9 @@ export class ProcessRunner {
   }
 
   /** Fires a boundary event of the activity whose scope `scope` is, now. */
-  async fireBoundaryEvent(scope: Execution, boundary: FlowElementModel): Promise<void> {
+  async fireBoundaryEvent(scope: Execution, boundary: FlowElementModel, localVariables?: Readonly<Record<string, TypedValue>>): Promise<void> {
     if (!boundary.cancelActivity) {
-      this.enter(await this.concurrentPathBeside(scope), boundary.id);
+      this.enter(await this.concurrentPathBeside(scope), boundary.id, { localVariables });
       return;
     }
     const holder = this.parentOf(scope);
@@ -509,7 +520,11 @@ export class ProcessRunner {
     holder.activityInstanceId = null;
     holder.isActive = true;
     this.tree.touch(holder);
-    this.enter(holder, boundary.id);
+    this.enter(holder, boundary.id, { localVariables });
+  }
+
+  private setLocals(execution: Execution, variables: Readonly<Record<string, TypedValue>> | undefined): void {
+    for (const [name, value] of Object.entries(variables ?? {})) this.variables.setLocal(execution.id, name, value);
   }
 
   /**
@@ -638,6 +653,7 @@ export class ProcessRunner {
     if (!element) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
     if (execution.suspended) throw suspendedError(execution);
     if (element.camunda.asyncBefore === true && !skipAsync) {
+      this.setLocals(execution, options.localVariables);
       execution.activityId = activityId;
       execution.activityInstanceId = null;
       execution.isActive = true;
@@ -681,10 +697,11 @@ export class ProcessRunner {
       startTime: this.ctx.clock.now(),
     });
     if (target !== execution) await this.initializeScope(target, element);
+    this.setLocals(target, options.localVariables);
     await this.notifyListeners(target, element, 'start');
     // An event sub-process starts at the start event whose event happened; a modification inside a scope it creates.
     const [next, ...deeper] = options.startAt ?? [];
-    if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper }));
+    if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper, localVariables: undefined }));
     // A catch event after an event-based gateway whose event already happened only passes through.
     if (occurred) return this.leave(target);
     await behaviorFor(element).execute(this, target, element);

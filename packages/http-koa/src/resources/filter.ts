@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotValidException, NullValueException, ProcessEngineException, Resources, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
-import { readJsonBody, readJsonObject, text } from '../body.js';
+import { readJsonText, readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { EMPTY_HAL_RESOURCE, embedFilterVariables, emptyHalCollection, halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
@@ -121,7 +121,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
   for (const method of ['get', 'post'] as const) {
     router[method]('/filter/:id/list', async (ctx) => {
       const variant = taskListVariant(ctx);
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id)) : null;
       const page = parsePage(ctx.query);
       const filter = await readable(ctx.params.id);
       const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, ...page }));
@@ -140,19 +140,19 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     });
 
     router[method]('/filter/:id/count', async (ctx) => {
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id)) : null;
       ctx.body = { count: await run(await readable(ctx.params.id), extending, (query) => engine.task.countTasks(query)) };
     });
 
     router[method]('/filter/:id/singleResult', async (ctx) => {
       const variant = taskListVariant(ctx);
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit) : null;
       // Camunda answers any engine failure here (several results included, and a denied READ on the filter,
       // an AuthorizationException) with this 400.
       const invalidResult = (error: unknown) => {
         if (ProcessEngineException.is(error) && !(error instanceof NotValidException)) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
         throw error;
       };
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id).catch(invalidResult)) : null;
       const filter = await readable(ctx.params.id).catch(invalidResult);
       const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch(invalidResult);
       if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
@@ -213,11 +213,22 @@ async function invalidContentAs400<T>(message: string, call: () => Promise<T>): 
   }
 }
 
-/** A POST body extending the saved query: a TaskQueryDto object; none, or `{}`, extends nothing. */
-async function extendingBody(ctx: Context, limit: number): Promise<Record<string, unknown> | null> {
-  const body = await readJsonBody(ctx, limit, { optional: true });
-  if (body === null || body === undefined) return null;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequestException(400, `Invalid query for resource type '${TASK}'`);
+/**
+ * A POST body extending the saved query, as Camunda's FilterResourceImpl.convertQuery reads it:
+ * none, blank or `{}` extends nothing; otherwise the filter must exist (`lookup`, its 404 first),
+ * then the text must be a TaskQueryDto object (400 "Invalid query …" when it is not even JSON).
+ */
+async function extendingBody(ctx: Context, limit: number, lookup: () => Promise<unknown>): Promise<Record<string, unknown> | null> {
+  const raw = await readJsonText(ctx, limit, { optional: true });
+  if (raw === null || /^\s*(\{\s*\})?\s*$/.test(raw)) return null;
+  await lookup();
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequestException(400, `Invalid query for resource type '${TASK}'`);
   return body as Record<string, unknown>;
 }
 

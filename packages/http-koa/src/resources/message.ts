@@ -13,7 +13,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
   router.post('/message', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const messageName = text(body.messageName);
-    if (!messageName) throw new InvalidRequestException(400, 'No message name supplied');
+    if (messageName === null) throw new InvalidRequestException(400, 'No message name supplied');
     const tenantId = text(body.tenantId);
     if (tenantId !== null && flag(body.withoutTenantId)) {
       throw new InvalidRequestException(400, "Parameter 'tenantId' cannot be used together with parameter 'withoutTenantId'.");
@@ -36,10 +36,8 @@ export function messageRoutes(router: Router, rest: RestContext): void {
         correlationKeys: variablesFromDto(body.correlationKeys, prefix),
         localCorrelationKeys: variablesFromDto(body.localCorrelationKeys, prefix),
         processVariables: variablesFromDto(body.processVariables, prefix),
-        processVariablesLocal: {
-          ...variablesFromDto(body.processVariablesLocal, prefix),
-          ...variablesFromDto(body.processVariablesToTriggeredScope, prefix),
-        },
+        processVariablesLocal: variablesFromDto(body.processVariablesLocal, prefix),
+        processVariablesToTriggeredScope: variablesFromDto(body.processVariablesToTriggeredScope, prefix),
         all: flag(body.all),
       });
     } catch (error) {
@@ -76,7 +74,7 @@ export function messageRoutes(router: Router, rest: RestContext): void {
   router.post('/signal', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const name = text(body.name);
-    if (!name) throw new InvalidRequestException(400, 'No signal name given');
+    if (name === null) throw new InvalidRequestException(400, 'No signal name given');
     // Camunda's SignalRestServiceImpl has no check of tenantId with withoutTenantId (the tenant id wins).
     const tenantId = text(body.tenantId);
     // Camunda's SignalRestServiceImpl keeps an older 500 for its NotFoundException.

@@ -29,6 +29,11 @@ export interface MessageCorrelation {
   processVariables?: Record<string, TypedValue>;
   /** Set on the execution that receives the message. */
   processVariablesLocal?: Record<string, TypedValue>;
+  /**
+   * Set local on what the message starts: the execution leaving a message boundary event, the
+   * scope of a message event sub-process, the execution at a catch event; a started instance's.
+   */
+  processVariablesToTriggeredScope?: Record<string, TypedValue>;
   /** Correlate to every match instead of exactly one. */
   all?: boolean;
   /** Only message start events, never waiting executions. */
@@ -164,7 +169,7 @@ export class MessageService {
     const execution = runner.tree.executions.get(subscription.executionId!)!;
     for (const [name, value] of Object.entries(correlation.processVariables ?? {})) runner.variables.setVisible(execution.id, name, value);
     for (const [name, value] of Object.entries(correlation.processVariablesLocal ?? {})) runner.variables.setLocal(execution.id, name, value);
-    runner.trigger(execution, subscription.activityId!);
+    runner.trigger(execution, subscription.activityId!, correlation.processVariablesToTriggeredScope);
     await completeRun(ctx, runner);
     return {
       resultType: 'Execution',
@@ -178,7 +183,7 @@ export class MessageService {
     await checkCreateInstance(ctx, definition);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: correlation.businessKey ?? null,
-      variables: { ...correlation.processVariables, ...correlation.processVariablesLocal },
+      variables: { ...correlation.processVariables, ...correlation.processVariablesLocal, ...correlation.processVariablesToTriggeredScope },
       startActivityId: subscription.activityId!,
     });
     return {
