@@ -156,6 +156,21 @@ describe('POST /process-instance/{id}/modification-async', () => {
   });
 });
 
+describe('POST /process-instance/{id}/modification', () => {
+  it('modifies one instance and writes its annotation to the operation log', async () => {
+    await setUp({}, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    const admin = basic('admin', 'admin-secret');
+
+    const response = await rest.request('POST', `/process-instance/${ids[0]}/modification`, { json: { instructions: TO_APPROVE, annotation: 'moved by hand' }, headers: admin });
+
+    expect(response.status).toBe(204);
+    expect(await positions([ids[0]], admin)).toEqual([['approve']]);
+    const entries = (await rest.request('GET', '/history/user-operation', { query: { operationType: 'ModifyProcessInstance' }, headers: admin })).body;
+    expect(entries).toMatchObject([{ processInstanceId: ids[0], annotation: 'moved by hand', property: null }]);
+  });
+});
+
 describe('modification with authorization', () => {
   const admin = basic('admin', 'admin-secret');
   const jonny = basic('jonny', 'jonny-secret');

@@ -125,7 +125,11 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
       return;
     }
     const instructions = instructionsFromDto(body.instructions, { allowCancel: true });
-    await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) });
+    await engine.runtime.modifyProcessInstance(ctx.params.id, instructions, {
+      skipCustomListeners: flag(body.skipCustomListeners),
+      skipIoMappings: flag(body.skipIoMappings),
+      annotation: text(body.annotation),
+    });
     ctx.status = 204;
   });
 

@@ -169,13 +169,13 @@ export class RuntimeService {
    * (before, after, at a transition), in order, in one transaction. Needs UPDATE on the instance or
    * UPDATE_INSTANCE on its definition.
    */
-  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], skips: Partial<RunnerSkips> = {}): Promise<void> {
+  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], options: Partial<RunnerSkips> & { annotation?: string | null } = {}): Promise<void> {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId, () => new ProcessEngineException(engineMessage('13', '036', `Process instance '${processInstanceId}' cannot be modified. The process instance does not exist`)));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
       if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
-      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
-      runner.skips = runnerSkips(skips);
+      OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key }, [], options.annotation);
+      runner.skips = runnerSkips(options);
       await modifyInstance(runner, instructions);
       await completeRun(ctx, runner);
     });
