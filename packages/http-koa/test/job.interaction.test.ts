@@ -367,6 +367,8 @@ describe('jobs with authorization', () => {
     const asJonny = { userId: 'jonny', groupIds: [], tenantIds: [] };
     const found = await rest.engine.runAs(asJonny, () => rest.engine.management.findJobs({ activityId: 'charge' }));
     const denied = await rest.request('POST', `/job/${job.id}/execute`, { headers: jonny });
+    // Camunda's ExecuteJobsCmd hands the job to its failure collector before the check: the refusal costs a retry.
+    const afterDenial = (await rest.request('GET', `/job/${job.id}`, { headers: admin })).body;
     const deniedRetries = await rest.request('PUT', `/job/${job.id}/retries`, { json: { retries: 5 }, headers: jonny });
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
     const allowed = await rest.request('POST', `/job/${job.id}/execute`, { headers: jonny });
@@ -375,6 +377,7 @@ describe('jobs with authorization', () => {
     expect(found.map((each) => each.id)).toEqual([job.id]);
     expect(count.body).toEqual({ count: 2 });
     expect(denied.status).toBe(403);
+    expect(afterDenial).toMatchObject({ retries: job.retries - 1, exceptionMessage: denied.body.message });
     expect(deniedRetries.status).toBe(403);
     expect(allowed.status).toBe(204);
     expect(charges).toBe(1);

@@ -86,9 +86,9 @@ export class JobExecutor {
 
   /**
    * Camunda's ManagementService.executeJob: runs one job now, in the caller's authentication, whatever
-   * its due date, retries or suspension. `authorize` runs first (not found / denied never count as a
-   * failure). A failure of the job itself is recorded (one retry less, the error kept, an incident at
-   * 0) in its own transaction, then thrown to the caller as it was.
+   * its due date, retries or suspension. `authorize` runs first; an unknown job is no failure, but a
+   * refusal is, as is a failure of the job itself: recorded (one retry less, the error kept, an
+   * incident at 0) in its own transaction, then thrown to the caller as it was.
    */
   async executeJobNow(jobId: string, authorize: (ctx: CommandContext, job: Job) => Promise<void> = async () => {}): Promise<void> {
     let started = false;
@@ -96,8 +96,9 @@ export class JobExecutor {
       await this.commands.run('ExecuteJobsCmd', async (ctx) => {
         const job = await ctx.jobs.findById(jobId);
         if (!job) throw new ProcessEngineException(engineMessage('14', '026', `No job found with id '${jobId}'`));
-        await authorize(ctx, job);
+        // Camunda's ExecuteJobsCmd hands the job to its failure collector before the checks: a refusal is a failure too.
         started = true;
+        await authorize(ctx, job);
         await this.run(ctx, job);
       });
     } catch (error) {
