@@ -272,6 +272,35 @@ describe('the Task group', () => {
       expect(await rest.engine.task.countTasks({ candidateUser: 'mary' })).toBe(0);
     });
 
+    it('stores links of a custom type or none, which no candidate criterion reads, and logs them in history', async () => {
+      const watcher = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'walter', type: 'watcher' } });
+      await rest.request('POST', `/task/${taskId}/identity-links`, { json: { groupId: 'auditors', type: 'watcher' } });
+      await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'nobody' } });
+
+      expect(watcher.status).toBe(204);
+      const links = (await rest.request('GET', `/task/${taskId}/identity-links`)).body;
+      expect(links.slice(2)).toEqual([
+        { userId: 'walter', groupId: null, type: 'watcher' },
+        { userId: null, groupId: 'auditors', type: 'watcher' },
+        { userId: 'nobody', groupId: null, type: null },
+      ]);
+      expect((await rest.request('GET', `/task/${taskId}/identity-links`, { query: { type: 'watcher' } })).body).toHaveLength(2);
+      expect(await rest.engine.task.countTasks({ candidateUser: 'walter' })).toBe(0);
+      expect(await rest.engine.task.countTasks({ candidateGroup: 'auditors' })).toBe(0);
+      expect(await rest.engine.task.countTasks({ involvedUser: 'walter' })).toBe(1);
+      // withoutCandidateUsers looks at candidate links only: mary is one, so the task has them.
+      expect(await rest.engine.task.countTasks({ withCandidateUsers: true })).toBe(1);
+      const byGroup = (await rest.request('GET', '/task/report/candidate-group-count')).body as Array<{ groupName: string | null }>;
+      expect(byGroup.map((each) => each.groupName)).not.toContain('auditors');
+
+      const removed = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { userId: 'walter', type: 'watcher' } });
+      const wrongType = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { groupId: 'auditors', type: 'candidate' } });
+      expect([removed.status, wrongType.status]).toEqual([204, 204]);
+      expect((await rest.request('GET', `/task/${taskId}/identity-links`, { query: { type: 'watcher' } })).body).toEqual([{ userId: null, groupId: 'auditors', type: 'watcher' }]);
+      const logged = (await rest.request('GET', '/history/identity-link-log', { query: { taskId, userId: 'walter' } })).body;
+      expect(logged.map((each: { type: string; operationType: string }) => `${each.type} ${each.operationType}`).sort()).toEqual(['watcher add', 'watcher delete']);
+    });
+
     it('refuses a link with both or neither of userId and groupId', async () => {
       const both = await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'a', groupId: 'b', type: 'candidate' } });
       const neither = await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { type: 'candidate' } });

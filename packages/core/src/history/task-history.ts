@@ -157,10 +157,10 @@ export const TaskHistory = {
     await execute(ctx, [(db) => db.updateTable('trellis_hi_taskinst').set(changes).where('id', 'in', [...taskIds]).where('end_time', 'is', null)]);
   },
 
-  /** A candidate user or group was added to or removed from the task (identity link log, level full). */
-  async candidateChanged(ctx: CommandContext, task: Task, userId: string | null, groupId: string | null, operation: 'add' | 'delete'): Promise<void> {
+  /** A link (candidate, custom type or none) was added to or removed from the task (identity link log, level full). */
+  async linkChanged(ctx: CommandContext, task: Task, type: string | null, userId: string | null, groupId: string | null, operation: 'add' | 'delete'): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'identity-link-add')) return;
-    await execute(ctx, [insertLinks([linkRow(ctx, task, undefined, 'candidate', userId, groupId, operation)], task)]);
+    await execute(ctx, [insertLinks([linkRow(ctx, task, undefined, type, userId, groupId, operation)], task)]);
   },
 
   /** The instance was migrated: its tasks' history follows the target definition and the user tasks they are now. */
@@ -258,7 +258,7 @@ function linkRow(
   ctx: CommandContext,
   task: Task,
   processDefinitionKey: string | null | undefined,
-  type: string,
+  type: string | null,
   userId: string | null,
   groupId: string | null,
   operation: 'add' | 'delete',

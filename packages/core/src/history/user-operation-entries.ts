@@ -234,7 +234,7 @@ export const OperationLogEntries = {
   },
 
   /** Camunda's logLinkOperation: AddUserLink / DeleteGroupLink…, the link's type as property and its user or group as value. */
-  identityLink(ctx: CommandContext, task: TaskRef, type: string, userId: string | null, groupId: string | null, add: boolean): void {
+  identityLink(ctx: CommandContext, task: TaskRef, type: string | null, userId: string | null, groupId: string | null, add: boolean): void {
     const who = userId ?? groupId;
     UserOperationLog.write(ctx, {
       operationType: `${add ? 'Add' : 'Delete'}${userId !== null ? 'User' : 'Group'}Link`,

@@ -253,10 +253,12 @@ export interface TaskTable {
   last_updated: number | null;
 }
 
+/** A task's identity link (Camunda's ACT_RU_IDENTITYLINK of a task): a candidate, or one of a custom type or none. */
 export interface TaskCandidateTable {
   task_id: string;
   user_id: string | null;
   group_id: string | null;
+  type: string | null;
 }
 
 export interface JobDefinitionTable {

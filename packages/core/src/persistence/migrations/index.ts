@@ -25,6 +25,7 @@ import { subTasks } from './0024-sub-tasks.js';
 import { filters } from './0025-filters.js';
 import { tenants } from './0026-tenants.js';
 import { taskLastUpdated } from './0027-task-last-updated.js';
+import { taskIdentityLinkTypes } from './0028-task-identity-link-types.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -56,5 +57,6 @@ export const migrations: readonly Migration[] = [
   filters,
   tenants,
   taskLastUpdated,
+  taskIdentityLinkTypes,
 ];
 export type { Migration } from './migration.js';

@@ -13,6 +13,9 @@ import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant
 /** Tasks the caller may read: by READ on the task, or by READ_TASK on its definition's key (null: no checks). */
 export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNullable<ReadFilter> } | null;
 
+/** The identity link type of candidates (Camunda's IdentityLinkType.CANDIDATE); the candidate criteria read only these. */
+const CANDIDATE = 'candidate';
+
 const SORT_COLUMNS = {
   id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
   followUpDate: 't.follow_up_date', priority: 't.priority', instanceId: 't.proc_inst_id', executionId: 't.execution_id',
@@ -44,8 +47,8 @@ export class TaskRepository {
     this.revisions.remember(task.id, 1);
     await this.assigned(task);
     const rows = [
-      ...candidates.users.map((user_id) => ({ task_id: task.id, user_id, group_id: null })),
-      ...candidates.groups.map((group_id) => ({ task_id: task.id, user_id: null, group_id })),
+      ...candidates.users.map((user_id) => ({ task_id: task.id, user_id, group_id: null, type: CANDIDATE })),
+      ...candidates.groups.map((group_id) => ({ task_id: task.id, user_id: null, group_id, type: CANDIDATE })),
     ];
     if (rows.length > 0) await this.trx.insertInto('trellis_task_candidate').values(rows).execute();
   }
@@ -94,10 +97,10 @@ export class TaskRepository {
     if (task.assignee !== null && task.assignee !== before) await this.onAssigned(task.assignee);
   }
 
-  /** The task's candidate users and groups, in the order they were added. */
-  async findCandidates(taskId: string): Promise<Array<{ userId: string | null; groupId: string | null }>> {
-    const rows = await this.trx.selectFrom('trellis_task_candidate').select(['user_id', 'group_id']).where('task_id', '=', taskId).execute();
-    return rows.map((row) => ({ userId: row.user_id, groupId: row.group_id }));
+  /** The task's stored identity links (candidates, and links of custom types or none), in the order they were added. */
+  async findLinks(taskId: string): Promise<Array<{ userId: string | null; groupId: string | null; type: string | null }>> {
+    const rows = await this.trx.selectFrom('trellis_task_candidate').select(['user_id', 'group_id', 'type']).where('task_id', '=', taskId).execute();
+    return rows.map((row) => ({ userId: row.user_id, groupId: row.group_id, type: row.type }));
   }
 
   /**
@@ -108,6 +111,7 @@ export class TaskRepository {
   async countByCandidateGroup(tenants: TenantChecked = {}): Promise<{ groupName: string | null; taskCount: number }[]> {
     const rows = await applyTenantCheck(this.trx.selectFrom('trellis_task as t').leftJoin('trellis_task_candidate as c', 'c.task_id', 't.id'), tenants, 't.tenant_id')
       .where('t.assignee', 'is', null)
+      .where((eb) => eb.or([eb('c.type', '=', CANDIDATE), eb('c.type', 'is', null)]))
       .groupBy('c.group_id')
       .select((eb) => ['c.group_id', eb.fn.count<number>('t.id').as('task_count')])
       .orderBy((eb) => eb('c.group_id', 'is not', null))
@@ -116,17 +120,18 @@ export class TaskRepository {
     return rows.map((row) => ({ groupName: row.group_id, taskCount: Number(row.task_count) }));
   }
 
-  /** Adds a candidate user or group unless the task has it already. */
-  async addCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
-    const existing = await this.findCandidates(taskId);
-    if (existing.some((each) => each.userId === userId && each.groupId === groupId)) return;
-    await this.trx.insertInto('trellis_task_candidate').values({ task_id: taskId, user_id: userId, group_id: groupId }).execute();
+  /** Adds an identity link (a candidate user or group, or a link of another type or none) unless the task has it already. */
+  async addLink(taskId: string, userId: string | null, groupId: string | null, type: string | null): Promise<void> {
+    const existing = await this.findLinks(taskId);
+    if (existing.some((each) => each.userId === userId && each.groupId === groupId && each.type === type)) return;
+    await this.trx.insertInto('trellis_task_candidate').values({ task_id: taskId, user_id: userId, group_id: groupId, type }).execute();
   }
 
-  async deleteCandidate(taskId: string, userId: string | null, groupId: string | null): Promise<void> {
+  async deleteLink(taskId: string, userId: string | null, groupId: string | null, type: string | null): Promise<void> {
     let remove = this.trx.deleteFrom('trellis_task_candidate').where('task_id', '=', taskId);
     remove = userId === null ? remove.where('user_id', 'is', null) : remove.where('user_id', '=', userId);
     remove = groupId === null ? remove.where('group_id', 'is', null) : remove.where('group_id', '=', groupId);
+    remove = type === null ? remove.where('type', 'is', null) : remove.where('type', '=', type);
     await remove.execute();
   }
 
@@ -337,13 +342,13 @@ function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool>
     const link: Expression<SqlBool>[] = alternatives.length > 0 ? [sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`] : [];
     if (q.withCandidateGroups) link.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);
-    parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
+    parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE}${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
   }
   if (withoutCandidates) {
     const kinds: Expression<SqlBool>[] = [];
     if (q.withoutCandidateGroups) kinds.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withoutCandidateUsers) kinds.push(sql<SqlBool>`c.user_id is not null`);
-    parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
+    parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE}${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
   }
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }

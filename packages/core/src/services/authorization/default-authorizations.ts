@@ -36,15 +36,19 @@ const TASK_DEFAULT_PERMISSIONS = 2 | 4;
 
 /**
  * Camunda's newTaskAssignee / newTaskOwner / newTaskUserIdentityLink / newTaskGroupIdentityLink:
- * while authorization is enabled, the user or group a task is given to (assignee, owner, candidate)
- * gets READ and UPDATE on that task — an existing grant of theirs on it is extended.
+ * while authorization is enabled, the user or group a task is given to (assignee, owner, an identity
+ * link of any type: a candidate too) gets READ and UPDATE on that task — an existing grant of theirs
+ * on it is extended.
  */
-export async function grantTaskDefault(ctx: CommandContext, taskId: string, to: { userId: string } | { groupId: string }, role: string): Promise<void> {
+export async function grantTaskDefault(ctx: CommandContext, taskId: string, to: { userId: string } | { groupId: string }, role: 'assignee' | 'owner' | 'identityLink'): Promise<void> {
   if (!ctx.config.authorization.enabled) return;
   const userId = 'userId' in to ? to.userId : null;
   const groupId = 'groupId' in to ? to.groupId : null;
   const id = userId ?? groupId!;
-  if (id === ANY) throw new ProcessEngineException(`Cannot create default authorization for ${role} ${id}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
+  if (id === ANY) {
+    const subject = role === 'identityLink' ? `grant default authorization for identity link to ${userId !== null ? 'user' : 'group'}` : `create default authorization for ${role}`;
+    throw new ProcessEngineException(`Cannot ${subject} ${id}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
+  }
   const [existing] = await ctx.authorizations.find({
     type: AuthorizationType.GRANT,
     ...(userId !== null ? { userIdIn: [userId] } : { groupIdIn: [groupId!] }),
@@ -65,6 +69,6 @@ export async function grantTaskDefaults(ctx: CommandContext, task: { id: string;
   if (!ctx.config.authorization.enabled) return;
   if (task.assignee !== null) await grantTaskDefault(ctx, task.id, { userId: task.assignee }, 'assignee');
   if (task.owner !== null) await grantTaskDefault(ctx, task.id, { userId: task.owner }, 'owner');
-  for (const userId of candidates.users) await grantTaskDefault(ctx, task.id, { userId }, 'candidate user');
-  for (const groupId of candidates.groups) await grantTaskDefault(ctx, task.id, { groupId }, 'candidate group');
+  for (const userId of candidates.users) await grantTaskDefault(ctx, task.id, { userId }, 'identityLink');
+  for (const groupId of candidates.groups) await grantTaskDefault(ctx, task.id, { groupId }, 'identityLink');
 }

@@ -594,12 +594,12 @@ export class TaskService {
 
   // --- identity links ----------------------------------------------------------------------------
 
-  /** Candidate links, then the assignee and the owner as links of those types (Camunda's GetIdentityLinksForTaskCmd). */
+  /** The stored links (candidates, custom types), then the assignee and the owner as links of those types (Camunda's GetIdentityLinksForTaskCmd). */
   getIdentityLinks(taskId: string): Promise<TaskIdentityLink[]> {
     return this.commands.run('GetIdentityLinksForTaskCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'null');
       await checkTask(ctx, task, READ);
-      const links: TaskIdentityLink[] = (await ctx.tasks.findCandidates(task.id)).map((each) => ({ ...each, type: 'candidate', taskId: task.id }));
+      const links: TaskIdentityLink[] = (await ctx.tasks.findLinks(task.id)).map((each) => ({ ...each, taskId: task.id }));
       if (task.assignee !== null) links.push({ userId: task.assignee, groupId: null, type: 'assignee', taskId: task.id });
       if (task.owner !== null) links.push({ userId: task.owner, groupId: null, type: 'owner', taskId: task.id });
       return links;
@@ -622,7 +622,7 @@ export class TaskService {
     return this.deleteGroupIdentityLink(taskId, groupId, 'candidate');
   }
 
-  /** An assignee or owner link sets that field; a candidate link adds the candidate. */
+  /** An assignee or owner link sets that field; a link of another type (candidate, custom, none) is stored. */
   addUserIdentityLink(taskId: string, userId: string | null, type: string | null): Promise<void> {
     return this.identityLink('AddIdentityLinkCmd', taskId, userId, null, type, true);
   }
@@ -631,7 +631,7 @@ export class TaskService {
     return this.identityLink('AddIdentityLinkCmd', taskId, null, groupId, type, true);
   }
 
-  /** An assignee or owner link clears that field; a candidate link removes the candidate. */
+  /** An assignee or owner link clears that field; a link of another type is removed. */
   deleteUserIdentityLink(taskId: string, userId: string | null, type: string | null): Promise<void> {
     return this.identityLink('DeleteIdentityLinkCmd', taskId, userId, null, type, false);
   }
@@ -656,8 +656,6 @@ export class TaskService {
       const task = await this.load(ctx, taskId, add ? 'notFound' : 'null');
       await checkTask(ctx, task, ASSIGN);
       ensureActive(task);
-      // Trellis keeps candidates only; Camunda would store a link of any custom type (or none).
-      if (type !== 'assignee' && type !== 'owner' && type !== 'candidate') throw new BadUserRequestException(`Identity link type '${type}' is not supported`);
       OperationLogEntries.identityLink(ctx, task, type, userId, groupId, add);
       if (type === 'assignee') await updateAssignment(ctx, this.env, task, { assignee: add ? userId : null });
       else if (type === 'owner') {
@@ -665,11 +663,11 @@ export class TaskService {
         await taskUpdated(ctx, this.env, { ...task, owner: add ? userId : null }, false);
       } else {
         if (add) {
-          await ctx.tasks.addCandidate(task.id, userId, groupId);
-          await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, userId !== null ? 'candidate user' : 'candidate group');
+          await ctx.tasks.addLink(task.id, userId, groupId, type);
+          await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, 'identityLink');
         }
-        else await ctx.tasks.deleteCandidate(task.id, userId, groupId);
-        await TaskHistory.candidateChanged(ctx, task, userId, groupId, add ? 'add' : 'delete');
+        else await ctx.tasks.deleteLink(task.id, userId, groupId, type);
+        await TaskHistory.linkChanged(ctx, task, type, userId, groupId, add ? 'add' : 'delete');
         await taskUpdated(ctx, this.env, task, false);
       }
     });

@@ -71,10 +71,11 @@ export interface TaskUpdate {
 export type DelegationState = 'PENDING' | 'RESOLVED';
 
 /** One of a task's identity links as Camunda reports them (assignee and owner included). */
+/** A task's identity link: its assignee or owner, a candidate, or a link of a custom type (or none, null). */
 export interface TaskIdentityLink {
   userId: string | null;
   groupId: string | null;
-  type: 'candidate' | 'assignee' | 'owner';
+  type: string | null;
   taskId: string;
 }
 
