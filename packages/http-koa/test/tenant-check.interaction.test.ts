@@ -35,6 +35,14 @@ describe('the tenant check over REST', () => {
       headers: jonny,
     });
     const all = await rest.request('GET', '/process-instance/count', { headers: admin });
+    // The user operation log is tenant-checked too (Camunda's UserOperationLogManager.configureQuery).
+    const instanceIds: Record<string, string> = {};
+    for (const instance of (await rest.request('GET', '/process-instance', { headers: admin })).body as Array<{ id: string; tenantId: string }>) {
+      instanceIds[instance.tenantId] = instance.id;
+      await rest.request('PUT', `/process-instance/${instance.id}/suspended`, { json: { suspended: true }, headers: admin });
+    }
+    const suspensions = (await rest.request('GET', '/history/user-operation', { query: { operationType: 'Suspend' }, headers: jonny })).body;
+    const allSuspensions = (await rest.request('GET', '/history/user-operation/count', { query: { operationType: 'Suspend' }, headers: admin })).body;
 
     expect(listed.body.map((each: { tenantId: string }) => each.tenantId)).toEqual(['t1']);
     expect(hidden.status).toBe(404);
@@ -47,5 +55,7 @@ describe('the tenant check over REST', () => {
     );
     expect(fetched.body.map((task: { tenantId: string }) => task.tenantId)).toEqual(['t1']);
     expect(all.body).toEqual({ count: 2 });
+    expect(suspensions.map((entry: { processInstanceId: string }) => entry.processInstanceId)).toEqual([instanceIds.t1]);
+    expect(allSuspensions).toEqual({ count: 2 });
   });
 });

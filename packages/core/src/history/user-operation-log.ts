@@ -91,7 +91,8 @@ export const UserOperationLog = {
       property: change.property,
       org_value: asText(change.orgValue),
       new_value: asText(change.newValue),
-      tenant_id: entry.tenantId ?? null,
+      // An entry on a definition or an instance carries its tenant (the tenant check reads it).
+      tenant_id: entry.tenantId !== undefined ? entry.tenantId : definitionId ? fromDefinition(definitionId, 'tenant_id') : null,
       // An entry on an instance inherits its root's removal time (inheritedRemovalTime).
       removal_time: null,
       category: entry.category,
@@ -119,7 +120,7 @@ function definitionOfInstance(processInstanceId: string): RawBuilder<string | nu
   return sql<string | null>`(select e.proc_def_id from trellis_execution e where e.id = ${processInstanceId})`;
 }
 
-function fromDefinition(definitionId: string | RawBuilder<string | null>, column: 'deployment_id' | 'key'): RawBuilder<string | null> {
+function fromDefinition(definitionId: string | RawBuilder<string | null>, column: 'deployment_id' | 'key' | 'tenant_id'): RawBuilder<string | null> {
   return sql<string | null>`(select d.${sql.ref(column)} from trellis_process_definition d where d.id = ${definitionId})`;
 }
 

@@ -11,17 +11,18 @@ import type { UserOperationLogEntry, UserOperationLogQuery } from './historic-us
 /**
  * The user operation log (engine.history.userOperations). Lists show the entries the caller has
  * READ_HISTORY on through their definition key or READ on through their category
- * (OPERATION_LOG_CATEGORY), as Camunda 7.22's UserOperationLogQuery checks.
+ * (OPERATION_LOG_CATEGORY), as Camunda 7.22's UserOperationLogQuery checks, and of no tenant or
+ * one of the caller's (its tenant check).
  */
 export class HistoricUserOperations {
   constructor(private readonly commands: CommandExecutor) {}
 
   find(query: UserOperationLogQuery = {}): Promise<UserOperationLogEntry[]> {
-    return this.commands.run('UserOperationLogQuery', async (ctx) => new UserOperationLogRepository(ctx.trx).find(query, await readable(ctx)));
+    return this.commands.run('UserOperationLogQuery', async (ctx) => new UserOperationLogRepository(ctx.trx).find(ctx.tenantCheck.query(query), await readable(ctx)));
   }
 
   count(query: UserOperationLogQuery = {}): Promise<number> {
-    return this.commands.run('UserOperationLogQuery', async (ctx) => new UserOperationLogRepository(ctx.trx).count(query, await readable(ctx)));
+    return this.commands.run('UserOperationLogQuery', async (ctx) => new UserOperationLogRepository(ctx.trx).count(ctx.tenantCheck.query(query), await readable(ctx)));
   }
 
   /** Camunda's SetAnnotationForOperationLog: annotates every entry of the operation; null clears it. */
