@@ -38,7 +38,7 @@ describe('the History Cleanup group', () => {
     const running = await startOne();
 
     expect((await rest.request('GET', '/history/cleanup/job')).status).toBe(404);
-    expect((await rest.request('GET', '/history/cleanup/job')).body).toEqual({ type: 'InvalidRequestException', message: 'History cleanup job does not exist', code: null });
+    expect((await rest.request('GET', '/history/cleanup/job')).body).toEqual({ type: 'RestException', message: 'History cleanup job does not exist', code: null });
     expect((await rest.request('GET', '/history/cleanup/jobs')).body).toMatchObject({ message: 'History cleanup jobs are empty' });
 
     const ended = (await rest.request('GET', `/history/process-instance/${done}`)).body;
@@ -60,6 +60,27 @@ describe('the History Cleanup group', () => {
     expect((await rest.request('GET', '/history/activity-instance', { query: { processInstanceId: done } })).body).toEqual([]);
     // Same job, asleep until scheduled again.
     expect((await rest.request('GET', '/history/cleanup/job')).body).toMatchObject({ id: scheduled.body.id, suspended: true, dueDate: null });
+
+    // Scheduling again revives a job that ran out of retries (Camunda's JobEntity.init): retries reset, incident resolved.
+    await rest.request('PUT', `/job/${scheduled.body.id}/retries`, { json: { retries: 0 } });
+    expect((await rest.request('GET', '/incident/count', { query: { incidentType: 'failedJob' } })).body).toEqual({ count: 1 });
+    const revived = await rest.request('POST', '/history/cleanup');
+    expect(revived.body).toMatchObject({ id: scheduled.body.id, retries: 3, suspended: false, dueDate: formatRestDate(rest.engine.clock.now()) });
+    expect((await rest.request('GET', '/incident/count', { query: { incidentType: 'failedJob' } })).body).toEqual({ count: 0 });
+    // Not immediately due without a batch window: the job there is gets suspended, as Camunda's HistoryCleanupCmd does.
+    const suspended = await rest.request('POST', '/history/cleanup', { query: { immediatelyDue: 'false' } });
+    expect(suspended.body).toMatchObject({ id: scheduled.body.id, suspended: true, dueDate: null });
+  });
+
+  it('logs CreateHistoryCleanupJobs for the caller', async () => {
+    rest = await startRestHarness({}, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    const admin = { authorization: `Basic ${Buffer.from('admin:admin-secret').toString('base64')}` };
+
+    await rest.request('POST', '/history/cleanup', { headers: admin });
+
+    const entries = (await rest.request('GET', '/history/user-operation', { query: { operationType: 'CreateHistoryCleanupJobs' }, headers: admin })).body;
+    expect(entries).toMatchObject([{ entityType: 'Job', category: 'Operator', property: 'immediatelyDue', newValue: 'true', userId: 'admin' }]);
   });
 
   it('immediatelyDue=false needs a batch window; the configuration reports the window', async () => {

@@ -3,7 +3,10 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { HistoryCleanupConfig } from '../config.js';
 import { createJob } from '../jobs/create-job.js';
-import type { Job } from '../jobs/job.js';
+import { DEFAULT_JOB_RETRIES, type Job } from '../jobs/job.js';
+import { FAILED_JOB_INCIDENT } from '../jobs/job-failure.js';
+import { JobLog } from './job-log.js';
+import { IncidentHistory, IncidentState } from './incident-history.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
@@ -67,39 +70,39 @@ function dueDateOf(ctx: CommandContext, immediatelyDue: boolean): Date | null {
 
 /**
  * Camunda's HistoryCleanupCmd: creates the cleanup jobs (one per degree of parallelism) or
- * reconfigures and reschedules them; without anything to schedule them by (not immediately due, no
- * batch window) existing jobs are suspended. Returns the jobs as they are now.
+ * reconfigures them — each with its minute range, its retries reset (a failed one's incident
+ * resolved), due now or at the current or next window's start; missing ones created, surplus ones
+ * deleted. Without anything to schedule them by (not immediately due, no batch window) existing jobs
+ * are suspended. Returns the jobs as they are now.
  */
 export async function scheduleHistoryCleanup(ctx: CommandContext, immediatelyDue: boolean): Promise<Job[]> {
   const config = ctx.config.historyCleanup;
   const willBeScheduled = immediatelyDue || isBatchWindowConfigured(config);
   const existing = await findCleanupJobs(ctx);
-  const chunks = minuteChunks(config.degreeOfParallelism);
-  if (existing.length === 0) {
-    if (!willBeScheduled) return [];
-    const dueDate = dueDateOf(ctx, immediatelyDue);
-    for (const [minuteFrom, minuteTo] of chunks) {
-      await createJob(ctx, {
-        type: 'timer',
-        handlerType: HISTORY_CLEANUP,
-        handlerConfiguration: serialize({ countEmptyRuns: 0, immediatelyDue, minuteFrom, minuteTo }),
-        dueDate,
-      });
-    }
+  if (!willBeScheduled) {
+    for (const job of existing) await ctx.jobs.reschedule(job, { dueDate: null, handlerConfiguration: job.handlerConfiguration, suspended: true });
     return findCleanupJobs(ctx);
   }
-  for (const job of existing) {
-    const current = parseCleanupConfiguration(job.handlerConfiguration);
-    const configuration = serialize({ ...current, countEmptyRuns: 0, immediatelyDue });
-    if (!willBeScheduled) {
-      await ctx.jobs.reschedule(job, { dueDate: null, handlerConfiguration: job.handlerConfiguration, suspended: true });
+  const dueDate = dueDateOf(ctx, immediatelyDue);
+  const chunks = minuteChunks(config.degreeOfParallelism);
+  for (const [index, [minuteFrom, minuteTo]] of chunks.entries()) {
+    const handlerConfiguration = serialize({ countEmptyRuns: 0, immediatelyDue, minuteFrom, minuteTo });
+    const job = existing[index];
+    if (!job) {
+      await createJob(ctx, { type: 'timer', handlerType: HISTORY_CLEANUP, handlerConfiguration, dueDate });
       continue;
     }
-    // A due date already inside the window stays (Camunda).
-    const keep = !immediatelyDue && job.dueDate !== null && isWithinBatchWindow(job.dueDate, config);
-    await ctx.jobs.reschedule(job, { dueDate: keep ? job.dueDate : dueDateOf(ctx, immediatelyDue), handlerConfiguration: configuration, suspended: false });
+    await ctx.jobs.reschedule(job, { dueDate, handlerConfiguration, suspended: false, retries: DEFAULT_JOB_RETRIES });
+    if (job.retries === 0) {
+      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
+      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+    }
   }
-  ctx.emitAfterCommit('job.created', { jobId: existing[0]!.id, dueDate: existing[0]!.dueDate });
+  for (const surplus of existing.slice(chunks.length)) {
+    await ctx.jobs.delete(surplus);
+    JobLog.deleted(ctx, surplus);
+  }
+  if (existing.length > 0) ctx.emitAfterCommit('job.created', { jobId: existing[0]!.id, dueDate });
   return findCleanupJobs(ctx);
 }
 

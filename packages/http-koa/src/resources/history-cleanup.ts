@@ -22,12 +22,12 @@ export function historyCleanupRoutes(router: Router, rest: RestContext): void {
   });
   router.get('/history/cleanup/job', async (ctx) => {
     const job = await engine.historyCleanup.findHistoryCleanupJob();
-    if (!job) throw new InvalidRequestException(404, 'History cleanup job does not exist');
+    if (!job) throw new InvalidRequestException(404, 'History cleanup job does not exist', 'RestException');
     ctx.body = toJobDto(job);
   });
   router.get('/history/cleanup/jobs', async (ctx) => {
     const jobs = await engine.historyCleanup.findHistoryCleanupJobs();
-    if (jobs.length === 0) throw new InvalidRequestException(404, 'History cleanup jobs are empty');
+    if (jobs.length === 0) throw new InvalidRequestException(404, 'History cleanup jobs are empty', 'RestException');
     ctx.body = jobs.map(toJobDto);
   });
   router.get('/history/cleanup/configuration', async (ctx) => {

@@ -187,8 +187,10 @@ export class JobRepository {
   }
 
   /** A job that lives on (history cleanup): new due date, configuration and suspension, its lock and error cleared. */
-  async reschedule(job: Job, changes: { dueDate: Date | null; handlerConfiguration: string | null; suspended: boolean }): Promise<void> {
+  /** An ever-living job (history cleanup) set anew: unlocked, its failure cleared, its retries reset when given. */
+  async reschedule(job: Job, changes: { dueDate: Date | null; handlerConfiguration: string | null; suspended: boolean; retries?: number }): Promise<void> {
     await this.updateChecked(job.id, {
+      ...(changes.retries === undefined ? {} : { retries: changes.retries }),
       due_date: changes.dueDate?.getTime() ?? null,
       handler_configuration: changes.handlerConfiguration,
       suspended: fromBoolean(changes.suspended),

@@ -106,6 +106,7 @@ export class HistoricBatchService {
       if (!row) throw new NotFoundException(`Historic batch for id '${id}' cannot be found: historic batch is null`);
       ctx.tenantCheck.require(row.tenant_id, `delete historic batch '${id}'`);
       await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.BATCH, resourceId: id });
+      OperationLogEntries.batch(ctx, 'DeleteHistory', id, row.tenant_id, []);
       await deleteHistoricBatch(ctx, id);
     });
   }

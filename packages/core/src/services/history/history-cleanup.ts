@@ -46,18 +46,19 @@ export class HistoryCleanupService {
   constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
 
   /**
-   * Camunda's HistoryCleanupCmd: creates or reschedules the cleanup job(s) and returns the first.
-   * Not immediately due needs a batch window to wait for (BadUserRequestException without one).
+   * Camunda's HistoryCleanupCmd: creates or reschedules the cleanup job(s) and returns the first
+   * (logged as CreateHistoryCleanupJobs). Not immediately due without a batch window suspends the
+   * jobs there are; with none there is no job to return, where Camunda fails with a Java
+   * NullPointerException: a BadUserRequestException naming the problem.
    */
   cleanUpHistoryAsync(immediatelyDue = true): Promise<Job> {
     return this.commands.run('HistoryCleanupCmd', async (ctx) => {
       if (!ctx.config.historyCleanup.enabled) throw new BadUserRequestException('History cleanup is disabled for this engine');
       ctx.authz.requireAdmin();
-      if (!immediatelyDue && !isBatchWindowConfigured(ctx.config.historyCleanup)) {
-        throw new BadUserRequestException('History cleanup job can not be scheduled: immediatelyDue is false and no batch window is configured');
-      }
       const [job] = await scheduleHistoryCleanup(ctx, immediatelyDue);
-      return job!;
+      OperationLogEntries.job(ctx, 'CreateHistoryCleanupJobs', {}, [{ property: 'immediatelyDue', newValue: immediatelyDue }]);
+      if (!job) throw new BadUserRequestException('History cleanup job can not be scheduled: immediatelyDue is false and no batch window is configured');
+      return job;
     });
   }
 
