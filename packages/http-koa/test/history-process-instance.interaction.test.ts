@@ -246,6 +246,9 @@ describe('the Historic Activity Instance group', () => {
     expect((await get('/history/activity-instance/count', { unfinished: true, activityId: 'review' })).body).toEqual({ count: 2 });
     expect((await get('/history/activity-instance/count', { completeScope: true })).body).toEqual({ count: 1 });
     expect((await post('/history/activity-instance/count', { activityName: 'Review', startedAfter: '2026-01-15T10:00:30.000+0000' })).body).toEqual({ count: 1 });
+    // Camunda 7.22's DTO takes activityNameLike (its document leaves it out); an empty tenant list filters nothing.
+    expect((await rest.request('GET', '/history/activity-instance/count', { query: { activityNameLike: 'Rev%' }, outsideContract: true })).body).toEqual({ count: 2 });
+    expect((await get('/history/activity-instance/count', { tenantIdIn: '' })).body).toEqual((await get('/history/activity-instance/count')).body);
     const occurrence = await post('/history/activity-instance', { processInstanceId: started.quick, sorting: [{ sortBy: 'occurrence', sortOrder: 'asc' }] });
     expect(occurrence.body.map((each: { activityId: string }) => each.activityId)).toEqual(['qStart', 'qEnd']);
   });
@@ -259,7 +262,7 @@ describe('the Historic Activity Instance group', () => {
 
     expect(one.body).toEqual(review);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ type: 'InvalidRequestException', message: 'Historic activity instance with id nope does not exist', code: null });
+    expect(missing.body).toEqual({ type: 'InvalidRequestException', message: "Historic activity instance with id 'nope' does not exist", code: null });
     expect(badSort.status).toBe(400);
     expect(badSort.body.message).toBe('Only a single sorting parameter specified. sortBy and sortOrder required');
   });
@@ -329,7 +332,11 @@ describe('history with authorization on', () => {
     ]);
   });
 
-  it('deletes history only with DELETE_HISTORY on the definition', async () => {
+  it('deletes history only with DELETE_HISTORY on the definition; the operation log stays, grants on the historic instance go', async () => {
+    const logged = async () => (await get('/history/user-operation/count', { processInstanceId: started.quick }, admin)).body.count as number;
+    const before = await logged();
+    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 20, resourceId: started.quick, permissions: ['READ'] }, headers: admin });
+    const grantsOnInstance = (await get('/authorization/count', { resourceType: 20, resourceId: started.quick }, admin)).body;
     const denied = await rest.request('DELETE', `/history/process-instance/${started.quick}`, { headers: jonny });
     await grant('quick', ['DELETE_HISTORY']);
     const allowed = await rest.request('DELETE', `/history/process-instance/${started.quick}`, { headers: jonny });
@@ -337,5 +344,9 @@ describe('history with authorization on', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.type).toBe('AuthorizationException');
     expect(allowed.status).toBe(204);
+    expect(before).toBeGreaterThan(0);
+    expect(await logged()).toBe(before);
+    expect(grantsOnInstance).toEqual({ count: 1 });
+    expect((await get('/authorization/count', { resourceType: 20, resourceId: started.quick }, admin)).body).toEqual({ count: 0 });
   });
 });

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { engineMessage } from '../errors/engine-message.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Authentication } from './authorization.js';
@@ -47,6 +47,17 @@ export class TenantCheck {
 export function unauthorizedTenant(command: string): ProcessEngineException {
   // Camunda: CommandLogger 034
   return new ProcessEngineException(engineMessage('13', '034', `Cannot ${command} because it belongs to no authenticated tenant.`));
+}
+
+/**
+ * The tenantIdIn / withoutTenantId criteria of Camunda's history queries, as their DTOs apply them:
+ * withoutTenantId replaces the list (its setter runs last), and an empty list filters nothing.
+ */
+export function requestedTenants(query: { tenantIdIn?: readonly string[]; withoutTenantId?: boolean }, column: string): RawBuilder<SqlBool> | null {
+  const ref = sql.ref(column);
+  if (query.withoutTenantId === true) return sql<SqlBool>`${ref} is null`;
+  if (query.tenantIdIn === undefined || query.tenantIdIn.length === 0) return null;
+  return sql<SqlBool>`${ref} in (${sql.join([...query.tenantIdIn])})`;
 }
 
 /** A tenant column's condition for a checked query, or null when the check does not apply. */

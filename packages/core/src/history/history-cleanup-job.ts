@@ -33,8 +33,14 @@ export interface HistoryCleanupJobConfiguration {
 /** Every history table with a removal time of its rows' own: the historic instances and their rows. */
 const HISTORIC_TABLES = ['trellis_hi_procinst', ...INSTANCE_TABLES.map(([table]) => table)] as const;
 
-/** Instance-keyed tables and their process instance column, the historic instances last (endTimeBased deletes whole hierarchies). */
-const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [...INSTANCE_TABLES, ['trellis_hi_procinst', 'id']];
+/**
+ * Instance-keyed tables and their process instance column, the historic instances last (endTimeBased
+ * deletes whole hierarchies); the operation log only by its removal time, as in Camunda.
+ */
+const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [
+  ...INSTANCE_TABLES.filter(([table]) => table !== 'trellis_hi_op_log'),
+  ['trellis_hi_procinst', 'id'],
+];
 
 export function parseCleanupConfiguration(text: string | null): HistoryCleanupJobConfiguration {
   const parsed = text ? (JSON.parse(text) as Partial<HistoryCleanupJobConfiguration>) : {};

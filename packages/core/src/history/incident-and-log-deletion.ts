@@ -2,20 +2,20 @@ import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import { HistoricIncidentRepository } from '../persistence/repositories/historic-incident-repository.js';
 import { HistoricLogRepository } from '../persistence/repositories/historic-log-repository.js';
-import { UserOperationLogRepository } from '../persistence/repositories/user-operation-log-repository.js';
 
-/** Deleting history: what historic incidents and logs go with a historic instance, a definition or a batch. */
+/**
+ * Deleting history: what historic incidents and logs go with a historic instance, a definition or a
+ * batch. The user operation log stays (Camunda removes its entries only by their removal time).
+ */
 export const IncidentAndLogDeletion = {
   async ofProcessInstances(ctx: CommandContext, processInstanceIds: readonly string[]): Promise<void> {
     await new HistoricIncidentRepository(ctx.trx).deleteByProcessInstances(processInstanceIds);
     await new HistoricLogRepository(ctx.trx).deleteByProcessInstances(processInstanceIds);
-    await new UserOperationLogRepository(ctx.trx).deleteByProcessInstances(processInstanceIds);
   },
 
   async ofProcessDefinition(ctx: CommandContext, processDefinitionId: string): Promise<void> {
     await new HistoricIncidentRepository(ctx.trx).deleteByProcessDefinition(processDefinitionId);
     await new HistoricLogRepository(ctx.trx).deleteByProcessDefinition(processDefinitionId);
-    await new UserOperationLogRepository(ctx.trx).deleteInstanceEntriesOfDefinition(processDefinitionId);
   },
 
   /** Camunda's cascading batch delete: the historic incidents and job log of the batch's job definitions. */

@@ -10,9 +10,9 @@ import type { RestContext } from './context.js';
 const HISTORIC_ACTIVITY_INSTANCE_QUERY: QuerySpec = {
   params: {
     activityInstanceId: 'string', processInstanceId: 'string', processDefinitionId: 'string', executionId: 'string',
-    activityId: 'string', activityName: 'string', activityType: 'string', taskAssignee: 'string', finished: 'boolean',
+    activityId: 'string', activityName: 'string', activityNameLike: 'string', activityType: 'string', taskAssignee: 'string', finished: 'boolean',
     unfinished: 'boolean', canceled: 'boolean', completeScope: 'boolean', startedBefore: 'date', startedAfter: 'date',
-    finishedBefore: 'date', finishedAfter: 'date', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
+    finishedBefore: 'date', finishedAfter: 'date', tenantIdIn: 'optionalList', withoutTenantId: 'boolean',
   },
   sortBy: [
     'activityInstanceId', 'instanceId', 'executionId', 'activityId', 'activityName', 'activityType',
@@ -74,7 +74,7 @@ export function historyActivityInstanceRoutes(router: Router, rest: RestContext)
   });
   router.get('/history/activity-instance/:id', async (ctx) => {
     const instance = await engine.history.getHistoricActivityInstance(ctx.params.id);
-    if (!instance) throw new InvalidRequestException(404, `Historic activity instance with id ${ctx.params.id} does not exist`);
+    if (!instance) throw new InvalidRequestException(404, `Historic activity instance with id '${ctx.params.id}' does not exist`);
     ctx.body = toHistoricActivityInstanceDto(instance);
   });
 }

@@ -4,7 +4,7 @@ import type { HistoricIncidentTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_incident as i');
 type IncidentSelect = ReturnType<typeof base>;
@@ -69,8 +69,8 @@ export class HistoricIncidentRepository {
     if (q.historyConfiguration !== undefined) s = s.where('i.history_configuration', '=', q.historyConfiguration);
     for (const [flag, state] of STATES) if (q[flag] === true) s = s.where('i.state', '=', state);
     s = applyTenantCheck(s, q, 'i.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where('i.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId === true) s = s.where('i.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'i.tenant_id');
+    if (tenants) s = s.where(tenants);
     if (q.jobDefinitionIdIn !== undefined) s = s.where('i.job_def_id', 'in', nonEmpty(q.jobDefinitionIdIn));
     return s;
   }

@@ -15,7 +15,7 @@ import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-sup
 import { TaskHistory } from '../../history/task-history.js';
 import { variableExists } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
-import { applyTenantCheck, tenantCondition } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants, tenantCondition } from '../../authorization/tenant-check.js';
 
 const processBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_procinst as p');
 const activityBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_actinst as a');
@@ -101,6 +101,7 @@ export class HistoricInstanceRepository {
     if (q.executionId !== undefined) s = s.where('a.execution_id', '=', q.executionId);
     if (q.activityId !== undefined) s = s.where('a.activity_id', '=', q.activityId);
     if (q.activityName !== undefined) s = s.where('a.activity_name', '=', q.activityName);
+    if (q.activityNameLike !== undefined) s = s.where('a.activity_name', 'like', q.activityNameLike);
     if (q.activityType !== undefined) s = s.where('a.activity_type', '=', q.activityType);
     if (q.taskAssignee !== undefined) s = s.where('a.assignee', '=', q.taskAssignee);
     if (q.finished) s = s.where('a.end_time', 'is not', null);
@@ -112,8 +113,8 @@ export class HistoricInstanceRepository {
     if (q.finishedBefore) s = s.where('a.end_time', '<=', q.finishedBefore.getTime());
     if (q.finishedAfter) s = s.where('a.end_time', '>=', q.finishedAfter.getTime());
     s = applyTenantCheck(s, q, 'a.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where('a.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId) s = s.where('a.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'a.tenant_id');
+    if (tenants) s = s.where(tenants);
     return s;
   }
 }
@@ -168,8 +169,8 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   }
   const tenants = tenantCondition(q, 'p.tenant_id');
   if (tenants) c.push(tenants);
-  if (q.tenantIdIn !== undefined) isIn('p.tenant_id', q.tenantIdIn);
-  if (q.withoutTenantId) c.push(sql<SqlBool>`p.tenant_id is null`);
+  const requested = requestedTenants(q, 'p.tenant_id');
+  if (requested) c.push(requested);
   if (state) is('p.state', '=', state);
   return [...c, ...relatedCriteria(q)];
 }

@@ -11,7 +11,7 @@ import type { HistoricExternalTaskLogTable, HistoricJobLogTable, StoreSchema } f
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 const jobBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_job_log as j');
 const taskBase = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_ext_task_log as t');
@@ -105,8 +105,8 @@ export class HistoricLogRepository {
     if (q.processDefinitionKey !== undefined) s = s.where('j.process_def_key', '=', q.processDefinitionKey);
     if (q.deploymentId !== undefined) s = s.where('j.deployment_id', '=', q.deploymentId);
     s = applyTenantCheck(s, q, 'j.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where('j.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId === true) s = s.where('j.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'j.tenant_id');
+    if (tenants) s = s.where(tenants);
     if (q.hostname !== undefined) s = s.where('j.hostname', '=', q.hostname);
     if (q.jobPriorityLowerThanOrEquals !== undefined) s = s.where('j.job_priority', '<=', q.jobPriorityLowerThanOrEquals);
     if (q.jobPriorityHigherThanOrEquals !== undefined) s = s.where('j.job_priority', '>=', q.jobPriorityHigherThanOrEquals);
@@ -129,8 +129,8 @@ export class HistoricLogRepository {
     if (q.processDefinitionId !== undefined) s = s.where('t.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) s = s.where('t.proc_def_key', '=', q.processDefinitionKey);
     s = applyTenantCheck(s, q, 't.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId === true) s = s.where('t.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 't.tenant_id');
+    if (tenants) s = s.where(tenants);
     if (q.priorityLowerThanOrEquals !== undefined) s = s.where('t.priority', '<=', q.priorityLowerThanOrEquals);
     if (q.priorityHigherThanOrEquals !== undefined) s = s.where('t.priority', '>=', q.priorityHigherThanOrEquals);
     for (const [flag, state] of STATES) if (q[flag] === true) s = s.where('t.state', '=', state);

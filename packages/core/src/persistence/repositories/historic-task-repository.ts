@@ -12,9 +12,9 @@ import type {
 } from '../../services/history/historic-tasks.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
-import { applyTenantCheck, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
 import { variableExists } from './variable-instance-query.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 
@@ -138,8 +138,8 @@ export class HistoricTaskRepository {
     if (q.operationType !== undefined) s = s.where('l.operation_type', '=', q.operationType);
     if (q.assignerId !== undefined) s = s.where('l.assigner_id', '=', q.assignerId);
     s = applyTenantCheck(s, q, 'l.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where('l.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.withoutTenantId) s = s.where('l.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'l.tenant_id');
+    if (tenants) s = s.where(tenants);
     return s;
   }
 }

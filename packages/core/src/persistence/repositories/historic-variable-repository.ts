@@ -15,7 +15,7 @@ import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, toDate } from './query-support.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 /** The detail kinds as Camunda's ACT_HI_DETAIL.TYPE_ names them. */
 export const VARIABLE_UPDATE = 'VariableUpdate';
@@ -143,8 +143,8 @@ export class HistoricVariableRepository {
     if (q.taskIdIn !== undefined) s = s.where(isIn(sql.ref('v.task_id'), q.taskIdIn));
     if (q.activityInstanceIdIn !== undefined) s = s.where(isIn(sql.ref('v.act_inst_id'), q.activityInstanceIdIn));
     s = applyTenantCheck(s, q, 'v.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where(isIn(sql.ref('v.tenant_id'), q.tenantIdIn));
-    if (q.withoutTenantId) s = s.where('v.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'v.tenant_id');
+    if (tenants) s = s.where(tenants);
     return s;
   }
 
@@ -161,8 +161,8 @@ export class HistoricVariableRepository {
     if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.var_type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
     if (q.variableNameLike !== undefined) s = s.where('v.name', 'like', q.variableNameLike);
     s = applyTenantCheck(s, q, 'v.tenant_id');
-    if (q.tenantIdIn !== undefined) s = s.where(isIn(sql.ref('v.tenant_id'), q.tenantIdIn));
-    if (q.withoutTenantId) s = s.where('v.tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'v.tenant_id');
+    if (tenants) s = s.where(tenants);
     if (q.userOperationId !== undefined) s = s.where('v.operation_id', '=', q.userOperationId);
     // Camunda: variableUpdates wins when both are asked for.
     if (q.variableUpdates) s = s.where('v.type', '=', VARIABLE_UPDATE);

@@ -37,15 +37,6 @@ export class UserOperationLogRepository {
     await this.trx.updateTable('trellis_hi_op_log').set({ annotation }).where('operation_id', '=', operationId).execute();
   }
 
-  async deleteByProcessInstances(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.trx.deleteFrom('trellis_hi_op_log').where('proc_inst_id', 'in', ids).execute();
-  }
-
-  /** The entries of a definition's instances (a cascading definition delete takes their history). */
-  async deleteInstanceEntriesOfDefinition(processDefinitionId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_hi_op_log').where('proc_def_id', '=', processDefinitionId).where('proc_inst_id', 'is not', null).execute();
-  }
-
   private select(q: UserOperationLogQuery, readable: OperationLogReadFilter): Select {
     let s: Select = base(this.trx);
     s = applyTenantCheck(s, q, 'o.tenant_id');

@@ -126,6 +126,7 @@ export interface HistoricActivityInstanceQuery extends Page, TenantChecked {
   executionId?: string;
   activityId?: string;
   activityName?: string;
+  activityNameLike?: string;
   activityType?: string;
   taskAssignee?: string;
   finished?: boolean;

@@ -144,6 +144,8 @@ export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids:
     for (const id of found) {
       await repository.deleteProcessInstance(id);
       await variables.deleteInstances({ processInstanceId: id });
+      // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instance go with it.
+      await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, id);
     }
     await IncidentAndLogDeletion.ofProcessInstances(ctx, found);
   }
