@@ -105,7 +105,7 @@ describe('the Historic Incident, Job Log and External Task Log groups', () => {
       [false, true],
     ]);
     expect(failures.body).toEqual([
-      expect.objectContaining({ jobRetries: 0, failureLog: true, jobDefinitionType: 'async-continuation', processDefinitionKey: 'failing', hostname: expect.any(String) }),
+      expect.objectContaining({ jobRetries: 1, failureLog: true, jobDefinitionType: 'async-continuation', processDefinitionKey: 'failing', hostname: expect.any(String) }),
     ]);
     expect(count.body).toEqual({ count: 4 });
     expect(one.body).toEqual(failures.body[0]);
@@ -134,7 +134,7 @@ describe('the Historic Incident, Job Log and External Task Log groups', () => {
 
     expect(list.body).toHaveLength(3);
     expect(failure.body).toEqual([
-      expect.objectContaining({ externalTaskId: scenario.taskId, topicName: 'payments', workerId: 'w1', errorMessage: 'declined', retries: 1, priority: 7, failureLog: true }),
+      expect.objectContaining({ externalTaskId: scenario.taskId, topicName: 'payments', workerId: 'w1', errorMessage: 'declined', retries: null, priority: 7, failureLog: true }),
     ]);
     expect(count.body).toEqual({ count: 1 });
     expect((await get(`/history/external-task-log/${failure.body[0].id}`)).body).toEqual(failure.body[0]);

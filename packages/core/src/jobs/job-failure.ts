@@ -29,7 +29,8 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
   const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
   // Camunda's failedActivityId: where the job failed, here the job's activity.
   await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
-  JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
+  // Camunda's FailedJobListener logs the failure before its retry command runs: the retries and due date the attempt had.
+  JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, failedActivityId: job.failedActivityId ?? job.activityId });
   if (retries === 0) {
     await openFailedJobIncident(ctx, job, message);
     await announceBatchJobChange(ctx, job);

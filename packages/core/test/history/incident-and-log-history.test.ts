@@ -55,11 +55,12 @@ describe.each(testStoreConfigs())('incident and log history on $name', (testStor
     expect(resolved.endTime).toBeInstanceOf(Date);
 
     const logs = await engine.history.logs.findJobLogs({ jobId: job.id, sorting: [{ sortBy: 'occurrence', sortOrder: 'asc' }] });
+    // A failure entry carries the retries the failed attempt had (Camunda logs it before its retry command runs).
     expect(logs.map((log) => [log.creationLog, log.failureLog, log.jobRetries])).toEqual([
       [true, false, 3],
+      [false, true, 3],
       [false, true, 2],
       [false, true, 1],
-      [false, true, 0],
     ]);
     expect(logs[1]).toMatchObject({ jobDefinitionType: 'async-continuation', jobDefinitionConfiguration: 'async-before', activityId: 'work', failedActivityId: 'work' });
     expect(logs[3].jobExceptionMessage).toBeTruthy();
@@ -101,7 +102,8 @@ describe.each(testStoreConfigs())('incident and log history on $name', (testStor
     const byKind = (kind: 'creationLog' | 'failureLog' | 'successLog') => logs.filter((log) => log[kind]);
     expect(logs).toHaveLength(3);
     expect(byKind('creationLog')[0]).toMatchObject({ topicName: 'payments', workerId: null, processInstanceId: instance.id, activityId: 'pay', rootProcessInstanceId: instance.id });
-    expect(byKind('failureLog')[0]).toMatchObject({ workerId: 'w1', errorMessage: 'card declined', retries: 0 });
+    // The retries the task had when it failed: none yet (Camunda logs the failure before it sets the new retries).
+    expect(byKind('failureLog')[0]).toMatchObject({ workerId: 'w1', errorMessage: 'card declined', retries: null });
     expect(byKind('successLog')[0]).toMatchObject({ workerId: 'w2' });
     expect(await engine.history.logs.getExternalTaskLogErrorDetails(byKind('failureLog')[0].id)).toBe('stack…');
     expect(await engine.history.incidents.find({ resolved: true })).toHaveLength(1);

@@ -163,10 +163,12 @@ export class ExternalTaskService {
       const failed: ExternalTask = {
         ...task,
         errorMessage: failure.errorMessage == null ? null : failure.errorMessage.slice(0, MAX_ERROR_MESSAGE),
-        errorDetails: failure.errorDetails ?? null,
+        // Camunda's ExternalTaskEntity.failed keeps the details there are when none are given.
+        errorDetails: failure.errorDetails ?? task.errorDetails ?? null,
         lockExpirationTime: new Date(ctx.clock.now().getTime() + failure.retryTimeout),
       };
-      ExternalTaskLog.failed(ctx, { ...failed, retries: failure.retries });
+      // Logged before the new retries are set: the entry carries the retries the task had (null before its first failure).
+      ExternalTaskLog.failed(ctx, failed);
       await this.applyRetries(ctx, failed, failure.retries);
       await completeRun(ctx, runner);
     });
