@@ -88,6 +88,22 @@ export const integer = (value: unknown): number | null => {
   if (bound === null) throw unbindable();
   return bound;
 };
+/**
+ * A nested DTO of a request body (a query inside a batch request, say): null when missing or null;
+ * anything but a JSON object cannot bind (400 with an empty message, as Jackson fails).
+ */
+export const nestedDto = (value: unknown): Record<string, unknown> | null => {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw unbindable();
+  return value as Record<string, unknown>;
+};
+
+/** A nested DTO (nestedDto) converted, or null when missing. */
+export const mapNested = <T>(value: unknown, convert: (dto: Record<string, unknown>) => T): T | null => {
+  const dto = nestedDto(value);
+  return dto === null ? null : convert(dto);
+};
+
 /** A JSON field as an object, or {} when it is missing or not an object. */
 export const objectOf = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -179,10 +179,14 @@ describe('the Historic Process Instance group', () => {
     const empty = await post('/history/process-instance/delete', {});
     const noMatch = await post('/history/process-instance/delete', { historicProcessInstanceIds: [], historicProcessInstanceQuery: { processInstanceBusinessKey: 'none' } });
 
+    // A query that is no JSON object cannot bind (Jackson's 400), rather than selecting every instance.
+    const notAQuery = await post('/history/process-instance/delete', { historicProcessInstanceQuery: 'all' });
+
     for (const response of [empty, noMatch]) {
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ type: 'InvalidRequestException', message: 'historicProcessInstanceIds is empty' });
     }
+    expect([notAQuery.status, notAQuery.body.message]).toEqual([400, '']);
     expect((await get('/batch/count')).body).toEqual({ count: 0 });
   });
 

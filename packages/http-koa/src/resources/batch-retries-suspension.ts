@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { objectOf, readJsonObject, flag, integer, dateValue } from '../body.js';
+import { mapNested, readJsonObject, flag, integer, dateValue } from '../body.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { historicQueryOf } from './historic-selection.js';
@@ -17,7 +17,7 @@ export function retriesAndSuspensionBatchRoutes(router: Router, rest: RestContex
   router.post('/job/retries', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
     const retries = retriesOf(body);
-    const selection = { jobIds: stringList(body.jobIds, 'jobIds'), jobQuery: present(body.jobQuery) ? jobQueryFromObject(objectOf(body.jobQuery)) : null };
+    const selection = { jobIds: stringList(body.jobIds, 'jobIds'), jobQuery: mapNested(body.jobQuery, jobQueryFromObject) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.setJobRetriesAsync(selection, retries, dueDateOf(body))));
   });
 

@@ -10,7 +10,7 @@ import {
   type TypedValue,
 } from '@trellis/core';
 import type { Context } from 'koa';
-import { flag, integer, objectOf, readJsonBody, readJsonObject, text } from '../body.js';
+import { flag, mapNested, objectOf, integer, readJsonBody, readJsonObject, text } from '../body.js';
 import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task-dto.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -19,7 +19,7 @@ import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpe
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
-import { instanceQueryFromBody } from './process-instance.js';
+import { instanceQueryOf } from './process-instance.js';
 import { historicQueryOf } from './historic-selection.js';
 
 const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
@@ -238,12 +238,11 @@ const queryFromBody = (body: Record<string, unknown>) => parseBodyQuery<External
  * engine's selection and retries; a historicProcessInstanceQuery adds the tasks of the instances it finds.
  */
 function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTaskSelection; retries: number } {
-  const present = (value: unknown) => value !== undefined && value !== null;
   const selection: ExternalTaskSelection = {
     externalTaskIds: stringList(body.externalTaskIds, 'externalTaskIds'),
     processInstanceIds: stringList(body.processInstanceIds, 'processInstanceIds'),
-    externalTaskQuery: present(body.externalTaskQuery) ? queryFromBody(objectOf(body.externalTaskQuery)) : null,
-    processInstanceQuery: present(body.processInstanceQuery) ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null,
+    externalTaskQuery: mapNested(body.externalTaskQuery, queryFromBody),
+    processInstanceQuery: instanceQueryOf(body),
     historicProcessInstanceQuery: historicQueryOf(body),
   };
   const retries = integer(body.retries);

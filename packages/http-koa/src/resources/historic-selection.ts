@@ -1,5 +1,5 @@
 import type { HistoricProcessInstanceQuery } from '@trellis/core';
-import { objectOf } from '../body.js';
+import { mapNested } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { historicQueryFromBody } from './history-process-instance.js';
 
@@ -7,8 +7,7 @@ const present = (value: unknown) => value !== undefined && value !== null;
 
 /** A HistoricProcessInstanceQueryDto inside a request body (the JSON of POST /history/process-instance), or null. */
 export function historicQueryOf(body: Record<string, unknown>): HistoricProcessInstanceQuery | null {
-  if (!present(body.historicProcessInstanceQuery)) return null;
-  return historicQueryFromBody(objectOf(body.historicProcessInstanceQuery));
+  return mapNested(body.historicProcessInstanceQuery, historicQueryFromBody);
 }
 
 /** A JSON List<String> as Jackson reads it: null stays null (not given), numbers become text, null items stay. */

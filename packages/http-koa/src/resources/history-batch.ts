@@ -6,7 +6,7 @@ import {
   type HistoricBatch,
   type HistoricBatchQuery,
 } from '@trellis/core';
-import { objectOf, readJsonObject, flag, dateValue } from '../body.js';
+import { mapNested, readJsonObject, flag, dateValue } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -77,8 +77,7 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
     if (ids !== undefined && ids !== null && (!Array.isArray(ids) || ids.some((each) => typeof each !== 'string'))) {
       throw new InvalidRequestException(400, "Cannot set 'historicBatchIds': not a list of strings");
     }
-    const historicBatchQuery =
-      body.historicBatchQuery === undefined || body.historicBatchQuery === null ? null : parseBodyQuery<HistoricBatchQuery>(objectOf(body.historicBatchQuery), HISTORIC_BATCH_QUERY);
+    const historicBatchQuery = mapNested(body.historicBatchQuery, (dto) => parseBodyQuery<HistoricBatchQuery>(dto, HISTORIC_BATCH_QUERY));
     const batch = await engine.historicBatches.setRemovalTimeAsync({
       absoluteRemovalTime: dateValue(body.absoluteRemovalTime),
       clearedRemovalTime: flag(body.clearedRemovalTime),

@@ -6,7 +6,7 @@ import { fromMigrationPlanDto, toMigrationPlanDto, toMigrationPlanReportDto } fr
 import { variablesFromDto } from '../dto/variables-map.js';
 import { badUserRequestAs400, InvalidRequestException } from '../errors/rest-exception.js';
 import { type RestContext } from './context.js';
-import { instanceQueryFromBody } from './process-instance.js';
+import { instanceQueryOf } from './process-instance.js';
 import { toBatchDto } from './batch.js';
 
 /** Camunda's MigrationRestServiceImpl answers plan-building problems as 400 InvalidRequestException with the engine's message. */
@@ -23,10 +23,7 @@ export function migrationRoutes(router: Router, rest: RestContext): void {
     const input = body.migrationPlan === undefined || body.migrationPlan === null ? null : fromMigrationPlanDto(objectOf(body.migrationPlan));
     if (input) await asInvalidRequest(() => engine.migration.createPlan(input), true);
     if (body.processInstanceIds !== undefined && body.processInstanceIds !== null && !Array.isArray(body.processInstanceIds)) throw new InvalidRequestException(400, '');
-    const processInstanceQuery =
-      body.processInstanceQuery === undefined || body.processInstanceQuery === null
-        ? null
-        : instanceQueryFromBody(objectOf(body.processInstanceQuery));
+    const processInstanceQuery = instanceQueryOf(body);
     const selection = {
       processInstanceIds: (body.processInstanceIds as Array<string | null> | undefined) ?? null,
       processInstanceQuery,

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import { BadUserRequestException, type InstanceModification } from '@trellis/core';
-import { objectOf, readJsonObject, text, flag } from '../body.js';
+import { readJsonObject, text, flag } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { type RestContext } from './context.js';
 import { historicQueryOf } from './historic-selection.js';
-import { instanceQueryFromBody } from './process-instance.js';
+import { instanceQueryOf } from './process-instance.js';
 
 /**
  * Process instance modification of many instances (POST /modification/execute and executeAsync)
@@ -56,7 +56,7 @@ function modificationOf(body: Record<string, unknown>): InstanceModification {
     processDefinitionId: body.processDefinitionId,
     instructions,
     processInstanceIds: (ids as Array<string | null> | undefined) ?? null,
-    processInstanceQuery: present(body.processInstanceQuery) ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null,
+    processInstanceQuery: instanceQueryOf(body),
     historicProcessInstanceQuery: historicQueryOf(body),
     skipCustomListeners: flag(body.skipCustomListeners),
     skipIoMappings: flag(body.skipIoMappings),

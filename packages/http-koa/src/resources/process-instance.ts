@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ProcessInstanceQuery } from '@trellis/core';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { objectOf, readJsonObject, text, flag } from '../body.js';
+import { nestedDto, readJsonObject, text, flag } from '../body.js';
 import { toActivityInstanceDto, toCommentDto, toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
@@ -41,8 +41,10 @@ export function instanceQueryFromBody(body: Record<string, unknown>): ProcessIns
 }
 
 /** A body's `processInstanceQuery` (batch and suspension selections), or null. */
-export const instanceQueryOf = (body: Record<string, unknown>) =>
-  body.processInstanceQuery !== undefined && body.processInstanceQuery !== null ? instanceQueryFromBody(objectOf(body.processInstanceQuery)) : null;
+export const instanceQueryOf = (body: Record<string, unknown>) => {
+  const query = nestedDto(body.processInstanceQuery);
+  return query && instanceQueryFromBody(query);
+};
 
 /** The Process Instance group: query, get, delete, activity instances and variables. */
 export function processInstanceRoutes(router: Router, rest: RestContext): void {
