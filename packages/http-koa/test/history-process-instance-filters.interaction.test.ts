@@ -107,7 +107,12 @@ describe.each(testStoreConfigs())('the historic process instance query’s incid
     );
     expect(await listByBody({ processDefinitionKey: 'approval', orQueries: [{ withIncidents: true, activityIdIn: ['review'] }] })).toEqual([approval]);
     expect(await listByBody({ orQueries: [{ processDefinitionKey: 'failing' }, { activityIdIn: ['review'] }] })).toEqual([]);
-    expect(await listByBody({ orQueries: [{ active: true, completed: true }] })).toEqual([approval, failing].sort());
+    expect(await listByBody({ orQueries: [{ active: true, processDefinitionKey: 'failing' }] })).toEqual([approval, failing].sort());
+    // An or-query holds one state as the main query does (Camunda's ensureNull names the first by its value).
+    const twoStates = await rest.request('POST', '/history/process-instance', { json: { orQueries: [{ active: true, completed: true }] } });
+    expect([twoStates.status, twoStates.body.type, twoStates.body.message]).toEqual([400, 'BadUserRequestException', 'Already querying for historic process instance with another state: ACTIVE is not null']);
+    const rootAndSuper = await rest.request('GET', '/history/process-instance', { query: { rootProcessInstances: 'true', superProcessInstanceId: approval } });
+    expect([rootAndSuper.status, rootAndSuper.body.message]).toEqual([400, 'Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId']);
     expect(await listByBody({ orQueries: [{}] })).toEqual([approval, failing].sort());
     const counted = await rest.request('POST', '/history/process-instance/count', { json: { orQueries: [{ incidentStatus: 'open', processInstanceBusinessKey: 'none' }] } });
     expect(counted.body).toEqual({ count: 1 });

@@ -82,11 +82,9 @@ export class HistoricInstanceRepository {
     const main = processCriteria(q, stateOf(q));
     if (main.length > 0) s = s.where(sql<SqlBool>`${sql.join(main, sql` and `)}`);
     for (const or of q.orQueries ?? []) {
-      // Camunda's or-query: its criteria joined by OR (several states allowed); an empty one matches all,
-      // and or-queries nested in it are ignored, as Camunda's mapping never reads them.
-      const states = [...new Set([...(or.state ? [or.state] : []), ...STATE_FLAGS.filter(([flag]) => or[flag] === true).map(([, state]) => state)])];
-      const any = processCriteria({ ...or, state: undefined }, undefined);
-      if (states.length > 0) any.push(sql<SqlBool>`p.state in (${sql.join(states)})`);
+      // Camunda's or-query: its criteria joined by OR (one state, as in the main query); an empty one
+      // matches all, and or-queries nested in it are ignored, as Camunda's mapping never reads them.
+      const any = processCriteria(or, stateOf(or));
       if (any.length > 0) s = s.where(sql<SqlBool>`(${sql.join(any, sql` or `)})`);
     }
     return s;
@@ -119,12 +117,12 @@ export class HistoricInstanceRepository {
   }
 }
 
-/** The one state a query asks for; Camunda refuses a second. */
+/** The one state a query asks for; Camunda refuses a second (its ensureNull names the first by its value). */
 function stateOf(q: HistoricProcessInstanceQuery): HistoricProcessInstanceState | undefined {
   let state = q.state;
   for (const [flag, value] of STATE_FLAGS) {
     if (q[flag] !== true) continue;
-    if (state !== undefined && state !== value) throw new BadUserRequestException('Already querying for historic process instance with another state: state is not null');
+    if (state !== undefined) throw new BadUserRequestException(`Already querying for historic process instance with another state: ${state} is not null`);
     state = value;
   }
   return state;
@@ -137,6 +135,9 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   const c: Criterion[] = [];
   const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}`);
   const isIn = (column: string, values: readonly string[]) => c.push(columnIn(column, values));
+  if (q.rootProcessInstances && q.superProcessInstanceId !== undefined) {
+    throw new BadUserRequestException('Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId');
+  }
   if (q.processInstanceId !== undefined) is('p.id', '=', q.processInstanceId);
   if (q.processInstanceIds !== undefined) isIn('p.id', q.processInstanceIds);
   if (q.processDefinitionId !== undefined) is('p.proc_def_id', '=', q.processDefinitionId);
