@@ -168,6 +168,8 @@ describe('the history reports with authorization on', () => {
     const denied = await report({});
     expect(denied.status).toBe(403);
     expect(denied.body.type).toBe('AuthorizationException');
+    // Without a definition filter Camunda checks READ_HISTORY on any definition: resource '*'.
+    expect(denied.body.message).toBe("The user with id 'jonny' does not have 'READ_HISTORY' permission on resource '*' of type 'ProcessDefinition'.");
     expect((await get(`/history/process-definition/${ids.approval}/statistics`, {}, jonny)).body).toEqual([]);
     expect((await get('/history/process-definition/cleanable-process-instance-report/count', {}, jonny)).body).toEqual({ count: 0 });
 

@@ -75,7 +75,8 @@ async function readAndReadHistory(ctx: CommandContext) {
 async function checkReadHistory(ctx: CommandContext, query: HistoricProcessInstanceReportQuery): Promise<void> {
   if (!ctx.authz.isActive) return;
   if (query.processDefinitionIdIn === undefined && query.processDefinitionKeyIn === undefined) {
-    await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION });
+    // Camunda's checkReadHistoryAnyProcessDefinition: READ_HISTORY on '*'.
+    await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: '*' });
     return;
   }
   const keys = [...(query.processDefinitionKeyIn ?? [])];
