@@ -79,6 +79,10 @@ describe('the Historic Incident, Job Log and External Task Log groups', () => {
     ]);
     expect(resolved.body).toEqual([expect.objectContaining({ id: open.body[0].id, open: false, resolved: true, endTime: expect.any(String) })]);
     expect((await get('/history/incident/count', { open: true })).body).toEqual({ count: 0 });
+    // Camunda's DTO asks for open incidents whenever `open` is given; a second state is refused (500), naming the first.
+    expect((await get('/history/incident/count', { open: false })).body).toEqual({ count: 0 });
+    const twoStates = await get('/history/incident', { open: true, resolved: true });
+    expect([twoStates.status, twoStates.body.message]).toEqual([500, 'Already querying for incident state <open>']);
     expect((await get('/history/incident/count', { processDefinitionKeyIn: 'failing,paying' })).body).toEqual({ count: 1 });
   });
 

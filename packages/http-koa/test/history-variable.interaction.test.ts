@@ -139,7 +139,9 @@ describe('the Historic Variable Instance and Historic Detail groups', () => {
     expect((await get('/history/detail/count', { variableInstanceId: subject.id })).body).toEqual({ count: 2 });
     expect((await get('/history/detail/count', { occurredAfter: '2026-01-15T10:00:00.500+0000' })).body).toEqual({ count: 2 });
     expect((await get('/history/detail/count', { userOperationId: 'op' })).body).toEqual({ count: 0 });
-    expect((await post('/history/detail', { variableNameLike: 'am%' })).body.map((each: { value: unknown }) => each.value)).toEqual([42]);
+    expect((await post('/history/detail', { variableNameLike: 'AM%' })).body.map((each: { value: unknown }) => each.value)).toEqual([42]);
+    // Given at all, excludeTaskDetails applies (Camunda's DTO checks for null only).
+    expect((await get('/history/detail/count', { excludeTaskDetails: false })).body).toEqual((await get('/history/detail/count', { excludeTaskDetails: true })).body);
   });
 
   it('gets one detail by id with its binary data; 404 for unknown ids', async () => {
@@ -234,14 +236,21 @@ describe('variable history with authorization on', () => {
   const grant = (permissions: string[]) =>
     rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'approval', permissions }, headers: admin });
 
-  it('shows variables and details of definitions the user has READ_HISTORY on', async () => {
+  it('shows variables and details of definitions the user has READ_HISTORY on, and those of standalone tasks to everyone', async () => {
     expect((await get('/history/variable-instance/count', {}, jonny)).body).toEqual({ count: 0 });
     expect((await get('/history/detail/count', {}, jonny)).body).toEqual({ count: 0 });
+    const standalone = await rest.engine.task.createTask({ name: 'note' });
+    await rest.engine.task.setVariablesLocal(standalone.id, { memo: { type: 'string', value: 'call back', valueInfo: {} } });
+    expect((await get('/history/variable-instance', {}, jonny)).body.map((each: { name: string }) => each.name)).toEqual(['memo']);
+    // So are the identity link log entries of standalone tasks.
+    await rest.engine.task.addCandidateUser(standalone.id, 'mary');
+    expect((await get('/history/identity-link-log', {}, jonny)).body.map((each: { userId: string }) => each.userId)).toEqual(['mary']);
 
     await grant(['READ_HISTORY']);
 
-    expect((await get('/history/variable-instance/count', {}, jonny)).body).toEqual({ count: 3 });
-    expect((await get('/history/detail/count', {}, jonny)).body).toEqual({ count: 4 });
+    // The approval instance's three variables and four updates, and the standalone task's one of each.
+    expect((await get('/history/variable-instance/count', {}, jonny)).body).toEqual({ count: 4 });
+    expect((await get('/history/detail/count', {}, jonny)).body).toEqual({ count: 5 });
   });
 
   it('deletes only with DELETE_HISTORY on the definition', async () => {

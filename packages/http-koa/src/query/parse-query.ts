@@ -248,6 +248,16 @@ export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, par
 }
 
 /**
+ * Criteria a Camunda DTO applies whenever they are given, whatever their value (its
+ * `if (x != null) query.x()`): `false` counts as asked for too.
+ */
+export function givenMeansTrue<T extends object>(query: T, names: ReadonlyArray<keyof T>): T {
+  const applied = { ...query } as Record<string, unknown>;
+  for (const name of names) if (applied[name as string] === false) applied[name as string] = true;
+  return applied as T;
+}
+
+/**
  * A JAX-RS boolean query parameter (Camunda's `@QueryParam` boolean with its `@DefaultValue`): "true"
  * in any case is true, any other value false; absent, `absent`.
  */

@@ -6,7 +6,7 @@ import { writeBinaryVariable } from '../dto/binary-variable.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toVariableValueDto } from '../dto/variable-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
+import { countCriteria, givenMeansTrue, parseBodyQuery, parseListQuery, parsePage, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_DETAIL_QUERY: QuerySpec = {
@@ -71,9 +71,11 @@ export function historyDetailRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
   const variables = engine.history.variables;
   const deserialize = (ctx: Context, name: string) => jaxRsFlag(ctx.query, name, true);
-  const fromQueryString = (ctx: Context) => parseListQuery<HistoricDetailQuery>(ctx.query, HISTORIC_DETAIL_QUERY);
+  // Camunda's HistoricDetailQueryDto applies these whenever they are given, `false` too.
+  const given = (query: HistoricDetailQuery) => givenMeansTrue(query, ['formFields', 'variableUpdates', 'excludeTaskDetails']);
+  const fromQueryString = (ctx: Context) => given(parseListQuery<HistoricDetailQuery>(ctx.query, HISTORIC_DETAIL_QUERY));
   const fromBody = async (ctx: Context): Promise<HistoricDetailQuery> => ({
-    ...parseBodyQuery<HistoricDetailQuery>(await readJsonObject(ctx, rest.bodyLimit), HISTORIC_DETAIL_QUERY),
+    ...given(parseBodyQuery<HistoricDetailQuery>(await readJsonObject(ctx, rest.bodyLimit), HISTORIC_DETAIL_QUERY)),
     ...parsePage(ctx.query),
   });
   const list = async (ctx: Context, query: HistoricDetailQuery) =>

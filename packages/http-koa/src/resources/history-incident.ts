@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { HistoricIncident, HistoricIncidentQuery } from '@trellis/core';
 import { formatRestDate } from '../dto/dates.js';
-import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, givenMeansTrue, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const HISTORIC_INCIDENT_QUERY: QuerySpec = {
@@ -55,7 +55,8 @@ export function toHistoricIncidentDto(incident: HistoricIncident) {
 /** The Historic Incident group: query and count (Camunda has no POST forms here). */
 export function historyIncidentRoutes(router: Router, rest: RestContext): void {
   const { engine } = rest;
-  const fromQueryString = (ctx: Context) => parseListQuery<HistoricIncidentQuery>(ctx.query, HISTORIC_INCIDENT_QUERY);
+  // Camunda's HistoricIncidentQueryDto asks for open incidents whenever `open` is given.
+  const fromQueryString = (ctx: Context) => givenMeansTrue(parseListQuery<HistoricIncidentQuery>(ctx.query, HISTORIC_INCIDENT_QUERY), ['open']);
 
   router.get('/history/incident', async (ctx) => {
     ctx.body = (await engine.history.incidents.find(fromQueryString(ctx))).map(toHistoricIncidentDto);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { UserOperationLogEntry, UserOperationLogQuery } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { countCriteria, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
@@ -63,7 +63,7 @@ export function historyUserOperationLogRoutes(router: Router, rest: RestContext)
   });
   router.put('/history/user-operation/:operationId/set-annotation', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const annotation = typeof body.annotation === 'string' ? body.annotation : null;
+    const annotation = text(body.annotation);
     await engine.history.userOperations.setAnnotation(ctx.params.operationId, annotation);
     ctx.status = 204;
   });

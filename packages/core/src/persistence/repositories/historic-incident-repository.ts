@@ -1,3 +1,4 @@
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { HistoricIncident, HistoricIncidentQuery, HistoricIncidentSortField } from '../../services/history/historic-incident-types.js';
 import type { HistoricIncidentTable, StoreSchema } from '../schema.js';
@@ -67,7 +68,10 @@ export class HistoricIncidentRepository {
     if (q.rootCauseIncidentId !== undefined) s = s.where('i.root_cause_incident_id', '=', q.rootCauseIncidentId);
     if (q.configuration !== undefined) s = s.where('i.configuration', '=', q.configuration);
     if (q.historyConfiguration !== undefined) s = s.where('i.history_configuration', '=', q.historyConfiguration);
-    for (const [flag, state] of STATES) if (q[flag] === true) s = s.where('i.state', '=', state);
+    // Camunda's HistoricIncidentQueryImpl holds one state: a second is refused, naming the first.
+    const asked = STATES.filter(([flag]) => q[flag] === true);
+    if (asked.length > 1) throw new ProcessEngineException(`Already querying for incident state <${asked[0]![0]}>`);
+    if (asked.length === 1) s = s.where('i.state', '=', asked[0]![1]);
     s = applyTenantCheck(s, q, 'i.tenant_id');
     const tenants = requestedTenants(q, 'i.tenant_id');
     if (tenants) s = s.where(tenants);

@@ -126,7 +126,8 @@ export class HistoricTaskRepository {
 
   private linkSelect(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): LinkSelect {
     let s: LinkSelect = linkBase(this.trx);
-    if (readable) s = s.where(readable('l.proc_def_key'));
+    // Camunda skips the check for a standalone task's entries (no definition).
+    if (readable) s = s.where((eb) => eb.or([readable('l.proc_def_key'), eb('l.proc_def_key', 'is', null)]));
     if (q.type !== undefined) s = s.where('l.type', '=', q.type);
     if (q.userId !== undefined) s = s.where('l.user_id', '=', q.userId);
     if (q.groupId !== undefined) s = s.where('l.group_id', '=', q.groupId);

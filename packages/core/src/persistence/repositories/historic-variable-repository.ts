@@ -121,7 +121,8 @@ export class HistoricVariableRepository {
 
   private instanceSelect(q: HistoricVariableInstanceQuery, readable: ReadFilter) {
     let s = this.trx.selectFrom('trellis_hi_varinst as v');
-    if (readable) s = s.where(readable('v.proc_def_key'));
+    // Camunda skips the check for a standalone task's values (no execution).
+    if (readable) s = s.where((eb) => eb.or([readable('v.proc_def_key'), eb('v.execution_id', 'is', null)]));
     if (q.variableId !== undefined) s = s.where('v.id', '=', q.variableId);
     if (!q.includeDeleted) s = s.where('v.state', '=', 'CREATED');
     if (q.variableName !== undefined) s = s.where(q.variableNamesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(${q.variableName})` : sql<SqlBool>`v.name = ${q.variableName}`);
@@ -150,7 +151,8 @@ export class HistoricVariableRepository {
 
   private detailSelect(q: HistoricDetailQuery, readable: ReadFilter) {
     let s = this.trx.selectFrom('trellis_hi_detail as v');
-    if (readable) s = s.where(readable('v.proc_def_key'));
+    // Camunda skips the check for a standalone task's values (no execution).
+    if (readable) s = s.where((eb) => eb.or([readable('v.proc_def_key'), eb('v.execution_id', 'is', null)]));
     if (q.detailId !== undefined) s = s.where('v.id', '=', q.detailId);
     if (q.processInstanceId !== undefined) s = s.where('v.proc_inst_id', '=', q.processInstanceId);
     if (q.processInstanceIdIn !== undefined) s = s.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
@@ -159,7 +161,7 @@ export class HistoricVariableRepository {
     if (q.activityInstanceId !== undefined) s = s.where('v.act_inst_id', '=', q.activityInstanceId);
     if (q.variableInstanceId !== undefined) s = s.where('v.var_inst_id', '=', q.variableInstanceId);
     if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.var_type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
-    if (q.variableNameLike !== undefined) s = s.where('v.name', 'like', q.variableNameLike);
+    if (q.variableNameLike !== undefined) s = s.where(sql<SqlBool>`upper(v.name) like upper(${q.variableNameLike})`);
     s = applyTenantCheck(s, q, 'v.tenant_id');
     const tenants = requestedTenants(q, 'v.tenant_id');
     if (tenants) s = s.where(tenants);
@@ -167,7 +169,8 @@ export class HistoricVariableRepository {
     // Camunda: variableUpdates wins when both are asked for.
     if (q.variableUpdates) s = s.where('v.type', '=', VARIABLE_UPDATE);
     else if (q.formFields) s = s.where('v.type', '=', FORM_PROPERTY);
-    if (q.excludeTaskDetails) s = s.where('v.task_id', 'is', null);
+    // Camunda's mapping chooses: a taskId wins over excludeTaskDetails.
+    if (q.excludeTaskDetails && q.taskId === undefined) s = s.where('v.task_id', 'is', null);
     if (q.initial) s = s.where('v.initial', '=', 1);
     if (q.occurredBefore) s = s.where('v.time', '<=', q.occurredBefore.getTime());
     if (q.occurredAfter) s = s.where('v.time', '>=', q.occurredAfter.getTime());
