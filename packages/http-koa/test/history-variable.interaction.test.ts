@@ -125,6 +125,15 @@ describe('the Historic Variable Instance and Historic Detail groups', () => {
     expect(notBinary.body.message).toBe(`Value of variable with id ${subject.id} is not a binary value.`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ type: 'InvalidRequestException', message: "Historic variable instance with Id 'nope' does not exist.", code: null });
+
+    // One variable is read with Camunda's `deserializeValue` (singular), as its HistoricVariableInstanceResource takes it.
+    await rest.request('PUT', `/process-instance/${started.instanceId}/variables/cart`, {
+      json: { type: 'Object', value: '{"items":2}', valueInfo: { objectTypeName: 'java.util.LinkedHashMap', serializationDataFormat: 'application/json' } },
+    });
+    const [cart] = (await get('/history/variable-instance', { variableName: 'cart' })).body;
+    const serialized = await rest.request('GET', `/history/variable-instance/${cart.id}`, { query: { deserializeValue: 'false' }, outsideContract: true });
+    expect(serialized.body.value).toBe('{"items":2}');
+    expect((await get(`/history/variable-instance/${cart.id}`)).body.value).toEqual({ items: 2 });
   });
 
   it('lists variable updates as HistoricDetailDto', async () => {
@@ -177,7 +186,7 @@ describe('the Historic Variable Instance and Historic Detail groups', () => {
 
     expect(deleted.status).toBe(204);
     expect(again.status).toBe(404);
-    expect(again.body.message).toBe(`No historic variable instance found with id: ${subject.id}: variableInstance is null`);
+    expect(again.body.message).toBe(`No historic variable instance found with id: ${subject.id}: variable is null`);
     expect(ofInstance.status).toBe(204);
     expect((await get('/history/variable-instance/count')).body).toEqual({ count: 0 });
     expect((await get('/history/detail/count')).body).toEqual({ count: 0 });

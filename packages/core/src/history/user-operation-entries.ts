@@ -233,6 +233,28 @@ export const OperationLogEntries = {
     UserOperationLog.write(ctx, { operationType, entityType: 'Variable', ...context });
   },
 
+  /**
+   * Camunda's logHistoricVariableOperation (DeleteHistory of entity Variable): one historic variable
+   * (its name as the change) or all of a historic process instance (no change).
+   */
+  historicVariablesDeleted(
+    ctx: CommandContext,
+    target: { processInstanceId: string | null; processDefinitionId: string | null; executionId?: string | null; taskId?: string | null; tenantId: string | null },
+    name: string | null,
+  ): void {
+    UserOperationLog.write(ctx, {
+      operationType: 'DeleteHistory',
+      entityType: 'Variable',
+      category: operator,
+      processInstanceId: target.processInstanceId,
+      processDefinitionId: target.processDefinitionId,
+      executionId: target.executionId ?? null,
+      taskId: target.taskId ?? null,
+      tenantId: target.tenantId,
+      changes: name === null ? [] : [{ property: 'name', newValue: name }],
+    });
+  },
+
   /** Camunda's logLinkOperation: AddUserLink / DeleteGroupLink…, the link's type as property and its user or group as value. */
   identityLink(ctx: CommandContext, task: TaskRef, type: string | null, userId: string | null, groupId: string | null, add: boolean): void {
     const who = userId ?? groupId;

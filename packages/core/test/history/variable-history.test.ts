@@ -166,11 +166,19 @@ describe.each(testStoreConfigs())('variable history on $name', (testStore) => {
     await runScenario(engine, definition.id);
     const [subject] = await engine.history.variables.find({ variableName: 'subject' });
 
-    await engine.history.variables.delete(subject.id);
+    const demo = { userId: 'demo', groupIds: [], tenantIds: [] };
+    await engine.runAs(demo, () => engine.history.variables.delete(subject.id));
+    await engine.runAs(demo, () => engine.history.variables.deleteOfProcessInstance(subject.processInstanceId!));
 
+    // Camunda's logHistoricVariableOperation: DeleteHistory of a Variable, with its name, then of the instance's.
+    const logged = await engine.history.userOperations.find({ entityType: 'Variable', sorting: [{ sortBy: 'timestamp', sortOrder: 'asc' }] });
+    expect(logged.map(({ operationType, property, newValue, processInstanceId }) => [operationType, property, newValue, processInstanceId])).toEqual([
+      ['DeleteHistory', 'name', 'subject', subject.processInstanceId],
+      ['DeleteHistory', null, null, subject.processInstanceId],
+    ]);
     expect(await engine.history.variables.get(subject.id)).toBeNull();
     expect(await engine.history.variables.countDetails({ variableInstanceId: subject.id })).toBe(0);
-    expect(await engine.history.variables.count()).toBe(2);
-    await expect(engine.history.variables.delete(subject.id)).rejects.toThrow(`No historic variable instance found with id: ${subject.id}: variableInstance is null`);
+    expect(await engine.history.variables.count()).toBe(0);
+    await expect(engine.history.variables.delete(subject.id)).rejects.toThrow(`No historic variable instance found with id: ${subject.id}: variable is null`);
   });
 });

@@ -93,7 +93,7 @@ export function historyVariableInstanceRoutes(router: Router, rest: RestContext)
   router.get('/history/variable-instance/:id', async (ctx) => {
     const variable = await variables.get(ctx.params.id);
     if (!variable) throw notFound(ctx.params.id);
-    ctx.body = toHistoricVariableInstanceDto(variable, deserialize(ctx, 'deserializeValues'));
+    ctx.body = toHistoricVariableInstanceDto(variable, deserialize(ctx, 'deserializeValue'));
   });
 
   router.get('/history/variable-instance/:id/data', async (ctx) => {

@@ -3,6 +3,7 @@ import type { CommandExecutor } from '../../command/command-executor.js';
 import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { HistoricVariableRepository } from '../../persistence/repositories/historic-variable-repository.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { HistoricDetail, HistoricDetailQuery, HistoricVariableInstance, HistoricVariableInstanceQuery } from './historic-variable-types.js';
 
 const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
@@ -48,12 +49,13 @@ export class HistoricVariables {
   delete(id: string): Promise<void> {
     return this.commands.run('DeleteHistoricVariableInstanceCmd', async (ctx) => {
       const [variable] = await repository(ctx).findInstances({ variableId: id, includeDeleted: true }, null, false);
-      if (!variable) throw new NotFoundException(`No historic variable instance found with id: ${id}: variableInstance is null`);
+      if (!variable) throw new NotFoundException(`No historic variable instance found with id: ${id}: variable is null`);
       ctx.tenantCheck.require(variable.tenantId, `delete the historic variable instance '${id}'`);
       if (variable.processDefinitionKey !== null) {
         await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: variable.processDefinitionKey });
       }
       await repository(ctx).deleteInstances({ id });
+      OperationLogEntries.historicVariablesDeleted(ctx, variable, variable.name);
     });
   }
 
@@ -63,11 +65,12 @@ export class HistoricVariables {
    */
   deleteOfProcessInstance(processInstanceId: string): Promise<void> {
     return this.commands.run('DeleteHistoricVariableInstancesByProcessInstanceIdCmd', async (ctx) => {
-      const instance = await ctx.trx.selectFrom('trellis_hi_procinst').select(['proc_def_key', 'tenant_id']).where('id', '=', processInstanceId).executeTakeFirst();
+      const instance = await ctx.trx.selectFrom('trellis_hi_procinst').select(['proc_def_id', 'proc_def_key', 'tenant_id']).where('id', '=', processInstanceId).executeTakeFirst();
       if (!instance) throw new NotFoundException(`No historic process instance found with id: ${processInstanceId}: instance is null`);
       ctx.tenantCheck.require(instance.tenant_id, `delete the historic variable instances of process instance '${processInstanceId}'`);
       await ctx.authz.check({ permission: 'DELETE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: instance.proc_def_key });
       await repository(ctx).deleteInstances({ processInstanceId });
+      OperationLogEntries.historicVariablesDeleted(ctx, { processInstanceId, processDefinitionId: instance.proc_def_id, tenantId: instance.tenant_id }, null);
     });
   }
 }
