@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import type { Clock } from './clock.js';
 import { resolveHistoryLevel, type HistoryLevel } from './history/history-level.js';
 import { parseBatchTimeToLive, parseBatchTimeToLiveMap, type BatchTimeToLiveSetting } from './history/batch-history-time-to-live.js';
@@ -51,7 +51,10 @@ export interface EngineConfig {
    * 0 reports only on close and on engine.metrics.flush().
    */
   metricsReportingInterval?: number;
-  /** This engine's name among the nodes sharing a database: the reporter of its metrics. Default: the host name. */
+  /**
+   * This engine's name among the nodes sharing a database: the reporter of its metrics and the
+   * hostname of its job log. Default: Camunda's `<ip>$<engineName>` (SimpleIpBasedProvider).
+   */
   hostname?: string;
   clock?: Clock;
   idGenerator?: IdGenerator;
@@ -184,8 +187,17 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     historyLevel: resolveHistoryLevel(config.historyLevel),
     historyCleanup: resolveHistoryCleanup(config.historyCleanup ?? {}),
     metricsReportingInterval,
-    hostname: config.hostname ?? hostname(),
+    hostname: config.hostname ?? `${localAddress()}$${config.engineName ?? 'default'}`,
   };
+}
+
+/** This machine's address as Camunda's SimpleIpBasedProvider finds it: its first external IPv4, else the loopback. */
+function localAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    const external = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
+    if (external) return external.address;
+  }
+  return '127.0.0.1';
 }
 
 function resolveLogin(given: Partial<LoginConfig>): LoginConfig {

@@ -63,6 +63,9 @@ describe('GET /metrics', () => {
     expect(all.body).toContainEqual({ timestamp: formatRestDate(at(0)), name: 'activity-instance-end', reporter: 'node-a', value: 1 });
     expect(otherReporter.body).toEqual([]);
     expect(later.body).toEqual([]);
+    // An empty name or reporter is a filter too (Camunda's query filters on '').
+    expect((await rest.request('GET', '/metrics', { query: { reporter: '' } })).body).toEqual([]);
+    expect((await rest.request('GET', '/metrics', { query: { name: '' } })).body).toEqual([]);
   });
 
   it('answers 400 for parameters that do not convert or an interval below one second, 500 above 200 rows', async () => {
@@ -172,5 +175,13 @@ describe('DELETE /metrics/task-worker', () => {
     expect(byAdmin.status).toBe(204);
     expect(read.status).toBe(200);
     expect(sum.body).toEqual({ result: 0 });
+    // Camunda's DeleteTaskMetricsCmd logs the deletion (with its date when one is given).
+    const at0 = formatRestDate(at(0));
+    await rest.request('DELETE', '/metrics/task-worker', { query: { date: at0 }, headers: basic('admin', 'admin-secret') });
+    const logged = (await rest.request('GET', '/history/user-operation', { query: { entityType: 'TaskMetrics', sortBy: 'timestamp', sortOrder: 'asc' }, headers: basic('admin', 'admin-secret') })).body;
+    expect(logged.map((entry: { operationType: string; property: string | null; newValue: string | null }) => [entry.operationType, entry.property, entry.newValue])).toEqual([
+      ['Delete', null, null],
+      ['Delete', 'timestamp', String(at(0).getTime())],
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { CommandContext } from '../command/command-context.js';
 import type { Job } from '../jobs/job.js';
@@ -10,7 +9,6 @@ import { queueHistoryWrite } from './queued-history.js';
 export const JobLogState = { created: 0, failed: 1, successful: 2, deleted: 3 } as const;
 
 const FAILURES = Symbol('trellis.jobFailureLogs');
-const HOSTNAME = hostname();
 /** Orders entries of equal timestamp (Camunda's occurrence) in the order this engine wrote them. */
 let sequence = 0;
 
@@ -64,7 +62,7 @@ function log(ctx: CommandContext, job: Job, event: HistoryEventType, state: numb
     deployment_id: job.deploymentId,
     sequence_counter: ++sequence,
     tenant_id: job.tenantId,
-    hostname: HOSTNAME,
+    hostname: ctx.config.hostname,
     // A job of no instance with a job definition may be a batch's (seed, monitor or execution job).
     batch_id:
       definitionId && job.processInstanceId === null

@@ -12,7 +12,7 @@ export type OperationLogCategoryName = (typeof OperationLogCategory)[keyof typeo
 export type OperationLogEntityType =
   | 'ProcessInstance' | 'ProcessDefinition' | 'Job' | 'JobDefinition' | 'Batch' | 'Deployment' | 'ExternalTask'
   | 'Incident' | 'OperationLog' | 'Task' | 'IdentityLink' | 'Variable' | 'Attachment'
-  | 'User' | 'Group' | 'GroupMembership' | 'Tenant' | 'TenantMembership' | 'Authorization' | 'Filter';
+  | 'User' | 'Group' | 'GroupMembership' | 'Tenant' | 'TenantMembership' | 'Authorization' | 'Filter' | 'TaskMetrics';
 
 /** One changed property; values are written as text (Camunda's PropertyChange). */
 export interface PropertyChange {

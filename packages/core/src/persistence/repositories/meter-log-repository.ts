@@ -93,8 +93,9 @@ export class MeterLogRepository {
 
   private filtered(filter: MeterLogFilter) {
     let query = this.trx.selectFrom('trellis_meter_log');
-    if (filter.name) query = query.where('name', '=', filter.name);
-    if (filter.reporter) query = query.where('reporter', '=', filter.reporter);
+    // Camunda filters on any name or reporter given, '' too.
+    if (filter.name != null) query = query.where('name', '=', filter.name);
+    if (filter.reporter != null) query = query.where('reporter', '=', filter.reporter);
     if (filter.startDate) query = query.where('timestamp', '>=', filter.startDate.getTime());
     if (filter.endDate) query = query.where('timestamp', '<', filter.endDate.getTime());
     return query;

@@ -7,6 +7,7 @@ import { EngineMetrics, type TelemetryMetric } from '../telemetry/engine-metrics
 import { requireSystemPermission } from '../telemetry/telemetry-service.js';
 import { internalMetricName, publicMetricName, TASK_USERS, UNIQUE_TASK_WORKERS, METER_NAMES } from './metric-names.js';
 import { MetricsReporter } from './metrics-reporter.js';
+import { OperationLogCategory, UserOperationLog } from '../../history/user-operation-log.js';
 
 /** Camunda's MetricsQueryImpl: DEFAULT_SELECT_INTERVAL (15 minutes) and DEFAULT_LIMIT_SELECT_INTERVAL. */
 export const DEFAULT_METRICS_INTERVAL = 15 * 60;
@@ -91,6 +92,13 @@ export class MetricsService {
   deleteTaskMetrics(date: Date | null = null): Promise<void> {
     return this.commands.run('DeleteTaskMetricsCmd', async (ctx) => {
       await requireSystemPermission(ctx, 'DELETE');
+      // Camunda's DeleteTaskMetricsCmd logs the deletion, with the timestamp when one is given.
+      UserOperationLog.write(ctx, {
+        operationType: 'Delete',
+        entityType: 'TaskMetrics',
+        category: OperationLogCategory.operator,
+        changes: date === null ? [] : [{ property: 'timestamp', newValue: date }],
+      });
       await ctx.meterLog.deleteTaskWorkers(date);
     });
   }
@@ -144,7 +152,7 @@ export class MetricsService {
 
 function filterOf(query: MetricsIntervalQuery): MeterLogFilter {
   return {
-    name: query.name ? internalMetricName(query.name) : null,
+    name: query.name != null ? internalMetricName(query.name) : null,
     reporter: query.reporter ?? null,
     startDate: query.startDate ?? null,
     endDate: query.endDate ?? null,
