@@ -95,7 +95,7 @@ export class ExecutionTree {
     const instance = this.activityInstances.get(id);
     if (!instance || !this.activityInstances.delete(id)) return;
     this.history.activityEnded(instance, canceled, this.root);
-    if (instance.activityType !== 'processDefinition' && instance.activityType !== 'multiInstanceBody') this.flowNodesEnded++;
+    if (instance.activityType !== 'processDefinition') this.flowNodesEnded++;
     if (this.createdInstances.delete(id)) return;
     this.movedInstances.delete(id);
     this.removedInstances.add(id);

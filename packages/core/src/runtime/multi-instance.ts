@@ -30,6 +30,8 @@ export function enclosingBody(runner: ProcessRunner, execution: Execution, eleme
 export async function enterBody(runner: ProcessRunner, execution: Execution, element: FlowElementModel, parentInstanceId: string): Promise<Execution> {
   const bodyId = miBodyId(element.id);
   const bodyInstanceId = activityInstanceId(bodyId, runner.ctx.ids.next());
+  // Camunda's metrics listeners sit on the body scope too: it counts as a flow node instance.
+  runner.flowNodesStarted++;
   execution.activityId = element.id;
   execution.activityInstanceId = bodyInstanceId;
   execution.isActive = false;

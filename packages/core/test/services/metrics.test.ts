@@ -68,6 +68,24 @@ describe.each(testStoreConfigs())('engine metrics on $name', (testStore) => {
     });
   });
 
+  it('counts a multi-instance body as a flow node, and a standalone task as a started one', async () => {
+    const engine = await setup();
+    const { processDefinitions } = await engine.deployment.deploy({
+      resources: [{
+        name: 'mi.bpmn',
+        bytes: Buffer.from(wrap('mi', `<bpmn:startEvent id="s" />${flow('m1', 's', 'each')}
+          <bpmn:manualTask id="each"><bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:manualTask>
+          ${flow('m2', 'each', 'e')}<bpmn:endEvent id="e" />`)),
+      }],
+    });
+    await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    await engine.task.createTask({ name: 'note' });
+
+    // Camunda's metrics listeners sit on the body too: start, body, 3 instances, end; and the task's start.
+    expect(await engine.metrics.sum('activity-instance-start')).toBe(7);
+    expect(await engine.metrics.sum('activity-instance-end')).toBe(6);
+  });
+
   it('counts nothing of a command that rolled back', async () => {
     const engine = await setup();
     engine.delegates.registerClass('com.example.Charge', () => {

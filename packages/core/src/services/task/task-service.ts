@@ -126,6 +126,8 @@ export class TaskService {
       };
       const noCandidates = { users: [], groups: [] };
       await ctx.tasks.insert(task, noCandidates);
+      // Camunda's SaveTaskCmd counts a new task as a flow node instance.
+      ctx.afterCommit(() => this.env.metrics.mark('activity-instance-start'));
       await grantTaskDefaults(ctx, task, noCandidates);
       await TaskHistory.standaloneCreated(ctx, task);
       const blank = { ...task, name: null, description: null, assignee: null, owner: null, priority: TASK_PRIORITY_NORMAL, due: null, followUp: null, delegationState: null, parentTaskId: null };
