@@ -71,19 +71,18 @@ describe('the Schema Log group', () => {
     const admin = basic('admin', 'admin-secret');
 
     const all = await rest.request('GET', '/schema/log', { headers: admin });
-    const one = await rest.request('GET', '/schema/log', { query: { version: '7.22.0-trellis.1' }, headers: admin });
+    const one = await rest.request('GET', '/schema/log', { query: { version: '7.22.0' }, headers: admin });
+    const other = await rest.request('GET', '/schema/log', { query: { version: '7.21.0' }, headers: admin });
     const page = await rest.request('POST', '/schema/log', { query: { firstResult: 1, maxResults: 2 }, json: { sorting: [{ sortBy: 'timestamp', sortOrder: 'asc' }] }, headers: admin });
     const badSort = await rest.request('GET', '/schema/log', { query: { sortBy: 'version', sortOrder: 'asc' }, headers: admin });
     const hidden = await rest.request('GET', '/schema/log', { headers: basic('ops', 'ops-secret') });
 
+    // A schema created in one go is one entry, as Camunda's create scripts write it.
     expect(all.status).toBe(200);
-    expect(all.body.length).toBeGreaterThanOrEqual(24);
-    expect(all.body.slice(0, 2).map((entry: { id: string; version: string }) => [entry.id, entry.version])).toEqual([
-      ['1', '7.22.0-trellis.1'],
-      ['2', '7.22.0-trellis.2'],
-    ]);
-    expect(one.body).toEqual([{ id: '1', timestamp: all.body[0].timestamp, version: '7.22.0-trellis.1' }]);
-    expect(page.body.map((entry: { id: string }) => entry.id)).toEqual(['2', '3']);
+    expect(all.body).toEqual([{ id: '0', timestamp: expect.any(String), version: '7.22.0' }]);
+    expect(one.body).toEqual(all.body);
+    expect(other.body).toEqual([]);
+    expect(page.body).toEqual([]);
     expect(badSort.status).toBe(400);
     expect(hidden.body).toEqual([]);
   });

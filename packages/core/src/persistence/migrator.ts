@@ -27,11 +27,13 @@ export async function migrateToLatest(
       (await trx.selectFrom('trellis_schema_migration').select('version').execute()).map((row) => row.version),
     );
     const pending = migrations.filter((migration) => !applied.has(migration.version));
+    // One run, one timestamp: the schema log tells the migrations that created the schema from later ones.
+    const appliedAt = now();
     for (const migration of pending) {
       await migration.up(trx, dialect);
       await trx
         .insertInto('trellis_schema_migration')
-        .values({ version: migration.version, name: migration.name, applied_at: now() })
+        .values({ version: migration.version, name: migration.name, applied_at: appliedAt })
         .execute();
     }
     return pending.map((migration) => migration.version);

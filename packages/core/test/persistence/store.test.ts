@@ -6,6 +6,7 @@ import { OptimisticLockingException } from '../../src/errors/index.js';
 import { ProcessDefinitionRepository } from '../../src/persistence/repositories/process-definition-repository.js';
 import type { ProcessDefinition } from '../../src/services/process-definition/process-definition.js';
 import { migrations } from '../../src/persistence/migrations/index.js';
+import { FixedClock, createTestEngine } from '../../src/testing/index.js';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -41,6 +42,27 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
     expect(await second.migrate(() => Date.now())).toEqual([]);
     const rows = await first.db.selectFrom('trellis_schema_migration').select('version').execute();
     expect(rows.map((row) => row.version)).toEqual(migrations.map((_, index) => index + 1));
+  });
+
+  it("shows the schema's creation as one schema log entry and a later migration as its own", async () => {
+    const config = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const clock = new FixedClock(new Date('2026-01-15T10:00:00.000Z'));
+    const engine = await createTestEngine({ store: config, clock });
+    try {
+      const store = await openStore(config);
+      const rows = await store.db.selectFrom('trellis_schema_migration').select('applied_at').execute();
+      // One run, one timestamp.
+      expect(new Set(rows.map((row) => Number(row.applied_at)))).toEqual(new Set([clock.now().getTime()]));
+      const later = clock.now().getTime() + 60_000;
+      await store.db.insertInto('trellis_schema_migration').values({ version: 1000, name: 'later', applied_at: later }).execute();
+
+      expect(await engine.management.getSchemaLog()).toEqual([
+        { id: '0', timestamp: clock.now(), version: '7.22.0' },
+        { id: '1000', timestamp: new Date(later), version: '7.22.0' },
+      ]);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('matches LIKE case-sensitively', async () => {
