@@ -166,10 +166,14 @@ function mountResources(router: Router, rest: RestContext): void {
   historyUserOperationLogRoutes(router, rest);
 }
 
+/**
+ * A path naming another engine: Camunda's resources find no engine (400), except GET /version, which
+ * needs none. (With authentication on, the authentication middleware answers Camunda's filter's 404 first.)
+ */
 function requireEngineName({ engine }: RestContext): Middleware {
   return async (ctx, next) => {
     const name = (ctx as unknown as { params: Record<string, string> }).params.engineName;
-    if (name !== engine.name) throw new InvalidRequestException(404, `Process engine ${name} not available`);
+    if (name !== engine.name && !/\/version\/?$/.test(ctx.path)) throw new InvalidRequestException(400, 'No process engine available');
     await next();
   };
 }

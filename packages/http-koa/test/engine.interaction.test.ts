@@ -20,6 +20,19 @@ describe('GET /engine and /version', () => {
 
     expect(plain.body).toEqual({ version: '7.22.0' });
     expect(named.body).toEqual({ version: '7.22.0' });
+    // The version needs no engine: any name answers it, as in Camunda.
+    expect((await rest.request('GET', '/engine/other/version')).body).toEqual({ version: '7.22.0' });
+  });
+
+  it("answers Camunda's filter's 404 for another engine's name before authenticating", async () => {
+    await rest.close();
+    rest = await startRestHarness({}, { authentication: 'basic' });
+
+    const other = await rest.request('GET', '/engine/other/process-definition', { outsideContract: true });
+    const own = await rest.request('GET', '/engine/default/process-definition', { outsideContract: true });
+
+    expect([other.status, other.body]).toEqual([404, { type: 'InvalidRequestException', message: 'Process engine other not available', code: null }]);
+    expect(own.status).toBe(401);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ProcessEngine } from '@trellis/core';
 import type { Middleware } from 'koa';
 import type { Authenticator } from './authenticator.js';
+import { InvalidRequestException } from '../errors/rest-exception.js';
 
 // Camunda leaves only the engine list open (ProcessEngineAuthenticationFilter: ^/engine/?$).
 const OPEN_PATH = /^\/engine\/?$/;
@@ -13,6 +14,9 @@ export function authenticationMiddleware(engine: ProcessEngine, basePath: string
   return async (ctx, next) => {
     const path = ctx.path.slice(basePath.length) || '/';
     if (!authenticator || (ctx.method === 'GET' && OPEN_PATH.test(path))) return engine.runAs(null, next);
+    // Camunda's filter looks for the engine a path names before it authenticates.
+    const named = engineNameOf(path);
+    if (named !== undefined && named !== engine.name) throw new InvalidRequestException(404, `Process engine ${named} not available`);
     const authentication = await authenticator({ method: ctx.method, path, headers: ctx.headers }, engine);
     if (!authentication) {
       ctx.status = 401;
