@@ -262,6 +262,17 @@ describe('variable history with authorization on', () => {
     expect((await get('/history/detail/count', {}, jonny)).body).toEqual({ count: 5 });
   });
 
+  it("stamps the details a user's command writes with that command's operation id", async () => {
+    await rest.request('POST', `/process-instance/${started.instanceId}/variables`, {
+      json: { modifications: { a: { value: 1, type: 'Integer' }, b: { value: 2, type: 'Integer' } } },
+      headers: admin,
+    });
+
+    const [entry] = (await get('/history/user-operation', { operationType: 'ModifyVariable', sortBy: 'timestamp', sortOrder: 'desc' }, admin)).body;
+    const details = (await get('/history/detail', { userOperationId: entry.operationId }, admin)).body;
+    expect(details.map((detail: { variableName: string }) => detail.variableName).sort()).toEqual(['a', 'b']);
+  });
+
   it('deletes only with DELETE_HISTORY on the definition', async () => {
     const denied = await rest.request('DELETE', `/history/process-instance/${started.instanceId}/variable-instances`, { headers: jonny });
     await grant(['DELETE_HISTORY']);

@@ -43,6 +43,7 @@ export interface OperationLogEntry {
 }
 
 const PREVENTED = Symbol('trellis.userOperationLogPrevented');
+const OPERATION_ID = Symbol('trellis.userOperationId');
 /** Orders entries of equal timestamp in the order this engine wrote them. */
 let sequence = 0;
 
@@ -60,10 +61,24 @@ export const UserOperationLog = {
       && ctx.attachments.get(PREVENTED) !== true;
   },
 
-  /** Writes one operation (one row per property change, one shared operation id); returns that id, or null when nothing was written. */
-  write(ctx: CommandContext, entry: OperationLogEntry): string | null {
+  /**
+   * The command's operation id (Camunda's CommandContext.getOperationId): one for all the entries a
+   * command logs and the variable details it writes; null when it logs nothing.
+   */
+  operationId(ctx: CommandContext): string | null {
     if (!UserOperationLog.enabled(ctx)) return null;
-    const operationId = ctx.ids.next();
+    let id = ctx.attachments.get(OPERATION_ID) as string | undefined;
+    if (id === undefined) {
+      id = ctx.ids.next();
+      ctx.attachments.set(OPERATION_ID, id);
+    }
+    return id;
+  },
+
+  /** Writes one operation (one row per property change, the command's operation id); returns that id, or null when nothing was written. */
+  write(ctx: CommandContext, entry: OperationLogEntry): string | null {
+    const operationId = UserOperationLog.operationId(ctx);
+    if (operationId === null) return null;
     const timestamp = ctx.clock.now().getTime();
     const changes = entry.changes && entry.changes.length > 0 ? entry.changes : [{ property: null }];
     const definitionId = entry.processDefinitionId ?? (entry.processInstanceId ? definitionOfInstance(entry.processInstanceId) : null);

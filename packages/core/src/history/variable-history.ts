@@ -6,6 +6,7 @@ import { isHistoryEventProduced } from './history-level.js';
 import { historicRootOf } from './history-roots.js';
 import { execute, type Write } from './history-writer.js';
 import { FORM_PROPERTY, VARIABLE_UPDATE } from '../persistence/repositories/historic-variable-repository.js';
+import { UserOperationLog } from './user-operation-log.js';
 
 const ROWS_PER_STATEMENT = 400;
 
@@ -122,7 +123,7 @@ export async function formFieldsSubmitted(ctx: CommandContext, scope: FormScope,
       time: now,
       sequence_counter: nextSequence(),
       initial: 0,
-      operation_id: null,
+      operation_id: UserOperationLog.operationId(ctx),
       text: value.value as string,
       text2: null,
       long_value: null,
@@ -210,7 +211,7 @@ function detailRow(ctx: CommandContext, change: VariableChange, scope: VariableH
     time: now,
     sequence_counter: nextSequence(),
     initial: Number(change.kind === 'create' && scope.initial),
-    operation_id: null,
+    operation_id: UserOperationLog.operationId(ctx),
     ...value,
     ...scopeColumns(ctx, change, scope),
   };
