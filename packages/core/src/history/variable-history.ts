@@ -20,6 +20,8 @@ export interface VariableChange {
   processInstanceId: string | null;
   taskId: string | null;
   activityInstanceId: string | null;
+  /** Created while its instance was starting (Camunda's initial detail). */
+  initial?: boolean;
 }
 
 /** What the historic rows of a scope's variables carry besides the variable itself. */
@@ -27,8 +29,6 @@ export interface VariableHistoryContext {
   processDefinitionId: string | null;
   processDefinitionKey: string | RawBuilder<string | null> | null;
   tenantId: string | null;
-  /** The instance started in this command: its new variables are Camunda's "initial" details. */
-  initial: boolean;
 }
 
 /** Where the variables of one process instance live (kept by InstanceVariables while a command runs). */
@@ -43,11 +43,10 @@ export function instanceVariableScope(
   processInstanceId: string,
   definition: { id: string; key: string; tenantId: string | null },
   scopeInstanceOf: (executionId: string) => string | null | undefined,
-  isNew: () => boolean,
 ): VariableHistoryScope {
   const known = new Map<string, string | null>();
   return {
-    context: () => ({ processDefinitionId: definition.id, processDefinitionKey: definition.key, tenantId: definition.tenantId, initial: isNew() }),
+    context: () => ({ processDefinitionId: definition.id, processDefinitionKey: definition.key, tenantId: definition.tenantId }),
     activityInstanceOf(executionId) {
       const current = scopeInstanceOf(executionId);
       // The runtime's VariableInstanceQuery rule: the execution's scope instance, else the process instance.
@@ -66,7 +65,7 @@ export const VariableHistory = {
   async write(ctx: CommandContext, context: VariableHistoryContext | null, changes: readonly VariableChange[]): Promise<void> {
     if (changes.length === 0 || !isHistoryEventProduced(ctx.config.historyLevel, 'variable-instance-create')) return;
     const now = ctx.clock.now().getTime();
-    const scope = context ?? { processDefinitionId: null, processDefinitionKey: null, tenantId: null, initial: false };
+    const scope = context ?? { processDefinitionId: null, processDefinitionKey: null, tenantId: null };
     const writes: Write[] = [];
     // Camunda: only HistoryLevelFull produces VARIABLE_INSTANCE_UPDATE_DETAIL. Details go first: their
     // revision reads the instance row before this flush's update (PostgreSQL sees that snapshot anyway).
@@ -173,7 +172,7 @@ export async function taskVariablesWritten(ctx: CommandContext, task: TaskScope,
 /** A scope's definition by id; its key is read inside the insert. */
 function definitionContext(processDefinitionId: string | null, tenantId: string | null): VariableHistoryContext {
   const key = processDefinitionId === null ? null : sql<string | null>`(select d.key from trellis_process_definition d where d.id = ${processDefinitionId})`;
-  return { processDefinitionId, processDefinitionKey: key, tenantId, initial: false };
+  return { processDefinitionId, processDefinitionKey: key, tenantId };
 }
 
 function scopeColumns(ctx: CommandContext, change: VariableChange, scope: VariableHistoryContext) {
@@ -210,7 +209,7 @@ function detailRow(ctx: CommandContext, change: VariableChange, scope: VariableH
     rev,
     time: now,
     sequence_counter: nextSequence(),
-    initial: Number(change.kind === 'create' && scope.initial),
+    initial: Number(change.kind === 'create' && change.initial === true),
     operation_id: UserOperationLog.operationId(ctx),
     ...value,
     ...scopeColumns(ctx, change, scope),

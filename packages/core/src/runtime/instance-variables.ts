@@ -8,6 +8,8 @@ interface Entry {
   row: VariableRow | null;
   value: TypedValue;
   changed: boolean;
+  /** Created while the instance was starting: its creation is an "initial" detail. */
+  initial?: boolean;
 }
 
 /** How variables find their way up the execution tree: an execution's parent, null at the root. */
@@ -32,6 +34,11 @@ export class InstanceVariables {
   /** Where history finds the definition and activity instances (set by the instance's runner). */
   history: VariableHistoryScope | null = null;
   private parentOf: ParentLookup = () => null;
+  /**
+   * The instance is starting (Camunda's isProcessInstanceStarting): from its start until it first
+   * takes a flow, or until this command writes. Variables created meanwhile are its initial ones.
+   */
+  starting = false;
   /** Whether variables changed since takeChanged() last asked (conditional events re-evaluate then). */
   private changed = false;
 
@@ -107,7 +114,7 @@ export class InstanceVariables {
     this.history?.activityInstanceOf(executionId);
     const scope = this.scope(executionId);
     const entry = scope.get(name);
-    scope.set(name, { row: entry?.row ?? null, value, changed: true });
+    scope.set(name, { row: entry?.row ?? null, value, changed: true, initial: entry ? entry.initial : this.starting });
   }
 
   removeLocal(executionId: string, name: string): void {
@@ -188,11 +195,12 @@ export class InstanceVariables {
         const row = this.rowOf(ctx, executionId, name, entry.value, entry.row);
         if (runtime && entry.row) await ctx.variables.update(row);
         else if (runtime) await ctx.variables.insert(row);
-        changes.push(this.change(entry.row ? 'update' : 'create', row));
+        changes.push(this.change(entry.row ? 'update' : 'create', row, entry.initial === true));
         entry.row = row;
         entry.changed = false;
       }
     }
+    this.starting = false;
     if (this.history) await VariableHistory.write(ctx, this.history.context(), changes);
   }
 
@@ -200,10 +208,10 @@ export class InstanceVariables {
     return { ...toStorage(value), id: stored?.id ?? ctx.ids.next(), name, execution_id: executionId, proc_inst_id: this.processInstanceId, task_id: null };
   }
 
-  private change(kind: VariableChange['kind'], row: VariableRow): VariableChange {
+  private change(kind: VariableChange['kind'], row: VariableRow, initial = false): VariableChange {
     const { id, name, execution_id, proc_inst_id, task_id, ...value } = row;
     const activityInstanceId = execution_id === null ? proc_inst_id : (this.history?.activityInstanceOf(execution_id) ?? proc_inst_id);
-    return { kind, id, name, value, executionId: execution_id, processInstanceId: proc_inst_id, taskId: task_id, activityInstanceId };
+    return { kind, id, name, value, executionId: execution_id, processInstanceId: proc_inst_id, taskId: task_id, activityInstanceId, initial };
   }
 
   private scope(executionId: string): Map<string, Entry> {

@@ -122,7 +122,7 @@ export class ProcessRunner {
   ) {
     variables.attach((id) => this.tree.executions.get(id)?.parentId ?? null);
     tree.history.definition = definition;
-    variables.history ??= instanceVariableScope(tree.processInstanceId, definition, (id) => this.tree.executions.get(id)?.scopeInstanceId, () => this.isNew);
+    variables.history ??= instanceVariableScope(tree.processInstanceId, definition, (id) => this.tree.executions.get(id)?.scopeInstanceId);
   }
 
   // --- the agenda ---
@@ -771,6 +771,8 @@ export class ProcessRunner {
   /** Leaves an activity along its outgoing flows (or the chosen ones); none left ends the path. */
   async takeFlows(execution: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     const flows = chosen ?? this.outgoingFlows(execution, element, evaluateConditions);
+    // The first flow taken ends the instance's start (Camunda clears isProcessInstanceStarting there).
+    this.variables.starting = false;
     if (flows.length === 0) return this.end(execution);
     for (const flowId of flows) await this.notify(execution, this.model.flows.get(flowId)!.executionListeners, 'take', flowId);
     const targets = flows.map((flowId) => this.model.flows.get(flowId)!.targetRef);

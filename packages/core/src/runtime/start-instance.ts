@@ -59,6 +59,7 @@ export async function startInstance(ctx: CommandContext, env: RuntimeEnvironment
     executionId: id,
     startTime: now,
   });
+  runner.variables.starting = true;
   for (const [name, value] of Object.entries(start.variables ?? {})) runner.variables.set(name, value);
   // camunda:initiator: the authenticated user who started the instance (null when nobody is).
   const initiator = runner.model.activity(start.startActivityId)?.camunda.initiator;

@@ -89,6 +89,31 @@ describe.each(testStoreConfigs())('variable history on $name', (testStore) => {
     expect(await engine.history.variables.countDetails({ occurredAfter: new Date(engine.clock.now()) })).toBe(4);
   });
 
+  it('marks as initial only what the instance had before it first took a flow (Camunda\'s isProcessInstanceStarting)', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d_i" targetNamespace="http://trellis.test">
+  <bpmn:process id="initials" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start"><bpmn:extensionElements><camunda:executionListener event="end" class="com.example.FromStart" /></bpmn:extensionElements></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="compute" />
+    <bpmn:serviceTask id="compute" camunda:class="com.example.Compute" />
+    <bpmn:sequenceFlow id="f2" sourceRef="compute" targetRef="wait" />
+    <bpmn:userTask id="wait" />
+    <bpmn:sequenceFlow id="f3" sourceRef="wait" targetRef="end" />
+    <bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    const { engine, definition } = await engineWith('full', xml);
+    engine.delegates
+      .registerClass('com.example.FromStart', (execution) => execution.setVariable('fromStart', 1))
+      .registerClass('com.example.Compute', (execution) => execution.setVariable('computed', 2));
+
+    await engine.runtime.startProcessInstanceById(definition.id, { variables: { given: string('g') } });
+
+    const initial = await engine.history.variables.findDetails({ initial: true });
+    expect(initial.map((detail) => (detail as HistoricVariableUpdate).variableName).sort()).toEqual(['fromStart', 'given']);
+    expect(await engine.history.variables.countDetails()).toBe(3);
+  });
+
   it('records the variables of an instance that ends in the command that starts it', async () => {
     const { engine, definition } = await engineWith('full', startToEnd);
 
