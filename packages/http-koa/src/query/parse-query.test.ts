@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { jaxRsFlag, parseQuery, parseSortingBody, type QuerySpec } from './parse-query.js';
+import { jaxRsFlag, parseBodyQuery, parseQuery, parseSortingBody, type QuerySpec } from './parse-query.js';
 
 const SPEC: QuerySpec = {
   params: { name: 'string', ids: 'stringList', active: 'boolean', version: 'integer', after: 'date' },
@@ -66,6 +66,19 @@ describe('parseSortingBody', () => {
       { sortBy: 'id', sortOrder: 'desc' },
     ]);
     expect(() => parseSortingBody([{ sortBy: 'age', sortOrder: 'asc' }], ['id'])).toThrow('sortBy parameter has invalid value: age');
+  });
+});
+
+describe('parseBodyQuery', () => {
+  const spec: QuerySpec = { params: { name: 'string' }, sortBy: ['id', 'name'] };
+
+  it("takes a body's own sortBy and sortOrder (Camunda's DTO setters) before its sorting list", () => {
+    expect(parseBodyQuery({ sortBy: 'name', sortOrder: 'desc', sorting: [{ sortBy: 'id', sortOrder: 'asc' }] }, spec)).toEqual({
+      sorting: [{ sortBy: 'name', sortOrder: 'desc' }, { sortBy: 'id', sortOrder: 'asc' }],
+    });
+    expect(() => parseBodyQuery({ sortBy: 'age', sortOrder: 'asc' }, spec)).toThrow('sortBy parameter has invalid value: age');
+    expect(() => parseBodyQuery({ sortBy: 'id', sortOrder: 'up' }, spec)).toThrow('sortOrder parameter has invalid value: up');
+    expect(() => parseBodyQuery({ sortBy: 'id' }, spec)).toThrow('Only a single sorting parameter specified. sortBy and sortOrder required');
   });
 });
 

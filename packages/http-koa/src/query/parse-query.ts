@@ -160,7 +160,26 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
     const converted = bodyValue(name, value, kind);
     if (!isEmptyOptionalList(kind, converted)) query[name] = converted;
   }
-  return { ...query, sorting: parseSortingBody(body.sorting, spec.sortBy ?? []) } as Query;
+  const single = parseSortingFields(body, spec.sortBy ?? []);
+  const list = parseSortingBody(body.sorting, spec.sortBy ?? []);
+  return { ...query, sorting: single || list ? [...(single ?? []), ...(list ?? [])] : undefined } as Query;
+}
+
+/**
+ * A query body's own `sortBy` / `sortOrder` (Camunda's AbstractQueryDto setters, which Jackson calls
+ * too): each checked as it is set, both or neither; they sort before the `sorting` list.
+ */
+function parseSortingFields(body: Record<string, unknown>, allowed: readonly string[]): Sorting<string>[] | undefined {
+  const given = (value: unknown) => (value === undefined || value === null ? undefined : (scalarText(value) ?? String(value)));
+  const sortBy = given(body.sortBy);
+  const sortOrder = given(body.sortOrder);
+  if (sortBy !== undefined && !allowed.includes(sortBy)) throw new InvalidRequestException(400, `sortBy parameter has invalid value: ${sortBy}`);
+  if (sortOrder !== undefined && sortOrder !== 'asc' && sortOrder !== 'desc') throw new InvalidRequestException(400, `sortOrder parameter has invalid value: ${sortOrder}`);
+  if (sortBy === undefined && sortOrder === undefined) return undefined;
+  if (sortBy === undefined || sortOrder === undefined) {
+    throw new InvalidRequestException(400, 'Only a single sorting parameter specified. sortBy and sortOrder required');
+  }
+  return [{ sortBy, sortOrder: sortOrder as SortOrder }];
 }
 
 /**
