@@ -114,6 +114,8 @@ describe('the Historic Incident, Job Log and External Task Log groups', () => {
     // Camunda's default hostname: this machine's address and the engine's name.
     expect(rest.engine.config.hostname).toMatch(/^\d+\.\d+\.\d+\.\d+\$default$/);
     expect(count.body).toEqual({ count: 4 });
+    // Several state flags: the last Camunda's DTO sets wins (creation, failure, success, deletion).
+    expect((await get('/history/job-log/count', { jobId: scenario.jobId, creationLog: true, failureLog: true })).body).toEqual({ count: 3 });
     expect(one.body).toEqual(failures.body[0]);
     expect(stacktrace.status).toBe(200);
     expect(stacktrace.headers.get('content-type')).toMatch(/^text\/plain/);

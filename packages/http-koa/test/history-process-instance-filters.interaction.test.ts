@@ -114,6 +114,8 @@ describe.each(testStoreConfigs())('the historic process instance query’s incid
     const rootAndSuper = await rest.request('GET', '/history/process-instance', { query: { rootProcessInstances: 'true', superProcessInstanceId: approval } });
     expect([rootAndSuper.status, rootAndSuper.body.message]).toEqual([400, 'Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId']);
     expect(await listByBody({ orQueries: [{}] })).toEqual([approval, failing].sort());
+    // processDefinitionKeyNotIn compares with NOT LIKE, as Camunda's mapping does.
+    expect(await list({ processDefinitionKeyNotIn: 'appr%' })).toEqual([failing]);
     const counted = await rest.request('POST', '/history/process-instance/count', { json: { orQueries: [{ incidentStatus: 'open', processInstanceBusinessKey: 'none' }] } });
     expect(counted.body).toEqual({ count: 1 });
     const invalid = await rest.request('POST', '/history/process-instance', { json: { orQueries: 'all' } });

@@ -249,6 +249,8 @@ describe('the Historic Activity Instance group', () => {
     expect((await get('/history/activity-instance/count', { finished: true })).body).toEqual({ count: 4 });
     expect((await get('/history/activity-instance/count', { unfinished: true, activityId: 'review' })).body).toEqual({ count: 2 });
     expect((await get('/history/activity-instance/count', { completeScope: true })).body).toEqual({ count: 1 });
+    const twoStates = await get('/history/activity-instance/count', { completeScope: true, canceled: true });
+    expect([twoStates.status, twoStates.body.message]).toEqual([500, 'Already querying for activity instance state <scopeComplete>']);
     expect((await post('/history/activity-instance/count', { activityName: 'Review', startedAfter: '2026-01-15T10:00:30.000+0000' })).body).toEqual({ count: 1 });
     // Camunda 7.22's DTO takes activityNameLike (its document leaves it out); an empty tenant list filters nothing.
     expect((await rest.request('GET', '/history/activity-instance/count', { query: { activityNameLike: 'Rev%' }, outsideContract: true })).body).toEqual({ count: 2 });

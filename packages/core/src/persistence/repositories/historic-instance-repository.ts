@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { BadUserRequestException } from '../../errors/exceptions.js';
+import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import type {
   HistoricActivityInstance,
   HistoricActivityInstanceQuery,
@@ -104,6 +104,8 @@ export class HistoricInstanceRepository {
     if (q.taskAssignee !== undefined) s = s.where('a.assignee', '=', q.taskAssignee);
     if (q.finished) s = s.where('a.end_time', 'is not', null);
     if (q.unfinished) s = s.where('a.end_time', 'is', null);
+    // Camunda's query holds one activity instance state; its DTO asks for completeScope first.
+    if (q.completeScope && q.canceled) throw new ProcessEngineException('Already querying for activity instance state <scopeComplete>');
     if (q.canceled) s = s.where('a.canceled', '=', 1);
     if (q.completeScope) s = s.where('a.complete_scope', '=', 1);
     if (q.startedBefore) s = s.where('a.start_time', '<=', q.startedBefore.getTime());
@@ -143,9 +145,8 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   if (q.processDefinitionId !== undefined) is('p.proc_def_id', '=', q.processDefinitionId);
   if (q.processDefinitionKey !== undefined) is('p.proc_def_key', '=', q.processDefinitionKey);
   if (q.processDefinitionKeyIn !== undefined) isIn('p.proc_def_key', q.processDefinitionKeyIn);
-  if (q.processDefinitionKeyNotIn !== undefined && q.processDefinitionKeyNotIn.length > 0) {
-    c.push(sql<SqlBool>`p.proc_def_key not in (${sql.join(q.processDefinitionKeyNotIn)})`);
-  }
+  // Camunda compares each key with NOT LIKE: `%` and `_` in a key are wildcards.
+  for (const key of q.processDefinitionKeyNotIn ?? []) c.push(sql<SqlBool>`p.proc_def_key not like ${key} escape '\\'`);
   if (q.processDefinitionName !== undefined) is('p.proc_def_name', '=', q.processDefinitionName);
   if (q.processDefinitionNameLike !== undefined) is('p.proc_def_name', 'like', q.processDefinitionNameLike);
   if (q.processInstanceBusinessKey !== undefined) is('p.business_key', '=', q.processInstanceBusinessKey);

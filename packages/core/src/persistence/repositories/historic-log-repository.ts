@@ -33,6 +33,9 @@ const STATES: ReadonlyArray<['creationLog' | 'failureLog' | 'successLog' | 'dele
   ['creationLog', 0], ['failureLog', 1], ['successLog', 2], ['deletionLog', 3],
 ];
 
+/** The one state a log query asks for: its DTO sets them in this order and each replaces the one before. */
+const lastState = (q: Partial<Record<(typeof STATES)[number][0], boolean>>) => STATES.filter(([flag]) => q[flag] === true).at(-1)?.[1];
+
 /**
  * The historic job log and external task log (Camunda's HistoricJobLogQuery and
  * HistoricExternalTaskLogQuery). `readable` filters by definition key; a job of no definition (a
@@ -110,7 +113,8 @@ export class HistoricLogRepository {
     if (q.hostname !== undefined) s = s.where('j.hostname', '=', q.hostname);
     if (q.jobPriorityLowerThanOrEquals !== undefined) s = s.where('j.job_priority', '<=', q.jobPriorityLowerThanOrEquals);
     if (q.jobPriorityHigherThanOrEquals !== undefined) s = s.where('j.job_priority', '>=', q.jobPriorityHigherThanOrEquals);
-    for (const [flag, state] of STATES) if (q[flag] === true) s = s.where('j.state', '=', state);
+    const state = lastState(q);
+    if (state !== undefined) s = s.where('j.state', '=', state);
     return s;
   }
 
@@ -133,7 +137,8 @@ export class HistoricLogRepository {
     if (tenants) s = s.where(tenants);
     if (q.priorityLowerThanOrEquals !== undefined) s = s.where('t.priority', '<=', q.priorityLowerThanOrEquals);
     if (q.priorityHigherThanOrEquals !== undefined) s = s.where('t.priority', '>=', q.priorityHigherThanOrEquals);
-    for (const [flag, state] of STATES) if (q[flag] === true) s = s.where('t.state', '=', state);
+    const state = lastState(q);
+    if (state !== undefined) s = s.where('t.state', '=', state);
     return s;
   }
 }
