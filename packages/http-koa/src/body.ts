@@ -98,6 +98,16 @@ export const nestedDto = (value: unknown): Record<string, unknown> | null => {
   return value as Record<string, unknown>;
 };
 
+/**
+ * A JSON List<String> as Jackson binds it: null when missing or null; numbers and booleans become
+ * text, null items stay; anything else cannot bind (400 with an empty message).
+ */
+export const idList = (value: unknown): Array<string | null> | null => {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) throw unbindable();
+  return value.map((each) => (each === null ? null : text(each)));
+};
+
 /** A nested DTO (nestedDto) converted, or null when missing. */
 export const mapNested = <T>(value: unknown, convert: (dto: Record<string, unknown>) => T): T | null => {
   const dto = nestedDto(value);

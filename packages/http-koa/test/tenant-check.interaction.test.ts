@@ -60,5 +60,11 @@ describe('the tenant check over REST', () => {
     // Camunda's historic activity statistics have no tenant check (only READ_HISTORY when authorization is on).
     const otherStatistics = (await rest.request('GET', `/history/process-definition/${definitions.t2}/statistics`, { headers: jonny })).body;
     expect(otherStatistics).toMatchObject([{ instances: 1 }]);
+    // A removal time batch finds the ids given as a tenant-checked query does: another tenant's are not found.
+    const removal = await rest.request('POST', '/history/process-instance/set-removal-time', {
+      json: { clearedRemovalTime: true, historicProcessInstanceIds: [instanceIds.t2] },
+      headers: jonny,
+    });
+    expect([removal.status, removal.body.message]).toEqual([400, 'historicProcessInstances is empty']);
   });
 });

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { readJsonObject, text, flag } from '../body.js';
+import { idList, readJsonObject, text, flag } from '../body.js';
 import { toBatchDto } from './batch.js';
 import { dueDateOf, retriesOf } from './batch-retries-suspension.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
-import { historicQueryOf, idList } from './historic-selection.js';
+import { historicQueryOf } from './historic-selection.js';
 
 /**
  * The process-instance batches that select by history: POST /process-instance/delete-historic-query-based
@@ -18,7 +18,7 @@ export function historicQueryBatchRoutes(router: Router, rest: RestContext): voi
 
   router.post('/process-instance/delete-historic-query-based', async (ctx) => {
     const body = await readJsonObject(ctx, bodyLimit);
-    const selection = { processInstanceIds: idList(body.processInstanceIds, 'processInstanceIds'), historicProcessInstanceQuery: historicQueryOf(body) };
+    const selection = { processInstanceIds: idList(body.processInstanceIds), historicProcessInstanceQuery: historicQueryOf(body) };
     const options = {
       deleteReason: text(body.deleteReason),
       skipCustomListeners: flag(body.skipCustomListeners),
@@ -32,7 +32,7 @@ export function historicQueryBatchRoutes(router: Router, rest: RestContext): voi
     const body = await readJsonObject(ctx, bodyLimit);
     // Camunda checks `retries` first (a NullValueException, answered as a 400).
     const retries = retriesOf(body);
-    const given = idList(body.processInstances, 'processInstances')?.filter((id): id is string => id !== null) ?? null;
+    const given = idList(body.processInstances)?.filter((id): id is string => id !== null) ?? null;
     const selection = { processInstanceIds: given, historicProcessInstanceQuery: historicQueryOf(body) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.asyncRetries.setJobRetriesAsync(selection, retries, dueDateOf(body))));
   });

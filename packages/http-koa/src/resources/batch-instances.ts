@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { AuthorizationException, BadUserRequestException, NullValueException, ProcessEngineException, type ProcessInstanceSelection } from '@trellis/core';
-import { readJsonObject, text, flag } from '../body.js';
+import { idList, readJsonObject, text, flag } from '../body.js';
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
@@ -67,14 +67,4 @@ function selectionOf(body: Record<string, unknown>): ProcessInstanceSelection {
   return { processInstanceIds: idList(body.processInstanceIds), processInstanceQuery: instanceQueryOf(body), historicProcessInstanceQuery: historicQueryOf(body) };
 }
 
-/** A JSON List<String> as Jackson reads it: null stays null (not given), numbers become text. */
-function idList(value: unknown): Array<string | null> | null {
-  if (!present(value)) return null;
-  if (!Array.isArray(value)) throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list");
-  return value.map((each) => {
-    if (each === null || typeof each === 'string') return each;
-    if (typeof each === 'number') return String(each);
-    throw new InvalidRequestException(400, "Cannot set 'processInstanceIds': not a list of strings");
-  });
-}
 

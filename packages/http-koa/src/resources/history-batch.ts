@@ -6,7 +6,7 @@ import {
   type HistoricBatch,
   type HistoricBatchQuery,
 } from '@trellis/core';
-import { mapNested, readJsonObject, flag, dateValue } from '../body.js';
+import { idList, mapNested, readJsonObject, flag, dateValue } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -73,10 +73,7 @@ export function historyBatchRoutes(router: Router, rest: RestContext): void {
   // SetRemovalTimeToHistoricBatchesDto; engine errors (mode, selection) stay BadUserRequestException 400s.
   router.post('/history/batch/set-removal-time', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const ids = body.historicBatchIds;
-    if (ids !== undefined && ids !== null && (!Array.isArray(ids) || ids.some((each) => typeof each !== 'string'))) {
-      throw new InvalidRequestException(400, "Cannot set 'historicBatchIds': not a list of strings");
-    }
+    const ids = idList(body.historicBatchIds);
     const historicBatchQuery = mapNested(body.historicBatchQuery, (dto) => parseBodyQuery<HistoricBatchQuery>(dto, HISTORIC_BATCH_QUERY));
     const batch = await engine.historicBatches.setRemovalTimeAsync({
       absoluteRemovalTime: dateValue(body.absoluteRemovalTime),

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import { readJsonObject, flag, integer, dateValue } from '../body.js';
+import { idList, readJsonObject, flag, integer, dateValue } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { type RestContext } from './context.js';
-import { historicQueryOf, idList } from './historic-selection.js';
+import { historicQueryOf } from './historic-selection.js';
 
 /** JAX-RS @DefaultValue("true") boolean: absent is true, otherwise Boolean.valueOf (only "true", any case). */
 const booleanParam = (value: string | string[] | undefined, fallback: boolean) => {
@@ -41,7 +41,7 @@ export function historyCleanupRoutes(router: Router, rest: RestContext): void {
   // SetRemovalTimeToHistoricProcessInstancesDto; engine errors (mode, selection) stay BadUserRequestException 400s.
   router.post('/history/process-instance/set-removal-time', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const ids = idList(body.historicProcessInstanceIds, 'historicProcessInstanceIds');
+    const ids = idList(body.historicProcessInstanceIds);
     const batch = await engine.historyCleanup.setRemovalTimeAsync({
       absoluteRemovalTime: dateValue(body.absoluteRemovalTime),
       clearedRemovalTime: flag(body.clearedRemovalTime),

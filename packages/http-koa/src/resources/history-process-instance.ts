@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { BadUserRequestException, type HistoricProcessInstance, type HistoricProcessInstanceQuery } from '@trellis/core';
-import { readJsonObject, text } from '../body.js';
+import { idList, readJsonObject, text } from '../body.js';
 import { formatRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom, type QuerySpec, jaxRsFlag } from '../query/parse-query.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
-import { historicQueryOf, idList } from './historic-selection.js';
+import { historicQueryOf } from './historic-selection.js';
 import { variableCriteria, variableRule } from '../query/variable-criteria.js';
 
 const VARIABLE_CRITERIA = { variables: variableRule() };
@@ -89,7 +89,7 @@ export function historyProcessInstanceRoutes(router: Router, rest: RestContext):
   // DeleteHistoricProcessInstancesDto (its failIfNotExists is not read, as in Camunda's deleteAsync); engine refusals are 400s.
   router.post('/history/process-instance/delete', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const selection = { historicProcessInstanceIds: idList(body.historicProcessInstanceIds, 'historicProcessInstanceIds'), historicProcessInstanceQuery: historicQueryOf(body) };
+    const selection = { historicProcessInstanceIds: idList(body.historicProcessInstanceIds), historicProcessInstanceQuery: historicQueryOf(body) };
     ctx.body = toBatchDto(await badUserRequestAs400(() => engine.history.deleteHistoricProcessInstancesAsync(selection, text(body.deleteReason))));
   });
 

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { InstanceRestart, RestartInstruction } from '@trellis/core';
-import { readJsonObject, flag } from '../body.js';
+import { idList, readJsonObject, flag } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
 import { toBatchDto } from './batch.js';
 import { badUserRequestAs400 } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
-import { historicQueryOf, idList } from './historic-selection.js';
+import { historicQueryOf } from './historic-selection.js';
 
 /**
  * POST /process-definition/{id}/restart (204) and /restart-async (BatchDto) with a
@@ -37,7 +37,7 @@ function restartOf(processDefinitionId: string, body: Record<string, unknown>): 
   return {
     processDefinitionId,
     instructions,
-    processInstanceIds: idList(body.processInstanceIds, 'processInstanceIds'),
+    processInstanceIds: idList(body.processInstanceIds),
     historicProcessInstanceQuery: historicQueryOf(body),
     initialVariables: flag(body.initialVariables),
     skipCustomListeners: flag(body.skipCustomListeners),

@@ -141,7 +141,8 @@ export class HistoricBatchService {
         for (const batch of await findHistoricBatches(ctx, unpaged)) ids.add(batch.id);
       }
       if (historicBatchIds && historicBatchIds.length > 0) {
-        const rows = await filtered(ctx.trx, {}, await readable(ctx))
+        // Camunda finds each by a tenant-checked query.
+        const rows = await filtered(ctx.trx, ctx.tenantCheck.query({}), await readable(ctx))
           .select('h.id')
           .where('h.id', 'in', nonEmpty(historicBatchIds.filter((id): id is string => typeof id === 'string')))
           .execute();

@@ -7,6 +7,7 @@ import { currentOrNextBatchWindow, isBatchWindowConfigured } from '../../history
 import { findCleanupJobs, scheduleHistoryCleanup } from '../../history/history-cleanup-job.js';
 import { PROCESS_SET_REMOVAL_TIME, type ProcessSetRemovalTimeSettings } from '../../history/process-set-removal-time.js';
 import type { Job } from '../../jobs/job.js';
+import { tenantCondition } from '../../authorization/tenant-check.js';
 import { nonEmpty } from '../../persistence/repositories/query-support.js';
 import type { Batch } from '../batch/batch.js';
 import { createBatch, type CreateBatchOptions } from '../batch/batch-service.js';
@@ -127,9 +128,11 @@ export class HistoryCleanupService {
   }
 }
 
-/** The ids among `ids` that name historic process instances. */
+/** The ids among `ids` that name historic process instances, found as Camunda's tenant-checked query finds them. */
 async function existing(ctx: CommandContext, ids: readonly string[]): Promise<string[]> {
   const wanted = nonEmpty(ids.filter((id): id is string => typeof id === 'string'));
-  const rows = await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('id', 'in', wanted).execute();
-  return rows.map((row) => row.id);
+  const tenants = tenantCondition(ctx.tenantCheck.query({}), 'tenant_id');
+  let select = ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('id', 'in', wanted);
+  if (tenants) select = select.where(tenants);
+  return (await select.execute()).map((row) => row.id);
 }
