@@ -138,6 +138,9 @@ describe('the Historic Batch group', () => {
     const two = await rest.request('POST', '/history/batch/set-removal-time', { json: { clearedRemovalTime: true, calculatedRemovalTime: true, historicBatchIds: [target.id] } });
     expect(two.status).toBe(400);
     expect(two.body.message).toBe('The removal time modes are mutually exclusive: mode is not null');
+    // Ids bind as Jackson binds a List<String>: not a list cannot bind (400, no message).
+    const notAList = await rest.request('POST', '/history/batch/set-removal-time', { json: { clearedRemovalTime: true, historicBatchIds: target.id } });
+    expect([notAList.status, notAList.body.message]).toEqual([400, '']);
     const empty = await rest.request('POST', '/history/batch/set-removal-time', { json: { calculatedRemovalTime: true, historicBatchIds: ['nope'] } });
     expect(empty.body).toMatchObject({ type: 'BadUserRequestException', message: 'historicBatches is empty' });
   });
