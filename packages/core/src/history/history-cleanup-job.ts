@@ -127,11 +127,29 @@ export class HistoryCleanupJobHandler implements JobHandler {
     const now = ctx.clock.now();
     let rescheduleNow = false;
     if (configuration.immediatelyDue || isWithinBatchWindow(now, config)) {
-      rescheduleNow = config.strategy === 'removalTimeBased' ? await cleanByRemovalTime(ctx, configuration, now) : await cleanByEndTime(ctx, configuration, now);
+      const run = config.strategy === 'removalTimeBased' ? await cleanByRemovalTime(ctx, configuration, now) : await cleanByEndTime(ctx, configuration, now);
+      rescheduleNow = run.full;
+      await reportRemoved(ctx, run.removed, now);
     }
     await reschedule(ctx, job, configuration, rescheduleNow, now);
     return 'kept';
   }
+}
+
+/** What one cleanup run removed, and whether it found more than it could (run again at once). */
+interface CleanupRun {
+  full: boolean;
+  removed: { processInstances: number; batches: number };
+}
+
+/** Camunda's HistoryCleanupSchedulerCmd.reportMetrics: what a run removed goes to the meter log at once. */
+async function reportRemoved(ctx: CommandContext, removed: CleanupRun['removed'], timestamp: Date): Promise<void> {
+  const counts: Array<[string, number]> = [
+    ['history-cleanup-removed-process-instances', removed.processInstances],
+    ['history-cleanup-removed-batch-operations', removed.batches],
+  ];
+  const entries = counts.filter(([, value]) => value > 0).map(([name, value]) => ({ id: ctx.ids.next(), name, reporter: ctx.config.hostname, value, timestamp }));
+  await ctx.meterLog.insertAll(entries);
 }
 
 async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryCleanupJobConfiguration, rescheduleNow: boolean, now: Date): Promise<void> {
@@ -157,7 +175,7 @@ const minuteOf = (column: string) => sql<number>`(${sql.ref(column)} / 60000) % 
  * once). The historic process instances due go first with the rows that inherit their removal time
  * (inheritedRemovalTime: rows without one of their own).
  */
-async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<boolean> {
+async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<CleanupRun> {
   const { batchSize } = ctx.config.historyCleanup;
   const time = now.getTime();
   const inMinutes = configuration.minuteFrom > 0 || configuration.minuteTo < 59;
@@ -182,11 +200,11 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
   }
   const batchIds = (await due('trellis_hi_batch').execute()).map((row) => row.id);
   for (const id of batchIds) await deleteHistoricBatch(ctx, id);
-  return full || batchIds.length >= batchSize;
+  return { full: full || batchIds.length >= batchSize, removed: { processInstances: instances.length, batches: batchIds.length } };
 }
 
 /** Up to batchSize finished root instances past end time + their definition's time to live, with all history of their hierarchy. */
-async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<boolean> {
+async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<CleanupRun> {
   const { batchSize } = ctx.config.historyCleanup;
   let select = ctx.trx
     .selectFrom('trellis_hi_procinst as p')
@@ -200,13 +218,15 @@ async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanup
     select = select.where(minuteOf('p.end_time'), '>=', configuration.minuteFrom).where(minuteOf('p.end_time'), '<=', configuration.minuteTo);
   }
   const roots = (await select.limit(batchSize).execute()).map((row) => row.id);
+  let removedInstances = 0;
   if (roots.length > 0) {
     const hierarchy = await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('root_proc_inst_id', 'in', roots).execute();
     const ids = [...new Set([...roots, ...hierarchy.map((row) => row.id)])];
     await deleteHistoryOf(ctx, ids);
+    removedInstances = ids.length;
   }
   const batches = await cleanEndedBatches(ctx, now, batchSize);
-  return roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD;
+  return { full: roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD, removed: { processInstances: removedInstances, batches } };
 }
 
 /** Historic batches whose removal time passed (Camunda's end-time-based cleanup removes them by the batch time to live). */
