@@ -5,7 +5,7 @@ import { parseBatchTimeToLive, parseBatchTimeToLiveMap, type BatchTimeToLiveSett
 import type { IdGenerator } from './id-generator.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
-import { parseWindowTime } from './history/batch-window.js';
+import { parseWindowTime, WEEKDAYS, type BatchWindowTimes, type Weekday } from './history/batch-window.js';
 
 /** What a host passes to createEngine(); everything but the store has a default. */
 export interface EngineConfig {
@@ -102,6 +102,11 @@ export interface HistoryCleanupConfig {
   /** Daily window "HH:mm" (local time) in which the cleanup job runs by itself; null start: only on demand. */
   batchWindowStartTime: string | null;
   batchWindowEndTime: string | null;
+  /**
+   * Windows of single weekdays (Camunda's mondayHistoryCleanupBatchWindowStartTime / …EndTime and so
+   * on), each `{ startTime, endTime }` "HH:mm"; a weekday's own window replaces the daily one that day.
+   */
+  batchWindows: Partial<Record<Weekday, BatchWindowTimes>>;
   /** Root instances (and their history) removed per cleanup job run; Camunda's default 500, at most 500. */
   batchSize: number;
   /** Cleanup jobs working side by side (1..8); Camunda's default 1. */
@@ -225,6 +230,14 @@ function resolveHistoryCleanup(given: Partial<HistoryCleanupConfig>): HistoryCle
   const batchWindowStartTime = parseWindowTime('batchWindowStartTime', given.batchWindowStartTime);
   const batchWindowEndTime = parseWindowTime('batchWindowEndTime', given.batchWindowEndTime);
   if ((batchWindowStartTime === null) !== (batchWindowEndTime === null)) throw new Error('historyCleanup needs both batchWindowStartTime and batchWindowEndTime, or neither');
+  const batchWindows: Partial<Record<Weekday, BatchWindowTimes>> = {};
+  for (const [day, times] of Object.entries(given.batchWindows ?? {})) {
+    if (!(WEEKDAYS as readonly string[]).includes(day)) throw new Error(`historyCleanup.batchWindows: '${day}' is no weekday (monday … sunday)`);
+    const startTime = parseWindowTime(`batchWindows.${day}.startTime`, times?.startTime);
+    const endTime = parseWindowTime(`batchWindows.${day}.endTime`, times?.endTime);
+    if (startTime === null || endTime === null) throw new Error(`historyCleanup.batchWindows.${day} needs startTime and endTime`);
+    batchWindows[day as Weekday] = { startTime, endTime };
+  }
   const batchSize = given.batchSize ?? 500;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 500) throw new Error(`historyCleanup.batchSize must be a whole number from 1 to 500, got ${batchSize}`);
   const degreeOfParallelism = given.degreeOfParallelism ?? 1;
@@ -235,5 +248,5 @@ function resolveHistoryCleanup(given: Partial<HistoryCleanupConfig>): HistoryCle
   if (!Number.isInteger(removalTimeUpdateChunkSize) || removalTimeUpdateChunkSize < 1 || removalTimeUpdateChunkSize > 500) {
     throw new Error(`historyCleanup.removalTimeUpdateChunkSize must be a whole number from 1 to 500, got ${removalTimeUpdateChunkSize}`);
   }
-  return { enabled: given.enabled ?? true, removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchSize, degreeOfParallelism, removalTimeUpdateChunkSize };
+  return { enabled: given.enabled ?? true, removalTimeStrategy, strategy, batchWindowStartTime, batchWindowEndTime, batchWindows, batchSize, degreeOfParallelism, removalTimeUpdateChunkSize };
 }

@@ -7,6 +7,7 @@ import { consoleLogger } from './logger.js';
 import { Store } from './persistence/store.js';
 import { EventRelay } from './events/event-relay.js';
 import { MetricsReporter } from './services/metrics/metrics-reporter.js';
+import { isBatchWindowConfigured } from './history/batch-window.js';
 
 /**
  * Opens the store, applies pending schema migrations and returns a running engine.
@@ -39,7 +40,7 @@ export async function createEngine(config: EngineConfig = {}): Promise<ProcessEn
   metricsReporter.start();
   engine.onClose(() => metricsReporter.stop());
   // Camunda's bootstrap: with a batch window the cleanup job is scheduled for it.
-  if (resolved.historyCleanup.batchWindowStartTime !== null) await engine.historyCleanup.scheduleOnStart();
+  if (isBatchWindowConfigured(resolved.historyCleanup)) await engine.historyCleanup.scheduleOnStart();
   if (resolved.jobExecutor.activate) engine.jobExecutor.start();
   return engine;
 }

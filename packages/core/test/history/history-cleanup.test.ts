@@ -321,6 +321,22 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect((await engine.historyCleanup.findHistoryCleanupJob())!.dueDate).toEqual(new Date(2026, 0, 16, 20, 0));
   });
 
+  it("takes a weekday's own window instead of the daily one, and a week's only windows (Camunda's DefaultBatchWindowManager)", async () => {
+    // 2026-01-15 is a Thursday.
+    const clock = new FixedClock(new Date(2026, 0, 15, 10, 0));
+    const { engine } = await setup({
+      clock,
+      historyCleanup: { batchWindowStartTime: '20:00', batchWindowEndTime: '02:00', batchWindows: { thursday: { startTime: '12:00', endTime: '13:00' } } },
+    });
+    expect(await engine.historyCleanup.configuration()).toMatchObject({ batchWindowStartTime: new Date(2026, 0, 15, 12, 0), batchWindowEndTime: new Date(2026, 0, 15, 13, 0) });
+    clock.set(new Date(2026, 0, 15, 13, 30));
+    expect(await engine.historyCleanup.configuration()).toMatchObject({ batchWindowStartTime: new Date(2026, 0, 16, 20, 0), batchWindowEndTime: new Date(2026, 0, 17, 2, 0) });
+
+    const mondays = await setup({ clock, historyCleanup: { batchWindows: { monday: { startTime: '01:00', endTime: '03:00' } } } });
+    expect(await mondays.engine.historyCleanup.configuration()).toMatchObject({ batchWindowStartTime: new Date(2026, 0, 19, 1, 0), batchWindowEndTime: new Date(2026, 0, 19, 3, 0) });
+    expect((await mondays.engine.historyCleanup.findHistoryCleanupJob())!.dueDate).toEqual(new Date(2026, 0, 19, 1, 0));
+  });
+
   it('removalTimeBased cleanup removes historic batches past their removal time too', async () => {
     const { engine, runParent } = await setup({ batchOperationHistoryTimeToLive: 'P1D' });
     const { root } = await runParent();
