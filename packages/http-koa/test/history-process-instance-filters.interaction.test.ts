@@ -68,6 +68,9 @@ describe.each(testStoreConfigs())('the historic process instance query’s incid
 
     expect(await list({ incidentStatus: 'resolved' })).toEqual([failing]);
     expect(await list({ incidentStatus: 'open' })).toEqual([]);
+    // activityIdIn also finds an instance by a historic incident at the activity, after the instance ended.
+    await rest.engine.jobExecutor.runDueJobs();
+    expect(await list({ activityIdIn: 'work', finished: true })).toEqual([failing]);
   });
 
   it('filters by current activities and by when activities and jobs ran', async () => {

@@ -207,10 +207,10 @@ function relatedCriteria(q: HistoricProcessInstanceQuery): Criterion[] {
       ${before === undefined ? sql`` : sql`and jl.timestamp <= ${before}`})`);
   }
   if (q.activityIdIn !== undefined) {
-    // Camunda asks the runtime executions; a running activity instance answers the same here.
+    // Camunda's mapping: an unfinished historic activity instance at the activity, or a historic incident (open or not) there.
     const ids = sql.join(nonEmpty(q.activityIdIn));
-    c.push(sql<SqlBool>`(exists (select 1 from trellis_execution ex where ex.proc_inst_id = p.id and ex.activity_id in (${ids}))
-      or exists (select 1 from trellis_activity_instance ai where ai.proc_inst_id = p.id and ai.activity_id in (${ids})))`);
+    c.push(sql<SqlBool>`(exists (select 1 from trellis_hi_actinst ha where ha.proc_inst_id = p.id and ha.end_time is null and ha.activity_id in (${ids}))
+      or exists (select 1 from trellis_hi_incident hi where hi.proc_inst_id = p.id and hi.activity_id in (${ids})))`);
   }
   for (const condition of q.variables ?? []) c.push(variableExists('trellis_hi_varinst', sql<SqlBool>`v.proc_inst_id = p.id`, condition, q));
   return c;
