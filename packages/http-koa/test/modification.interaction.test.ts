@@ -171,6 +171,22 @@ describe('POST /process-instance/{id}/modification', () => {
   });
 });
 
+describe('modifying a suspended instance', () => {
+  it('cancels (Camunda removes executions whatever their state) but starts nothing: the first start fails with ENGINE-03043', async () => {
+    await setUp();
+    for (const id of ids.slice(0, 2)) await rest.request('PUT', `/process-instance/${id}/suspended`, { json: { suspended: true } });
+
+    const start = await rest.request('POST', `/process-instance/${ids[0]}/modification`, { json: { instructions: [{ type: 'startBeforeActivity', activityId: 'approve' }] } });
+    const cancel = await rest.request('POST', `/process-instance/${ids[1]}/modification`, { json: { instructions: [{ type: 'cancel', activityId: 'review' }] } });
+
+    expect([start.status, start.body.type]).toEqual([400, 'SuspendedEntityInteractionException']);
+    expect(start.body.message).toMatch(/^ENGINE-03043 Execution with id '[^']+' is suspended\.$/);
+    expect(await positions([ids[0]])).toEqual([['review']]);
+    expect(cancel.status).toBe(204);
+    expect(await positions([ids[1]])).toEqual([null]);
+  });
+});
+
 describe('modification with authorization', () => {
   const admin = basic('admin', 'admin-secret');
   const jonny = basic('jonny', 'jonny-secret');

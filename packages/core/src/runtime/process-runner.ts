@@ -1,6 +1,6 @@
 import type { EventDefinitionModel, FlowElementModel, ListenerModel, ProcessModel } from '../bpmn/index.js';
 import type { CommandContext } from '../command/command-context.js';
-import { ProcessEngineException } from '../errors/exceptions.js';
+import { ProcessEngineException, suspendedEntity } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import { behaviorFor } from './behaviors/behavior-registry.js';
 import { activityInstanceId, type Execution } from './execution.js';
@@ -872,8 +872,9 @@ export class ProcessRunner {
   }
 }
 
+/** Camunda's ExecutionEntity.ensureNotSuspended, as an atomic operation on a suspended execution fails. */
 function suspendedError(execution: Execution): ProcessEngineException {
-  return new ProcessEngineException(`ProcessInstance[${execution.processInstanceId}] is suspended.`);
+  return suspendedEntity('Execution', execution.id);
 }
 
 /** The scope a boundary event of an activity listens on: the activity's own, or its multi-instance body. */

@@ -155,7 +155,6 @@ export async function modifyInstanceOfDefinition(
     );
   }
   await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
-  if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
   runner.skips = skips;
   await modifyInstance(runner, instructions.flatMap((instruction) => resolve(runner, instruction)));
   await completeRun(ctx, runner);

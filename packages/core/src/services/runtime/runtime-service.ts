@@ -173,7 +173,6 @@ export class RuntimeService {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId, () => new ProcessEngineException(engineMessage('13', '036', `Process instance '${processInstanceId}' cannot be modified. The process instance does not exist`)));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
-      if (runner.tree.root!.suspended) throw new ProcessEngineException(`ProcessInstance[${processInstanceId}] is suspended.`);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key }, [], options.annotation);
       runner.skips = runnerSkips(options);
       await modifyInstance(runner, instructions);
