@@ -109,6 +109,10 @@ describe('the Job group', () => {
     });
     expectError(missing, 404, 'InvalidRequestException', 'Job with id nope does not exist');
     expect(executableLater.map((job) => job.processInstanceId)).toEqual([a, b].sort());
+    // Camunda's Job.xml: createTimes lt_ includes the bound; an executable job's instance is not suspended.
+    expect((await jobs({ createTimes: `lt_${formatRestDate(now)}` })).length).toBe(2);
+    await rest.request('PUT', `/process-instance/${a}/suspended`, { json: { suspended: true } });
+    expect((await jobs({ executable: true })).map((job) => job.processInstanceId)).toEqual([b]);
   });
 
   it('refuses invalid query parameters', async () => {

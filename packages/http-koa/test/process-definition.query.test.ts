@@ -53,6 +53,42 @@ describe('GET /process-definition filters', () => {
     await rest.request('PUT', '/process-definition/key/order/suspended', { json: { suspended: true } });
     expect(await keys({ suspended: 'true' })).toEqual(['order:1']);
     expect((await keys({ active: 'true' })).length).toBe(3);
+    // As Camunda's query keeps them: suspended wins over active, withoutTenantId over a tenant list,
+    // an empty tenant list filters nothing, withoutVersionTag wins over versionTag.
+    expect(await keys({ active: 'true', suspended: 'true' })).toEqual(['order:1']);
+    expect((await keys({ tenantIdIn: 'acme', withoutTenantId: 'true' })).length).toBe(3);
+    expect((await keys({ tenantIdIn: '' })).length).toBe(4);
+    expect((await keys({ versionTag: 'v2', withoutVersionTag: 'true' })).sort()).toEqual(['invoice:1@acme', 'order:1']);
+  });
+
+  it('finds the definitions a user may start, as a candidate starter user or through a group', async () => {
+    const starters = (key: string, attributes: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d_${key}" targetNamespace="t">
+  <bpmn:process id="${key}" isExecutable="true" camunda:historyTimeToLive="5" ${attributes}><bpmn:startEvent id="s" /></bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({
+      resources: [
+        { name: 'by-user.bpmn', bytes: Buffer.from(starters('byUser', 'camunda:candidateStarterUsers="mary"')) },
+        { name: 'by-group.bpmn', bytes: Buffer.from(starters('byGroup', 'camunda:candidateStarterGroups="sales"')) },
+      ],
+    });
+    await rest.engine.identity.createUser({ id: 'mary', firstName: 'M', lastName: 'S', email: null }, 'mary-secret');
+    await rest.engine.identity.createGroup({ id: 'sales', name: 'Sales', type: null });
+    await rest.engine.identity.createMembership('mary', 'sales');
+
+    expect((await keys({ startableBy: 'mary' })).sort()).toEqual(['byGroup:1', 'byUser:1']);
+    expect(await keys({ startableBy: 'john' })).toEqual([]);
+  });
+
+  it("matches names case-insensitively and refuses Camunda's invalid combinations", async () => {
+    expect(await keys({ nameLike: '%ACME%' })).toEqual(['invoice:1@acme']);
+    const zero = await rest.request('GET', '/process-definition', { query: { version: '0' } });
+    const latestOfVersion = await rest.request('GET', '/process-definition', { query: { latestVersion: 'true', version: '1' } });
+    expect([zero.status, zero.body.message]).toEqual([500, 'version is not greater than 0']);
+    expect([latestOfVersion.status, latestOfVersion.body.message]).toEqual([
+      500,
+      'Calling latest() can only be used in combination with key(String) and keyLike(String) or name(String) and nameLike(String)',
+    ]);
   });
 
   it('filters by deployment, resource name and deployment time', async () => {

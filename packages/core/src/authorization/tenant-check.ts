@@ -50,14 +50,20 @@ export function unauthorizedTenant(command: string): ProcessEngineException {
 }
 
 /**
- * The tenantIdIn / withoutTenantId criteria of Camunda's history queries, as their DTOs apply them:
- * withoutTenantId replaces the list (its setter runs last), and an empty list filters nothing.
+ * The tenantIdIn / withoutTenantId criteria of Camunda's queries, as their DTOs apply them:
+ * withoutTenantId replaces the list (its setter runs last), an empty list filters nothing, and
+ * `includeWithoutTenant` (includeJobsWithoutTenantId and the like) adds the rows of no tenant.
  */
-export function requestedTenants(query: { tenantIdIn?: readonly string[]; withoutTenantId?: boolean }, column: string): RawBuilder<SqlBool> | null {
+export function requestedTenants(
+  query: { tenantIdIn?: readonly string[]; withoutTenantId?: boolean },
+  column: string,
+  includeWithoutTenant = false,
+): RawBuilder<SqlBool> | null {
   const ref = sql.ref(column);
   if (query.withoutTenantId === true) return sql<SqlBool>`${ref} is null`;
   if (query.tenantIdIn === undefined || query.tenantIdIn.length === 0) return null;
-  return sql<SqlBool>`${ref} in (${sql.join([...query.tenantIdIn])})`;
+  const listed = sql<SqlBool>`${ref} in (${sql.join([...query.tenantIdIn])})`;
+  return includeWithoutTenant ? sql<SqlBool>`(${listed} or ${ref} is null)` : listed;
 }
 
 /** A tenant column's condition for a checked query, or null when the check does not apply. */

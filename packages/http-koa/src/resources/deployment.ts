@@ -12,7 +12,7 @@ import { baseUrlOf, strictFlag, type RestContext } from './context.js';
 const DEPLOYMENT_QUERY: QuerySpec = {
   params: {
     id: 'string', name: 'string', nameLike: 'string', source: 'string', withoutSource: 'boolean',
-    tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeDeploymentsWithoutTenantId: 'boolean',
+    tenantIdIn: 'optionalList', withoutTenantId: 'boolean', includeDeploymentsWithoutTenantId: 'boolean',
     after: 'date', before: 'date',
   },
   sortBy: ['id', 'name', 'deploymentTime', 'tenantId'],

@@ -10,8 +10,8 @@ import { type RestContext } from './context.js';
 
 const JOB_DEFINITION_QUERY: QuerySpec = {
   params: {
-    jobDefinitionId: 'string', activityIdIn: 'stringList', processDefinitionId: 'string', processDefinitionKey: 'string', jobType: 'string',
-    jobConfiguration: 'string', active: 'boolean', suspended: 'boolean', withOverridingJobPriority: 'boolean', tenantIdIn: 'stringList',
+    jobDefinitionId: 'string', activityIdIn: 'optionalList', processDefinitionId: 'string', processDefinitionKey: 'string', jobType: 'string',
+    jobConfiguration: 'string', active: 'boolean', suspended: 'boolean', withOverridingJobPriority: 'boolean', tenantIdIn: 'optionalList',
     withoutTenantId: 'boolean', includeJobDefinitionsWithoutTenantId: 'boolean',
   },
   sortBy: ['jobDefinitionId', 'activityId', 'processDefinitionId', 'processDefinitionKey', 'jobType', 'jobConfiguration', 'tenantId'],

@@ -18,11 +18,11 @@ import type { RestContext } from './context.js';
 
 const JOB_QUERY: QuerySpec = {
   params: {
-    jobId: 'string', jobIds: 'stringList', jobDefinitionId: 'string', processInstanceId: 'string', processInstanceIds: 'stringList',
+    jobId: 'string', jobIds: 'optionalList', jobDefinitionId: 'string', processInstanceId: 'string', processInstanceIds: 'optionalList',
     executionId: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', activityId: 'string', withRetriesLeft: 'boolean',
     executable: 'boolean', timers: 'boolean', messages: 'boolean', withException: 'boolean', exceptionMessage: 'string',
     failedActivityId: 'string', noRetriesLeft: 'boolean', active: 'boolean', suspended: 'boolean', priorityLowerThanOrEquals: 'long',
-    priorityHigherThanOrEquals: 'long', tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeJobsWithoutTenantId: 'boolean',
+    priorityHigherThanOrEquals: 'long', tenantIdIn: 'optionalList', withoutTenantId: 'boolean', includeJobsWithoutTenantId: 'boolean',
   },
   sortBy: ['jobId', 'executionId', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'jobPriority', 'jobRetries', 'jobDueDate', 'tenantId'],
 };

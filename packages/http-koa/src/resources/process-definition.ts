@@ -11,12 +11,12 @@ import { suspensionRoutes } from './process-definition-suspension.js';
 
 const DEFINITION_QUERY: QuerySpec = {
   params: {
-    processDefinitionId: 'string', processDefinitionIdIn: 'stringList', name: 'string', nameLike: 'string',
-    deploymentId: 'string', deployedAfter: 'date', deployedAt: 'date', key: 'string', keysIn: 'stringList',
+    processDefinitionId: 'string', processDefinitionIdIn: 'optionalList', name: 'string', nameLike: 'string',
+    deploymentId: 'string', deployedAfter: 'date', deployedAt: 'date', key: 'string', keysIn: 'optionalList',
     keyLike: 'string', category: 'string', categoryLike: 'string', version: 'integer', latestVersion: 'boolean',
     resourceName: 'string', resourceNameLike: 'string', startableBy: 'string', active: 'boolean', suspended: 'boolean',
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string',
-    tenantIdIn: 'stringList', withoutTenantId: 'boolean', includeProcessDefinitionsWithoutTenantId: 'boolean',
+    tenantIdIn: 'optionalList', withoutTenantId: 'boolean', includeProcessDefinitionsWithoutTenantId: 'boolean',
     versionTag: 'string', versionTagLike: 'string', withoutVersionTag: 'boolean', startableInTasklist: 'boolean',
     notStartableInTasklist: 'boolean', startablePermissionCheck: 'boolean',
     // Deprecated aliases Camunda still accepts.

@@ -3,7 +3,7 @@ import type { Deployment, DeploymentQuery } from '../../services/deployment/depl
 import type { DeploymentTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, toDate } from './query-support.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 const SORT_COLUMNS = { id: 'id', name: 'name', deploymentTime: 'deploy_time', tenantId: 'tenant_id' } as const;
 
@@ -65,15 +65,8 @@ export class DeploymentRepository {
     if (query.after !== undefined) select = select.where('deploy_time', '>', query.after.getTime());
     if (query.before !== undefined) select = select.where('deploy_time', '<', query.before.getTime());
     select = applyTenantCheck(select, query, 'tenant_id');
-    if (query.withoutTenantId) select = select.where('tenant_id', 'is', null);
-    if (query.tenantIdIn !== undefined) {
-      const tenants = query.tenantIdIn;
-      select = select.where((eb) =>
-        query.includeDeploymentsWithoutTenantId
-          ? eb.or([eb('tenant_id', 'in', tenants), eb('tenant_id', 'is', null)])
-          : eb('tenant_id', 'in', tenants),
-      );
-    }
+    const tenants = requestedTenants(query, 'tenant_id', query.includeDeploymentsWithoutTenantId === true);
+    if (tenants) select = select.where(tenants);
     if (readable) select = select.where(readable('trellis_deployment.id'));
     return select;
   }

@@ -3,7 +3,7 @@ import type { JobDefinition, JobDefinitionQuery } from '../../services/job-defin
 import type { JobDefinitionTable, StoreSchema } from '../schema.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<JobDefinitionTable>;
 
@@ -88,17 +88,13 @@ export class JobDefinitionRepository {
     if (q.processDefinitionKey !== undefined) select = select.where('d.proc_def_key', '=', q.processDefinitionKey);
     if (q.jobType !== undefined) select = select.where('d.job_type', '=', q.jobType);
     if (q.jobConfiguration !== undefined) select = select.where('d.job_configuration', '=', q.jobConfiguration);
-    if (q.active) select = select.where('d.suspended', '=', 0);
+    // One suspension state, as Camunda keeps it: suspended, set after active, wins.
     if (q.suspended) select = select.where('d.suspended', '=', 1);
+    else if (q.active) select = select.where('d.suspended', '=', 0);
     if (q.withOverridingJobPriority) select = select.where('d.job_priority', 'is not', null);
     select = applyTenantCheck(select, q, 'd.tenant_id');
-    if (q.withoutTenantId) select = select.where('d.tenant_id', 'is', null);
-    if (q.tenantIdIn !== undefined) {
-      const tenants = nonEmpty(q.tenantIdIn);
-      select = q.includeJobDefinitionsWithoutTenantId
-        ? select.where((eb) => eb.or([eb('d.tenant_id', 'in', tenants), eb('d.tenant_id', 'is', null)]))
-        : select.where('d.tenant_id', 'in', tenants);
-    }
+    const tenants = requestedTenants(q, 'd.tenant_id', q.includeJobDefinitionsWithoutTenantId === true);
+    if (tenants) select = select.where(tenants);
     if (readable) select = select.where(readable('d.proc_def_key'));
     return select;
   }

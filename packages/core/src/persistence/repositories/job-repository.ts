@@ -1,11 +1,11 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { Job } from '../../jobs/job.js';
 import type { DialectSeam } from '../dialect.js';
 import type { JobTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate, type Page, type Sorting } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
-import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants, type TenantChecked } from '../../authorization/tenant-check.js';
 
 type Row = Selectable<JobTable>;
 
@@ -254,29 +254,30 @@ export class JobRepository {
     if (q.withRetriesLeft) select = select.where('retries', '>', 0);
     if (q.noRetriesLeft) select = select.where('retries', '<=', 0);
     if (q.executable) {
-      select = select.where('retries', '>', 0).where((eb) => eb.or([eb('due_date', 'is', null), eb('due_date', '<=', now.getTime())]));
+      // Camunda's Job.xml also leaves out the jobs of suspended process instances.
+      select = select
+        .where('retries', '>', 0)
+        .where((eb) => eb.or([eb('due_date', 'is', null), eb('due_date', '<=', now.getTime())]))
+        .where(sql<SqlBool>`(execution_id is null or not exists (select 1 from trellis_execution pi where pi.id = trellis_job.process_instance_id and pi.suspended = 1))`);
     }
     if (q.timers) select = select.where('type', '=', 'timer');
     if (q.messages) select = select.where('type', '=', 'message');
     if (q.dueDateAfter !== undefined) select = select.where('due_date', '>', q.dueDateAfter.getTime());
     if (q.dueDateBefore !== undefined) select = select.where('due_date', '<', q.dueDateBefore.getTime());
     if (q.createdAfter !== undefined) select = select.where('create_time', '>', q.createdAfter.getTime());
-    if (q.createdBefore !== undefined) select = select.where('create_time', '<', q.createdBefore.getTime());
+    // Camunda's Job.xml: CREATE_TIME_ <= createdBefore (createdAfter stays strict).
+    if (q.createdBefore !== undefined) select = select.where('create_time', '<=', q.createdBefore.getTime());
     if (q.withException) select = select.where((eb) => eb.or([eb('exception_message', 'is not', null), eb('exception_stack', 'is not', null)]));
     if (q.exceptionMessage !== undefined) select = select.where('exception_message', '=', q.exceptionMessage);
     if (q.failedActivityId !== undefined) select = select.where('failed_activity_id', '=', q.failedActivityId);
-    if (q.active) select = select.where('suspended', '=', 0);
+    // One suspension state, as Camunda keeps it: suspended, set after active, wins.
     if (q.suspended) select = select.where('suspended', '=', 1);
+    else if (q.active) select = select.where('suspended', '=', 0);
     if (q.priorityLowerThanOrEquals !== undefined) select = select.where('priority', '<=', q.priorityLowerThanOrEquals);
     if (q.priorityHigherThanOrEquals !== undefined) select = select.where('priority', '>=', q.priorityHigherThanOrEquals);
     select = applyTenantCheck(select, q, 'tenant_id');
-    if (q.tenantIdIn !== undefined) {
-      const tenants = nonEmpty(q.tenantIdIn);
-      select = q.includeJobsWithoutTenantId
-        ? select.where((eb) => eb.or([eb('tenant_id', 'in', tenants), eb('tenant_id', 'is', null)]))
-        : select.where('tenant_id', 'in', tenants);
-    }
-    if (q.withoutTenantId) select = select.where('tenant_id', 'is', null);
+    const tenants = requestedTenants(q, 'tenant_id', q.includeJobsWithoutTenantId === true);
+    if (tenants) select = select.where(tenants);
     // Camunda's Job.xml: a job of no process definition (a batch job) passes the check.
     if (readable) select = select.where((eb) => eb.or([eb('process_definition_key', 'is', null), readable('process_instance_id', 'process_definition_key')]));
     return select;

@@ -1,18 +1,25 @@
-import type { Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
 import { nonEmpty } from './query-support.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 /** The FROM and WHERE of a process definition query (alias `pd`), shared by list and count. */
 export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: ProcessDefinitionQuery, readable: ReadFilter = null) {
   let select = trx.selectFrom('trellis_process_definition as pd');
   const q = query;
+  // Camunda's ProcessDefinitionQueryImpl: processDefinitionVersion's ensurePositive, and checkQueryOk for latest().
+  if (q.version !== undefined && q.version <= 0) throw new ProcessEngineException('version is not greater than 0');
+  if (q.latestVersion && (q.processDefinitionId !== undefined || q.version !== undefined || q.deploymentId !== undefined)) {
+    throw new ProcessEngineException('Calling latest() can only be used in combination with key(String) and keyLike(String) or name(String) and nameLike(String)');
+  }
   if (q.processDefinitionId !== undefined) select = select.where('pd.id', '=', q.processDefinitionId);
   if (q.processDefinitionIdIn !== undefined) select = select.where('pd.id', 'in', nonEmpty(q.processDefinitionIdIn));
   if (q.name !== undefined) select = select.where('pd.name', '=', q.name);
-  if (q.nameLike !== undefined) select = select.where('pd.name', 'like', q.nameLike);
+  // Camunda compares names case-insensitively (CAM-8014).
+  if (q.nameLike !== undefined) select = select.where(sql<SqlBool>`upper(pd.name) like upper(${q.nameLike})`);
   if (q.deploymentId !== undefined) select = select.where('pd.deployment_id', '=', q.deploymentId);
   if (q.deployedAfter !== undefined) select = select.where('pd.deploy_time', '>', q.deployedAfter.getTime());
   if (q.deployedAt !== undefined) select = select.where('pd.deploy_time', '=', q.deployedAt.getTime());
@@ -24,23 +31,17 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
   if (q.version !== undefined) select = select.where('pd.version', '=', q.version);
   if (q.resourceName !== undefined) select = select.where('pd.resource_name', '=', q.resourceName);
   if (q.resourceNameLike !== undefined) select = select.where('pd.resource_name', 'like', q.resourceNameLike);
-  if (q.active) select = select.where('pd.suspended', '=', 0);
+  // One suspension state and one version tag criterion, as Camunda keeps them: the later setter wins.
   if (q.suspended) select = select.where('pd.suspended', '=', 1);
-  if (q.versionTag !== undefined) select = select.where('pd.version_tag', '=', q.versionTag);
-  if (q.versionTagLike !== undefined) select = select.where('pd.version_tag', 'like', q.versionTagLike);
+  else if (q.active) select = select.where('pd.suspended', '=', 0);
   if (q.withoutVersionTag) select = select.where('pd.version_tag', 'is', null);
+  else if (q.versionTag !== undefined) select = select.where('pd.version_tag', '=', q.versionTag);
+  if (q.versionTagLike !== undefined) select = select.where('pd.version_tag', 'like', q.versionTagLike);
   if (q.startableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 1);
   if (q.notStartableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 0);
   select = applyTenantCheck(select, q, 'pd.tenant_id');
-  if (q.withoutTenantId) select = select.where('pd.tenant_id', 'is', null);
-  if (q.tenantIdIn !== undefined) {
-    const tenants = nonEmpty(q.tenantIdIn);
-    select = select.where((eb) =>
-      q.includeProcessDefinitionsWithoutTenantId
-        ? eb.or([eb('pd.tenant_id', 'in', tenants), eb('pd.tenant_id', 'is', null)])
-        : eb('pd.tenant_id', 'in', tenants),
-    );
-  }
+  const tenants = requestedTenants(q, 'pd.tenant_id', q.includeProcessDefinitionsWithoutTenantId === true);
+  if (tenants) select = select.where(tenants);
   if (q.startableBy !== undefined) {
     const user = q.startableBy;
     select = select.where((eb) =>
@@ -49,7 +50,11 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
           .selectFrom('trellis_definition_starter as s')
           .select('s.process_definition_id')
           .whereRef('s.process_definition_id', '=', 'pd.id')
-          .where('s.user_id', '=', user),
+          // The user, or one of their groups (Camunda's startableByUser with the user's groups).
+          .where((inner) => inner.or([
+            inner('s.user_id', '=', user),
+            inner('s.group_id', 'in', inner.selectFrom('trellis_membership as m').select('m.group_id').where('m.user_id', '=', user)),
+          ])),
       ),
     );
   }
