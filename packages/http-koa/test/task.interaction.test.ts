@@ -75,6 +75,11 @@ describe('the Task group', () => {
       expect(notLocal.body).toEqual({ type: 'InvalidRequestException', message: 'task variable with name limit does not exist', code: null });
       // The task-local variable is not the instance's, nor is the sub-process one.
       expect(instance.body).toEqual({ amount: int(50), customer: str('acme') });
+      // Its variable scope is the task (Camunda's VAR_SCOPE_), not the task's execution.
+      const { executionId } = (await rest.request('GET', `/task/${taskId}`)).body;
+      const names = async (scope: string) => ((await rest.request('GET', '/variable-instance', { query: { variableScopeIdIn: scope } })).body as Array<{ name: string }>).map((each) => each.name);
+      expect(await names(taskId)).toEqual(['note']);
+      expect(await names(executionId)).not.toContain('note');
     });
 
     it('sets variables where they live, else on the process instance, and removes them there', async () => {

@@ -266,6 +266,21 @@ export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, par
   });
 }
 
+/** Java's String.split: the pieces between separators, trailing empty ones dropped ("a_eq_" gives two). */
+export function javaSplit(text: string, separator: string): string[] {
+  const pieces = text.split(separator);
+  while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
+  return pieces;
+}
+
+/**
+ * A query-string converter's failure as Camunda's AbstractSearchQueryDto wraps it: the parameter, its
+ * value, then the converter's message.
+ */
+export function converterError(name: string, raw: string, message: string): InvalidRequestException {
+  return new InvalidRequestException(400, `Cannot set query parameter '${name}' to value '${raw}': ${message}`);
+}
+
 /**
  * Criteria a Camunda DTO applies whenever they are given, whatever their value (its
  * `if (x != null) query.x()`): `false` counts as asked for too.

@@ -1,6 +1,7 @@
 import type { VariableComparisonOperator, VariableValueCondition } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
+import { converterError, javaSplit } from './parse-query.js';
 
 /** The comparisons most of Camunda's query DTOs take for a variable criterion (no `notLike`). */
 export const COMPARISONS: readonly VariableComparisonOperator[] = ['eq', 'neq', 'gt', 'gteq', 'lt', 'lteq', 'like'];
@@ -25,7 +26,7 @@ export function variableCriteria<K extends string>(source: Record<string, unknow
   const criteria: Partial<Record<K, VariableValueCondition[]>> = {};
   for (const name of Object.keys(rules) as K[]) {
     const raw = from === 'queryString' && Array.isArray(source[name]) ? (source[name] as unknown[])[0] : source[name];
-    if (from === 'queryString' && typeof raw === 'string') criteria[name] = parseVariableValuesParam(raw, rules[name]);
+    if (from === 'queryString' && typeof raw === 'string') criteria[name] = parseVariableValuesParam(name, raw, rules[name]);
     if (from === 'body' && raw !== undefined && raw !== null) criteria[name] = parseVariableValuesBody(raw, rules[name], name);
   }
   return criteria;
@@ -33,12 +34,15 @@ export function variableCriteria<K extends string>(source: Record<string, unknow
 
 const compareAsText = (operator: VariableComparisonOperator) => operator === 'like' || operator === 'notLike';
 
-/** `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as in Camunda's GET queries. */
-function parseVariableValuesParam(raw: string, rule: VariableCriterionRule): VariableValueCondition[] {
-  if (raw === '') return [];
+/**
+ * `name_op_value` conditions, comma-separated; values are strings (or dates in Camunda's format), as
+ * in Camunda's GET queries. Split as Java splits (`a_eq_` is two pieces): anything but three pieces,
+ * an empty parameter too, is Camunda's VariableListConverter error.
+ */
+function parseVariableValuesParam(param: string, raw: string, rule: VariableCriterionRule): VariableValueCondition[] {
   const conditions = raw.split(',').map((expression) => {
-    const parts = expression.split('_');
-    if (parts.length !== 3) throw new InvalidRequestException(400, 'variable query parameter has to have format KEY_OPERATOR_VALUE.');
+    const parts = javaSplit(expression, '_');
+    if (parts.length !== 3) throw converterError(param, raw, 'variable query parameter has to have format KEY_OPERATOR_VALUE.');
     return parts as [string, string, string];
   });
   return conditions.map(([name, given, value]) => {

@@ -12,7 +12,7 @@ import { readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { parseRestDate } from '../dto/dates.js';
 import { toJobDto } from '../dto/job-dto.js';
 import { engineErrorAs500, InvalidRequestException } from '../errors/rest-exception.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { converterError, countCriteria, javaSplit, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 
@@ -41,7 +41,7 @@ export function jobRoutes(router: Router, rest: RestContext): void {
 
   const fromQueryString = (query: Record<string, unknown>): JobListQuery => {
     const parsed = parseListQuery<JobListQuery>(query, JOB_QUERY);
-    return withConditions(parsed, conditionsFromText(query.dueDates), conditionsFromText(query.createTimes));
+    return withConditions(parsed, conditionsFromText('dueDates', query.dueDates), conditionsFromText('createTimes', query.createTimes));
   };
   const fromBody = async (ctx: Context): Promise<JobListQuery> => {
     return { ...jobQueryFromObject(await readJsonObject(ctx, bodyLimit)), ...parsePage(ctx.query) };
@@ -193,17 +193,16 @@ export function jobQueryFromObject(body: Record<string, unknown>): JobListQuery 
   return withConditions(parseBodyQuery<JobListQuery>(body, JOB_QUERY), conditionsFromBody(body.dueDates), conditionsFromBody(body.createTimes));
 }
 
-/** Camunda's ConditionListConverter: `gt_<date>,lt_<date>`. */
-function conditionsFromText(raw: unknown): Condition[] | undefined {
+/** Camunda's ConditionListConverter: `gt_<date>,lt_<date>`, split as Java splits; its error wrapped as the DTO wraps it. */
+function conditionsFromText(param: string, raw: unknown): Condition[] | undefined {
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined) return undefined;
-  return String(value)
-    .split(',')
-    .map((expression) => {
-      const tuple = expression.split('_');
-      if (tuple.length !== 2) throw new InvalidRequestException(400, 'condition query parameter has to have format OPERATOR_VALUE.');
-      return { operator: tuple[0]!, value: tuple[1]! };
-    });
+  const text = String(value);
+  return text.split(',').map((expression) => {
+    const tuple = javaSplit(expression, '_');
+    if (tuple.length !== 2) throw converterError(param, text, 'condition query parameter has to have format OPERATOR_VALUE.');
+    return { operator: tuple[0]!, value: tuple[1]! };
+  });
 }
 
 function conditionsFromBody(raw: unknown): Condition[] | undefined {

@@ -81,7 +81,8 @@ export class VariableInstanceQueryRepository {
     if (q.taskIdIn !== undefined) select = select.where(isIn(sql.ref('v.task_id'), q.taskIdIn));
     if (q.variableScopeIdIn !== undefined) {
       const scopes = q.variableScopeIdIn;
-      select = select.where(sql<SqlBool>`(${isIn(sql.ref('v.execution_id'), scopes)} or ${isIn(sql.ref('v.task_id'), scopes)})`);
+      // Camunda's VAR_SCOPE_: a task's variable belongs to the task, not to its execution.
+      select = select.where(sql<SqlBool>`((v.task_id is null and ${isIn(sql.ref('v.execution_id'), scopes)}) or ${isIn(sql.ref('v.task_id'), scopes)})`);
     }
     // No case instances, case executions or batches in Trellis: asking for some finds none.
     for (const ids of [q.caseInstanceIdIn, q.caseExecutionIdIn, q.batchIdIn]) {
