@@ -232,6 +232,42 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
     expect(byDescription.body).toHaveLength(7);
   });
 
+  it("sorts by a process, execution or task variable's value (Camunda's variable sorts), and by name ignoring case", async () => {
+    const sortedBy = async (sorting: unknown) => {
+      const response = await rest.request('POST', '/task', { json: { taskDefinitionKey: 'archive', sorting } });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body.map((task: { id: string }) => labels.get(task.id));
+    };
+    expect(await sortedBy([{ sortBy: 'processVariable', sortOrder: 'desc', parameters: { variable: 'amount', type: 'Integer' } }])).toEqual(['B.archive', 'A.archive']);
+    expect(await sortedBy([{ sortBy: 'processVariable', sortOrder: 'asc', parameters: { variable: 'customer', type: 'String' } }])).toEqual(['A.archive', 'B.archive']);
+    expect(await sortedBy([{ sortBy: 'executionVariable', sortOrder: 'desc', parameters: { variable: 'amount', type: 'Integer' } }])).toHaveLength(2);
+    const byNote = await rest.request('POST', '/task', { json: { taskDefinitionKey: 'review', sorting: [{ sortBy: 'taskVariable', sortOrder: 'desc', parameters: { variable: 'note', type: 'String' } }] } });
+    expect(byNote.body.map((task: { id: string }) => labels.get(task.id))).toEqual(['A.review', 'B.review']);
+    const noName = await rest.request('POST', '/task', { json: { sorting: [{ sortBy: 'processVariable', sortOrder: 'asc', parameters: { type: 'String' } }] } });
+    expect([noName.status, noName.body.message]).toEqual([500, 'variableName is null']);
+    const caseInsensitive = await rest.request('GET', '/task', { query: { sortBy: 'nameCaseInsensitive', sortOrder: 'asc', processInstanceBusinessKey: 'order-1' } });
+    expect(caseInsensitive.body.map((task: { id: string }) => labels.get(task.id))).toEqual(['A.approve', 'A.archive', 'A.review']);
+    expect((await rest.request('GET', '/task', { query: { sortBy: 'tenantId', sortOrder: 'asc' } })).status).toBe(200);
+  });
+
+  it("refuses Camunda's invalid combinations and applies its precedences", async () => {
+    const failure = async (json: Record<string, unknown>) => {
+      const response = await rest.request('POST', '/task', { json });
+      return [response.status, response.body.message];
+    };
+    expect(await failure({ tenantIdIn: ['t'], withoutTenantId: true })).toEqual([500, 'Invalid query usage: cannot set both tenantIdIn and withoutTenantId filters.']);
+    expect(await failure({ dueBefore: T0, withoutDueDate: true })).toEqual([500, 'Invalid query usage: cannot set both due date (equal to, before, or after) and withoutDueDate filters.']);
+    expect(await failure({ orQueries: [{ withCandidateGroups: true }] })).toEqual([500, "Invalid query usage: cannot set withCandidateGroups() within 'or' query"]);
+    expect(await failure({ candidateGroups: [] })).toEqual([500, 'Candidate group list is empty']);
+    expect(await failure({ candidateUser: 'mary', candidateGroups: ['sales'] })).toEqual([500, 'Invalid query usage: cannot set both candidateGroupIn and candidateUser']);
+    expect(await failure({ candidateUser: 'mary', candidateGroup: 'sales' })).toEqual([500, 'Invalid query usage: cannot set both candidateUser and candidateGroup']);
+    // An empty id list filters nothing; both "without" candidate kinds: no candidate at all.
+    expect((await post({ taskIdIn: [] })).length).toBe(7);
+    expect(await post({ withoutCandidateGroups: true, withoutCandidateUsers: true })).toEqual([]);
+    // Camunda's deprecated `due` is dueDate.
+    expect(await get({ due: '2026-02-01T10:00:00.000+0000' })).toEqual(['A.approve']);
+  });
+
   it('refuses criteria it does not support yet, and values that do not convert', async () => {
     const refused: Array<Record<string, string | boolean>> = [
       { caseInstanceId: 'x' },

@@ -13,6 +13,8 @@ type ListKind = 'stringList' | 'optionalList';
 export interface QuerySpec {
   params: Record<string, ParamKind>;
   sortBy?: readonly string[];
+  /** sortBy values of a body's `sorting` entries that take `parameters` (variable name and type): Camunda's variable sorts. */
+  variableSortBy?: readonly string[];
   /** Documented parameters Trellis does not filter by yet: refused, so a client never gets unfiltered rows by surprise. */
   unsupported?: readonly string[];
 }
@@ -123,18 +125,25 @@ export function parsePage(query: Record<string, unknown>): ParsedQuery['page'] {
   return page;
 }
 
-/** POST query bodies: `sorting: [{sortBy, sortOrder}]`, checked against the allowed values. */
-export function parseSortingBody(sorting: unknown, allowed: readonly string[]): Sorting<string>[] | undefined {
+/**
+ * POST query bodies: `sorting: [{sortBy, sortOrder}]`, checked against the allowed values; a variable
+ * sort (`variableSorts`) keeps its `parameters` ({variable, type}) for the engine.
+ */
+export function parseSortingBody(sorting: unknown, allowed: readonly string[], variableSorts: readonly string[] = []): Sorting<string>[] | undefined {
   if (sorting === undefined || sorting === null) return undefined;
   if (!Array.isArray(sorting)) throw new InvalidRequestException(400, '');
-  return sorting.map((entry: { sortBy?: unknown; sortOrder?: unknown }) => {
-    if (typeof entry?.sortBy !== 'string' || !allowed.includes(entry.sortBy)) {
+  return sorting.map((entry: { sortBy?: unknown; sortOrder?: unknown; parameters?: unknown }) => {
+    const variableSort = typeof entry?.sortBy === 'string' && variableSorts.includes(entry.sortBy);
+    if (typeof entry?.sortBy !== 'string' || !(allowed.includes(entry.sortBy) || variableSort)) {
       throw new InvalidRequestException(400, `sortBy parameter has invalid value: ${String(entry?.sortBy)}`);
     }
     if (entry.sortOrder !== 'asc' && entry.sortOrder !== 'desc') {
       throw new InvalidRequestException(400, `sortOrder parameter has invalid value: ${String(entry.sortOrder)}`);
     }
-    return { sortBy: entry.sortBy, sortOrder: entry.sortOrder };
+    if (!variableSort) return { sortBy: entry.sortBy, sortOrder: entry.sortOrder };
+    const parameters = (entry.parameters !== null && typeof entry.parameters === 'object' ? entry.parameters : {}) as Record<string, unknown>;
+    const textOf = (value: unknown) => (typeof value === 'string' ? value : null);
+    return { sortBy: entry.sortBy, sortOrder: entry.sortOrder, parameters: { variable: textOf(parameters.variable), type: textOf(parameters.type) } };
   });
 }
 
@@ -161,7 +170,7 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
     if (!isEmptyOptionalList(kind, converted)) query[name] = converted;
   }
   const single = parseSortingFields(body, spec.sortBy ?? []);
-  const list = parseSortingBody(body.sorting, spec.sortBy ?? []);
+  const list = parseSortingBody(body.sorting, spec.sortBy ?? [], spec.variableSortBy ?? []);
   return { ...query, sorting: single || list ? [...(single ?? []), ...(list ?? [])] : undefined } as Query;
 }
 

@@ -15,10 +15,10 @@ import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
-    taskId: 'string', taskIdIn: 'stringList', processInstanceId: 'string', processInstanceIdIn: 'stringList',
+    taskId: 'string', taskIdIn: 'optionalList', processInstanceId: 'string', processInstanceIdIn: 'optionalList',
     processDefinitionId: 'string', processDefinitionKey: 'string', executionId: 'string', taskDefinitionKey: 'string',
     name: 'string', nameLike: 'string', assignee: 'string', assigneeLike: 'string', unassigned: 'boolean', assigned: 'boolean',
-    candidateUser: 'string', candidateGroup: 'string', candidateGroupLike: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'stringList',
+    candidateUser: 'string', candidateGroup: 'string', candidateGroupLike: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'optionalList',
     withoutTenantId: 'boolean',
     processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList', processInstanceBusinessKeyLike: 'string',
     processDefinitionKeyIn: 'stringList', processDefinitionName: 'string', processDefinitionNameLike: 'string',
@@ -27,12 +27,18 @@ const TASK_QUERY: QuerySpec = {
     priority: 'integer', maxPriority: 'integer', minPriority: 'integer',
     dueDate: 'date', dueAfter: 'date', dueBefore: 'date', withoutDueDate: 'boolean',
     followUpDate: 'date', followUpAfter: 'date', followUpBefore: 'date', followUpBeforeOrNotExistent: 'date',
-    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', updatedAfter: 'date', withCommentAttachmentInfo: 'boolean', delegationState: 'string',
+    createdOn: 'date', createdAfter: 'date', createdBefore: 'date', updatedAfter: 'date',
+    // Camunda's deprecated spellings of dueDate, followUpDate and createdOn.
+    due: 'date', followUp: 'date', created: 'date', withCommentAttachmentInfo: 'boolean', delegationState: 'string',
     candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
     withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean', parentTaskId: 'string',
   },
-  sortBy: ['id', 'name', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId', 'description', 'lastUpdated'],
+  sortBy: [
+    'id', 'name', 'nameCaseInsensitive', 'assignee', 'created', 'dueDate', 'followUpDate', 'priority', 'instanceId', 'executionId',
+    'description', 'lastUpdated', 'tenantId',
+  ],
+  variableSortBy: ['processVariable', 'executionVariable', 'taskVariable'],
   unsupported: [
     'caseInstanceId', 'caseInstanceBusinessKey', 'caseInstanceBusinessKeyLike', 'caseDefinitionId', 'caseDefinitionKey', 'caseDefinitionName',
     'caseDefinitionNameLike', 'caseExecutionId', 'caseInstanceVariables',
@@ -107,8 +113,15 @@ function taskDates(body: Record<string, unknown>) {
 
 const isFormFieldError = (error: unknown) => error instanceof FormFieldValidationException;
 
-/** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case. */
-function checkedTaskQuery(query: TaskQuery): TaskQuery {
+/** Camunda's DelegationStateConverter: PENDING or RESOLVED, in any case; the deprecated date spellings as their names. */
+function checkedTaskQuery(given: TaskQuery): TaskQuery {
+  const { due, followUp, created, ...rest } = given as TaskQuery & { due?: Date; followUp?: Date; created?: Date };
+  const query: TaskQuery = {
+    ...rest,
+    ...(rest.dueDate ?? due ? { dueDate: rest.dueDate ?? due } : {}),
+    ...(rest.followUpDate ?? followUp ? { followUpDate: rest.followUpDate ?? followUp } : {}),
+    ...(rest.createdOn ?? created ? { createdOn: rest.createdOn ?? created } : {}),
+  };
   if (query.delegationState === undefined) return query;
   const state = String(query.delegationState).toUpperCase();
   if (state !== 'PENDING' && state !== 'RESOLVED') {

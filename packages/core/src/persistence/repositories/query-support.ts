@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -6,7 +6,12 @@ export type SortOrder = 'asc' | 'desc';
 export interface Sorting<Field extends string> {
   sortBy: Field;
   sortOrder: SortOrder;
+  /** A variable sort's `parameters` (Camunda's SortingDto): the variable's name and its type's REST name. */
+  parameters?: { variable?: string | null; type?: string | null };
 }
+
+/** What a sort field orders by: a column, an expression, or an expression built from the sorting entry (a variable sort). */
+export type SortColumn<Field extends string> = string | RawBuilder<unknown> | ((entry: Sorting<Field>) => RawBuilder<unknown>);
 
 /** Camunda's firstResult/maxResults paging. */
 export interface Page {
@@ -21,15 +26,15 @@ export interface Page {
 export function applySorting<DB, TB extends keyof DB, O, Field extends string>(
   query: SelectQueryBuilder<DB, TB, O>,
   sorting: readonly Sorting<Field>[] | undefined,
-  columns: Record<Field, string>,
+  columns: Record<Field, SortColumn<Field>>,
   idColumn: string,
 ): SelectQueryBuilder<DB, TB, O> {
   if (!sorting || sorting.length === 0) return query.orderBy(sql.ref(idColumn), 'asc');
-  return sorting.reduce(
-    (ordered, { sortBy, sortOrder }) =>
-      ordered.orderBy(sql.ref(columns[sortBy]), (item) => (sortOrder === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast())),
-    query,
-  );
+  return sorting.reduce((ordered, entry) => {
+    const column = columns[entry.sortBy];
+    const expression: RawBuilder<unknown> = typeof column === 'string' ? sql`${sql.ref(column)}` : typeof column === 'function' ? column(entry) : column;
+    return ordered.orderBy(expression, (item) => (entry.sortOrder === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast()));
+  }, query);
 }
 
 /** Applies firstResult/maxResults; one given alone defaults the other to 0 / unbounded. */

@@ -1,10 +1,10 @@
-import { sql, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import { Resources } from '../../authorization/resources.js';
-import { ProcessEngineException } from '../../errors/exceptions.js';
-import type { DelegationState, Task, TaskCandidates, TaskQuery } from '../../services/task/task.js';
+import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import type { DelegationState, Task, TaskCandidates, TaskQuery, TaskSortField } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, columnIn, fromBoolean, toBoolean, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, fromBoolean, toBoolean, toDate, type SortColumn, type Sorting } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
 import { variableExists } from './variable-instance-query.js';
@@ -16,11 +16,37 @@ export type TaskReadFilter = { task: NonNullable<ReadFilter>; definition: NonNul
 /** The identity link type of candidates (Camunda's IdentityLinkType.CANDIDATE); the candidate criteria read only these. */
 const CANDIDATE = 'candidate';
 
-const SORT_COLUMNS = {
-  id: 't.id', name: 't.name', assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
+/** The value column Camunda orders a variable of a primitive type by (VariableOrderProperty.typeToQueryProperty). */
+const VARIABLE_SORT_VALUES: Record<string, RawBuilder<unknown>> = {
+  string: sql`lower(v.text)`, integer: sql`v.long_value`, short: sql`v.long_value`, long: sql`v.long_value`,
+  date: sql`v.long_value`, boolean: sql`v.long_value`, double: sql`v.double_value`,
+};
+const KNOWN_VALUE_TYPES = new Set([...Object.keys(VARIABLE_SORT_VALUES), 'null', 'bytes', 'object', 'file', 'json', 'xml', 'number']);
+
+/**
+ * Camunda's orderByProcessVariable / ExecutionVariable / TaskVariable: the value of the variable of
+ * that name and type on the task's process instance, execution or the task itself (none sorts as null).
+ */
+const variableSort = (relation: RawBuilder<SqlBool>) => (entry: Sorting<TaskSortField>) => {
+  const name = entry.parameters?.variable ?? null;
+  const given = entry.parameters?.type ?? null;
+  // VariableValueDto.fromRestApiTypeName: the REST name with a lower-case first letter.
+  const type = given === null || given === '' ? null : given.charAt(0).toLowerCase() + given.slice(1);
+  if (name === null) throw new NullValueException('variableName is null');
+  if (type === null || !KNOWN_VALUE_TYPES.has(type)) throw new NullValueException('valueType is null');
+  const value = VARIABLE_SORT_VALUES[type];
+  if (!value) throw new ProcessEngineException(`Cannot order by variables of type ${type}`);
+  return sql`(select ${value} from trellis_variable v where ${relation} and v.name = ${name} and v.type = ${type} limit 1)`;
+};
+
+const SORT_COLUMNS: Record<TaskSortField, SortColumn<TaskSortField>> = {
+  id: 't.id', name: 't.name', nameCaseInsensitive: sql`lower(t.name)`, assignee: 't.assignee', created: 't.create_time', dueDate: 't.due_date',
   followUpDate: 't.follow_up_date', priority: 't.priority', instanceId: 't.proc_inst_id', executionId: 't.execution_id',
-  description: 't.description', lastUpdated: 't.last_updated',
-} as const;
+  description: 't.description', lastUpdated: 't.last_updated', tenantId: 't.tenant_id',
+  processVariable: variableSort(sql<SqlBool>`v.task_id is null and v.proc_inst_id = t.proc_inst_id and (v.execution_id = t.proc_inst_id or v.execution_id is null)`),
+  executionVariable: variableSort(sql<SqlBool>`v.task_id is null and v.execution_id = t.execution_id`),
+  taskVariable: variableSort(sql<SqlBool>`v.task_id = t.id`),
+};
 
 /** User tasks and their candidates, within one transaction. */
 export class TaskRepository {
@@ -240,8 +266,12 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   if (q.assigneeLike !== undefined) where(sql<SqlBool>`t.assignee like ${q.assigneeLike}`);
   if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
   if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
-  if (q.active) where(sql<SqlBool>`t.suspended = 0`);
+  // One suspension state, as Camunda's query keeps it: suspended, set after active, wins.
   if (q.suspended) where(sql<SqlBool>`t.suspended = 1`);
+  else if (q.active) where(sql<SqlBool>`t.suspended = 0`);
+  if (!orQuery && q.withoutTenantId && q.tenantIdIn !== undefined) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both tenantIdIn and withoutTenantId filters.');
+  }
   if (q.withoutTenantId) where(sql<SqlBool>`t.tenant_id is null`);
   if (q.tenantIdIn !== undefined) where(columnIn('t.tenant_id', q.tenantIdIn));
   const inList = (column: string, values: readonly string[] | undefined) => {
@@ -274,11 +304,16 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   if (q.maxPriority !== undefined) where(sql<SqlBool>`t.priority <= ${q.maxPriority}`);
   const dates: Array<[string, Date | undefined, string]> = [
     ['t.due_date', q.dueDate, '='], ['t.due_date', q.dueAfter, '>'], ['t.due_date', q.dueBefore, '<'],
-    ['t.follow_up_date', q.followUpDate, '='], ['t.follow_up_date', q.followUpAfter, '>'], ['t.follow_up_date', q.followUpBefore, '<'],
+    // followUpBeforeOrNotExistent sets Camunda's one followUpBefore field after followUpBefore: it wins.
+    ['t.follow_up_date', q.followUpDate, '='], ['t.follow_up_date', q.followUpAfter, '>'],
+    ['t.follow_up_date', q.followUpBeforeOrNotExistent === undefined ? q.followUpBefore : undefined, '<'],
     ['t.create_time', q.createdOn, '='], ['t.create_time', q.createdAfter, '>'], ['t.create_time', q.createdBefore, '<'],
   ];
   for (const [column, date, op] of dates) {
     if (date !== undefined) where(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${date.getTime()}`);
+  }
+  if (!orQuery && q.withoutDueDate && (q.dueDate !== undefined || q.dueBefore !== undefined || q.dueAfter !== undefined)) {
+    throw new ProcessEngineException('Invalid query usage: cannot set both due date (equal to, before, or after) and withoutDueDate filters.');
   }
   if (q.withoutDueDate) where(sql<SqlBool>`t.due_date is null`);
   if (q.updatedAfter !== undefined) {
@@ -312,18 +347,29 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
  * includeAssignedTasks.
  */
 function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool> | null {
+  // Camunda's TaskQueryImpl refuses these in an or-query (the first one its DTO sets names the error).
+  if (orQuery) {
+    for (const flag of ['withCandidateGroups', 'withoutCandidateGroups', 'withCandidateUsers', 'withoutCandidateUsers'] as const) {
+      if (q[flag]) throw new ProcessEngineException(`Invalid query usage: cannot set ${flag}() within 'or' query`);
+    }
+  }
+  if (q.candidateGroups !== undefined && q.candidateGroups.length === 0) throw new ProcessEngineException('Candidate group list is empty');
   let groups = q.candidateGroups;
   if (q.candidateGroup !== undefined) groups = groups === undefined || orQuery ? [...(groups ?? []), q.candidateGroup] : groups.filter((group) => group === q.candidateGroup);
   // In an or-query the candidate user and groups are alternatives.
   if (q.candidateUser !== undefined && groups !== undefined && !orQuery) {
-    throw new ProcessEngineException('Invalid query usage: cannot set both candidateUser and candidateGroup (or candidateGroups)');
+    throw new ProcessEngineException(
+      q.candidateGroup !== undefined
+        ? 'Invalid query usage: cannot set both candidateUser and candidateGroup'
+        : 'Invalid query usage: cannot set both candidateGroupIn and candidateUser',
+    );
   }
   const withCandidates =
     q.candidateUser !== undefined || groups !== undefined || q.candidateGroupLike !== undefined || q.withCandidateGroups === true || q.withCandidateUsers === true;
   const withoutCandidates = q.withoutCandidateGroups === true || q.withoutCandidateUsers === true;
   if (q.includeAssignedTasks && !withCandidates && !withoutCandidates) {
     throw new ProcessEngineException(
-      "Invalid query usage: candidateUser, candidateGroup, candidateGroupIn, withCandidateGroups, withoutCandidateGroups, withCandidateUsers, withoutCandidateUsers has to be called before 'includeAssignedTasks'.",
+      "Invalid query usage: candidateUser, candidateGroup, candidateGroupLike, candidateGroupIn, withCandidateGroups, withoutCandidateGroups, withCandidateUsers, withoutCandidateUsers has to be called before 'includeAssignedTasks'.",
     );
   }
   if (!withCandidates && !withoutCandidates) return null;
@@ -344,12 +390,9 @@ function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool>
     if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);
     parts.push(sql<SqlBool>`exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE}${sql.join(link.map((each) => sql` and ${each}`), sql``)})`);
   }
-  if (withoutCandidates) {
-    const kinds: Expression<SqlBool>[] = [];
-    if (q.withoutCandidateGroups) kinds.push(sql<SqlBool>`c.group_id is not null`);
-    if (q.withoutCandidateUsers) kinds.push(sql<SqlBool>`c.user_id is not null`);
-    parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE}${sql.join(kinds.map((each) => sql` and ${each}`), sql``)})`);
-  }
+  // One NOT EXISTS per kind, as Camunda's Task.xml has them: both asked for, the task has no candidate at all.
+  if (q.withoutCandidateGroups) parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE} and c.group_id is not null)`);
+  if (q.withoutCandidateUsers) parts.push(sql<SqlBool>`not exists (select 1 from trellis_task_candidate c where c.task_id = t.id and c.type = ${CANDIDATE} and c.user_id is not null)`);
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 

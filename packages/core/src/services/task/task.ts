@@ -85,7 +85,8 @@ export interface TaskCandidates {
 }
 
 export type TaskSortField =
-  | 'id' | 'name' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId' | 'description' | 'lastUpdated';
+  | 'id' | 'name' | 'nameCaseInsensitive' | 'assignee' | 'created' | 'dueDate' | 'followUpDate' | 'priority' | 'instanceId' | 'executionId'
+  | 'description' | 'lastUpdated' | 'tenantId' | 'processVariable' | 'executionVariable' | 'taskVariable';
 
 export interface TaskQuery extends Page, TenantChecked {
   taskId?: string;
