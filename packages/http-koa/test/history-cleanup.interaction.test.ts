@@ -52,6 +52,8 @@ describe('the History Cleanup group', () => {
     expect((await rest.request('GET', '/history/cleanup/job')).body).toEqual(scheduled.body);
     expect((await rest.request('GET', '/history/cleanup/jobs')).body).toEqual([scheduled.body]);
     expect((await rest.request('GET', '/job', { query: { jobId: scheduled.body.id } })).body).toEqual([scheduled.body]);
+    // A job without job definition logs its handler type as the definition type, as Camunda does.
+    expect((await rest.request('GET', '/history/job-log', { query: { jobId: scheduled.body.id } })).body).toMatchObject([{ jobDefinitionType: 'history-cleanup', jobDefinitionId: null }]);
 
     await rest.engine.jobExecutor.runDueJobs();
     expect((await rest.request('GET', `/history/process-instance/${done}`)).status).toBe(404);

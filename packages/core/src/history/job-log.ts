@@ -50,10 +50,12 @@ function log(ctx: CommandContext, job: Job, event: HistoryEventType, state: numb
     job_exception_stack: failed ? job.exceptionStacktrace : null,
     state,
     job_def_id: definitionId,
-    job_def_type: definitionId ? sql<string | null>`(select jd.job_type from trellis_job_definition jd where jd.id = ${definitionId})` : null,
+    // Without a job definition Camunda logs the job's handler type as its definition type.
+    job_def_type: definitionId ? sql<string | null>`(select jd.job_type from trellis_job_definition jd where jd.id = ${definitionId})` : job.handlerType,
     job_def_configuration: definitionId ? sql<string | null>`(select jd.job_configuration from trellis_job_definition jd where jd.id = ${definitionId})` : null,
     activity_id: job.activityId,
-    failed_activity_id: failed ? job.failedActivityId : null,
+    // The job's failed activity, on every entry once it failed (Camunda's initHistoricJobLogEvent).
+    failed_activity_id: job.failedActivityId,
     execution_id: job.executionId,
     root_proc_inst_id: historicRootOf(job.processInstanceId),
     process_instance_id: job.processInstanceId,
