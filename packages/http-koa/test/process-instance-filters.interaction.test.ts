@@ -79,6 +79,41 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
     expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
   });
 
+  it("takes Camunda's precedences and leaf activities", async () => {
+    expect(await list({ activityIdIn: 'call' })).toEqual([calling]);
+    expect(await list({ activityIdIn: 'review' })).toEqual([first, second, called].sort());
+    // An empty list filters nothing; withoutTenantId wins over a tenant list; suspended over active.
+    expect((await list({ tenantIdIn: '' })).length).toBe(4);
+    expect((await list({ tenantIdIn: 'acme', withoutTenantId: true })).length).toBe(4);
+    await rest.request('PUT', `/process-instance/${first}/suspended`, { json: { suspended: true } });
+    expect(await list({ active: true, suspended: true })).toEqual([first]);
+    const emptyIds = await rest.request('POST', '/process-instance', { json: { processInstanceIds: [] } });
+    expect([emptyIds.status, emptyIds.body.message]).toEqual([500, 'Set of process instance ids is empty']);
+    expect(await list({ processInstanceIds: '' })).toEqual([]);
+
+    // A sub-process waits in its inner activity: only that one is a leaf, as Camunda's execution tree has it.
+    await rest.engine.deployment.deploy({
+      resources: [{
+        name: 'nested.bpmn',
+        bytes: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="n" targetNamespace="http://trellis.test">
+  <bpmn:process id="nested" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s" /><bpmn:sequenceFlow id="n1" sourceRef="s" targetRef="sub" />
+    <bpmn:subProcess id="sub"><bpmn:startEvent id="subStart" /><bpmn:sequenceFlow id="n2" sourceRef="subStart" targetRef="inner" /><bpmn:userTask id="inner" /></bpmn:subProcess>
+  </bpmn:process>
+</bpmn:definitions>`),
+      }],
+    });
+    const nested = await start('nested');
+    expect(await list({ activityIdIn: 'inner' })).toEqual([nested]);
+    expect(await list({ activityIdIn: 'sub' })).toEqual([]);
+    const executions = async (query: Query) => ((await rest.request('GET', '/execution', { query })).body as unknown[]).length;
+    expect(await executions({ activityId: 'sub' })).toBe(0);
+    expect(await executions({ activityId: 'inner' })).toBe(1);
+    // Camunda's `active` is the suspension state only: the sub-process's inactive scope parent counts too.
+    expect(await executions({ processInstanceId: nested, active: true })).toBeGreaterThan(1);
+  });
+
   it('filters executions by their own variables and by their process instance’s', async () => {
     const executions = async (query: Query) => ids((await rest.request('GET', '/execution', { query })).body);
     const byBody = async (json: unknown) => ids((await rest.request('POST', '/execution', { json })).body);

@@ -15,7 +15,7 @@ const EXECUTION_QUERY: QuerySpec = {
   params: {
     businessKey: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', processInstanceId: 'string', activityId: 'string',
     signalEventSubscriptionName: 'string', messageEventSubscriptionName: 'string', active: 'boolean', suspended: 'boolean',
-    incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string', tenantIdIn: 'stringList',
+    incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string', tenantIdIn: 'optionalList',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['instanceId', 'definitionKey', 'definitionId', 'tenantId'],

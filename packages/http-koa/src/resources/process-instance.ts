@@ -16,8 +16,8 @@ const VARIABLE_CRITERIA = { variables: variableRule() };
 const INSTANCE_QUERY: QuerySpec = {
   params: {
     processInstanceIds: 'stringList', businessKey: 'string', businessKeyLike: 'string', processDefinitionId: 'string',
-    processDefinitionKey: 'string', processDefinitionKeyIn: 'stringList', deploymentId: 'string', active: 'boolean',
-    suspended: 'boolean', tenantIdIn: 'stringList', withoutTenantId: 'boolean', activityIdIn: 'stringList',
+    processDefinitionKey: 'string', processDefinitionKeyIn: 'optionalList', deploymentId: 'string', active: 'boolean',
+    suspended: 'boolean', tenantIdIn: 'optionalList', withoutTenantId: 'boolean', activityIdIn: 'optionalList',
     processDefinitionKeyNotIn: 'stringList', processDefinitionWithoutTenantId: 'boolean', superProcessInstance: 'string',
     subProcessInstance: 'string', rootProcessInstances: 'boolean', leafProcessInstances: 'boolean', withIncident: 'boolean',
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string',
@@ -30,7 +30,10 @@ const INSTANCE_QUERY: QuerySpec = {
 
 /** A ProcessInstanceQueryDto from a query string (GET /process-instance, /count). */
 export function instanceQueryFromQueryString(query: Context['query']): ProcessInstanceQuery {
-  return { ...parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY), ...variableCriteria(query, VARIABLE_CRITERIA, 'queryString') };
+  const parsed = parseListQuery<ProcessInstanceQuery>(query, INSTANCE_QUERY);
+  // Camunda's StringSetConverter reads `processInstanceIds=` as one empty id: no instance, not the empty set's error.
+  if (parsed.processInstanceIds?.length === 0) parsed.processInstanceIds = [''];
+  return { ...parsed, ...variableCriteria(query, VARIABLE_CRITERIA, 'queryString') };
 }
 
 /** A ProcessInstanceQueryDto from a body (POST /process-instance, /count, and the processInstanceQuery of batch and migration bodies). */

@@ -2,8 +2,8 @@ import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { ExecutionInfo, ExecutionQuery } from '../../services/runtime/execution.js';
 import type { StoreSchema } from '../schema.js';
 import { incidentConditions, type InstanceReadFilter } from './process-instance-repository.js';
-import { applyPage, applySorting, nonEmpty } from './query-support.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyPage, applySorting } from './query-support.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 import { executionVariableCondition } from './variable-instance-query.js';
 
 const SORT_COLUMNS = { instanceId: 'e.proc_inst_id', definitionKey: 'e.proc_def_key', definitionId: 'e.proc_def_id', tenantId: 'e.tenant_id' } as const;
@@ -30,7 +30,10 @@ export class ExecutionQueryRepository {
     if (q.processDefinitionId !== undefined) select = select.where('e.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) select = select.where('e.proc_def_key', '=', q.processDefinitionKey);
     if (q.processInstanceId !== undefined) select = select.where('e.proc_inst_id', '=', q.processInstanceId);
-    if (q.activityId !== undefined) select = select.where('e.activity_id', '=', q.activityId).where('e.is_active', '=', 1);
+    // Camunda's ACT_ID_: the executions at the activity (a join's waiting ones too), not the parents of a scope's execution.
+    if (q.activityId !== undefined) {
+      select = select.where('e.activity_id', '=', q.activityId).where(sql<SqlBool>`not exists (select 1 from trellis_execution c where c.parent_id = e.id)`);
+    }
     for (const [type, name] of [
       ['signal', q.signalEventSubscriptionName],
       ['message', q.messageEventSubscriptionName],
@@ -44,12 +47,14 @@ export class ExecutionQueryRepository {
     }
     for (const condition of q.variables ?? []) select = select.where(executionVariableCondition(condition, true, q));
     for (const condition of q.processVariables ?? []) select = select.where(executionVariableCondition(condition, false, q));
-    if (q.active) select = select.where('e.is_active', '=', 1).where('e.suspended', '=', 0);
+    // One suspension state, as Camunda's query keeps it (suspended, set after active, wins); no activity state.
     if (q.suspended) select = select.where('e.suspended', '=', 1);
+    else if (q.active) select = select.where('e.suspended', '=', 0);
     const incident = incidentConditions(q);
     if (incident.length > 0) select = select.where(sql<SqlBool>`exists (select 1 from trellis_incident i where i.execution_id = e.id and ${sql.join(incident, sql` and `)})`);
     select = applyTenantCheck(select, q, 'e.tenant_id');
-    if (q.tenantIdIn !== undefined) select = select.where('e.tenant_id', 'in', nonEmpty(q.tenantIdIn));
+    const tenants = requestedTenants(q, 'e.tenant_id');
+    if (tenants) select = select.where(tenants);
     if (readable) select = select.where(readable('e.proc_inst_id', 'e.proc_def_key'));
     return select;
   }

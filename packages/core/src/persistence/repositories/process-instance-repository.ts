@@ -1,8 +1,8 @@
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
-import { applyPage, applySorting, columnIn, nonEmpty, toBoolean } from './query-support.js';
-import { applyTenantCheck } from '../../authorization/tenant-check.js';
+import { applyPage, applySorting, columnIn, toBoolean } from './query-support.js';
+import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { executionVariableCondition } from './variable-instance-query.js';
 
@@ -63,6 +63,7 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
   const criteria: Expression<SqlBool>[] = [];
   const where = (condition: Expression<SqlBool>) => void criteria.push(condition);
   const isIn = (column: string, values: readonly string[]) => where(columnIn(column, values));
+  if (q.processInstanceIds !== undefined && q.processInstanceIds.length === 0) throw new ProcessEngineException('Set of process instance ids is empty');
   if (q.processInstanceIds !== undefined) isIn('e.id', q.processInstanceIds);
   if (q.businessKey !== undefined) where(sql<SqlBool>`e.business_key = ${q.businessKey}`);
   if (q.businessKeyLike !== undefined) where(sql<SqlBool>`e.business_key like ${q.businessKeyLike}`);
@@ -73,18 +74,21 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
     where(sql<SqlBool>`e.proc_def_key not in (${sql.join(q.processDefinitionKeyNotIn)})`);
   }
   if (q.deploymentId !== undefined) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.deployment_id = ${q.deploymentId})`);
-  if (q.activityIdIn !== undefined) {
-    where(sql<SqlBool>`exists (select 1 from trellis_activity_instance a where a.proc_inst_id = e.id and a.activity_id in (${sql.join(nonEmpty(q.activityIdIn))}))`);
+  if (q.activityIdIn !== undefined && q.activityIdIn.length > 0) {
+    // Camunda: an execution waiting at the activity (a leaf: not the parent of a scope's execution), async waits included.
+    where(sql<SqlBool>`exists (select 1 from trellis_execution x where x.proc_inst_id = e.id and x.activity_id in (${sql.join(q.activityIdIn)})
+      and not exists (select 1 from trellis_execution c where c.parent_id = x.id))`);
   }
   if (q.processDefinitionWithoutTenantId) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.tenant_id is null)`);
   hierarchyCriteria(q).forEach(where);
   incidentCriteria(q, orQuery).forEach(where);
   // Camunda's process instance variables: those of the root execution itself.
   for (const condition of q.variables ?? []) where(executionVariableCondition(condition, true, q));
-  if (q.active) where(sql<SqlBool>`e.suspended = 0`);
+  // One suspension state, as Camunda's query keeps it: suspended, set after active, wins.
   if (q.suspended) where(sql<SqlBool>`e.suspended = 1`);
-  if (q.withoutTenantId) where(sql<SqlBool>`e.tenant_id is null`);
-  if (q.tenantIdIn !== undefined) isIn('e.tenant_id', q.tenantIdIn);
+  else if (q.active) where(sql<SqlBool>`e.suspended = 0`);
+  const tenants = requestedTenants(q, 'e.tenant_id');
+  if (tenants) where(tenants);
   return criteria;
 }
 
