@@ -65,7 +65,13 @@ describe('parseSortingBody', () => {
       { sortBy: 'name', sortOrder: 'asc' },
       { sortBy: 'id', sortOrder: 'desc' },
     ]);
-    expect(() => parseSortingBody([{ sortBy: 'age', sortOrder: 'asc' }], ['id'])).toThrow('sortBy parameter has invalid value: age');
+    // As Camunda's query takes them: an unknown sortBy orders nothing, so its direction has no ordering.
+    expect(() => parseSortingBody([{ sortBy: 'age', sortOrder: 'asc' }], ['id'])).toThrow('You should call any of the orderBy methods first before specifying a direction: currentOrderingProperty is null');
+    expect(() => parseSortingBody([{ sortBy: 'id', sortOrder: 'asc' }, { sortBy: 'age', sortOrder: 'asc' }], ['id'])).toThrow(
+      'Invalid query: can specify only one direction desc() or asc() for an ordering constraint: direction is not null',
+    );
+    expect(() => parseSortingBody([{ sortBy: 'id', sortOrder: 'up' }], ['id'])).toThrow('Invalid query: call asc() or desc() after using orderByXX(): direction is null');
+    expect(parseSortingBody([{ sortBy: 'id' }, { sortOrder: 'desc' }], ['id'])).toEqual([{ sortBy: 'id', sortOrder: 'desc' }]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ProcessEngineException, type Sorting, type SortOrder } from '@trellis/core';
+import { NotValidException, ProcessEngineException, type Sorting, type SortOrder } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 
@@ -126,25 +126,38 @@ export function parsePage(query: Record<string, unknown>): ParsedQuery['page'] {
 }
 
 /**
- * POST query bodies: `sorting: [{sortBy, sortOrder}]`, checked against the allowed values; a variable
- * sort (`variableSorts`) keeps its `parameters` ({variable, type}) for the engine.
+ * POST query bodies: `sorting: [{sortBy, sortOrder}]` as Camunda's AbstractQueryDto applies it to the
+ * query after `before` (the body's own sortBy/sortOrder): a known sortBy orders (a variable sort, of
+ * `variableSorts`, with its `parameters` {variable, type}), an unknown one is skipped, and `asc` or
+ * `desc` sets the direction of the last ordering — the query's NotValidException when there is none or
+ * it has one, or when an ordering is left without.
  */
-export function parseSortingBody(sorting: unknown, allowed: readonly string[], variableSorts: readonly string[] = []): Sorting<string>[] | undefined {
-  if (sorting === undefined || sorting === null) return undefined;
+export function parseSortingBody(
+  sorting: unknown,
+  allowed: readonly string[],
+  variableSorts: readonly string[] = [],
+  before: readonly Sorting<string>[] = [],
+): Sorting<string>[] | undefined {
+  if (sorting === undefined || sorting === null) return before.length > 0 ? [...before] : undefined;
   if (!Array.isArray(sorting)) throw new InvalidRequestException(400, '');
-  return sorting.map((entry: { sortBy?: unknown; sortOrder?: unknown; parameters?: unknown }) => {
-    const variableSort = typeof entry?.sortBy === 'string' && variableSorts.includes(entry.sortBy);
-    if (typeof entry?.sortBy !== 'string' || !(allowed.includes(entry.sortBy) || variableSort)) {
-      throw new InvalidRequestException(400, `sortBy parameter has invalid value: ${String(entry?.sortBy)}`);
+  const orderings: Array<Omit<Sorting<string>, 'sortOrder'> & { sortOrder: SortOrder | null }> = [...before];
+  for (const entry of sorting as Array<{ sortBy?: unknown; sortOrder?: unknown; parameters?: unknown } | null>) {
+    const sortBy = typeof entry?.sortBy === 'string' ? entry.sortBy : null;
+    if (sortBy !== null && variableSorts.includes(sortBy)) {
+      const parameters = (entry?.parameters !== null && typeof entry?.parameters === 'object' ? entry.parameters : {}) as Record<string, unknown>;
+      const textOf = (value: unknown) => (typeof value === 'string' ? value : null);
+      orderings.push({ sortBy, sortOrder: null, parameters: { variable: textOf(parameters.variable), type: textOf(parameters.type) } });
+    } else if (sortBy !== null && allowed.includes(sortBy)) {
+      orderings.push({ sortBy, sortOrder: null });
     }
-    if (entry.sortOrder !== 'asc' && entry.sortOrder !== 'desc') {
-      throw new InvalidRequestException(400, `sortOrder parameter has invalid value: ${String(entry.sortOrder)}`);
-    }
-    if (!variableSort) return { sortBy: entry.sortBy, sortOrder: entry.sortOrder };
-    const parameters = (entry.parameters !== null && typeof entry.parameters === 'object' ? entry.parameters : {}) as Record<string, unknown>;
-    const textOf = (value: unknown) => (typeof value === 'string' ? value : null);
-    return { sortBy: entry.sortBy, sortOrder: entry.sortOrder, parameters: { variable: textOf(parameters.variable), type: textOf(parameters.type) } };
-  });
+    if (entry?.sortOrder !== 'asc' && entry?.sortOrder !== 'desc') continue;
+    const last = orderings.at(-1);
+    if (!last) throw new NotValidException('You should call any of the orderBy methods first before specifying a direction: currentOrderingProperty is null');
+    if (last.sortOrder !== null) throw new NotValidException('Invalid query: can specify only one direction desc() or asc() for an ordering constraint: direction is not null');
+    last.sortOrder = entry.sortOrder;
+  }
+  if (orderings.some((ordering) => ordering.sortOrder === null)) throw new NotValidException('Invalid query: call asc() or desc() after using orderByXX(): direction is null');
+  return orderings as Sorting<string>[];
 }
 
 const isEmptyOptionalList = (kind: ParamKind, value: unknown) => kind === 'optionalList' && Array.isArray(value) && value.length === 0;
@@ -170,8 +183,7 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
     if (!isEmptyOptionalList(kind, converted)) query[name] = converted;
   }
   const single = parseSortingFields(body, spec.sortBy ?? []);
-  const list = parseSortingBody(body.sorting, spec.sortBy ?? [], spec.variableSortBy ?? []);
-  return { ...query, sorting: single || list ? [...(single ?? []), ...(list ?? [])] : undefined } as Query;
+  return { ...query, sorting: parseSortingBody(body.sorting, spec.sortBy ?? [], spec.variableSortBy ?? [], single ?? []) } as Query;
 }
 
 /**
@@ -270,7 +282,9 @@ export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, par
   }
   return raw.map((each: Record<string, unknown>) => {
     if (each.orQueries !== undefined && each.orQueries !== null) throw new ProcessEngineException("Invalid query usage: cannot set or() within 'or' query");
-    const { sorting: _sorting, ...criteria } = parse(each);
+    // Camunda applies an or-query's criteria only: its sorting list is never looked at.
+    const { sorting: _ignored, ...unsorted } = each;
+    const { sorting: _sorting, ...criteria } = parse(unsorted);
     return criteria;
   });
 }
