@@ -658,6 +658,9 @@ describe('rest of the group', () => {
 
     expect(task.suspended).toBe(true);
     expect(suspendedCount.body).toEqual({ count: 1 });
+    // Camunda's query keeps one suspension state (suspended wins over active); an empty id list filters nothing.
+    expect((await rest.request('GET', '/external-task/count', { query: { suspended: true, active: true } })).body).toEqual({ count: 1 });
+    expect((await rest.request('POST', '/external-task/count', { json: { externalTaskIdIn: [] } })).body).toEqual({ count: 1 });
     expect(fetched.body).toEqual([]);
     for (const response of [failure, bpmnError, extendLock]) expectError(response, 400, 'RestException', `ENGINE-03043 ExternalTask with id '${id}' is suspended.`);
     const complete = await rest.request('POST', `/external-task/${id}/complete`, { json: { workerId: 'w1' } });

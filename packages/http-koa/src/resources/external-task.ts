@@ -26,11 +26,11 @@ const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDe
 
 const EXTERNAL_TASK_QUERY: QuerySpec = {
   params: {
-    externalTaskId: 'string', externalTaskIdIn: 'stringList', topicName: 'string', workerId: 'string',
+    externalTaskId: 'string', externalTaskIdIn: 'optionalList', topicName: 'string', workerId: 'string',
     locked: 'boolean', notLocked: 'boolean', withRetriesLeft: 'boolean', noRetriesLeft: 'boolean',
-    lockExpirationAfter: 'date', lockExpirationBefore: 'date', activityId: 'string', activityIdIn: 'stringList',
-    executionId: 'string', processInstanceId: 'string', processInstanceIdIn: 'stringList', processDefinitionId: 'string',
-    tenantIdIn: 'stringList', active: 'boolean', suspended: 'boolean',
+    lockExpirationAfter: 'date', lockExpirationBefore: 'date', activityId: 'string', activityIdIn: 'optionalList',
+    executionId: 'string', processInstanceId: 'string', processInstanceIdIn: 'optionalList', processDefinitionId: 'string',
+    tenantIdIn: 'optionalList', active: 'boolean', suspended: 'boolean',
     priorityHigherThanOrEquals: 'long', priorityLowerThanOrEquals: 'long',
   },
   sortBy: SORT_FIELDS,

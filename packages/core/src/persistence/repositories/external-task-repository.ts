@@ -229,8 +229,9 @@ export class ExternalTaskRepository {
     if (q.processDefinitionId !== undefined) select = select.where('t.proc_def_id', '=', q.processDefinitionId);
     select = applyTenantCheck(select, q, 't.tenant_id');
     if (q.tenantIdIn !== undefined) select = select.where('t.tenant_id', 'in', nonEmpty(q.tenantIdIn));
-    if (q.active) select = select.where('t.suspended', '=', 0);
+    // One suspension state, as Camunda's query keeps it: suspended, set after active, wins.
     if (q.suspended) select = select.where('t.suspended', '=', 1);
+    else if (q.active) select = select.where('t.suspended', '=', 0);
     if (q.priorityHigherThanOrEquals !== undefined) select = select.where('t.priority', '>=', q.priorityHigherThanOrEquals);
     if (q.priorityLowerThanOrEquals !== undefined) select = select.where('t.priority', '<=', q.priorityLowerThanOrEquals);
     if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
