@@ -146,6 +146,10 @@ describe('the Variable Instance group', () => {
     expect(await count({ batchIdIn: 'b1' })).toBe(0);
     // An empty list filters nothing (Camunda applies a list only when it holds values).
     expect(await count({ processInstanceIdIn: '' })).toBe(10);
+    // A standalone task's variable has its task's tenant (Camunda's TENANT_ID_ of the variable).
+    const note = await rest.engine.task.createTask({ name: 'note', tenantId: 'acme' });
+    await rest.engine.task.setVariablesLocal(note.id, { memo: { type: 'string', value: 'x', valueInfo: {} } });
+    expect((await get('/variable-instance', { tenantIdIn: 'acme', variableName: 'memo' })).body).toMatchObject([{ name: 'memo', tenantId: 'acme', taskId: note.id }]);
   });
 
   it('filters by variable values in the query string (values are strings)', async () => {

@@ -56,21 +56,25 @@ export function unauthorizedTenant(command: string): ProcessEngineException {
  */
 export function requestedTenants(
   query: { tenantIdIn?: readonly string[]; withoutTenantId?: boolean },
-  column: string,
+  column: TenantColumn,
   includeWithoutTenant = false,
 ): RawBuilder<SqlBool> | null {
-  const ref = sql.ref(column);
+  const ref = tenantRef(column);
   if (query.withoutTenantId === true) return sql<SqlBool>`${ref} is null`;
   if (query.tenantIdIn === undefined || query.tenantIdIn.length === 0) return null;
   const listed = sql<SqlBool>`${ref} in (${sql.join([...query.tenantIdIn])})`;
   return includeWithoutTenant ? sql<SqlBool>`(${listed} or ${ref} is null)` : listed;
 }
 
+/** A tenant column, or an expression giving the tenant (a row's own or its owner's). */
+export type TenantColumn = string | RawBuilder<string | null>;
+const tenantRef = (column: TenantColumn) => (typeof column === 'string' ? sql.ref(column) : column);
+
 /** A tenant column's condition for a checked query, or null when the check does not apply. */
-export function tenantCondition(query: TenantChecked, column: string) {
+export function tenantCondition(query: TenantChecked, column: TenantColumn) {
   const tenants = query.authTenantIds;
   if (tenants === undefined) return null;
-  const ref = sql.ref(column);
+  const ref = tenantRef(column);
   return tenants.length === 0
     ? sql<SqlBool>`${ref} is null`
     : sql<SqlBool>`(${ref} is null or ${ref} in (${sql.join([...tenants])}))`;
@@ -80,7 +84,7 @@ export function tenantCondition(query: TenantChecked, column: string) {
 export function applyTenantCheck<DB, TB extends keyof DB, O>(
   select: SelectQueryBuilder<DB, TB, O>,
   query: TenantChecked,
-  column: string,
+  column: TenantColumn,
 ): SelectQueryBuilder<DB, TB, O> {
   const condition = tenantCondition(query, column);
   return condition ? select.where(condition) : select;

@@ -8,14 +8,17 @@ import type {
   VariableValueCondition,
 } from '../../services/variable-instance/variable-instance.js';
 import type { StoreSchema } from '../schema.js';
-import { applyPage, applySorting } from './query-support.js';
+import { applyPage, applySorting, type SortColumn } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 /** Variables the caller may read: by their process instance, its definition's key, or their task (null: no checks). */
 export type VariableReadFilter = ((instanceColumn: string, definitionKeyColumn: string, taskColumn: string) => Expression<SqlBool>) | null;
 
-const SORT_COLUMNS: Record<VariableInstanceSortField, string> = {
-  variableName: 'v.name', variableType: 'v.type', activityInstanceId: 'act_inst_id', tenantId: 'p.tenant_id',
+/** A variable's tenant (Camunda's TENANT_ID_ of the variable): its process instance's, or its standalone task's. */
+const TENANT = sql<string | null>`coalesce(p.tenant_id, t.tenant_id)`;
+
+const SORT_COLUMNS: Record<VariableInstanceSortField, SortColumn<VariableInstanceSortField>> = {
+  variableName: 'v.name', variableType: 'v.type', activityInstanceId: 'act_inst_id', tenantId: TENANT,
 };
 
 /**
@@ -36,7 +39,7 @@ export class VariableInstanceQueryRepository {
   async find(query: VariableInstanceQuery, readable: VariableReadFilter = null, withBinary = false): Promise<VariableInstance[]> {
     const select = this.filtered(query, readable).select([
       'v.id', 'v.name', 'v.type', 'v.execution_id', 'v.proc_inst_id', 'v.task_id', 'v.text', 'v.text2', 'v.long_value', 'v.double_value',
-      'p.proc_def_id', 'p.tenant_id', ACTIVITY_INSTANCE.as('act_inst_id'),
+      'p.proc_def_id', TENANT.as('tenant_id'), ACTIVITY_INSTANCE.as('act_inst_id'),
       withBinary ? 'v.bytes' : sql<Buffer | null>`null`.as('bytes'),
     ]);
     const rows = await applyPage(applySorting(select, query.sorting, SORT_COLUMNS, 'v.id'), query).execute();
@@ -89,9 +92,9 @@ export class VariableInstanceQueryRepository {
       if (ids !== undefined) select = select.where(sql<SqlBool>`1 = 0`);
     }
     if (q.activityInstanceIdIn !== undefined) select = select.where(isIn(ACTIVITY_INSTANCE, q.activityInstanceIdIn));
-    select = applyTenantCheck(select, q, 'p.tenant_id');
-    if (q.tenantIdIn !== undefined) select = select.where(isIn(sql.ref('p.tenant_id'), q.tenantIdIn));
-    if (q.withoutTenantId) select = select.where('p.tenant_id', 'is', null);
+    select = applyTenantCheck(select, q, TENANT);
+    if (q.tenantIdIn !== undefined) select = select.where(isIn(TENANT, q.tenantIdIn));
+    if (q.withoutTenantId) select = select.where(sql<SqlBool>`${TENANT} is null`);
     for (const condition of q.variableValues ?? []) {
       select = select.where(valueCondition(condition, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
     }
