@@ -221,7 +221,8 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
     const candidates = await post('/history/task', { orQueries: [{ withCandidateGroups: true }] });
     expect([candidates.status, candidates.body.message]).toEqual([500, "Invalid query usage: cannot set withCandidateGroups() within 'or' query"]);
     const nested = await post('/history/task', { orQueries: [{ orQueries: [{ taskName: 'x' }] }] });
-    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
+    // Camunda's DTO attaches or-queries inside an or-query to it, where its mapping never reads them: ignored.
+    expect(nested.body.length).toBe((await post('/history/task', {})).body.length);
     // Due date and no due date exclude each other in the query itself, not in an or-query.
     const due = await post('/history/task', { taskDueDateBefore: '2030-01-01T00:00:00.000+0000', withoutTaskDueDate: true });
     expect([due.status, due.body.message]).toEqual([500, 'Invalid query usage: cannot set both task due date (equal to, before, or after) and withoutTaskDueDate filters.']);

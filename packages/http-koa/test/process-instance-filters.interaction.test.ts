@@ -76,7 +76,8 @@ describe.each(testStoreConfigs())('the process instance query’s variable, inci
     expect(await listByBody({ orQueries: [{ processInstanceIds: [first], superProcessInstance: calling }] })).toEqual([first, called].sort());
     expect(await listByBody({ processDefinitionKey: 'approval', orQueries: [{ rootProcessInstances: false, variables: [{ name: 'customer', operator: 'eq', value: 'Bolt' }], processInstanceIds: [called] }] })).toEqual([second, called].sort());
     const nested = await rest.request('POST', '/process-instance', { json: { orQueries: [{ orQueries: [{ businessKey: 'x' }] }] } });
-    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
+    // Camunda's DTO attaches or-queries inside an or-query to it, where its mapping never reads them: ignored.
+    expect(nested.body.length).toBe((await rest.request('POST', '/process-instance', { json: {} })).body.length);
   });
 
   it("takes Camunda's precedences and leaf activities", async () => {

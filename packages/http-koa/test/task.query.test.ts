@@ -179,7 +179,8 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
     // An empty or-query restricts nothing; one inside another is Camunda's invalid usage.
     expect(await post({ orQueries: [{}] })).toHaveLength(7);
     const nested = await rest.request('POST', '/task', { json: { orQueries: [{ orQueries: [{ name: 'x' }] }] } });
-    expect([nested.status, nested.body.message]).toEqual([500, "Invalid query usage: cannot set or() within 'or' query"]);
+    // Camunda's DTO attaches or-queries inside an or-query to it, where its mapping never reads them: ignored.
+    expect(nested.body.length).toBe((await rest.request('POST', '/task', { json: {} })).body.length);
   });
 
   it('tells whether each task has comments and attachments when asked (withCommentAttachmentInfo)', async () => {

@@ -1,4 +1,4 @@
-import { NotValidException, ProcessEngineException, type Sorting, type SortOrder } from '@trellis/core';
+import { NotValidException, type Sorting, type SortOrder } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 
@@ -274,16 +274,16 @@ function scalarText(value: unknown): string | null {
 
 /**
  * A query body's `orQueries` (Camunda's or()): each entry read by `parse` as a query of its own, its
- * sorting left out (Camunda applies only an or-query's criteria); an or-query may not hold or-queries.
+ * sorting left out (Camunda applies only an or-query's criteria). Or-queries inside one are dropped:
+ * Camunda's DTOs attach them to the or-query (addOrQuery), where its mapping never reads them.
  */
 export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, parse: (body: Record<string, unknown>) => Q): Array<Omit<Q, 'sorting'>> {
   if (!Array.isArray(raw) || raw.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))) {
     throw new InvalidRequestException(400, `Cannot set query parameter 'orQueries' to value '${JSON.stringify(raw)}'`);
   }
   return raw.map((each: Record<string, unknown>) => {
-    if (each.orQueries !== undefined && each.orQueries !== null) throw new ProcessEngineException("Invalid query usage: cannot set or() within 'or' query");
-    // Camunda applies an or-query's criteria only: its sorting list is never looked at.
-    const { sorting: _ignored, ...unsorted } = each;
+    // Camunda applies an or-query's criteria only: its sorting list and its own or-queries are never looked at.
+    const { sorting: _ignored, orQueries: _nested, ...unsorted } = each;
     const { sorting: _sorting, ...criteria } = parse(unsorted);
     return criteria;
   });
