@@ -292,6 +292,10 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
       const response = await rest.request('POST', '/task', { json });
       expect(response.status, JSON.stringify(json)).toBe(400);
     }
+    // A value Jackson cannot bind: Camunda's JsonMappingExceptionHandler, 400 with an empty message.
+    for (const json of [{ assigned: 'yes' }, { priority: '5.5' }, { nameLike: { like: 'x' } }]) {
+      expect((await rest.request('POST', '/task', { json })).body).toEqual({ type: 'InvalidRequestException', message: '', code: null });
+    }
   });
 
   it("takes a query body's values as Jackson coerces them: text for booleans and numbers, numbers and dates from text and epoch milliseconds", async () => {
