@@ -4,9 +4,8 @@ import type { CommandContext } from '../command/command-context.js';
 import type { HistoryCleanupConfig } from '../config.js';
 import { createJob } from '../jobs/create-job.js';
 import { DEFAULT_JOB_RETRIES, type Job } from '../jobs/job.js';
-import { FAILED_JOB_INCIDENT } from '../jobs/job-failure.js';
+import { endFailedJobIncident } from '../jobs/job-failure.js';
 import { JobLog } from './job-log.js';
-import { IncidentHistory, IncidentState } from './incident-history.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
@@ -99,10 +98,7 @@ export async function scheduleHistoryCleanup(ctx: CommandContext, immediatelyDue
       continue;
     }
     await ctx.jobs.reschedule(job, { dueDate, handlerConfiguration, suspended: false, retries: DEFAULT_JOB_RETRIES });
-    if (job.retries === 0) {
-      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
-    }
+    if (job.retries === 0) await endFailedJobIncident(ctx, job.id);
   }
   for (const surplus of existing.slice(chunks.length)) {
     await ctx.jobs.delete(surplus);

@@ -14,11 +14,10 @@ import { OptimisticLockingException } from '../errors/exceptions.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { engineMessage } from '../errors/engine-message.js';
 import type { Job } from './job.js';
-import { FAILED_JOB_INCIDENT, recordJobFailure, type RetryCycle } from './job-failure.js';
+import { endFailedJobIncident, recordJobFailure, type RetryCycle } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { JobLog } from '../history/job-log.js';
-import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { HISTORY_CLEANUP } from '../history/history-cleanup-job.js';
 
 /**
@@ -121,8 +120,7 @@ export class JobExecutor {
     JobLog.succeeded(ctx, job);
     if ((await handler.execute(ctx, job)) !== 'kept') await ctx.jobs.delete(job);
     if (job.exceptionMessage !== null) {
-      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+      await endFailedJobIncident(ctx, job.id);
     }
     ctx.afterCommit(() => this.metrics.mark('job-successful'));
   }

@@ -2,6 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
 import { JobLog } from '../history/job-log.js';
+import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 
 /** Camunda's incident type for a job whose retries ran out. */
 export const FAILED_JOB_INCIDENT = 'failedJob';
@@ -42,6 +43,15 @@ export async function announceBatchJobChange(ctx: CommandContext, job: Job): Pro
   if (job.processInstanceId !== null || !job.jobDefinitionId) return;
   const batch = await ctx.trx.selectFrom('trellis_batch').select('id').where('batch_job_def_id', '=', job.jobDefinitionId).executeTakeFirst();
   if (batch) ctx.emitAfterCommit('batch.changed', { batchId: batch.id });
+}
+
+/**
+ * Ends the failedJob incident of a job, if it has one: resolved (the job got retries again or
+ * succeeded), or deleted with the job.
+ */
+export async function endFailedJobIncident(ctx: CommandContext, jobId: string, state: typeof IncidentState.resolved | typeof IncidentState.deleted = IncidentState.resolved): Promise<void> {
+  await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, jobId);
+  await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: jobId }, state);
 }
 
 /** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */

@@ -33,6 +33,12 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     return filter;
   }
 
+  /** The request's filter, looked up once: by an extending body first when there is one, else when the query runs. */
+  const lookupOnce = (id: string, onError?: (error: unknown) => never) => {
+    let found: Promise<Filter> | undefined;
+    return () => (found ??= onError ? readable(id).catch(onError) : readable(id));
+  };
+
   /** What the filter's saved query, extended by `extending` (when given), finds. */
   async function run<T>(filter: Filter, extending: Record<string, unknown> | null, execute: (query: TaskQuery) => Promise<T>): Promise<T> {
     const saved = taskQueryDto(filter.query, true);
@@ -121,9 +127,10 @@ export function filterRoutes(router: Router, rest: RestContext): void {
   for (const method of ['get', 'post'] as const) {
     router[method]('/filter/:id/list', async (ctx) => {
       const variant = taskListVariant(ctx);
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id)) : null;
+      const lookup = lookupOnce(ctx.params.id);
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, lookup) : null;
       const page = parsePage(ctx.query);
-      const filter = await readable(ctx.params.id);
+      const filter = await lookup();
       const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, ...page }));
       if (variant === 'json') {
         ctx.body = tasks.map(toTaskDto);
@@ -140,8 +147,9 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     });
 
     router[method]('/filter/:id/count', async (ctx) => {
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id)) : null;
-      ctx.body = { count: await run(await readable(ctx.params.id), extending, (query) => engine.task.countTasks(query)) };
+      const lookup = lookupOnce(ctx.params.id);
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, lookup) : null;
+      ctx.body = { count: await run(await lookup(), extending, (query) => engine.task.countTasks(query)) };
     });
 
     router[method]('/filter/:id/singleResult', async (ctx) => {
@@ -152,8 +160,9 @@ export function filterRoutes(router: Router, rest: RestContext): void {
         if (ProcessEngineException.is(error) && !(error instanceof NotValidException)) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
         throw error;
       };
-      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, () => readable(ctx.params.id).catch(invalidResult)) : null;
-      const filter = await readable(ctx.params.id).catch(invalidResult);
+      const lookup = lookupOnce(ctx.params.id, invalidResult);
+      const extending = method === 'post' ? await extendingBody(ctx, rest.bodyLimit, lookup) : null;
+      const filter = await lookup();
       const tasks = await run(filter, extending, (query) => engine.task.findTasks({ ...query, maxResults: 2 })).catch(invalidResult);
       if (tasks.length > 1) throw new InvalidRequestException(400, 'Filter does not returns a valid single result');
       if (variant === 'hal') {

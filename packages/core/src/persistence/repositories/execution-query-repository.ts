@@ -1,7 +1,7 @@
 import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { ExecutionInfo, ExecutionQuery } from '../../services/runtime/execution.js';
 import type { StoreSchema } from '../schema.js';
-import { incidentConditions, type InstanceReadFilter } from './process-instance-repository.js';
+import { incidentConditions, isLeafExecution, type InstanceReadFilter } from './process-instance-repository.js';
 import { applyPage, applySorting } from './query-support.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 import { executionVariableCondition } from './variable-instance-query.js';
@@ -30,10 +30,8 @@ export class ExecutionQueryRepository {
     if (q.processDefinitionId !== undefined) select = select.where('e.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) select = select.where('e.proc_def_key', '=', q.processDefinitionKey);
     if (q.processInstanceId !== undefined) select = select.where('e.proc_inst_id', '=', q.processInstanceId);
-    // Camunda's ACT_ID_: the executions at the activity (a join's waiting ones too), not the parents of a scope's execution.
-    if (q.activityId !== undefined) {
-      select = select.where('e.activity_id', '=', q.activityId).where(sql<SqlBool>`not exists (select 1 from trellis_execution c where c.parent_id = e.id)`);
-    }
+    // Camunda's ACT_ID_: the executions at the activity (a join's waiting ones too).
+    if (q.activityId !== undefined) select = select.where('e.activity_id', '=', q.activityId).where(isLeafExecution('e'));
     for (const [type, name] of [
       ['signal', q.signalEventSubscriptionName],
       ['message', q.messageEventSubscriptionName],

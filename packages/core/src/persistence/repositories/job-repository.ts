@@ -186,7 +186,6 @@ export class JobRepository {
     await this.updateChecked(job.id, changes);
   }
 
-  /** A job that lives on (history cleanup): new due date, configuration and suspension, its lock and error cleared. */
   /** An ever-living job (history cleanup) set anew: unlocked, its failure cleared, its retries reset when given. */
   async reschedule(job: Job, changes: { dueDate: Date | null; handlerConfiguration: string | null; suspended: boolean; retries?: number }): Promise<void> {
     await this.updateChecked(job.id, {

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
 import { applyPage, applySorting, columnIn, toBoolean } from './query-support.js';
@@ -75,9 +75,8 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
   }
   if (q.deploymentId !== undefined) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.deployment_id = ${q.deploymentId})`);
   if (q.activityIdIn !== undefined && q.activityIdIn.length > 0) {
-    // Camunda: an execution waiting at the activity (a leaf: not the parent of a scope's execution), async waits included.
-    where(sql<SqlBool>`exists (select 1 from trellis_execution x where x.proc_inst_id = e.id and x.activity_id in (${sql.join(q.activityIdIn)})
-      and not exists (select 1 from trellis_execution c where c.parent_id = x.id))`);
+    // Camunda: an execution waiting at the activity, async waits included.
+    where(sql<SqlBool>`exists (select 1 from trellis_execution x where x.proc_inst_id = e.id and x.activity_id in (${sql.join(q.activityIdIn)}) and ${isLeafExecution('x')})`);
   }
   if (q.processDefinitionWithoutTenantId) where(sql<SqlBool>`e.proc_def_id in (select d.id from trellis_process_definition d where d.tenant_id is null)`);
   hierarchyCriteria(q).forEach(where);
@@ -90,6 +89,14 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
   const tenants = requestedTenants(q, 'e.tenant_id');
   if (tenants) where(tenants);
   return criteria;
+}
+
+/**
+ * An execution that is where its activity runs (Camunda's ACT_ID_), not the parent of a scope's
+ * execution, which keeps the scope activity's id in Trellis's tree.
+ */
+export function isLeafExecution(alias: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from trellis_execution c where c.parent_id = ${sql.ref(`${alias}.id`)})`;
 }
 
 /** The call hierarchy criteria of Camunda's process instance query (a called instance's super execution may be nested). */

@@ -32,7 +32,7 @@ export function applySorting<DB, TB extends keyof DB, O, Field extends string>(
   if (!sorting || sorting.length === 0) return query.orderBy(sql.ref(idColumn), 'asc');
   return sorting.reduce((ordered, entry) => {
     const column = columns[entry.sortBy];
-    const expression: RawBuilder<unknown> = typeof column === 'string' ? sql`${sql.ref(column)}` : typeof column === 'function' ? column(entry) : column;
+    const expression: RawBuilder<unknown> = typeof column === 'string' ? sql.ref(column) : typeof column === 'function' ? column(entry) : column;
     return ordered.orderBy(expression, (item) => (entry.sortOrder === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast()));
   }, query);
 }

@@ -8,9 +8,8 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobHandler } from '../../jobs/job-handler.js';
-import { FAILED_JOB_INCIDENT } from '../../jobs/job-failure.js';
+import { endFailedJobIncident } from '../../jobs/job-failure.js';
 import type { JobDefinition, JobDefinitionQuery } from './job-definition.js';
-import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which job definitions a suspension concerns: one, or all of a process definition (by id, or by key). */
@@ -98,8 +97,7 @@ export class JobDefinitionService {
         if (job.jobDefinitionId !== id) continue;
         await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
         if (retries > 0) {
-          await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-          await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+          await endFailedJobIncident(ctx, job.id);
         }
       }
     });

@@ -7,7 +7,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
 import { JobExecutor } from '../../jobs/job-executor.js';
-import { announceBatchJobChange, FAILED_JOB_INCIDENT, openFailedJobIncident } from '../../jobs/job-failure.js';
+import { announceBatchJobChange, endFailedJobIncident, openFailedJobIncident } from '../../jobs/job-failure.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { Incident, IncidentQuery } from '../../persistence/repositories/incident-repository.js';
 import type { EventSubscription, EventSubscriptionListQuery, EventSubscriptionQuery } from '../../persistence/repositories/event-subscription-repository.js';
@@ -143,8 +143,7 @@ export class ManagementService {
       await ctx.jobs.delete(job);
       OperationLogEntries.job(ctx, 'Delete', job, []);
       JobLog.deleted(ctx, job);
-      await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-      await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.deleted);
+      await endFailedJobIncident(ctx, job.id, IncidentState.deleted);
     });
   }
 
@@ -273,8 +272,7 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
   OperationLogEntries.job(ctx, 'SetJobRetries', job, [{ property: 'retries', orgValue: job.retries, newValue: retries }]);
   await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
   if (retries > 0) {
-    await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, job.id);
-    await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: job.id }, IncidentState.resolved);
+    await endFailedJobIncident(ctx, job.id);
   } else if (job.retries > 0) await openFailedJobIncident(ctx, job, job.exceptionMessage ?? '');
   if ((retries === 0) !== (job.retries === 0)) await announceBatchJobChange(ctx, job);
 }
