@@ -11,7 +11,7 @@
 // Peak RSS is process-wide (process.memoryUsage().rss, sampled during each measurement).
 //
 // Instances per model: BENCH_INSTANCES (default 10,000). PostgreSQL: TRELLIS_BENCH_DATABASE_URL
-// (default postgres://postgres@127.0.0.1:5432/test); the run uses a fresh schema and drops it.
+// (default: the local server's database `test`, see database-url.ts); the run uses a fresh schema and drops it.
 // Standalone: `npx tsx bench/engine.ts`; also part of `npm run bench`.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -20,9 +20,10 @@ import { Engine } from 'bpmn-engine';
 import pg from 'pg';
 import { createEngine, type ProcessEngine, type StoreConfig } from '@trellis/core';
 import { startEndXml, tenStepBpmnEngineXml, tenStepTrellisXml, userTaskXml } from './models.js';
+import { benchDatabaseUrl } from './database-url.js';
 
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 10_000);
-const DATABASE_URL = process.env.TRELLIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = benchDatabaseUrl();
 // Commands run one after another: every measurement (and baseline) awaits each instance before the next.
 const CONCURRENCY = 1;
 const RSS_SAMPLE_EVERY = 50;

@@ -6,15 +6,16 @@
 //     cost no more than starting);
 //   - the batch's items per second ÷ the synchronous rate (each item is its own job and transaction).
 // Instances: BENCH_MIGRATION_INSTANCES (default 10,000). Database: TRELLIS_BENCH_DATABASE_URL
-// (default postgres://postgres@127.0.0.1:5432/test); a fresh schema, dropped at the end.
+// (default: the local server's database `test`, see database-url.ts); a fresh schema, dropped at the end.
 // Standalone: `npx tsx bench/migration.ts`; also part of `npm run bench`.
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createEngine, type ProcessEngine, type TypedValue } from '@trellis/core';
+import { benchDatabaseUrl } from './database-url.js';
 
 const INSTANCES = Number(process.env.BENCH_MIGRATION_INSTANCES ?? 10_000);
-const DATABASE_URL = process.env.TRELLIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = benchDatabaseUrl();
 
 const model = (name: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="defs" targetNamespace="http://trellis.bench">

@@ -20,8 +20,9 @@ import pg from 'pg';
 import { createEngine, type ProcessEngine } from '@trellis/core';
 import { externalTaskProcessXml } from '@trellis/core/testing';
 import { createRestApp } from '@trellis/http-koa';
+import { benchDatabaseUrl } from './database-url.js';
 
-const DATABASE_URL = process.env.TRELLIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = benchDatabaseUrl();
 const TASKS = Number(process.env.BENCH_TASKS ?? 3_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
 /** Runs with the client's default fetch (BENCH_REPEATS, default 3); the median counts. */
