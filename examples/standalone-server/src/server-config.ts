@@ -67,6 +67,8 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       // The engine validates the level (none, activity, audit, full) when it starts.
       ...(env.TRELLIS_HISTORY_LEVEL ? { historyLevel: env.TRELLIS_HISTORY_LEVEL as HistoryLevel } : {}),
       ...historyCleanupWindow(env.TRELLIS_HISTORY_CLEANUP_WINDOW),
+      // The engine validates it (days, or P<n>D) when it starts.
+      ...(env.TRELLIS_TASK_METRICS_TIME_TO_LIVE ? { taskMetricsTimeToLive: env.TRELLIS_TASK_METRICS_TIME_TO_LIVE } : {}),
     },
   };
 }

@@ -118,6 +118,11 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_HISTORY_CLEANUP_WINDOW: '22h' })).toThrow(/TRELLIS_HISTORY_CLEANUP_WINDOW/);
   });
 
+  it('passes TRELLIS_TASK_METRICS_TIME_TO_LIVE on as taskMetricsTimeToLive (unset: none)', () => {
+    expect(serverConfigFromEnv({ TRELLIS_TASK_METRICS_TIME_TO_LIVE: 'P30D' }).engine.taskMetricsTimeToLive).toBe('P30D');
+    expect(serverConfigFromEnv({}).engine.taskMetricsTimeToLive).toBeUndefined();
+  });
+
   it('exposes Prometheus metrics at /prometheus, counting what the engine did', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trellis-server-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import type { Clock } from './clock.js';
 import { resolveHistoryLevel, type HistoryLevel } from './history/history-level.js';
-import { parseBatchTimeToLive, parseBatchTimeToLiveMap, type BatchTimeToLiveSetting } from './history/batch-history-time-to-live.js';
+import { parseBatchTimeToLiveMap, parseTimeToLive, type TimeToLiveSetting } from './history/time-to-live-setting.js';
 import type { IdGenerator } from './id-generator.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
@@ -21,9 +21,14 @@ export interface EngineConfig {
   /** Reject definitions without a history time to live (Camunda's default since 7.20). */
   enforceHistoryTimeToLive?: boolean;
   /** Days (or `P<n>D`) historic batches of every type are kept after they end; default null (kept for ever). */
-  batchOperationHistoryTimeToLive?: BatchTimeToLiveSetting | null;
+  batchOperationHistoryTimeToLive?: TimeToLiveSetting | null;
   /** Per batch type (e.g. `instance-migration`), overriding batchOperationHistoryTimeToLive. */
-  batchOperationsForHistoryCleanup?: Record<string, BatchTimeToLiveSetting>;
+  batchOperationsForHistoryCleanup?: Record<string, TimeToLiveSetting>;
+  /**
+   * Days (or `P<n>D`) the task meter log (GET /metrics/task-worker's rows) is kept before history
+   * cleanup removes it; default null (kept until DELETE /metrics/task-worker). Camunda's taskMetricsTimeToLive.
+   */
+  taskMetricsTimeToLive?: TimeToLiveSetting | null;
   /** What the engine writes to history: none, activity, audit or full (default full, as Camunda Run ships). */
   historyLevel?: HistoryLevel;
   /** History cleanup: removal-time strategy, cleanup strategy and the batch window (Camunda's names and defaults). */
@@ -150,6 +155,8 @@ export interface ResolvedEngineConfig {
   batchOperationHistoryTimeToLive: number | null;
   /** Days per batch type. */
   batchOperationsForHistoryCleanup: Record<string, number>;
+  /** Days, or null. */
+  taskMetricsTimeToLive: number | null;
   historyLevel: HistoryLevel;
   historyCleanup: HistoryCleanupConfig;
   metricsReportingInterval: number;
@@ -187,8 +194,9 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     engineName: config.engineName ?? 'default',
     historyTimeToLive,
     enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,
-    batchOperationHistoryTimeToLive: parseBatchTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
+    batchOperationHistoryTimeToLive: parseTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
     batchOperationsForHistoryCleanup: parseBatchTimeToLiveMap(config.batchOperationsForHistoryCleanup),
+    taskMetricsTimeToLive: parseTimeToLive('taskMetricsTimeToLive', config.taskMetricsTimeToLive),
     historyLevel: resolveHistoryLevel(config.historyLevel),
     historyCleanup: resolveHistoryCleanup(config.historyCleanup ?? {}),
     metricsReportingInterval,

@@ -135,7 +135,7 @@ export class HistoryCleanupJobHandler implements JobHandler {
 /** What one cleanup run removed, and whether it found more than it could (run again at once). */
 interface CleanupRun {
   full: boolean;
-  removed: { processInstances: number; batches: number };
+  removed: { processInstances: number; batches: number; taskMetrics: number };
 }
 
 /** Camunda's HistoryCleanupSchedulerCmd.reportMetrics: what a run removed goes to the meter log at once. */
@@ -143,6 +143,7 @@ async function reportRemoved(ctx: CommandContext, removed: CleanupRun['removed']
   const counts: Array<[string, number]> = [
     ['history-cleanup-removed-process-instances', removed.processInstances],
     ['history-cleanup-removed-batch-operations', removed.batches],
+    ['history-cleanup-removed-task-metrics', removed.taskMetrics],
   ];
   const entries = counts.filter(([, value]) => value > 0).map(([name, value]) => ({ id: ctx.ids.next(), name, reporter: ctx.config.hostname, value, timestamp }));
   await ctx.meterLog.insertAll(entries);
@@ -196,7 +197,11 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
   }
   const batchIds = (await due('trellis_hi_batch').execute()).map((row) => row.id);
   for (const id of batchIds) await deleteHistoricBatch(ctx, id);
-  return { full: full || batchIds.length >= batchSize, removed: { processInstances: instances.length, batches: batchIds.length } };
+  const taskMetrics = await cleanTaskMetrics(ctx, configuration, now, batchSize);
+  return {
+    full: full || batchIds.length >= batchSize || taskMetrics >= batchSize,
+    removed: { processInstances: instances.length, batches: batchIds.length, taskMetrics },
+  };
 }
 
 /** Up to batchSize finished root instances past end time + their definition's time to live, with all history of their hierarchy. */
@@ -222,7 +227,31 @@ async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanup
     removedInstances = ids.length;
   }
   const batches = await cleanEndedBatches(ctx, now, batchSize);
-  return { full: roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD, removed: { processInstances: removedInstances, batches } };
+  // As Camunda's HistoryCleanupHelper: task metrics fill what is left of the batch.
+  const taskMetrics = roots.length + batches < batchSize ? await cleanTaskMetrics(ctx, configuration, now, batchSize - roots.length - batches) : 0;
+  return {
+    full: roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD || roots.length + batches + taskMetrics >= BATCH_THRESHOLD,
+    removed: { processInstances: removedInstances, batches, taskMetrics },
+  };
+}
+
+/**
+ * Up to `limit` rows of the task meter log older than taskMetricsTimeToLive days, oldest first, in the
+ * job's minutes of the hour (Camunda's task metrics cleanup); none when no time to live is set.
+ */
+async function cleanTaskMetrics(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date, limit: number): Promise<number> {
+  const timeToLive = ctx.config.taskMetricsTimeToLive;
+  if (timeToLive === null) return 0;
+  let select = ctx.trx
+    .selectFrom('trellis_task_meter_log')
+    .select('id')
+    .where('timestamp', '<=', now.getTime() - timeToLive * 86_400_000);
+  if (configuration.minuteFrom > 0 || configuration.minuteTo < 59) {
+    select = select.where(minuteOf('timestamp'), '>=', configuration.minuteFrom).where(minuteOf('timestamp'), '<=', configuration.minuteTo);
+  }
+  const ids = (await select.orderBy('timestamp').limit(limit).execute()).map((row) => row.id);
+  if (ids.length > 0) await ctx.trx.deleteFrom('trellis_task_meter_log').where('id', 'in', ids).execute();
+  return ids.length;
 }
 
 /** Historic batches whose removal time passed (Camunda's end-time-based cleanup removes them by the batch time to live). */

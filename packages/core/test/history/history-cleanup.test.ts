@@ -355,6 +355,60 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(await engine.history.findHistoricProcessInstances({ processInstanceId: root })).toHaveLength(1);
   });
 
+  it.each(['removalTimeBased', 'endTimeBased'] as const)('%s cleanup removes the task meter log older than taskMetricsTimeToLive, and reports it', async (strategy) => {
+    const { engine, runParent } = await setup({ taskMetricsTimeToLive: 'P2D', historyCleanup: { strategy } });
+    const assign = async (assignee: string) => {
+      const { called } = await runParent(false);
+      const [task] = await engine.task.findTasks({ processInstanceId: called });
+      await engine.task.setAssignee(task!.id, assignee);
+    };
+    await assign('kermit');
+    engine.clock.advance(DAY);
+    await assign('piggy');
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(2);
+
+    // kermit's row is two days old (to the millisecond: due), piggy's one.
+    engine.clock.advance(DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(1);
+    expect(await engine.metrics.uniqueTaskWorkerCount({ startDate: new Date(engine.clock.now().getTime() - DAY) })).toBe(1);
+    expect(await engine.metrics.sum('history-cleanup-removed-task-metrics')).toBe(1);
+
+    engine.clock.advance(DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(0);
+    expect(await engine.metrics.sum('history-cleanup-removed-task-metrics')).toBe(2);
+  });
+
+  it('without taskMetricsTimeToLive (the default) the cleanup keeps the task meter log', async () => {
+    const { engine, runParent } = await setup();
+    const { called } = await runParent(false);
+    const [task] = await engine.task.findTasks({ processInstanceId: called });
+    await engine.task.setAssignee(task!.id, 'kermit');
+    engine.clock.advance(1000 * DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(1);
+  });
+
+  it('taskMetricsTimeToLive in days as a number: a row exactly that old goes, a younger one stays; anything but days or P<n>D is refused', async () => {
+    await expect(setup({ taskMetricsTimeToLive: 'five' })).rejects.toThrow('taskMetricsTimeToLive must be a whole number of days >= 0 or an ISO period like P5D, got "five"');
+    const { engine, runParent } = await setup({ taskMetricsTimeToLive: 3 });
+    const { called } = await runParent(false);
+    const [task] = await engine.task.findTasks({ processInstanceId: called });
+    await engine.task.setAssignee(task!.id, 'kermit');
+    engine.clock.advance(3 * DAY - 1);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(1);
+    engine.clock.advance(1);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.metrics.uniqueTaskWorkerCount()).toBe(0);
+  });
+
   it('several cleanup jobs share the hour by minute of removal time', async () => {
     const { engine, rowCounts, runParent } = await setup({ historyCleanup: { degreeOfParallelism: 3 } });
     const done = await runParent();

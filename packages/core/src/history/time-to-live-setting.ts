@@ -1,8 +1,8 @@
-/** A batch history time to live as Camunda's configuration takes it: days as a number, `"5"` or `"P5D"`. */
-export type BatchTimeToLiveSetting = number | string;
+/** A time to live as Camunda's configuration takes it: days as a number, `"5"` or `"P5D"`. */
+export type TimeToLiveSetting = number | string;
 
 /** Days from a setting (Camunda's ParseUtil.parseHistoryTimeToLive); null stays null. */
-export function parseBatchTimeToLive(name: string, value: BatchTimeToLiveSetting | null | undefined): number | null {
+export function parseTimeToLive(name: string, value: TimeToLiveSetting | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   const text = String(value).trim();
   const match = /^(?:P(\d+)D|(\d+))$/.exec(text);
@@ -11,8 +11,8 @@ export function parseBatchTimeToLive(name: string, value: BatchTimeToLiveSetting
 }
 
 /** Each batch type's own time to live (Camunda's batchOperationsForHistoryCleanup), in days. */
-export function parseBatchTimeToLiveMap(value: Record<string, BatchTimeToLiveSetting> | null | undefined): Record<string, number> {
+export function parseBatchTimeToLiveMap(value: Record<string, TimeToLiveSetting> | null | undefined): Record<string, number> {
   const days: Record<string, number> = {};
-  for (const [type, setting] of Object.entries(value ?? {})) days[type] = parseBatchTimeToLive(`batchOperationsForHistoryCleanup.${type}`, setting)!;
+  for (const [type, setting] of Object.entries(value ?? {})) days[type] = parseTimeToLive(`batchOperationsForHistoryCleanup.${type}`, setting)!;
   return days;
 }
