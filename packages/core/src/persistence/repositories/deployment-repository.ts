@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Deployment, DeploymentQuery } from '../../services/deployment/deployment.js';
 import type { DeploymentTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, toDate } from './query-support.js';
+import { applyPage, applySorting, likeMatches, toDate } from './query-support.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 const SORT_COLUMNS = { id: 'id', name: 'name', deploymentTime: 'deploy_time', tenantId: 'tenant_id' } as const;
@@ -59,7 +59,7 @@ export class DeploymentRepository {
     let select = this.trx.selectFrom('trellis_deployment');
     if (query.id !== undefined) select = select.where('id', '=', query.id);
     if (query.name !== undefined) select = select.where('name', '=', query.name);
-    if (query.nameLike !== undefined) select = select.where('name', 'like', query.nameLike);
+    if (query.nameLike !== undefined) select = select.where(likeMatches('name', query.nameLike));
     if (query.source !== undefined) select = select.where('source', '=', query.source);
     if (query.withoutSource) select = select.where('source', 'is', null);
     if (query.after !== undefined) select = select.where('deploy_time', '>', query.after.getTime());

@@ -3,7 +3,7 @@ import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services
 import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
-import { applyPage, applySorting, fromBoolean, nonEmpty, toBoolean, toDate } from './query-support.js';
+import { applyPage, applySorting, fromBoolean, LIKE_ESCAPE_SQL, nonEmpty, toBoolean, toDate } from './query-support.js';
 import { fromInstanceRowsJson, instanceRowsJson, loadRowWithInstanceRows, type InstanceRows, type InstanceRowsJson } from './instance-rows.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
@@ -171,7 +171,7 @@ export class ExternalTaskRepository {
     among('t.proc_def_id', topic.processDefinitionIdIn);
     equal('t.proc_def_key', topic.processDefinitionKey);
     among('t.proc_def_key', topic.processDefinitionKeyIn);
-    if (topic.processDefinitionVersionTag !== undefined) conditions.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag}`);
+    if (topic.processDefinitionVersionTag !== undefined) conditions.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag} ${rawText(LIKE_ESCAPE_SQL)}`);
     if (topic.withoutTenantId) conditions.push(rawText('t.tenant_id is null'));
     among('t.tenant_id', topic.tenantIdIn);
     const tenants = topic.authTenantIds;

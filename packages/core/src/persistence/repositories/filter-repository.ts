@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Filter, FilterQuery } from '../../services/filter/filter.js';
 import type { FilterTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting } from './query-support.js';
+import { applyPage, applySorting, likeMatches } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { filterId: 'id', resourceType: 'resource_type', name: 'name', owner: 'owner' } as const;
@@ -48,7 +48,7 @@ export class FilterRepository {
     if (query.filterId !== undefined) select = select.where('id', '=', query.filterId);
     if (query.resourceType !== undefined) select = select.where('resource_type', '=', query.resourceType);
     if (query.name !== undefined) select = select.where('name', '=', query.name);
-    if (query.nameLike !== undefined) select = select.where('name', 'like', query.nameLike);
+    if (query.nameLike !== undefined) select = select.where(likeMatches('name', query.nameLike));
     if (query.owner !== undefined) select = select.where('owner', '=', query.owner);
     if (readable) select = select.where(readable('id'));
     return select;

@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Group, GroupQuery } from '../../services/identity/identity.js';
 import type { GroupTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty } from './query-support.js';
+import { applyPage, applySorting, likeMatches, nonEmpty } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { id: 'g.id', name: 'g.name', type: 'g.type' } as const;
@@ -67,7 +67,7 @@ export class GroupRepository {
     if (q.id !== undefined) select = select.where('g.id', '=', q.id);
     if (q.idIn !== undefined) select = select.where('g.id', 'in', nonEmpty(q.idIn));
     if (q.name !== undefined) select = select.where('g.name', '=', q.name);
-    if (q.nameLike !== undefined) select = select.where('g.name', 'like', q.nameLike);
+    if (q.nameLike !== undefined) select = select.where(likeMatches('g.name', q.nameLike));
     if (q.type !== undefined) select = select.where('g.type', '=', q.type);
     if (q.member !== undefined) {
       const user = q.member;

@@ -3,7 +3,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { HistoricIncident, HistoricIncidentQuery, HistoricIncidentSortField } from '../../services/history/historic-incident-types.js';
 import type { HistoricIncidentTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
+import { applyPage, applySorting, likeMatches, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
@@ -52,7 +52,7 @@ export class HistoricIncidentRepository {
     if (q.incidentId !== undefined) s = s.where('i.id', '=', q.incidentId);
     if (q.incidentType !== undefined) s = s.where('i.incident_type', '=', q.incidentType);
     if (q.incidentMessage !== undefined) s = s.where('i.incident_message', '=', q.incidentMessage);
-    if (q.incidentMessageLike !== undefined) s = s.where('i.incident_message', 'like', q.incidentMessageLike);
+    if (q.incidentMessageLike !== undefined) s = s.where(likeMatches('i.incident_message', q.incidentMessageLike));
     if (q.processDefinitionId !== undefined) s = s.where('i.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKey !== undefined) s = s.where('i.proc_def_key', '=', q.processDefinitionKey);
     if (q.processDefinitionKeyIn !== undefined) s = s.where('i.proc_def_key', 'in', nonEmpty(q.processDefinitionKeyIn));

@@ -11,7 +11,7 @@ import type {
 } from '../../services/history/historic-instances.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, columnIn, nonEmpty, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, LIKE_ESCAPE, likeMatches, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { variableExists } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
@@ -99,7 +99,7 @@ export class HistoricInstanceRepository {
     if (q.executionId !== undefined) s = s.where('a.execution_id', '=', q.executionId);
     if (q.activityId !== undefined) s = s.where('a.activity_id', '=', q.activityId);
     if (q.activityName !== undefined) s = s.where('a.activity_name', '=', q.activityName);
-    if (q.activityNameLike !== undefined) s = s.where('a.activity_name', 'like', q.activityNameLike);
+    if (q.activityNameLike !== undefined) s = s.where(likeMatches('a.activity_name', q.activityNameLike));
     if (q.activityType !== undefined) s = s.where('a.activity_type', '=', q.activityType);
     if (q.taskAssignee !== undefined) s = s.where('a.assignee', '=', q.taskAssignee);
     if (q.finished) s = s.where('a.end_time', 'is not', null);
@@ -135,7 +135,7 @@ type Criterion = RawBuilder<SqlBool>;
 /** The query's criteria on the historic process instance (aliased `p`), each one condition; `state` as decided by the caller. */
 function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcessInstanceState | undefined): Criterion[] {
   const c: Criterion[] = [];
-  const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}`);
+  const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}${op === 'like' ? sql` ${LIKE_ESCAPE}` : sql``}`);
   const isIn = (column: string, values: readonly string[]) => c.push(columnIn(column, values));
   if (q.rootProcessInstances && q.superProcessInstanceId !== undefined) {
     throw new BadUserRequestException('Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId');
@@ -146,7 +146,7 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   if (q.processDefinitionKey !== undefined) is('p.proc_def_key', '=', q.processDefinitionKey);
   if (q.processDefinitionKeyIn !== undefined) isIn('p.proc_def_key', q.processDefinitionKeyIn);
   // Camunda compares each key with NOT LIKE: `%` and `_` in a key are wildcards.
-  for (const key of q.processDefinitionKeyNotIn ?? []) c.push(sql<SqlBool>`p.proc_def_key not like ${key} escape '\\'`);
+  for (const key of q.processDefinitionKeyNotIn ?? []) c.push(sql<SqlBool>`p.proc_def_key not like ${key} ${LIKE_ESCAPE}`);
   if (q.processDefinitionName !== undefined) is('p.proc_def_name', '=', q.processDefinitionName);
   if (q.processDefinitionNameLike !== undefined) is('p.proc_def_name', 'like', q.processDefinitionNameLike);
   if (q.processInstanceBusinessKey !== undefined) is('p.business_key', '=', q.processInstanceBusinessKey);
@@ -184,7 +184,7 @@ function relatedCriteria(q: HistoricProcessInstanceQuery): Criterion[] {
   if (q.incidentType !== undefined) incident.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
   if (q.incidentIdIn !== undefined && q.incidentIdIn.length > 0) incident.push(sql<SqlBool>`i.id in (${sql.join(q.incidentIdIn)})`);
   if (q.incidentMessage !== undefined) incident.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
-  if (q.incidentMessageLike !== undefined) incident.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
+  if (q.incidentMessageLike !== undefined) incident.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike} ${LIKE_ESCAPE}`);
   if (q.incidentStatus === 'open') incident.push(sql<SqlBool>`i.end_time is null`);
   if (q.incidentStatus === 'resolved') incident.push(sql<SqlBool>`i.end_time is not null`);
   if (q.withRootIncidents) incident.push(sql<SqlBool>`i.id = i.root_cause_incident_id`);

@@ -12,7 +12,7 @@ import type {
 } from '../../services/history/historic-tasks.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, columnIn, toDate } from './query-support.js';
+import { applyPage, applySorting, columnIn, LIKE_ESCAPE, likeMatches, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
 import { variableExists } from './variable-instance-query.js';
@@ -212,10 +212,10 @@ function historicTaskCriteria(q: Omit<HistoricTaskInstanceQuery, 'orQueries'>, o
     if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} = ${value}`);
   };
   const like = (column: string, value: string | undefined) => {
-    if (value !== undefined) where(sql<SqlBool>`${sql.ref(column)} like ${value}`);
+    if (value !== undefined) where(likeMatches(column, value));
   };
   const ignoringCase = (column: string, op: '=' | 'like', value: string | undefined) => {
-    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) ${sql.raw(op)} upper(${value})`);
+    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) ${sql.raw(op)} upper(${value})${op === 'like' ? sql` ${LIKE_ESCAPE}` : sql``}`);
   };
   const inList = (column: string, values: readonly string[] | undefined) => {
     if (values !== undefined) where(columnIn(column, values));
@@ -254,7 +254,7 @@ function historicTaskCriteria(q: Omit<HistoricTaskInstanceQuery, 'orQueries'>, o
   equal('t.root_proc_inst_id', q.rootProcessInstanceId);
   if (q.processInstanceBusinessKey !== undefined) historicInstance(sql<SqlBool>`p.business_key = ${q.processInstanceBusinessKey}`);
   if (q.processInstanceBusinessKeyIn !== undefined) historicInstance(columnIn('p.business_key', q.processInstanceBusinessKeyIn));
-  if (q.processInstanceBusinessKeyLike !== undefined) historicInstance(sql<SqlBool>`p.business_key like ${q.processInstanceBusinessKeyLike}`);
+  if (q.processInstanceBusinessKeyLike !== undefined) historicInstance(sql<SqlBool>`p.business_key like ${q.processInstanceBusinessKeyLike} ${LIKE_ESCAPE}`);
   // Camunda's taskDefinitionKey sets the key list that taskDefinitionKeyIn replaces.
   inList('t.task_def_key', q.taskDefinitionKeyIn ?? (q.taskDefinitionKey === undefined ? undefined : [q.taskDefinitionKey]));
   equal('t.execution_id', q.executionId);

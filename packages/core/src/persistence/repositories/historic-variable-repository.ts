@@ -12,7 +12,7 @@ import type {
 } from '../../services/history/historic-variable-types.js';
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, toDate } from './query-support.js';
+import { applyPage, applySorting, LIKE_ESCAPE, toDate } from './query-support.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
@@ -127,7 +127,7 @@ export class HistoricVariableRepository {
     if (!q.includeDeleted) s = s.where('v.state', '=', 'CREATED');
     if (q.variableName !== undefined) s = s.where(q.variableNamesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(${q.variableName})` : sql<SqlBool>`v.name = ${q.variableName}`);
     if (q.variableNameLike !== undefined) {
-      s = s.where(q.variableNamesIgnoreCase ? sql<SqlBool>`lower(v.name) like lower(${q.variableNameLike})` : sql<SqlBool>`v.name like ${q.variableNameLike}`);
+      s = s.where(q.variableNamesIgnoreCase ? sql<SqlBool>`lower(v.name) like lower(${q.variableNameLike}) ${LIKE_ESCAPE}` : sql<SqlBool>`v.name like ${q.variableNameLike} ${LIKE_ESCAPE}`);
     }
     if (q.variableNameIn !== undefined) s = s.where(isIn(sql.ref('v.name'), q.variableNameIn));
     if (q.variableValue !== undefined) {
@@ -161,7 +161,7 @@ export class HistoricVariableRepository {
     if (q.activityInstanceId !== undefined) s = s.where('v.act_inst_id', '=', q.activityInstanceId);
     if (q.variableInstanceId !== undefined) s = s.where('v.var_inst_id', '=', q.variableInstanceId);
     if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.var_type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
-    if (q.variableNameLike !== undefined) s = s.where(sql<SqlBool>`upper(v.name) like upper(${q.variableNameLike})`);
+    if (q.variableNameLike !== undefined) s = s.where(sql<SqlBool>`upper(v.name) like upper(${q.variableNameLike}) ${LIKE_ESCAPE}`);
     s = applyTenantCheck(s, q, 'v.tenant_id');
     const tenants = requestedTenants(q, 'v.tenant_id');
     if (tenants) s = s.where(tenants);

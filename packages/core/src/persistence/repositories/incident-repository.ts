@@ -1,7 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { IncidentTable, StoreSchema } from '../schema.js';
 import type { InstanceReadFilter } from './process-instance-repository.js';
-import { applyPage, applySorting, nonEmpty, toDate, type Page, type Sorting } from './query-support.js';
+import { applyPage, applySorting, likeMatches, nonEmpty, type Page, type Sorting, toDate } from './query-support.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A problem an instance cannot get past without help (Camunda's IncidentEntity), e.g. a job out of retries. */
@@ -123,7 +123,7 @@ export class IncidentRepository {
     if (q.id !== undefined) select = select.where('i.id', '=', q.id);
     if (q.incidentType !== undefined) select = select.where('i.incident_type', '=', q.incidentType);
     if (q.incidentMessage !== undefined) select = select.where('i.incident_message', '=', q.incidentMessage);
-    if (q.incidentMessageLike !== undefined) select = select.where('i.incident_message', 'like', q.incidentMessageLike);
+    if (q.incidentMessageLike !== undefined) select = select.where(likeMatches('i.incident_message', q.incidentMessageLike));
     if (q.processDefinitionId !== undefined) select = select.where('i.proc_def_id', '=', q.processDefinitionId);
     if (q.processDefinitionKeyIn !== undefined) select = select.where('d.key', 'in', nonEmpty(q.processDefinitionKeyIn));
     if (q.processInstanceId !== undefined) select = select.where('i.proc_inst_id', '=', q.processInstanceId);

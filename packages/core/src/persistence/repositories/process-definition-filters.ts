@@ -3,7 +3,7 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinitionQuery } from '../../services/process-definition/process-definition.js';
 import type { StoreSchema } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { nonEmpty } from './query-support.js';
+import { LIKE_ESCAPE, likeMatches, nonEmpty } from './query-support.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
 /** The FROM and WHERE of a process definition query (alias `pd`), shared by list and count. */
@@ -19,24 +19,24 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
   if (q.processDefinitionIdIn !== undefined) select = select.where('pd.id', 'in', nonEmpty(q.processDefinitionIdIn));
   if (q.name !== undefined) select = select.where('pd.name', '=', q.name);
   // Camunda compares names case-insensitively (CAM-8014).
-  if (q.nameLike !== undefined) select = select.where(sql<SqlBool>`upper(pd.name) like upper(${q.nameLike})`);
+  if (q.nameLike !== undefined) select = select.where(sql<SqlBool>`upper(pd.name) like upper(${q.nameLike}) ${LIKE_ESCAPE}`);
   if (q.deploymentId !== undefined) select = select.where('pd.deployment_id', '=', q.deploymentId);
   if (q.deployedAfter !== undefined) select = select.where('pd.deploy_time', '>', q.deployedAfter.getTime());
   if (q.deployedAt !== undefined) select = select.where('pd.deploy_time', '=', q.deployedAt.getTime());
   if (q.key !== undefined) select = select.where('pd.key', '=', q.key);
   if (q.keysIn !== undefined) select = select.where('pd.key', 'in', nonEmpty(q.keysIn));
-  if (q.keyLike !== undefined) select = select.where('pd.key', 'like', q.keyLike);
+  if (q.keyLike !== undefined) select = select.where(likeMatches('pd.key', q.keyLike));
   if (q.category !== undefined) select = select.where('pd.category', '=', q.category);
-  if (q.categoryLike !== undefined) select = select.where('pd.category', 'like', q.categoryLike);
+  if (q.categoryLike !== undefined) select = select.where(likeMatches('pd.category', q.categoryLike));
   if (q.version !== undefined) select = select.where('pd.version', '=', q.version);
   if (q.resourceName !== undefined) select = select.where('pd.resource_name', '=', q.resourceName);
-  if (q.resourceNameLike !== undefined) select = select.where('pd.resource_name', 'like', q.resourceNameLike);
+  if (q.resourceNameLike !== undefined) select = select.where(likeMatches('pd.resource_name', q.resourceNameLike));
   // One suspension state and one version tag criterion, as Camunda keeps them: the later setter wins.
   if (q.suspended) select = select.where('pd.suspended', '=', 1);
   else if (q.active) select = select.where('pd.suspended', '=', 0);
   if (q.withoutVersionTag) select = select.where('pd.version_tag', 'is', null);
   else if (q.versionTag !== undefined) select = select.where('pd.version_tag', '=', q.versionTag);
-  if (q.versionTagLike !== undefined) select = select.where('pd.version_tag', 'like', q.versionTagLike);
+  if (q.versionTagLike !== undefined) select = select.where(likeMatches('pd.version_tag', q.versionTagLike));
   if (q.startableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 1);
   if (q.notStartableInTasklist) select = select.where('pd.startable_in_tasklist', '=', 0);
   select = applyTenantCheck(select, q, 'pd.tenant_id');
@@ -66,7 +66,7 @@ export function filterProcessDefinitions(trx: Transaction<StoreSchema>, query: P
       if (incidentId !== undefined) incidents = incidents.where('inc.id', '=', incidentId);
       if (incidentType !== undefined) incidents = incidents.where('inc.incident_type', '=', incidentType);
       if (incidentMessage !== undefined) incidents = incidents.where('inc.incident_message', '=', incidentMessage);
-      if (incidentMessageLike !== undefined) incidents = incidents.where('inc.incident_message', 'like', incidentMessageLike);
+      if (incidentMessageLike !== undefined) incidents = incidents.where(likeMatches('inc.incident_message', incidentMessageLike));
       return eb.exists(incidents);
     });
   }

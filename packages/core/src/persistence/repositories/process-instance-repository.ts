@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { ProcessInstance, ProcessInstanceQuery } from '../../services/runtime/process-instance.js';
 import type { StoreSchema } from '../schema.js';
-import { applyPage, applySorting, columnIn, toBoolean } from './query-support.js';
+import { applyPage, applySorting, columnIn, LIKE_ESCAPE, toBoolean } from './query-support.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { executionVariableCondition } from './variable-instance-query.js';
@@ -66,7 +66,7 @@ function instanceCriteria(q: ProcessInstanceQuery, orQuery: boolean): Expression
   if (q.processInstanceIds !== undefined && q.processInstanceIds.length === 0) throw new ProcessEngineException('Set of process instance ids is empty');
   if (q.processInstanceIds !== undefined) isIn('e.id', q.processInstanceIds);
   if (q.businessKey !== undefined) where(sql<SqlBool>`e.business_key = ${q.businessKey}`);
-  if (q.businessKeyLike !== undefined) where(sql<SqlBool>`e.business_key like ${q.businessKeyLike}`);
+  if (q.businessKeyLike !== undefined) where(sql<SqlBool>`e.business_key like ${q.businessKeyLike} ${LIKE_ESCAPE}`);
   if (q.processDefinitionId !== undefined) where(sql<SqlBool>`e.proc_def_id = ${q.processDefinitionId}`);
   if (q.processDefinitionKey !== undefined) where(sql<SqlBool>`e.proc_def_key = ${q.processDefinitionKey}`);
   if (q.processDefinitionKeyIn !== undefined) isIn('e.proc_def_key', q.processDefinitionKeyIn);
@@ -132,6 +132,6 @@ export function incidentConditions(q: { incidentId?: string; incidentType?: stri
   if (q.incidentId !== undefined) conditions.push(sql<SqlBool>`i.id = ${q.incidentId}`);
   if (q.incidentType !== undefined) conditions.push(sql<SqlBool>`i.incident_type = ${q.incidentType}`);
   if (q.incidentMessage !== undefined) conditions.push(sql<SqlBool>`i.incident_message = ${q.incidentMessage}`);
-  if (q.incidentMessageLike !== undefined) conditions.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike}`);
+  if (q.incidentMessageLike !== undefined) conditions.push(sql<SqlBool>`i.incident_message like ${q.incidentMessageLike} ${LIKE_ESCAPE}`);
   return conditions;
 }

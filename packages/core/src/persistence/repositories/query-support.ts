@@ -65,3 +65,13 @@ export function nonEmpty(values: readonly string[]): string[] {
 export function columnIn(column: string, values: readonly string[]) {
   return sql<SqlBool>`${sql.ref(column)} in (${sql.join(nonEmpty(values))})`;
 }
+
+/**
+ * Camunda's LIKE escape (its escapeChar, a backslash): `\%`, `\_` and `\\` in a pattern match those
+ * characters themselves. PostgreSQL's LIKE escapes with a backslash by default, SQLite's only when told.
+ */
+export const LIKE_ESCAPE_SQL = `escape '\\'`;
+export const LIKE_ESCAPE = sql.raw(LIKE_ESCAPE_SQL);
+
+/** `column like pattern`, escaped as Camunda's queries are (LIKE_ESCAPE). */
+export const likeMatches = (column: string, pattern: string) => sql<SqlBool>`${sql.ref(column)} like ${pattern} ${LIKE_ESCAPE}`;

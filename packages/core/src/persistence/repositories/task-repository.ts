@@ -4,7 +4,7 @@ import { NullValueException, ProcessEngineException } from '../../errors/excepti
 import type { DelegationState, Task, TaskCandidates, TaskQuery, TaskSortField } from '../../services/task/task.js';
 import type { StoreSchema, TaskTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, columnIn, fromBoolean, toBoolean, toDate, type SortColumn, type Sorting } from './query-support.js';
+import { applyPage, applySorting, columnIn, fromBoolean, LIKE_ESCAPE, type SortColumn, type Sorting, toBoolean, toDate } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 import { TaskVariableRepository } from './task-variable-repository.js';
 import { variableExists } from './variable-instance-query.js';
@@ -261,9 +261,9 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   if (q.taskDefinitionKey !== undefined) equals('t.task_def_key', q.taskDefinitionKey);
   // Camunda compares names and descriptions ignoring case (CAM-6363, CAM-6165, CAM-12186).
   if (q.name !== undefined) where(sql<SqlBool>`upper(t.name) = upper(${q.name})`);
-  if (q.nameLike !== undefined) where(sql<SqlBool>`upper(t.name) like upper(${q.nameLike})`);
+  if (q.nameLike !== undefined) where(sql<SqlBool>`upper(t.name) like upper(${q.nameLike}) ${LIKE_ESCAPE}`);
   if (q.assignee !== undefined) equals('t.assignee', q.assignee);
-  if (q.assigneeLike !== undefined) where(sql<SqlBool>`t.assignee like ${q.assigneeLike}`);
+  if (q.assigneeLike !== undefined) where(sql<SqlBool>`t.assignee like ${q.assigneeLike} ${LIKE_ESCAPE}`);
   if (q.unassigned) where(sql<SqlBool>`t.assignee is null`);
   if (q.assigned) where(sql<SqlBool>`t.assignee is not null`);
   // One suspension state, as Camunda's query keeps it: suspended, set after active, wins.
@@ -286,19 +286,19 @@ function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   if (q.processInstanceBusinessKeyIn !== undefined && q.processInstanceBusinessKeyIn.length > 0) {
     rootExecution(sql<SqlBool>`e.business_key in (${sql.join(q.processInstanceBusinessKeyIn)})`);
   }
-  if (q.processInstanceBusinessKeyLike !== undefined) rootExecution(sql<SqlBool>`e.business_key like ${q.processInstanceBusinessKeyLike}`);
+  if (q.processInstanceBusinessKeyLike !== undefined) rootExecution(sql<SqlBool>`e.business_key like ${q.processInstanceBusinessKeyLike} ${LIKE_ESCAPE}`);
   if (q.processDefinitionKeyIn !== undefined && q.processDefinitionKeyIn.length > 0) definition(sql<SqlBool>`d.key in (${sql.join(q.processDefinitionKeyIn)})`);
   if (q.processDefinitionName !== undefined) definition(sql<SqlBool>`d.name = ${q.processDefinitionName}`);
-  if (q.processDefinitionNameLike !== undefined) definition(sql<SqlBool>`d.name like ${q.processDefinitionNameLike}`);
+  if (q.processDefinitionNameLike !== undefined) definition(sql<SqlBool>`d.name like ${q.processDefinitionNameLike} ${LIKE_ESCAPE}`);
   inList('t.task_def_key', q.taskDefinitionKeyIn);
-  if (q.taskDefinitionKeyLike !== undefined) where(sql<SqlBool>`t.task_def_key like ${q.taskDefinitionKeyLike}`);
+  if (q.taskDefinitionKeyLike !== undefined) where(sql<SqlBool>`t.task_def_key like ${q.taskDefinitionKeyLike} ${LIKE_ESCAPE}`);
   inList('t.assignee', q.assigneeIn);
   if (q.assigneeNotIn !== undefined && q.assigneeNotIn.length > 0) where(sql<SqlBool>`t.assignee not in (${sql.join(q.assigneeNotIn)})`);
   if (q.owner !== undefined) where(sql<SqlBool>`t.owner = ${q.owner}`);
   if (q.nameNotEqual !== undefined) where(sql<SqlBool>`upper(t.name) <> upper(${q.nameNotEqual})`);
-  if (q.nameNotLike !== undefined) where(sql<SqlBool>`upper(t.name) not like upper(${q.nameNotLike})`);
+  if (q.nameNotLike !== undefined) where(sql<SqlBool>`upper(t.name) not like upper(${q.nameNotLike}) ${LIKE_ESCAPE}`);
   if (q.description !== undefined) where(sql<SqlBool>`upper(t.description) = upper(${q.description})`);
-  if (q.descriptionLike !== undefined) where(sql<SqlBool>`upper(t.description) like upper(${q.descriptionLike})`);
+  if (q.descriptionLike !== undefined) where(sql<SqlBool>`upper(t.description) like upper(${q.descriptionLike}) ${LIKE_ESCAPE}`);
   if (q.priority !== undefined) where(sql<SqlBool>`t.priority = ${q.priority}`);
   if (q.minPriority !== undefined) where(sql<SqlBool>`t.priority >= ${q.minPriority}`);
   if (q.maxPriority !== undefined) where(sql<SqlBool>`t.priority <= ${q.maxPriority}`);
@@ -384,7 +384,7 @@ function candidateCriterion(q: TaskQuery, orQuery: boolean): Expression<SqlBool>
       alternatives.push(sql<SqlBool>`c.user_id = ${user} or c.group_id in (select m.group_id from trellis_membership m where m.user_id = ${user})`);
     }
     if (groups !== undefined) alternatives.push(groups.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`c.group_id in (${sql.join(groups)})`);
-    if (q.candidateGroupLike !== undefined) alternatives.push(sql<SqlBool>`c.group_id like ${q.candidateGroupLike}`);
+    if (q.candidateGroupLike !== undefined) alternatives.push(sql<SqlBool>`c.group_id like ${q.candidateGroupLike} ${LIKE_ESCAPE}`);
     const link: Expression<SqlBool>[] = alternatives.length > 0 ? [sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`] : [];
     if (q.withCandidateGroups) link.push(sql<SqlBool>`c.group_id is not null`);
     if (q.withCandidateUsers) link.push(sql<SqlBool>`c.user_id is not null`);

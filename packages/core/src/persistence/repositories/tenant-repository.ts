@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Tenant, TenantQuery } from '../../services/identity/identity.js';
 import type { StoreSchema, TenantTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty } from './query-support.js';
+import { applyPage, applySorting, likeMatches, nonEmpty } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { id: 't.id', name: 't.name' } as const;
@@ -83,7 +83,7 @@ export class TenantRepository {
     if (q.id !== undefined) select = select.where('t.id', '=', q.id);
     if (q.idIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.idIn));
     if (q.name !== undefined) select = select.where('t.name', '=', q.name);
-    if (q.nameLike !== undefined) select = select.where('t.name', 'like', q.nameLike);
+    if (q.nameLike !== undefined) select = select.where(likeMatches('t.name', q.nameLike));
     if (q.userMember !== undefined) {
       const user = q.userMember;
       const viaGroups = q.includingGroupsOfUser === true;

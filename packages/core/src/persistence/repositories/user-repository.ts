@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { User, UserQuery } from '../../services/identity/identity.js';
 import type { StoreSchema, UserTable } from '../schema.js';
 import type { ReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, nonEmpty } from './query-support.js';
+import { applyPage, applySorting, likeMatches, nonEmpty } from './query-support.js';
 import { RevisionTracker } from './revision-tracker.js';
 
 const SORT_COLUMNS = { userId: 'u.id', firstName: 'u.first_name', lastName: 'u.last_name', email: 'u.email' } as const;
@@ -75,11 +75,11 @@ export class UserRepository {
     if (q.id !== undefined) select = select.where('u.id', '=', q.id);
     if (q.idIn !== undefined) select = select.where('u.id', 'in', nonEmpty(q.idIn));
     if (q.firstName !== undefined) select = select.where('u.first_name', '=', q.firstName);
-    if (q.firstNameLike !== undefined) select = select.where('u.first_name', 'like', q.firstNameLike);
+    if (q.firstNameLike !== undefined) select = select.where(likeMatches('u.first_name', q.firstNameLike));
     if (q.lastName !== undefined) select = select.where('u.last_name', '=', q.lastName);
-    if (q.lastNameLike !== undefined) select = select.where('u.last_name', 'like', q.lastNameLike);
+    if (q.lastNameLike !== undefined) select = select.where(likeMatches('u.last_name', q.lastNameLike));
     if (q.email !== undefined) select = select.where('u.email', '=', q.email);
-    if (q.emailLike !== undefined) select = select.where('u.email', 'like', q.emailLike);
+    if (q.emailLike !== undefined) select = select.where(likeMatches('u.email', q.emailLike));
     if (q.memberOfGroup !== undefined) {
       const group = q.memberOfGroup;
       select = select.where((eb) =>

@@ -8,7 +8,7 @@ import type {
   VariableValueCondition,
 } from '../../services/variable-instance/variable-instance.js';
 import type { StoreSchema } from '../schema.js';
-import { applyPage, applySorting, type SortColumn } from './query-support.js';
+import { applyPage, applySorting, LIKE_ESCAPE, likeMatches, type SortColumn } from './query-support.js';
 import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 /** Variables the caller may read: by their process instance, its definition's key, or their task (null: no checks). */
@@ -78,7 +78,7 @@ export class VariableInstanceQueryRepository {
     if (q.variableId !== undefined) select = select.where('v.id', '=', q.variableId);
     if (q.variableName !== undefined) select = select.where('v.name', '=', q.variableName);
     if (q.variableNameIn !== undefined) select = select.where(isIn(sql.ref('v.name'), q.variableNameIn));
-    if (q.variableNameLike !== undefined) select = select.where('v.name', 'like', q.variableNameLike);
+    if (q.variableNameLike !== undefined) select = select.where(likeMatches('v.name', q.variableNameLike));
     if (q.processInstanceIdIn !== undefined) select = select.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
     if (q.executionIdIn !== undefined) select = select.where(isIn(sql.ref('v.execution_id'), q.executionIdIn));
     if (q.taskIdIn !== undefined) select = select.where(isIn(sql.ref('v.task_id'), q.taskIdIn));
@@ -143,6 +143,7 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
   }
   if ((operator === 'like' || operator === 'notLike') && typeof value !== 'string') throw new ProcessEngineException("Only string values can be used with 'like' condition.");
   let valueMatches: Expression<SqlBool>;
+  const escape = operator === 'like' || operator === 'notLike' ? LIKE_ESCAPE : sql``;
   if (value === null) {
     valueMatches = sql<SqlBool>`(v.type = 'null' or (v.type <> 'file' and v.text is null and v.text2 is null and v.long_value is null and v.double_value is null and v.bytes is null))`;
   } else if (typeof value === 'boolean') {
@@ -153,8 +154,8 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
     valueMatches = sql<SqlBool>`(v.type = 'date' and v.long_value ${op} ${value.getTime()})`;
   } else {
     valueMatches = valuesIgnoreCase
-      ? sql<SqlBool>`(v.type = 'string' and lower(v.text) ${op} lower(cast(${value} as text)))`
-      : sql<SqlBool>`(v.type = 'string' and v.text ${op} ${value})`;
+      ? sql<SqlBool>`(v.type = 'string' and lower(v.text) ${op} lower(cast(${value} as text)) ${escape})`
+      : sql<SqlBool>`(v.type = 'string' and v.text ${op} ${value} ${escape})`;
   }
   // A null column makes the positive condition unknown: it does not hold, so its negation does.
   if (negated) valueMatches = sql<SqlBool>`not coalesce(${valueMatches}, false)`;
