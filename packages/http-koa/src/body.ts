@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { InvalidRequestException } from './errors/rest-exception.js';
 import { readRawBody } from './read-body.js';
-import { jacksonBoolean, jacksonDate, jacksonInteger } from './query/parse-query.js';
+import { jacksonBoolean, jacksonDate, jacksonInteger, jacksonNullText } from './query/parse-query.js';
 
 /**
  * Reads a JSON request body as Camunda's JAX-RS stack does: an empty body counts as `{}`,
@@ -62,28 +62,28 @@ export const text = (value: unknown): string | null => {
   throw unbindable();
 };
 
-/** A boolean field of a request DTO as Jackson binds it (true / false, Java's spellings as text); false when missing or null; anything else fails the request (400). */
+/** A boolean field of a request DTO as Jackson binds it (true / false, Java's spellings as text); false when missing, null or null text (jacksonNullText); anything else fails the request (400). */
 export const flag = (value: unknown): boolean => {
-  if (value === undefined || value === null) return false;
+  if (value === undefined || value === null || jacksonNullText(value)) return false;
   const bound = jacksonBoolean(value);
   if (bound === null) throw unbindable();
   return bound;
 };
 
-/** A Boolean field of a request DTO as Jackson binds it; null when missing or null; anything else fails the request (400). */
-export const nullableFlag = (value: unknown): boolean | null => (value === undefined || value === null ? null : flag(value));
+/** A Boolean field of a request DTO as Jackson binds it; null when missing, null or null text (jacksonNullText); anything else fails the request (400). */
+export const nullableFlag = (value: unknown): boolean | null => (value === undefined || value === null || jacksonNullText(value) ? null : flag(value));
 
-/** A Date field of a request DTO as Jackson binds it: the REST date format, or epoch milliseconds; null when missing or null; anything else fails the request (400). */
+/** A Date field of a request DTO as Jackson binds it: the REST date format, or epoch milliseconds; null when missing, null or null text (jacksonNullText); anything else fails the request (400). */
 export const dateValue = (value: unknown): Date | null => {
-  if (value === undefined || value === null) return null;
+  if (value === undefined || value === null || jacksonNullText(value)) return null;
   const date = jacksonDate(value);
   if (!date) throw unbindable();
   return date;
 };
 
-/** An Integer or Long field of a request DTO as Jackson binds it (integral text too, a fraction cut); null when missing or null; anything else fails the request (400). */
+/** An Integer or Long field of a request DTO as Jackson binds it (integral text too, a fraction cut); null when missing, null or null text (jacksonNullText); anything else fails the request (400). */
 export const integer = (value: unknown): number | null => {
-  if (value === undefined || value === null) return null;
+  if (value === undefined || value === null || jacksonNullText(value)) return null;
   const bound = jacksonInteger(value);
   if (bound === null) throw unbindable();
   return bound;

@@ -389,6 +389,10 @@ describe('the Task group', () => {
     expect(put.status).toBe(204);
     expect((await rest.request('GET', `/task/${taskId}`)).body).toMatchObject({ name: 'Timed', priority: 70, due: '2026-12-01T10:00:00.000+0000', followUp: null });
     expect([bad.status, bad.body.type, bad.body.message]).toEqual([400, 'InvalidRequestException', '']);
+
+    // Blank text binds as a null Date, "null" as 0 into the int priority (Jackson's coercions).
+    expect((await rest.request('PUT', `/task/${taskId}`, { json: { name: 'Cleared', due: '  ', followUp: '', priority: 'null' } })).status).toBe(204);
+    expect((await rest.request('GET', `/task/${taskId}`)).body).toMatchObject({ name: 'Cleared', due: null, followUp: null, priority: 0 });
   });
 
   it('refuses a PUT with a bad delegation state, a tenant change, or a task it cannot find', async () => {

@@ -103,6 +103,10 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
   it('filters by business key, process definition and task definition key', async () => {
     expect(await get({ processInstanceBusinessKey: 'order-1' })).toEqual(ALL_A);
     expect(await get({ processInstanceBusinessKeyIn: 'order-2,misc-3' })).toEqual([...ALL_B, 'C.otherTask']);
+    // Lists split as Java's String.split: trailing empty pieces dropped, so `tenantIdIn=,` holds no
+    // tenant and filters nothing, as a blank one.
+    expect(await get({ tenantIdIn: ',' })).toEqual(await get({}));
+    expect(await get({ tenantIdIn: ',' })).toHaveLength(ALL_A.length + ALL_B.length + 1);
     expect(await get({ processInstanceBusinessKeyLike: 'order-%' })).toEqual([...ALL_A, ...ALL_B]);
     expect(await get({ processDefinitionKeyIn: 'other' })).toEqual(['C.otherTask']);
     expect(await get({ processDefinitionName: 'Task Query Process' })).toEqual([...ALL_A, ...ALL_B]);
@@ -313,5 +317,14 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
       expect(expected.length, JSON.stringify(typed)).toBeGreaterThan(0);
       expect(await ids(coerced), JSON.stringify(coerced)).toEqual(expected);
     }
+    // Blank text and "null" bind as null into a Boolean, Integer or Date (Jackson's scalar coercions):
+    // the criterion is not set. A String keeps its empty text.
+    const all = await ids({});
+    expect(all.length).toBeGreaterThan(1);
+    for (const json of [{ assigned: '' }, { unassigned: ' ' }, { priority: 'null' }, { minPriority: '  ' }, { dueBefore: '' }, { createdAfter: ' null ' }]) {
+      expect(await ids(json), JSON.stringify(json)).toEqual(all);
+    }
+    expect(await ids({ assigned: ' true ' })).toEqual(await ids({ assigned: true }));
+    expect(await ids({ name: '' })).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
       return raw;
     case 'stringList':
     case 'optionalList':
-      return raw.trim() === '' ? [] : raw.split(',');
+      return raw.trim() === '' ? [] : javaSplit(raw, ',');
     case 'boolean':
       if (raw === 'true' || raw === 'false') return raw === 'true';
       throw conversionError(name, raw, raw, kind);
@@ -180,7 +180,7 @@ export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: Query
     const value = body[name];
     if (value === undefined || value === null) continue;
     const converted = bodyValue(value, kind);
-    if (!isEmptyOptionalList(kind, converted)) query[name] = converted;
+    if (converted !== undefined && !isEmptyOptionalList(kind, converted)) query[name] = converted;
   }
   const single = parseSortingFields(body, spec.sortBy ?? []);
   return { ...query, sorting: parseSortingBody(body.sorting, spec.sortBy ?? [], spec.variableSortBy ?? [], single ?? []) } as Query;
@@ -207,11 +207,12 @@ function parseSortingFields(body: Record<string, unknown>, allowed: readonly str
  * A query body's value as Jackson reads it into the DTO's setter (its default scalar coercions):
  * numbers and booleans become text for String and List<String>; "true" / "false" (any of Java's
  * three spellings) a Boolean; an integral string or a fraction (cut) an Integer or Long; epoch
- * milliseconds a Date.
+ * milliseconds a Date; blank text or "null" no Boolean, Integer, Long or Date at all (undefined).
  */
 function bodyValue(value: unknown, kind: ParamKind): unknown {
   // Jackson cannot bind it: Camunda's JsonMappingExceptionHandler answers 400 with an empty message.
   const invalid = () => new InvalidRequestException(400, '');
+  if (kind !== 'string' && kind !== 'stringList' && kind !== 'optionalList' && jacksonNullText(value)) return undefined;
   switch (kind) {
     case 'string': {
       const text = scalarText(value);
@@ -248,16 +249,26 @@ function bodyValue(value: unknown, kind: ParamKind): unknown {
 /** The spellings Jackson reads as a Boolean. */
 const JAVA_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
-/** A JSON value as Jackson reads it into a Boolean: true / false, or one of Java's spellings as text; null for anything else. */
+/**
+ * Text that Jackson's scalar coercions bind as null into a Boolean, an Integer or Long, or a Date:
+ * empty or blank (its default for an empty String), or "null" once trimmed.
+ */
+export function jacksonNullText(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const text = value.trim();
+  return text === '' || text === 'null';
+}
+
+/** A JSON value as Jackson reads it into a Boolean: true / false, or one of Java's spellings as text (trimmed); null for anything else. */
 export function jacksonBoolean(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && JAVA_BOOLEANS.has(value)) return value.toLowerCase() === 'true';
+  if (typeof value === 'string' && JAVA_BOOLEANS.has(value.trim())) return value.trim().toLowerCase() === 'true';
   return null;
 }
 
-/** A JSON value as Jackson reads it into a Date: text in the REST date format, or epoch milliseconds; null for anything else. */
+/** A JSON value as Jackson reads it into a Date: text in the REST date format (trimmed), or epoch milliseconds; null for anything else. */
 export function jacksonDate(value: unknown): Date | null {
-  return typeof value === 'string' ? parseRestDate(value) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
+  return typeof value === 'string' ? parseRestDate(value.trim()) : typeof value === 'number' && Number.isInteger(value) ? new Date(value) : null;
 }
 
 /** A JSON value as Jackson reads it into an Integer or Long: a number (a fraction cut) or integral text; null for anything else. */
