@@ -40,6 +40,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   const auth = env.TRELLIS_AUTH ?? 'none';
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
+  const enforceSpecificVariablePermission = flag(env.TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION, 'TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
   const enablePasswordPolicy = flag(env.TRELLIS_PASSWORD_POLICY, 'TRELLIS_PASSWORD_POLICY');
   // On unless set to false (Camunda's tenantCheckEnabled).
@@ -60,7 +61,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     engine: {
       store,
       logLevel,
-      authorization: { enabled: authorization },
+      authorization: { enabled: authorization, enforceSpecificVariablePermission },
       scripting: { enabled: scripting },
       enablePasswordPolicy,
       tenantCheckEnabled,

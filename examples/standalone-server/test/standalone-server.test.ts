@@ -118,6 +118,12 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_HISTORY_CLEANUP_WINDOW: '22h' })).toThrow(/TRELLIS_HISTORY_CLEANUP_WINDOW/);
   });
 
+  it('reads TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION (off unless true) and refuses anything but a flag', () => {
+    expect(serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'true' }).engine.authorization?.enforceSpecificVariablePermission).toBe(true);
+    expect(serverConfigFromEnv({}).engine.authorization?.enforceSpecificVariablePermission).toBe(false);
+    expect(() => serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'yes' })).toThrow(/TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION/);
+  });
+
   it('passes TRELLIS_TASK_METRICS_TIME_TO_LIVE on as taskMetricsTimeToLive (unset: none)', () => {
     expect(serverConfigFromEnv({ TRELLIS_TASK_METRICS_TIME_TO_LIVE: 'P30D' }).engine.taskMetricsTimeToLive).toBe('P30D');
     expect(serverConfigFromEnv({}).engine.taskMetricsTimeToLive).toBeUndefined();

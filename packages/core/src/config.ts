@@ -138,6 +138,13 @@ export interface ResolvedAuthorizationConfig {
   adminUsers: string[];
   /** Groups whose members pass every check; camunda-admin always is one. */
   adminGroups: string[];
+  /**
+   * Camunda's enforceSpecificVariablePermission (off by default): reading variables then needs the
+   * variable permissions — READ_INSTANCE_VARIABLE / READ_TASK_VARIABLE / READ_HISTORY_VARIABLE on the
+   * process definition, READ_VARIABLE on a task — instead of READ on what holds them; the default
+   * task grants then include READ_VARIABLE.
+   */
+  enforceSpecificVariablePermission: boolean;
 }
 
 export interface ResolvedEngineConfig {
@@ -180,6 +187,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       checkRevokes: config.authorization?.checkRevokes ?? 'auto',
       adminUsers: config.authorization?.adminUsers ?? [],
       adminGroups: config.authorization?.adminGroups ?? [],
+      enforceSpecificVariablePermission: config.authorization?.enforceSpecificVariablePermission ?? false,
     },
     tenantCheckEnabled: config.tenantCheckEnabled ?? true,
     login: resolveLogin(config.login ?? {}),

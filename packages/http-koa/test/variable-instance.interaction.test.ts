@@ -325,3 +325,68 @@ describe('the Variable Instance group with authorization on', () => {
     expect((await get('/variable-instance/count', {}, jonny)).body).toEqual({ count: 10 });
   });
 });
+
+describe('variables with enforceSpecificVariablePermission (Camunda: the variable permissions instead of READ)', () => {
+  const admin = basic('admin', 'admin-secret');
+  const jonny = basic('jonny', 'jonny-secret');
+  let alice: { id: string };
+
+  beforeEach(async () => {
+    rest = await startRestHarness({ authorization: { enabled: true, enforceSpecificVariablePermission: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'jonny' }, credentials: { password: 'jonny-secret' } }, headers: admin });
+    ({ alice } = await deployAndStart(rest, admin));
+  });
+  afterEach(async () => rest.close());
+
+  const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
+    rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+  const count = async (path: string) => (await get(path, {}, jonny)).body.count as number;
+
+  it('lists and reads instance variables through READ_INSTANCE_VARIABLE on the definition only', async () => {
+    await grant(8, alice.id, ['READ']);
+    await grant(6, 'approval', ['READ_INSTANCE']);
+    expect(await count('/variable-instance/count')).toBe(0);
+    const denied = await get(`/process-instance/${alice.id}/variables`, {}, jonny);
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'READ_INSTANCE_VARIABLE', resourceName: 'ProcessDefinition', resourceId: 'approval' }]);
+    expect((await get(`/execution/${alice.id}/localVariables`, {}, jonny)).status).toBe(403);
+
+    await grant(6, 'approval', ['READ_INSTANCE_VARIABLE']);
+    expect(await count('/variable-instance/count')).toBe(7);
+    expect(Object.keys((await get(`/process-instance/${alice.id}/variables`, {}, jonny)).body)).toHaveLength(7);
+    expect((await get(`/execution/${alice.id}/localVariables`, {}, jonny)).status).toBe(200);
+  });
+
+  it('reads task variables through READ_VARIABLE on the task or READ_TASK_VARIABLE on the definition; a new assignee is granted READ_VARIABLE', async () => {
+    const [task] = (await get('/task', { processInstanceId: alice.id }, admin)).body;
+    await rest.request('PUT', `/task/${task.id}/localVariables/note`, { json: { value: 'private', type: 'String' }, headers: admin });
+    await grant(7, task.id, ['READ']);
+    const denied = await get(`/task/${task.id}/variables`, {}, jonny);
+    expect(denied.status).toBe(403);
+    expect(denied.body.missingAuthorizations).toEqual([
+      { permissionName: 'READ_VARIABLE', resourceName: 'Task', resourceId: task.id },
+      { permissionName: 'READ_TASK_VARIABLE', resourceName: 'ProcessDefinition', resourceId: 'approval' },
+    ]);
+    expect(await count('/variable-instance/count')).toBe(0);
+
+    await grant(7, task.id, ['READ_VARIABLE']);
+    expect((await get(`/task/${task.id}/variables`, {}, jonny)).status).toBe(200);
+    expect((await get(`/task/${task.id}/localVariables`, {}, jonny)).body).toEqual({ note: { type: 'String', value: 'private', valueInfo: {} } });
+    expect((await get('/variable-instance', {}, jonny)).body.map((v: Dto) => v.name)).toEqual(['note']);
+
+    // The default grant of an assignee: READ, UPDATE and READ_VARIABLE.
+    await rest.request('POST', `/task/${task.id}/assignee`, { json: { userId: 'kermit' }, headers: admin });
+    const [assigneeGrant] = (await get('/authorization', { userIdIn: 'kermit', resourceType: 7, resourceId: task.id }, admin)).body;
+    expect([...assigneeGrant.permissions].sort()).toEqual(['READ', 'READ_VARIABLE', 'UPDATE']);
+  });
+
+  it('lists historic variables and details through READ_HISTORY_VARIABLE on the definition, not READ_HISTORY', async () => {
+    await grant(6, 'approval', ['READ_HISTORY']);
+    expect(await count('/history/variable-instance/count')).toBe(0);
+    expect(await count('/history/detail/count')).toBe(0);
+    await grant(6, 'approval', ['READ_HISTORY_VARIABLE']);
+    expect(await count('/history/variable-instance/count')).toBe(7);
+    expect(await count('/history/detail/count')).toBeGreaterThan(0);
+  });
+});

@@ -31,14 +31,17 @@ export async function grantDefault(ctx: CommandContext, grant: DefaultGrant): Pr
   });
 }
 
-/** READ and UPDATE: what Camunda grants on a task by default (defaultUserPermissionForTask is UPDATE). */
-const TASK_DEFAULT_PERMISSIONS = 2 | 4;
+/**
+ * READ and UPDATE: what Camunda grants on a task by default (defaultUserPermissionForTask is UPDATE);
+ * READ_VARIABLE too with enforceSpecificVariablePermission.
+ */
+const taskDefaultPermissions = (ctx: CommandContext) => 2 | 4 | (ctx.config.authorization.enforceSpecificVariablePermission ? 64 : 0);
 
 /**
  * Camunda's newTaskAssignee / newTaskOwner / newTaskUserIdentityLink / newTaskGroupIdentityLink:
  * while authorization is enabled, the user or group a task is given to (assignee, owner, an identity
- * link of any type: a candidate too) gets READ and UPDATE on that task — an existing grant of theirs
- * on it is extended.
+ * link of any type: a candidate too) gets READ and UPDATE (and READ_VARIABLE, see taskDefaultPermissions)
+ * on that task — an existing grant of theirs on it is extended.
  */
 export async function grantTaskDefault(ctx: CommandContext, taskId: string, to: { userId: string } | { groupId: string }, role: 'assignee' | 'owner' | 'identityLink'): Promise<void> {
   if (!ctx.config.authorization.enabled) return;
@@ -55,13 +58,14 @@ export async function grantTaskDefault(ctx: CommandContext, taskId: string, to: 
     resourceType: Resources.TASK.code,
     resourceId: taskId,
   });
+  const permissions = taskDefaultPermissions(ctx);
   if (existing) {
-    if ((existing.permissions & TASK_DEFAULT_PERMISSIONS) !== TASK_DEFAULT_PERMISSIONS) {
-      await ctx.authorizations.update({ ...existing, permissions: existing.permissions | TASK_DEFAULT_PERMISSIONS });
+    if ((existing.permissions & permissions) !== permissions) {
+      await ctx.authorizations.update({ ...existing, permissions: existing.permissions | permissions });
     }
     return;
   }
-  await grantDefault(ctx, { ...(userId !== null ? { userId } : { groupId: groupId! }), resource: Resources.TASK, resourceId: taskId, permissions: TASK_DEFAULT_PERMISSIONS });
+  await grantDefault(ctx, { ...(userId !== null ? { userId } : { groupId: groupId! }), resource: Resources.TASK, resourceId: taskId, permissions });
 }
 
 /** The default grants of a task given to its assignee, owner and candidates at once (a new task). */

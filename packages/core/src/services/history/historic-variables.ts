@@ -6,12 +6,14 @@ import { HistoricVariableRepository } from '../../persistence/repositories/histo
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { HistoricDetail, HistoricDetailQuery, HistoricVariableInstance, HistoricVariableInstanceQuery } from './historic-variable-types.js';
 
-const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+/** Camunda's configureHistoricVariableAndDetailQuery: READ_HISTORY on the definition, READ_HISTORY_VARIABLE with enforceSpecificVariablePermission. */
+const readableHistory = (ctx: CommandContext) =>
+  ctx.authz.readFilter(ctx.config.authorization.enforceSpecificVariablePermission ? 'READ_HISTORY_VARIABLE' : 'READ_HISTORY', Resources.PROCESS_DEFINITION);
 const repository = (ctx: CommandContext) => new HistoricVariableRepository(ctx.trx);
 
 /**
  * Historic variable instances and details (engine.history.variables): lists show those of
- * definitions the caller has READ_HISTORY on, as Camunda's queries do. `withBinary` loads Bytes
+ * definitions the caller has READ_HISTORY (READ_HISTORY_VARIABLE) on, as Camunda's queries do. `withBinary` loads Bytes
  * and File contents, which lists leave out.
  */
 export class HistoricVariables {

@@ -13,7 +13,7 @@ import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import type { ExecutionInfo, ExecutionQuery } from './execution.js';
-import { checkInstance, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
+import { checkInstance, checkReadInstanceVariables, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
 
 /** Executions: queries, local variables, signals and message triggers (Camunda's RuntimeService, execution part). */
 @injectable()
@@ -39,7 +39,7 @@ export class ExecutionService {
   getLocalVariables(executionId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
+      await checkReadInstanceVariables(ctx, execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       return runner.variables.snapshot(execution.id);
     });
   }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { checkInstance, checkSuspendInstancesOf, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
+import { checkInstance, checkReadInstanceVariables, checkSuspendInstancesOf, checkUpdateInstanceVariables } from '../../authorization/instance-checks.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -81,7 +81,7 @@ export class RuntimeService {
   getVariables(processInstanceId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetExecutionVariablesCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId);
-      await checkInstance(ctx, 'READ', 'READ_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
+      await checkReadInstanceVariables(ctx, processInstanceId, runner.definition.key, runner.definition.tenantId);
       return runner.variables.snapshot();
     });
   }

@@ -499,7 +499,7 @@ export class TaskService {
   getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'form');
-      await checkTask(ctx, task, READ);
+      await checkTask(ctx, task, readVariable(ctx));
       const scope = await this.openScope(ctx, task);
       const all = visibleOf(task, scope);
       for (const field of await this.formFieldsOf(ctx, task)) if (!field.isBusinessKey) all[field.id] ??= formValueOf(field);
@@ -514,7 +514,7 @@ export class TaskService {
   getVariables(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'variables');
-      await checkTask(ctx, task, READ);
+      await checkTask(ctx, task, readVariable(ctx));
       return visibleOf(task, await this.openScope(ctx, task));
     });
   }
@@ -523,7 +523,7 @@ export class TaskService {
   getVariablesLocal(taskId: string): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'variables');
-      await checkTask(ctx, task, READ);
+      await checkTask(ctx, task, readVariable(ctx));
       return Object.fromEntries([...(await ctx.tasks.variables.findByTask(task.id))].map(([name, entry]) => [name, entry.value]));
     });
   }
@@ -792,11 +792,14 @@ interface TaskPermissions {
   tenantCommand: string;
 }
 
-// Camunda's AuthorizationCommandChecker: checkTaskWork, checkTaskAssign, checkReadTask (also checkReadTaskVariable
-// without enforceSpecificVariablePermission) and checkUpdateTaskVariable.
+// Camunda's AuthorizationCommandChecker: checkTaskWork, checkTaskAssign, checkReadTask, checkReadTaskVariable
+// (readVariable) and checkUpdateTaskVariable.
 const WORK: TaskPermissions = { task: ['TASK_WORK', 'UPDATE'], definition: ['TASK_WORK', 'UPDATE_TASK'], tenantCommand: 'work on task' };
 const ASSIGN: TaskPermissions = { task: ['TASK_ASSIGN', 'UPDATE'], definition: ['TASK_ASSIGN', 'UPDATE_TASK'], tenantCommand: 'assign the task' };
 const READ: TaskPermissions = { task: ['READ'], definition: ['READ_TASK'], tenantCommand: 'read the task' };
+const READ_VARIABLE: TaskPermissions = { task: ['READ_VARIABLE'], definition: ['READ_TASK_VARIABLE'], tenantCommand: 'read the task' };
+/** Camunda's checkReadTaskVariable: READ as for the task itself, the variable permissions with enforceSpecificVariablePermission. */
+const readVariable = (ctx: CommandContext): TaskPermissions => (ctx.config.authorization.enforceSpecificVariablePermission ? READ_VARIABLE : READ);
 const UPDATE_VARIABLE: TaskPermissions = {
   task: ['UPDATE_VARIABLE', 'UPDATE'],
   definition: ['UPDATE_TASK_VARIABLE', 'UPDATE_TASK'],

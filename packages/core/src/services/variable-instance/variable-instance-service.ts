@@ -31,11 +31,17 @@ export class VariableInstanceService {
 }
 
 /**
- * Camunda's configureVariableInstanceQuery (without enforceSpecificVariablePermission, which
- * Trellis does not offer): READ on the process instance, READ_INSTANCE on its definition (by key),
- * or READ on the task a task-local variable belongs to.
+ * Camunda's configureVariableInstanceQuery: READ on the process instance, READ_INSTANCE on its
+ * definition (by key), or READ on the task a task-local variable belongs to; with
+ * enforceSpecificVariablePermission, READ_INSTANCE_VARIABLE on the definition or READ_VARIABLE on the task.
  */
 async function readableVariables(ctx: CommandContext): Promise<VariableReadFilter> {
+  if (ctx.config.authorization.enforceSpecificVariablePermission) {
+    const definitions = await ctx.authz.readFilter('READ_INSTANCE_VARIABLE', Resources.PROCESS_DEFINITION);
+    const tasks = await ctx.authz.readFilter('READ_VARIABLE', Resources.TASK);
+    if (!definitions || !tasks) return null;
+    return (_instanceColumn, definitionKeyColumn, taskColumn) => sql<SqlBool>`(${definitions(definitionKeyColumn)} or ${tasks(taskColumn)})`;
+  }
   const either = await ctx.authz.readFilterEither(
     { permission: 'READ', resource: Resources.PROCESS_INSTANCE },
     { permission: 'READ_INSTANCE', resource: Resources.PROCESS_DEFINITION },
