@@ -329,3 +329,108 @@ describe('the password policy (enablePasswordPolicy)', () => {
 
 const createUserOn = (harness: RestHarness, id: string, password: string) =>
   harness.request('POST', '/user/create', { json: { profile: { id, firstName: 'Mary', lastName: 'Major', email: `${id}@example.com` }, credentials: { password } } });
+
+describe('identity edge cases as Camunda 7.22 answers them', () => {
+  it('lists as potential starters the users named on the definition, not members of its starter groups', async () => {
+    await createUser('carl', 'Carl', 'C', 'c@x');
+    await createUser('alice', 'Alice', 'A', 'a@x');
+    await createGroup('zgroup', 'Z');
+    await rest.request('PUT', '/group/zgroup/members/alice');
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="t">
+  <bpmn:process id="starters" isExecutable="true" camunda:historyTimeToLive="1" camunda:candidateStarterGroups="zgroup" camunda:candidateStarterUsers="carl">
+    <bpmn:startEvent id="s" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 's.bpmn', bytes: Buffer.from(xml) }] });
+    const definitionId = processDefinitions![0]!.id;
+    expect((await rest.request('GET', '/user', { query: { potentialStarter: definitionId } })).body.map((user: { id: string }) => user.id)).toEqual(['carl']);
+    expect((await rest.request('GET', '/group', { query: { potentialStarter: definitionId } })).body.map((group: { id: string }) => group.id)).toEqual(['zgroup']);
+  });
+
+  it("gives a user's groups by name, Camunda's display names, and empty lists for an empty user id", async () => {
+    await createUser('mary', 'Mary', 'Major', 'm@x');
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'brown', lastName: 'Brown' }, credentials: { password: 'pw' } } });
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'anon' }, credentials: { password: 'pw' } } });
+    await createGroup('a1', 'Zulu');
+    await createGroup('b2', 'Alpha');
+    for (const [group, user] of [['a1', 'mary'], ['b2', 'mary'], ['a1', 'brown'], ['a1', 'anon']]) await rest.request('PUT', `/group/${group}/members/${user}`);
+
+    const info = (await rest.request('GET', '/identity/groups', { query: { userId: 'mary' } })).body;
+    expect(info.groups).toEqual([{ id: 'b2', name: 'Alpha' }, { id: 'a1', name: 'Zulu' }]);
+    expect(info.groupUsers.map((user: { displayName: string }) => user.displayName).sort()).toEqual(['anon', 'null Brown']);
+    expect((await rest.request('GET', '/identity/groups', { query: { userId: '' } })).body).toEqual({ groups: [], groupUsers: [] });
+  });
+
+  it('takes an empty password as a password: stored as one, checked on verify', async () => {
+    await createUser('empty', 'E', 'P', 'e@x', '');
+    const right = await rest.request('POST', '/identity/verify', { json: { username: 'empty', password: '' } });
+    const wrong = await rest.request('POST', '/identity/verify', { json: { username: 'empty', password: 'x' } });
+    expect([right.status, right.body.authenticated, wrong.body.authenticated]).toEqual([200, true, false]);
+  });
+
+  it('binds POST /group as GroupQueryDto (sortBy and sortOrder, an empty idIn ignored) and refuses a profile that is no object', async () => {
+    await createGroup('g1', 'Beta');
+    await createGroup('g2', 'Alpha');
+    const ids = (body: Array<{ id: string }>) => body.map((group) => group.id);
+    expect(ids((await rest.request('POST', '/group', { json: { sortBy: 'name', sortOrder: 'asc' } })).body)).toEqual(['g2', 'g1']);
+    expect((await rest.request('POST', '/group', { json: { sortBy: 'bad', sortOrder: 'asc' } })).status).toBe(400);
+    expect(ids((await rest.request('POST', '/group', { json: { idIn: [] } })).body)).toEqual(['g1', 'g2']);
+    expect((await rest.request('POST', '/group/count', { json: { idIn: ['g1', 'nope'] } })).body).toEqual({ count: 1 });
+
+    const bad = await rest.request('POST', '/user/create', { json: { profile: 'x', credentials: { password: 'pw' } } });
+    expect([bad.status, bad.body.message]).toEqual([400, '']);
+  });
+
+  it('puts a user member and a group member of a tenant query on one membership, and encodes ids in OPTIONS links', async () => {
+    await createUser('alice', 'A', 'A', 'a@x');
+    await createGroup('g1', 'G');
+    await rest.request('POST', '/tenant/create', { json: { id: 't1', name: 'T' } });
+    await rest.request('PUT', '/tenant/t1/user-members/alice');
+    await rest.request('PUT', '/tenant/t1/group-members/g1');
+    expect((await rest.request('GET', '/tenant', { query: { userMember: 'alice' } })).body).toHaveLength(1);
+    expect((await rest.request('GET', '/tenant', { query: { userMember: 'alice', groupMember: 'g1' } })).body).toEqual([]);
+    await rest.request('PUT', '/group/g1/members/alice');
+    expect((await rest.request('GET', '/tenant', { query: { userMember: 'alice', groupMember: 'g1', includingGroupsOfUser: true } })).body).toHaveLength(1);
+
+    const links = (await rest.request('OPTIONS', '/user/a%20b')).body.links as Array<{ href: string }>;
+    expect(links[0]!.href).toMatch(/\/user\/a%20b\/profile$/);
+  });
+
+  it('looks users, groups and tenants up with READ on them, and removes the grants a deletion leaves behind', async () => {
+    const secured = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    try {
+      await secured.engine.identity.setUpAdministrator('admin', 'pw');
+      const admin = basic('admin', 'pw');
+      const jonny = basic('jonny', 'pw');
+      for (const id of ['jonny', 'other']) await secured.request('POST', '/user/create', { json: { profile: { id }, credentials: { password: 'pw' } }, headers: admin });
+      await secured.request('POST', '/group/create', { json: { id: 'g1', name: 'G' }, headers: admin });
+      await secured.request('POST', '/tenant/create', { json: { id: 't1', name: 'T' }, headers: admin });
+      const grant = (resourceType: number, resourceId: string, permissions: string[], userId = 'jonny') =>
+        secured.request('POST', '/authorization/create', { json: { type: 1, userId, resourceType, resourceId, permissions }, headers: admin });
+      await grant(3, 'g1', ['CREATE']);
+
+      const noRead = await secured.request('PUT', '/group/g1/members/other', { headers: jonny });
+      expect(noRead.status).toBe(403);
+      expect(noRead.body.missingAuthorizations).toEqual([{ permissionName: 'READ', resourceName: 'User', resourceId: 'other' }]);
+      const verify = await secured.request('POST', '/identity/verify', { json: { username: 'other', password: 'pw' }, headers: jonny });
+      expect(verify.status).toBe(403);
+      await grant(1, 'other', ['READ']);
+      const noGroupRead = await secured.request('PUT', '/group/g1/members/other', { headers: jonny });
+      expect(noGroupRead.body.missingAuthorizations).toEqual([{ permissionName: 'READ', resourceName: 'Group', resourceId: 'g1' }]);
+      await grant(2, 'g1', ['READ']);
+      expect((await secured.request('PUT', '/group/g1/members/other', { headers: jonny })).status).toBe(204);
+
+      // Leaving a group takes the user's grants on that group's membership; deleting a user its grants on its tenants.
+      await grant(3, 'g1', ['READ'], 'other');
+      await secured.request('DELETE', '/group/g1/members/other', { headers: admin });
+      expect((await secured.request('GET', '/authorization', { query: { userIdIn: 'other', resourceType: 3 }, headers: admin })).body).toEqual([]);
+      await secured.request('PUT', '/tenant/t1/user-members/other', { headers: admin });
+      expect((await secured.request('GET', '/authorization', { query: { userIdIn: 'other', resourceType: 11 }, headers: admin })).body).toHaveLength(1);
+      await secured.request('DELETE', '/user/other', { headers: admin });
+      expect((await secured.request('GET', '/authorization', { query: { userIdIn: 'other', resourceType: 11 }, headers: admin })).body).toEqual([]);
+    } finally {
+      await secured.close();
+    }
+  });
+});

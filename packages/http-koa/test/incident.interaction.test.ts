@@ -40,8 +40,10 @@ describe('the Incident group', () => {
     const byInstance = await rest.request('GET', '/incident', { query: { processInstanceId: second, sortBy: 'incidentType', sortOrder: 'desc' } });
     const byMessage = await rest.request('GET', '/incident', { query: { incidentMessageLike: '%down' } });
     const byKey = await rest.request('GET', '/incident/count', { query: { processDefinitionKeyIn: 'invoice,other' } });
-    // Camunda's DTO applies these lists only when they hold values.
-    const emptyLists = await rest.request('GET', '/incident/count', { query: { processDefinitionKeyIn: '', tenantIdIn: '', jobDefinitionIdIn: '' } });
+    // Camunda's DTO applies these lists only when they hold values: a blank List<String> holds none, a
+    // blank String[] (processDefinitionKeyIn, split as Java does) the one key '', which no definition has.
+    const emptyLists = await rest.request('GET', '/incident/count', { query: { tenantIdIn: '', jobDefinitionIdIn: '' } });
+    const blankKey = await rest.request('GET', '/incident/count', { query: { processDefinitionKeyIn: '' } });
     const byConfiguration = await rest.request('GET', '/incident', { query: { configuration: task.id } });
     const byIds = await rest.request('GET', '/incident', { query: { incidentId: custom.id, activityId: 'work', failedActivityId: 'work', processDefinitionId: definitionId } });
     const byCause = await rest.request('GET', '/incident/count', { query: { causeIncidentId: other.id, rootCauseIncidentId: other.id } });
@@ -76,6 +78,7 @@ describe('the Incident group', () => {
     expect(byMessage.body.map((incident: any) => incident.id)).toEqual([other.id]);
     expect(byKey.body).toEqual({ count: 3 });
     expect(emptyLists.body).toEqual({ count: 3 });
+    expect(blankKey.body).toEqual({ count: 0 });
     expect(byConfiguration.body.map((incident: any) => incident.incidentType)).toEqual(['failedExternalTask']);
     expect(byIds.body.map((incident: any) => incident.id)).toEqual([custom.id]);
     expect(byCause.body).toEqual({ count: 1 });

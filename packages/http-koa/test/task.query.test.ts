@@ -103,9 +103,10 @@ describe.each(testStoreConfigs())('task query ($name)', (store) => {
   it('filters by business key, process definition and task definition key', async () => {
     expect(await get({ processInstanceBusinessKey: 'order-1' })).toEqual(ALL_A);
     expect(await get({ processInstanceBusinessKeyIn: 'order-2,misc-3' })).toEqual([...ALL_B, 'C.otherTask']);
-    // Lists split as Java's String.split: trailing empty pieces dropped, so `tenantIdIn=,` holds no
-    // tenant and filters nothing, as a blank one.
+    // Lists split as Java's String.split (TaskQueryDto's String[]): `tenantIdIn=,` holds no tenant and
+    // filters nothing; `tenantIdIn=` holds the tenant '' and matches nothing.
     expect(await get({ tenantIdIn: ',' })).toEqual(await get({}));
+    expect(await get({ tenantIdIn: '' })).toEqual([]);
     expect(await get({ tenantIdIn: ',' })).toHaveLength(ALL_A.length + ALL_B.length + 1);
     expect(await get({ processInstanceBusinessKeyLike: 'order-%' })).toEqual([...ALL_A, ...ALL_B]);
     expect(await get({ processDefinitionKeyIn: 'other' })).toEqual(['C.otherTask']);

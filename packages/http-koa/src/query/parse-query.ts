@@ -5,9 +5,11 @@ import { InvalidRequestException } from '../errors/rest-exception.js';
 /**
  * How a parameter converts. `optionalList` is a `stringList` that Camunda's DTO applies only when it
  * holds values (`tenantIdIn=` filters nothing there); `stringList` passes an empty list on.
+ * `stringArray` is a DTO's String[] (Camunda's StringArrayConverter, no blank check): `x=` is the one
+ * value '' (which matches nothing), `x=,` no value; applied only when it holds values.
  */
-export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'stringList' | 'optionalList';
-type ListKind = 'stringList' | 'optionalList';
+export type ParamKind = 'string' | 'boolean' | 'integer' | 'long' | 'date' | 'stringList' | 'optionalList' | 'stringArray';
+type ListKind = 'stringList' | 'optionalList' | 'stringArray';
 
 /** The query parameters an endpoint understands, with their kinds, and its allowed sortBy values. */
 export interface QuerySpec {
@@ -63,6 +65,8 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
     case 'stringList':
     case 'optionalList':
       return raw.trim() === '' ? [] : javaSplit(raw, ',');
+    case 'stringArray':
+      return javaSplit(raw, ',');
     case 'boolean':
       if (raw === 'true' || raw === 'false') return raw === 'true';
       throw conversionError(name, raw, raw, kind);
@@ -160,7 +164,7 @@ export function parseSortingBody(
   return orderings as Sorting<string>[];
 }
 
-const isEmptyOptionalList = (kind: ParamKind, value: unknown) => kind === 'optionalList' && Array.isArray(value) && value.length === 0;
+const isEmptyOptionalList = (kind: ParamKind, value: unknown) => (kind === 'optionalList' || kind === 'stringArray') && Array.isArray(value) && value.length === 0;
 
 function first(value: unknown): string | undefined {
   if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
@@ -212,7 +216,7 @@ function parseSortingFields(body: Record<string, unknown>, allowed: readonly str
 function bodyValue(value: unknown, kind: ParamKind): unknown {
   // Jackson cannot bind it: Camunda's JsonMappingExceptionHandler answers 400 with an empty message.
   const invalid = () => new InvalidRequestException(400, '');
-  if (kind !== 'string' && kind !== 'stringList' && kind !== 'optionalList' && jacksonNullText(value)) return undefined;
+  if (kind !== 'string' && kind !== 'stringList' && kind !== 'optionalList' && kind !== 'stringArray' && jacksonNullText(value)) return undefined;
   switch (kind) {
     case 'string': {
       const text = scalarText(value);
@@ -220,7 +224,8 @@ function bodyValue(value: unknown, kind: ParamKind): unknown {
       return text;
     }
     case 'stringList':
-    case 'optionalList': {
+    case 'optionalList':
+    case 'stringArray': {
       if (!Array.isArray(value)) throw invalid();
       const texts = value.map(scalarText);
       if (texts.some((text) => text === null)) throw invalid();
@@ -301,8 +306,12 @@ export function orQueriesFrom<Q extends { sorting?: unknown }>(raw: unknown, par
   });
 }
 
-/** Java's String.split: the pieces between separators, trailing empty ones dropped ("a_eq_" gives two). */
+/**
+ * Java's String.split: the pieces between separators, trailing empty ones dropped ("a_eq_" gives
+ * two, "," none); text without a separator is the one piece, even "".
+ */
 export function javaSplit(text: string, separator: string): string[] {
+  if (!text.includes(separator)) return [text];
   const pieces = text.split(separator);
   while (pieces.length > 0 && pieces[pieces.length - 1] === '') pieces.pop();
   return pieces;

@@ -4,11 +4,11 @@ import type { Context } from 'koa';
 import { readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
-import { parsePage, parseListQuery, parseSortingBody, type QuerySpec } from '../query/parse-query.js';
+import { parseBodyQuery, parsePage, parseListQuery, type QuerySpec } from '../query/parse-query.js';
 import { baseUrlOf, type RestContext } from './context.js';
 
 const GROUP_QUERY: QuerySpec = {
-  params: { id: 'string', idIn: 'stringList', name: 'string', nameLike: 'string', type: 'string', member: 'string', memberOfTenant: 'string' },
+  params: { id: 'string', idIn: 'stringArray', name: 'string', nameLike: 'string', type: 'string', member: 'string', memberOfTenant: 'string' },
   sortBy: ['id', 'name', 'type'],
 };
 
@@ -72,10 +72,12 @@ export function groupRoutes(router: Router, rest: RestContext): void {
 
   router.options('/group/:id', async (ctx) => {
     const id = ctx.params.id;
+    // Camunda builds the hrefs with UriBuilder.path: the id encoded.
+    const segment = encodeURIComponent(id);
     ctx.body = optionLinks(baseUrlOf(ctx), [
-      ['self', 'GET', `/group/${id}`],
-      ['delete', 'DELETE', `/group/${id}`, await engine.authorization.mayOn('DELETE', Resources.GROUP, id)],
-      ['update', 'PUT', `/group/${id}`, await engine.authorization.mayOn('UPDATE', Resources.GROUP, id)],
+      ['self', 'GET', `/group/${segment}`],
+      ['delete', 'DELETE', `/group/${segment}`, await engine.authorization.mayOn('DELETE', Resources.GROUP, id)],
+      ['update', 'PUT', `/group/${segment}`, await engine.authorization.mayOn('UPDATE', Resources.GROUP, id)],
     ]);
   });
 
@@ -92,8 +94,8 @@ export function groupRoutes(router: Router, rest: RestContext): void {
   router.options('/group/:id/members', async (ctx) => {
     const id = ctx.params.id;
     ctx.body = optionLinks(baseUrlOf(ctx), [
-      ['delete', 'DELETE', `/group/${id}/members`, await engine.authorization.mayOn('DELETE', Resources.GROUP_MEMBERSHIP, id)],
-      ['create', 'PUT', `/group/${id}/members`, await engine.authorization.mayOn('CREATE', Resources.GROUP_MEMBERSHIP, id)],
+      ['delete', 'DELETE', `/group/${encodeURIComponent(id)}/members`, await engine.authorization.mayOn('DELETE', Resources.GROUP_MEMBERSHIP, id)],
+      ['create', 'PUT', `/group/${encodeURIComponent(id)}/members`, await engine.authorization.mayOn('CREATE', Resources.GROUP_MEMBERSHIP, id)],
     ]);
   });
 }
@@ -101,17 +103,7 @@ export function groupRoutes(router: Router, rest: RestContext): void {
 const toGroupDto = (group: { id: string; name: string | null; type: string | null }) => ({ id: group.id, name: group.name, type: group.type });
 
 
+/** A POST query body as Jackson binds Camunda's GroupQueryDto (its sortBy / sortOrder and sorting too). */
 async function groupQueryBody(ctx: Context, rest: RestContext): Promise<GroupQuery> {
-  const body = await readJsonObject(ctx, rest.bodyLimit);
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
-  const query: GroupQuery = {
-    sorting: parseSortingBody(body.sorting, GROUP_QUERY.sortBy ?? []) as GroupQuery['sorting'],
-  };
-  for (const name of ['id', 'name', 'nameLike', 'type', 'member', 'memberOfTenant'] as const) {
-    const value = text(body[name]);
-    if (value !== null) query[name] = value;
-  }
-  const idIn = strings(body.idIn);
-  if (idIn) query.idIn = idIn;
-  return query;
+  return parseBodyQuery<GroupQuery>(await readJsonObject(ctx, rest.bodyLimit), GROUP_QUERY);
 }

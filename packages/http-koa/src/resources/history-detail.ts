@@ -11,8 +11,8 @@ import type { RestContext } from './context.js';
 
 const HISTORIC_DETAIL_QUERY: QuerySpec = {
   params: {
-    processInstanceId: 'string', processInstanceIdIn: 'stringList', executionId: 'string', taskId: 'string', activityInstanceId: 'string',
-    variableInstanceId: 'string', variableTypeIn: 'stringList', variableNameLike: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
+    processInstanceId: 'string', processInstanceIdIn: 'stringArray', executionId: 'string', taskId: 'string', activityInstanceId: 'string',
+    variableInstanceId: 'string', variableTypeIn: 'stringArray', variableNameLike: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean',
     userOperationId: 'string', formFields: 'boolean', variableUpdates: 'boolean', excludeTaskDetails: 'boolean', initial: 'boolean',
     occurredBefore: 'date', occurredAfter: 'date',
   },

@@ -10,9 +10,9 @@ import type { RestContext } from './context.js';
 
 const HISTORIC_EXTERNAL_TASK_LOG_QUERY: QuerySpec = {
   params: {
-    logId: 'string', externalTaskId: 'string', topicName: 'string', workerId: 'string', errorMessage: 'string', activityIdIn: 'stringList',
-    activityInstanceIdIn: 'stringList', executionIdIn: 'stringList', processInstanceId: 'string', processDefinitionId: 'string',
-    processDefinitionKey: 'string', tenantIdIn: 'stringList', withoutTenantId: 'boolean', priorityLowerThanOrEquals: 'long',
+    logId: 'string', externalTaskId: 'string', topicName: 'string', workerId: 'string', errorMessage: 'string', activityIdIn: 'stringArray',
+    activityInstanceIdIn: 'stringArray', executionIdIn: 'stringArray', processInstanceId: 'string', processDefinitionId: 'string',
+    processDefinitionKey: 'string', tenantIdIn: 'stringArray', withoutTenantId: 'boolean', priorityLowerThanOrEquals: 'long',
     priorityHigherThanOrEquals: 'long', creationLog: 'boolean', failureLog: 'boolean', successLog: 'boolean', deletionLog: 'boolean',
   },
   sortBy: [

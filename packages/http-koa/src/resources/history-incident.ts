@@ -8,7 +8,7 @@ import type { RestContext } from './context.js';
 const HISTORIC_INCIDENT_QUERY: QuerySpec = {
   params: {
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string', processDefinitionId: 'string',
-    processDefinitionKey: 'string', processDefinitionKeyIn: 'stringList', processInstanceId: 'string', executionId: 'string',
+    processDefinitionKey: 'string', processDefinitionKeyIn: 'stringArray', processInstanceId: 'string', executionId: 'string',
     createTimeBefore: 'date', createTimeAfter: 'date', endTimeBefore: 'date', endTimeAfter: 'date', activityId: 'string',
     failedActivityId: 'string', causeIncidentId: 'string', rootCauseIncidentId: 'string', configuration: 'string',
     historyConfiguration: 'string', open: 'boolean', resolved: 'boolean', deleted: 'boolean', tenantIdIn: 'stringList',

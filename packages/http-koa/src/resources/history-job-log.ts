@@ -11,7 +11,7 @@ import type { RestContext } from './context.js';
 const HISTORIC_JOB_LOG_QUERY: QuerySpec = {
   params: {
     logId: 'string', jobId: 'string', jobExceptionMessage: 'string', jobDefinitionId: 'string', jobDefinitionType: 'string',
-    jobDefinitionConfiguration: 'string', activityIdIn: 'stringList', failedActivityIdIn: 'stringList', executionIdIn: 'stringList',
+    jobDefinitionConfiguration: 'string', activityIdIn: 'stringArray', failedActivityIdIn: 'stringArray', executionIdIn: 'stringArray',
     processInstanceId: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', deploymentId: 'string',
     tenantIdIn: 'stringList', withoutTenantId: 'boolean', hostname: 'string', jobPriorityLowerThanOrEquals: 'long',
     jobPriorityHigherThanOrEquals: 'long', creationLog: 'boolean', failureLog: 'boolean', successLog: 'boolean', deletionLog: 'boolean',

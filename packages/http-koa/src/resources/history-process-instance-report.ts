@@ -6,7 +6,7 @@ import { parseQuery, type QuerySpec } from '../query/parse-query.js';
 import type { RestContext } from './context.js';
 
 const REPORT_QUERY: QuerySpec = {
-  params: { processDefinitionIdIn: 'stringList', processDefinitionKeyIn: 'stringList', startedBefore: 'date', startedAfter: 'date' },
+  params: { processDefinitionIdIn: 'stringArray', processDefinitionKeyIn: 'stringArray', startedBefore: 'date', startedAfter: 'date' },
 };
 /** The report types Camunda's setter accepts; only `duration` is then executed for process instances. */
 const KNOWN_REPORT_TYPES = ['duration', 'count'];

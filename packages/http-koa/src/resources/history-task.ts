@@ -11,10 +11,10 @@ import type { RestContext } from './context.js';
 const HISTORIC_TASK_QUERY: QuerySpec = {
   params: {
     taskId: 'string', taskParentTaskId: 'string', processInstanceId: 'string', rootProcessInstanceId: 'string',
-    processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList', processInstanceBusinessKeyLike: 'string',
+    processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringArray', processInstanceBusinessKeyLike: 'string',
     executionId: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', processDefinitionName: 'string',
-    activityInstanceIdIn: 'stringList', taskName: 'string', taskNameLike: 'string', taskDescription: 'string', taskDescriptionLike: 'string',
-    taskDefinitionKey: 'string', taskDefinitionKeyIn: 'stringList', taskDeleteReason: 'string', taskDeleteReasonLike: 'string',
+    activityInstanceIdIn: 'stringArray', taskName: 'string', taskNameLike: 'string', taskDescription: 'string', taskDescriptionLike: 'string',
+    taskDefinitionKey: 'string', taskDefinitionKeyIn: 'stringArray', taskDeleteReason: 'string', taskDeleteReasonLike: 'string',
     taskAssignee: 'string', taskAssigneeLike: 'string', taskOwner: 'string', taskOwnerLike: 'string', taskPriority: 'integer',
     assigned: 'boolean', unassigned: 'boolean', finished: 'boolean', unfinished: 'boolean', processFinished: 'boolean', processUnfinished: 'boolean',
     taskDueDate: 'date', taskDueDateBefore: 'date', taskDueDateAfter: 'date', withoutTaskDueDate: 'boolean',

@@ -11,8 +11,8 @@ const USER_OPERATION_LOG_QUERY: QuerySpec = {
     deploymentId: 'string', processDefinitionId: 'string', processDefinitionKey: 'string', processInstanceId: 'string',
     executionId: 'string', caseDefinitionId: 'string', caseInstanceId: 'string', caseExecutionId: 'string', taskId: 'string',
     externalTaskId: 'string', batchId: 'string', jobId: 'string', jobDefinitionId: 'string', userId: 'string',
-    operationId: 'string', operationType: 'string', entityType: 'string', entityTypeIn: 'stringList', category: 'string',
-    categoryIn: 'stringList', property: 'string', afterTimestamp: 'date', beforeTimestamp: 'date',
+    operationId: 'string', operationType: 'string', entityType: 'string', entityTypeIn: 'stringArray', category: 'string',
+    categoryIn: 'stringArray', property: 'string', afterTimestamp: 'date', beforeTimestamp: 'date',
   },
   sortBy: ['timestamp'],
 };

@@ -12,9 +12,9 @@ import type { RestContext } from './context.js';
 const HISTORIC_VARIABLE_QUERY: QuerySpec = {
   params: {
     variableName: 'string', variableNameLike: 'string', variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
-    variableTypeIn: 'stringList', includeDeleted: 'boolean', processInstanceId: 'string', processInstanceIdIn: 'stringList',
-    processDefinitionId: 'string', processDefinitionKey: 'string', executionIdIn: 'stringList', taskIdIn: 'stringList',
-    activityInstanceIdIn: 'stringList', tenantIdIn: 'stringList', withoutTenantId: 'boolean', variableNameIn: 'stringList',
+    variableTypeIn: 'stringArray', includeDeleted: 'boolean', processInstanceId: 'string', processInstanceIdIn: 'stringArray',
+    processDefinitionId: 'string', processDefinitionKey: 'string', executionIdIn: 'stringArray', taskIdIn: 'stringArray',
+    activityInstanceIdIn: 'stringArray', tenantIdIn: 'stringList', withoutTenantId: 'boolean', variableNameIn: 'stringArray',
   },
   sortBy: ['instanceId', 'variableName', 'tenantId'],
   // Trellis runs no CMMN cases.

@@ -10,8 +10,9 @@ export function identityRoutes(router: Router, rest: RestContext): void {
   router.get('/identity/groups', async (ctx) => {
     const userId = ctx.query.userId;
     const id = Array.isArray(userId) ? userId[0] : userId;
-    if (!id) throw new InvalidRequestException(400, 'No user id was supplied');
-    const groups = await engine.identity.findGroups({ member: id });
+    // Camunda's getGroupInfo refuses only a missing id; its groups come ordered by name.
+    if (id === undefined) throw new InvalidRequestException(400, 'No user id was supplied');
+    const groups = await engine.identity.findGroups({ member: id, sorting: [{ sortBy: 'name', sortOrder: 'asc' }] });
     const members = new Map<string, { id: string; firstName: string | null; lastName: string | null; displayName: string }>();
     for (const group of groups) {
       for (const user of await engine.identity.findUsers({ memberOfGroup: group.id })) {
@@ -26,7 +27,8 @@ export function identityRoutes(router: Router, rest: RestContext): void {
     const body = await readJsonObject(ctx, rest.bodyLimit);
     const username = text(body.username);
     const password = text(body.password);
-    if (!username || !password) throw new InvalidRequestException(400, 'Username and password are required');
+    // Camunda refuses only missing values: an empty password is checked (and counts as a failure).
+    if (username === null || password === null) throw new InvalidRequestException(400, 'Username and password are required');
     const authenticated = await engine.identity.checkPassword(username, password);
     ctx.body = { authenticatedUser: username, authenticated, tenants: null, groups: null };
   });
@@ -48,9 +50,12 @@ export function identityRoutes(router: Router, rest: RestContext): void {
   });
 }
 
+/** Camunda's UserDto display name: the id without names; else "first last" (Java's "null" for a missing first name), or the first name alone. */
 function displayName(user: { id: string; firstName: string | null; lastName: string | null }): string {
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
-  return name || user.id;
+  if (user.firstName === null && user.lastName === null) return user.id;
+  return user.lastName !== null ? `${user.firstName ?? 'null'} ${user.lastName}` : user.firstName!;
 }
 
+// Camunda's resource answers this 404 with no body; the 7.22 contract documents an ExceptionDto,
+// which Trellis follows.
 const noPolicy = () => new InvalidRequestException(404, 'No password policy was configured.');

@@ -9,7 +9,7 @@ import type { RestContext } from './context.js';
 const INCIDENT_QUERY: QuerySpec = {
   params: {
     incidentId: 'string', incidentType: 'string', incidentMessage: 'string', incidentMessageLike: 'string',
-    processDefinitionId: 'string', processDefinitionKeyIn: 'optionalList', processInstanceId: 'string', executionId: 'string',
+    processDefinitionId: 'string', processDefinitionKeyIn: 'stringArray', processInstanceId: 'string', executionId: 'string',
     incidentTimestampBefore: 'date', incidentTimestampAfter: 'date', activityId: 'string', failedActivityId: 'string',
     causeIncidentId: 'string', rootCauseIncidentId: 'string', configuration: 'string', tenantIdIn: 'optionalList',
     jobDefinitionIdIn: 'optionalList',

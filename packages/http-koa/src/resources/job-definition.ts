@@ -10,7 +10,7 @@ import { type RestContext } from './context.js';
 
 const JOB_DEFINITION_QUERY: QuerySpec = {
   params: {
-    jobDefinitionId: 'string', activityIdIn: 'optionalList', processDefinitionId: 'string', processDefinitionKey: 'string', jobType: 'string',
+    jobDefinitionId: 'string', activityIdIn: 'stringArray', processDefinitionId: 'string', processDefinitionKey: 'string', jobType: 'string',
     jobConfiguration: 'string', active: 'boolean', suspended: 'boolean', withOverridingJobPriority: 'boolean', tenantIdIn: 'optionalList',
     withoutTenantId: 'boolean', includeJobDefinitionsWithoutTenantId: 'boolean',
   },

@@ -15,14 +15,14 @@ import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
-    taskId: 'string', taskIdIn: 'optionalList', processInstanceId: 'string', processInstanceIdIn: 'optionalList',
+    taskId: 'string', taskIdIn: 'stringArray', processInstanceId: 'string', processInstanceIdIn: 'stringArray',
     processDefinitionId: 'string', processDefinitionKey: 'string', executionId: 'string', taskDefinitionKey: 'string',
     name: 'string', nameLike: 'string', assignee: 'string', assigneeLike: 'string', unassigned: 'boolean', assigned: 'boolean',
-    candidateUser: 'string', candidateGroup: 'string', candidateGroupLike: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'optionalList',
+    candidateUser: 'string', candidateGroup: 'string', candidateGroupLike: 'string', active: 'boolean', suspended: 'boolean', tenantIdIn: 'stringArray',
     withoutTenantId: 'boolean',
-    processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringList', processInstanceBusinessKeyLike: 'string',
-    processDefinitionKeyIn: 'stringList', processDefinitionName: 'string', processDefinitionNameLike: 'string',
-    taskDefinitionKeyIn: 'stringList', taskDefinitionKeyLike: 'string', assigneeIn: 'stringList', assigneeNotIn: 'stringList', owner: 'string',
+    processInstanceBusinessKey: 'string', processInstanceBusinessKeyIn: 'stringArray', processInstanceBusinessKeyLike: 'string',
+    processDefinitionKeyIn: 'stringArray', processDefinitionName: 'string', processDefinitionNameLike: 'string',
+    taskDefinitionKeyIn: 'stringArray', taskDefinitionKeyLike: 'string', assigneeIn: 'stringArray', assigneeNotIn: 'stringArray', owner: 'string',
     nameNotEqual: 'string', nameNotLike: 'string', description: 'string', descriptionLike: 'string',
     priority: 'integer', maxPriority: 'integer', minPriority: 'integer',
     dueDate: 'date', dueAfter: 'date', dueBefore: 'date', withoutDueDate: 'boolean',
@@ -31,7 +31,7 @@ const TASK_QUERY: QuerySpec = {
     // Camunda's deprecated spellings of dueDate, followUpDate and createdOn.
     due: 'date', followUp: 'date', created: 'date', withCommentAttachmentInfo: 'boolean', delegationState: 'string',
     candidateGroups: 'stringList', withCandidateGroups: 'boolean', withoutCandidateGroups: 'boolean', withCandidateUsers: 'boolean',
-    withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringList',
+    withoutCandidateUsers: 'boolean', includeAssignedTasks: 'boolean', involvedUser: 'string', activityInstanceIdIn: 'stringArray',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean', parentTaskId: 'string',
   },
   sortBy: [

@@ -64,10 +64,12 @@ export function tenantRoutes(router: Router, rest: RestContext): void {
 
   router.options('/tenant/:id', async (ctx) => {
     const id = ctx.params.id;
+    // Camunda builds the hrefs with UriBuilder.path: the id encoded.
+    const segment = encodeURIComponent(id);
     ctx.body = optionLinks(baseUrlOf(ctx), [
-      ['self', 'GET', `/tenant/${id}`],
-      ['delete', 'DELETE', `/tenant/${id}`, await engine.authorization.mayOn('DELETE', Resources.TENANT, id)],
-      ['update', 'PUT', `/tenant/${id}`, await engine.authorization.mayOn('UPDATE', Resources.TENANT, id)],
+      ['self', 'GET', `/tenant/${segment}`],
+      ['delete', 'DELETE', `/tenant/${segment}`, await engine.authorization.mayOn('DELETE', Resources.TENANT, id)],
+      ['update', 'PUT', `/tenant/${segment}`, await engine.authorization.mayOn('UPDATE', Resources.TENANT, id)],
     ]);
   });
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { Resources, type UserQuery } from '@trellis/core';
-import { objectOf, readJsonObject, text } from '../body.js';
+import { nestedDto, readJsonObject, text } from '../body.js';
 import { optionLinks } from '../dto/links.js';
 import { InvalidRequestException, notFoundAs404 } from '../errors/rest-exception.js';
 import { parseListQuery, type QuerySpec } from '../query/parse-query.js';
@@ -8,7 +8,7 @@ import { baseUrlOf, type RestContext } from './context.js';
 
 const USER_QUERY: QuerySpec = {
   params: {
-    id: 'string', idIn: 'stringList', firstName: 'string', firstNameLike: 'string', lastName: 'string', lastNameLike: 'string',
+    id: 'string', idIn: 'stringArray', firstName: 'string', firstNameLike: 'string', lastName: 'string', lastNameLike: 'string',
     email: 'string', emailLike: 'string', memberOfGroup: 'string', memberOfTenant: 'string', potentialStarter: 'string',
   },
   sortBy: ['userId', 'firstName', 'lastName', 'email'],
@@ -36,8 +36,9 @@ export function userRoutes(router: Router, rest: RestContext): void {
 
   router.post('/user/create', async (ctx) => {
     const body = await readJsonObject(ctx, rest.bodyLimit);
-    const profile = objectOf(body.profile);
-    const credentials = objectOf(body.credentials);
+    // Nested DTOs as Jackson binds them: a value that is no object cannot bind (400).
+    const profile = nestedDto(body.profile) ?? {};
+    const credentials = nestedDto(body.credentials) ?? {};
     const id = text(profile.id);
     if (id === null) throw new InvalidRequestException(400, 'request object must provide profile information with valid id.');
     await engine.identity.createUser(
@@ -91,10 +92,12 @@ export function userRoutes(router: Router, rest: RestContext): void {
 
   router.options('/user/:id', async (ctx) => {
     const id = ctx.params.id;
+    // Camunda builds the hrefs with UriBuilder.path: the id encoded.
+    const segment = encodeURIComponent(id);
     ctx.body = optionLinks(baseUrlOf(ctx), [
-      ['self', 'GET', `/user/${id}/profile`],
-      ['delete', 'DELETE', `/user/${id}`, await engine.authorization.mayOn('DELETE', Resources.USER, id)],
-      ['update', 'PUT', `/user/${id}/profile`, await engine.authorization.mayOn('UPDATE', Resources.USER, id)],
+      ['self', 'GET', `/user/${segment}/profile`],
+      ['delete', 'DELETE', `/user/${segment}`, await engine.authorization.mayOn('DELETE', Resources.USER, id)],
+      ['update', 'PUT', `/user/${segment}/profile`, await engine.authorization.mayOn('UPDATE', Resources.USER, id)],
     ]);
   });
 }

@@ -12,9 +12,9 @@ import { type RestContext } from './context.js';
 const VARIABLE_QUERY: QuerySpec = {
   params: {
     // Camunda's VariableInstanceQueryDto applies a list only when it holds values, and has no withoutTenantId.
-    variableName: 'string', variableNameLike: 'string', processInstanceIdIn: 'optionalList', executionIdIn: 'optionalList',
-    caseInstanceIdIn: 'optionalList', caseExecutionIdIn: 'optionalList', taskIdIn: 'optionalList', batchIdIn: 'optionalList',
-    activityInstanceIdIn: 'optionalList', tenantIdIn: 'optionalList', variableScopeIdIn: 'optionalList',
+    variableName: 'string', variableNameLike: 'string', processInstanceIdIn: 'stringArray', executionIdIn: 'stringArray',
+    caseInstanceIdIn: 'stringArray', caseExecutionIdIn: 'stringArray', taskIdIn: 'stringArray', batchIdIn: 'stringArray',
+    activityInstanceIdIn: 'stringArray', tenantIdIn: 'optionalList', variableScopeIdIn: 'stringArray',
     variableNamesIgnoreCase: 'boolean', variableValuesIgnoreCase: 'boolean',
   },
   sortBy: ['variableName', 'variableType', 'activityInstanceId', 'tenantId'],

@@ -66,6 +66,13 @@ export class TenantRepository {
     await this.trx.deleteFrom('trellis_tenant_member').where('tenant_id', '=', tenantId).where(column, '=', id).execute();
   }
 
+  /** The tenants a user or group is a direct member of. */
+  async tenantIdsOfMember(member: TenantMember): Promise<string[]> {
+    const [column, id] = memberColumn(member);
+    const rows = await this.trx.selectFrom('trellis_tenant_member').select('tenant_id').where(column, '=', id).execute();
+    return rows.map((row) => row.tenant_id);
+  }
+
   /** The tenants of a user, directly or through one of its groups (an authentication's tenant ids). */
   async tenantIdsOf(userId: string, groupIds: readonly string[]): Promise<string[]> {
     const rows = await this.trx
@@ -84,8 +91,10 @@ export class TenantRepository {
     if (q.idIn !== undefined) select = select.where('t.id', 'in', nonEmpty(q.idIn));
     if (q.name !== undefined) select = select.where('t.name', '=', q.name);
     if (q.nameLike !== undefined) select = select.where(likeMatches('t.name', q.nameLike));
-    if (q.userMember !== undefined) {
-      const user = q.userMember;
+    // Camunda's Tenant.xml joins one membership row for both: a user member and a group member are
+    // conditions on the same row (as a group of the user, with includingGroupsOfUser).
+    if (q.userMember !== undefined || q.groupMember !== undefined) {
+      const { userMember: user, groupMember: group } = q;
       const viaGroups = q.includingGroupsOfUser === true;
       select = select.where((eb) =>
         eb.exists(
@@ -94,18 +103,19 @@ export class TenantRepository {
             .select('tm.tenant_id')
             .whereRef('tm.tenant_id', '=', 't.id')
             .where((inner) =>
-              inner.or([
-                inner('tm.user_id', '=', user),
-                ...(viaGroups ? [inner('tm.group_id', 'in', inner.selectFrom('trellis_membership as m').select('m.group_id').where('m.user_id', '=', user))] : []),
+              inner.and([
+                ...(user !== undefined
+                  ? [
+                      inner.or([
+                        inner('tm.user_id', '=', user),
+                        ...(viaGroups ? [inner('tm.group_id', 'in', inner.selectFrom('trellis_membership as m').select('m.group_id').where('m.user_id', '=', user))] : []),
+                      ]),
+                    ]
+                  : []),
+                ...(group !== undefined ? [inner('tm.group_id', '=', group)] : []),
               ]),
             ),
         ),
-      );
-    }
-    if (q.groupMember !== undefined) {
-      const group = q.groupMember;
-      select = select.where((eb) =>
-        eb.exists(eb.selectFrom('trellis_tenant_member as tm').select('tm.tenant_id').whereRef('tm.tenant_id', '=', 't.id').where('tm.group_id', '=', group)),
       );
     }
     if (readable) select = select.where(readable('t.id'));

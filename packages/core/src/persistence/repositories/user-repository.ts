@@ -93,19 +93,15 @@ export class UserRepository {
         eb.exists(eb.selectFrom('trellis_tenant_member as tm').select('tm.user_id').whereRef('tm.user_id', '=', 'u.id').where('tm.tenant_id', '=', tenant)),
       );
     }
+    // Camunda's User.xml: users named as candidate starters of the definition; members of its
+    // candidate starter groups are not (GET /group?potentialStarter= lists those groups).
     if (q.potentialStarter !== undefined) {
       const definitionId = q.potentialStarter;
       select = select.where((eb) =>
-        eb.or([
-          eb.exists(
-            eb.selectFrom('trellis_definition_starter as s').select('s.user_id')
-              .where('s.process_definition_id', '=', definitionId).whereRef('s.user_id', '=', 'u.id'),
-          ),
-          eb.exists(
-            eb.selectFrom('trellis_definition_starter as s').innerJoin('trellis_membership as m', 'm.group_id', 's.group_id')
-              .select('m.user_id').where('s.process_definition_id', '=', definitionId).whereRef('m.user_id', '=', 'u.id'),
-          ),
-        ]),
+        eb.exists(
+          eb.selectFrom('trellis_definition_starter as s').select('s.user_id')
+            .where('s.process_definition_id', '=', definitionId).whereRef('s.user_id', '=', 'u.id'),
+        ),
       );
     }
     if (readable) select = select.where(readable('u.id'));

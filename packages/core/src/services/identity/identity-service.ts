@@ -26,7 +26,8 @@ export class IdentityService {
 
   /** Needs CREATE on User; the password is stored as a slow salted hash only. */
   async createUser(user: User, password: string | null): Promise<void> {
-    const hash = password ? await hashPassword(password) : null;
+    // An empty password is a password (Camunda hashes it); only none stores none.
+    const hash = password !== null ? await hashPassword(password) : null;
     await this.commands.run('SaveUserCmd', async (ctx) => {
       // Camunda's SaveUserCmd: the id, the password policy, then the permission.
       ensureValidId('User', user.id);
@@ -94,8 +95,9 @@ export class IdentityService {
   deleteUser(id: string): Promise<void> {
     return this.commands.run('DeleteUserCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.USER, resourceId: id });
-      if (!(await ctx.users.findById(id))) return;
+      if (!(await readUser(ctx, id))) return;
       await ctx.authorizations.deleteByResource(Resources.USER.code, id);
+      await deleteTenantGrantsOf(ctx, { userId: id });
       await ctx.users.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'User', { userId: id });
     });
@@ -105,7 +107,7 @@ export class IdentityService {
   unlockUser(id: string): Promise<void> {
     return this.commands.run('UnlockUserCmd', async (ctx) => {
       ctx.authz.requireAdmin();
-      if (!(await ctx.users.findById(id))) return;
+      if (!(await readUser(ctx, id))) return;
       const credentials = await ctx.users.credentialsOf(id);
       if (credentials && (credentials.attempts > 0 || credentials.lockExpirationTime !== null)) {
         await ctx.users.setLock(id, 0, null);
@@ -183,8 +185,9 @@ export class IdentityService {
   deleteGroup(id: string): Promise<void> {
     return this.commands.run('DeleteGroupCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP, resourceId: id });
-      if (!(await ctx.groups.findById(id))) return;
+      if (!(await readGroup(ctx, id))) return;
       await ctx.authorizations.deleteByResource(Resources.GROUP.code, id);
+      await deleteTenantGrantsOf(ctx, { groupId: id });
       await ctx.groups.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'Group', { groupId: id });
     });
@@ -194,8 +197,8 @@ export class IdentityService {
   createMembership(userId: string, groupId: string): Promise<void> {
     return this.commands.run('CreateMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
-      if (!(await ctx.users.findById(userId))) throw noUser(userId);
-      if (!(await ctx.groups.findById(groupId))) throw noGroup(groupId);
+      if (!(await readUser(ctx, userId))) throw noUser(userId);
+      if (!(await readGroup(ctx, groupId))) throw noGroup(groupId);
       if (!(await ctx.groups.isMember(userId, groupId))) {
         await ctx.groups.addMember(userId, groupId);
         OperationLogEntries.identity(ctx, 'Create', 'GroupMembership', { userId, groupId });
@@ -207,7 +210,10 @@ export class IdentityService {
   deleteMembership(userId: string, groupId: string): Promise<void> {
     return this.commands.run('DeleteMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
-      if (await ctx.groups.isMember(userId, groupId)) OperationLogEntries.identity(ctx, 'Delete', 'GroupMembership', { userId, groupId });
+      if (!(await ctx.groups.isMember(userId, groupId))) return;
+      // Camunda's deleteMembership: the user's grants on the membership of this group go too.
+      await deleteGrantsOf(ctx, Resources.GROUP_MEMBERSHIP.code, groupId, { userId });
+      OperationLogEntries.identity(ctx, 'Delete', 'GroupMembership', { userId, groupId });
       await ctx.groups.removeMember(userId, groupId);
     });
   }
@@ -252,7 +258,7 @@ export class IdentityService {
   deleteTenant(id: string): Promise<void> {
     return this.commands.run('DeleteTenantCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.TENANT, resourceId: id });
-      if (!(await ctx.tenants.findById(id))) return;
+      if (!(await readTenant(ctx, id))) return;
       await ctx.authorizations.deleteByResource(Resources.TENANT.code, id);
       await ctx.tenants.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'Tenant', { tenantId: id });
@@ -266,9 +272,11 @@ export class IdentityService {
   createTenantMembership(tenantId: string, member: TenantMember): Promise<void> {
     return this.commands.run('userId' in member ? 'CreateTenantUserMembershipCmd' : 'CreateTenantGroupMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT_MEMBERSHIP, resourceId: tenantId });
-      if (!(await ctx.tenants.findById(tenantId))) throw new NullValueException(`No tenant found with id '${tenantId}'.: tenant is null`);
-      if ('userId' in member && !(await ctx.users.findById(member.userId))) throw noUser(member.userId);
-      if ('groupId' in member && !(await ctx.groups.findById(member.groupId))) throw noGroup(member.groupId);
+      // Camunda's order: both looked up (READ on each), then each checked to exist.
+      const tenant = await readTenant(ctx, tenantId);
+      const memberFound = 'userId' in member ? await readUser(ctx, member.userId) : await readGroup(ctx, member.groupId);
+      if (!tenant) throw new NullValueException(`No tenant found with id '${tenantId}'.: tenant is null`);
+      if (!memberFound) throw 'userId' in member ? noUser(member.userId) : noGroup(member.groupId);
       if (await ctx.tenants.isMember(tenantId, member)) return;
       await ctx.tenants.addMember(tenantId, member);
       await grantDefault(ctx, { ...member, resource: Resources.TENANT, resourceId: tenantId, permissions: 2 });
@@ -283,9 +291,7 @@ export class IdentityService {
       if (!(await ctx.tenants.isMember(tenantId, member))) return;
       const memberId = 'userId' in member ? member.userId : member.groupId;
       await ctx.authorizations.deleteByResource(Resources.TENANT_MEMBERSHIP.code, memberId);
-      for (const grant of await ctx.authorizations.find({ resourceType: Resources.TENANT.code, resourceId: tenantId, ...('userId' in member ? { userIdIn: [member.userId] } : { groupIdIn: [member.groupId] }) })) {
-        await ctx.authorizations.delete(grant);
-      }
+      await deleteGrantsOf(ctx, Resources.TENANT.code, tenantId, member);
       await ctx.tenants.removeMember(tenantId, member);
       OperationLogEntries.identity(ctx, 'Delete', 'TenantMembership', { ...member, tenantId });
     });
@@ -305,6 +311,8 @@ export class IdentityService {
  * seconds, at most loginDelayMaxTime.
  */
 async function passwordPasses(ctx: CommandContext, userId: string, password: string): Promise<boolean> {
+  // Camunda's checkPassword looks the user up with READ on it (no check while nobody is authenticated: logging in).
+  await ctx.authz.check({ permission: 'READ', resource: Resources.USER, resourceId: userId });
   const credentials = await ctx.users.credentialsOf(userId);
   if (!credentials) return false;
   const { loginMaxAttempts, loginDelayBase, loginDelayFactor, loginDelayMaxTime } = ctx.config.login;
@@ -319,6 +327,36 @@ async function passwordPasses(ctx: CommandContext, userId: string, password: str
   const delaySeconds = Math.min(Math.trunc(loginDelayBase * loginDelayFactor ** (failures - 1)), loginDelayMaxTime);
   await ctx.users.setLock(userId, failures, now + delaySeconds * 1000);
   return false;
+}
+
+/** Camunda's DbReadOnlyIdentityServiceProvider.findUserById: READ on the user, then the user (null when unknown). */
+async function readUser(ctx: CommandContext, id: string): Promise<User | null> {
+  await ctx.authz.check({ permission: 'READ', resource: Resources.USER, resourceId: id });
+  return ctx.users.findById(id);
+}
+
+/** Camunda's findGroupById: READ on the group, then the group. */
+async function readGroup(ctx: CommandContext, id: string): Promise<Group | null> {
+  await ctx.authz.check({ permission: 'READ', resource: Resources.GROUP, resourceId: id });
+  return ctx.groups.findById(id);
+}
+
+/** Camunda's findTenantById: READ on the tenant, then the tenant. */
+async function readTenant(ctx: CommandContext, id: string): Promise<Tenant | null> {
+  await ctx.authz.check({ permission: 'READ', resource: Resources.TENANT, resourceId: id });
+  return ctx.tenants.findById(id);
+}
+
+/** Camunda's deleteAuthorizationsForUser / ForGroup: the member's grants on one resource (while authorization is enabled). */
+async function deleteGrantsOf(ctx: CommandContext, resourceType: number, resourceId: string, member: TenantMember): Promise<void> {
+  if (!ctx.config.authorization.enabled) return;
+  const grants = await ctx.authorizations.find({ resourceType, resourceId, ...('userId' in member ? { userIdIn: [member.userId] } : { groupIdIn: [member.groupId] }) });
+  for (const grant of grants) await ctx.authorizations.delete(grant);
+}
+
+/** Deleting a user or group: its grants on each tenant it is a direct member of (Camunda's deleteUser / deleteGroup). */
+async function deleteTenantGrantsOf(ctx: CommandContext, member: TenantMember): Promise<void> {
+  for (const tenantId of await ctx.tenants.tenantIdsOfMember(member)) await deleteGrantsOf(ctx, Resources.TENANT.code, tenantId, member);
 }
 
 /** With the password policy enabled, a new password must pass it (Camunda's SaveUserCmd.validateUserEntity). */
