@@ -552,3 +552,55 @@ describe('POST /condition', () => {
     expect(allowed.body).toHaveLength(2);
   });
 });
+
+describe('messages and signals in Camunda 7.22 order', () => {
+  const TWICE = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="t" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_twice" name="twice" />
+  <bpmn:process id="twice" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="catch" />
+    <bpmn:intermediateCatchEvent id="catch"><bpmn:messageEventDefinition messageRef="m_twice" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f2" sourceRef="catch" targetRef="end" /><bpmn:endEvent id="end" />
+    <bpmn:subProcess id="handler" triggeredByEvent="true">
+      <bpmn:startEvent id="handlerStart"><bpmn:messageEventDefinition messageRef="m_twice" /></bpmn:startEvent>
+      <bpmn:sequenceFlow id="h1" sourceRef="handlerStart" targetRef="handlerEnd" /><bpmn:endEvent id="handlerEnd" />
+    </bpmn:subProcess>
+  </bpmn:process>
+</bpmn:definitions>`;
+  const SIGNALS = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="s" targetNamespace="http://trellis.test">
+  <bpmn:signal id="s_go" name="go" /><bpmn:signal id="s_go2" name="go2" />
+  <bpmn:process id="starter" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="sStart"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:startEvent>
+    <bpmn:sequenceFlow id="s1" sourceRef="sStart" targetRef="throw" />
+    <bpmn:intermediateThrowEvent id="throw"><bpmn:signalEventDefinition signalRef="s_go2" /></bpmn:intermediateThrowEvent>
+    <bpmn:sequenceFlow id="s2" sourceRef="throw" targetRef="sEnd" /><bpmn:endEvent id="sEnd" />
+  </bpmn:process>
+  <bpmn:process id="waiter" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="wStart" /><bpmn:sequenceFlow id="w1" sourceRef="wStart" targetRef="first" />
+    <bpmn:intermediateCatchEvent id="first"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="w2" sourceRef="first" targetRef="second" />
+    <bpmn:intermediateCatchEvent id="second"><bpmn:signalEventDefinition signalRef="s_go2" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="w3" sourceRef="second" targetRef="done" /><bpmn:userTask id="done" />
+    <bpmn:sequenceFlow id="w4" sourceRef="done" targetRef="wEnd" /><bpmn:endEvent id="wEnd" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('refuses to deliver to an execution that waits for the message twice, also when correlating all (500)', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'twice.bpmn', bytes: Buffer.from(TWICE) }] });
+    const id = (await rest.request('POST', '/process-definition/key/twice/start', { json: {} })).body.id as string;
+    for (const all of [false, true]) {
+      const response = await rest.request('POST', '/message', { json: { messageName: 'twice', all } });
+      expect([response.status, response.body.type]).toEqual([500, 'ProcessEngineException']);
+      expect(response.body.message).toBe(`More than one matching message subscription found for execution ${id}: eventSubscriptions does not have 1 elements`);
+    }
+  });
+
+  it('moves the waiting executions before it starts instances at signal start events', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'signals.bpmn', bytes: Buffer.from(SIGNALS) }] });
+    const id = (await rest.request('POST', '/process-definition/key/waiter/start', { json: {} })).body.id as string;
+    expect((await rest.request('POST', '/signal', { json: { name: 'go' } })).status).toBe(204);
+    // The waiter passed its first catch before the started instance threw go2, so go2 moved it on too.
+    expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['done']);
+  });
+});

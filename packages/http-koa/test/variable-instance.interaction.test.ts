@@ -172,6 +172,13 @@ describe('the Variable Instance group', () => {
     expect(await postCount({ variableValues: [{ name: 'amount', operator: 'gt', value: 50 }] })).toBe(1);
     expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lteq', value: 50.0 }] })).toBe(1);
     expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lt', value: 49.5 }] })).toBe(0);
+    // A number takes an integer type into the comparison only when it converts to it without loss
+    // (Camunda's CompositeQueryVariableValueCondition): 500.5 compares with doubles alone.
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lt', value: 501 }] })).toBe(2);
+    expect(await postCount({ variableValues: [{ name: 'amount', operator: 'lt', value: 500.5 }] })).toBe(0);
+    expect(await postCount({ variableValues: [{ name: 'Rate', operator: 'lt', value: 2.75 }] })).toBe(1);
+    const invalid = await rest.request('POST', '/variable-instance/count', { json: { variableValues: [{ name: 'amount', operator: 'gt', value: true }] } });
+    expect([invalid.status, invalid.body.type, invalid.body.message]).toEqual([400, 'NotValidException', "Booleans and null cannot be used in 'greater than' condition"]);
     expect(await postCount({ variableValues: [{ name: 'Rate', operator: 'eq', value: 2.5 }] })).toBe(1);
     expect(await postCount({ variableValues: [{ name: 'approved', operator: 'eq', value: true }] })).toBe(1);
     expect(await postCount({ variableValues: [{ name: 'approved', operator: 'neq', value: true }] })).toBe(0);

@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import { ProcessEngineException } from '../../errors/exceptions.js';
+import { NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
 import { fromStorage } from '../../runtime/variables/index.js';
 import type {
   VariableInstance,
@@ -29,6 +29,12 @@ const ACTIVITY_INSTANCE = sql<string | null>`(case when v.task_id is not null th
 
 /** The SQL operator of each positive comparison; `neq` and `notLike` negate `eq` and `like`. */
 const OPERATORS = { eq: '=', neq: '=', gt: '>', gteq: '>=', lt: '<', lteq: '<=', like: 'like', notLike: 'like' } as const;
+/** The integer variable types and the values each holds (Java's short, int and long). */
+const INTEGER_RANGES: ReadonlyArray<[type: string, min: number, max: number]> = [
+  ['short', -32_768, 32_767],
+  ['integer', -2_147_483_648, 2_147_483_647],
+  ['long', -(2 ** 63), 2 ** 63],
+];
 const OPERATOR_NAMES = { gt: 'greater than', gteq: 'greater than or equal', lt: 'less than', lteq: 'less than or equal', like: 'like', notLike: 'not like' } as const;
 
 /** Camunda's VariableInstanceQuery over trellis_variable, joined with its executions for definition, tenant and activity instance. */
@@ -139,7 +145,7 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
   const op = sql.raw(OPERATORS[operator]);
   const nameMatches = namesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(cast(${name} as text))` : sql<SqlBool>`v.name = ${name}`;
   if ((value === null || typeof value === 'boolean') && operator !== 'eq' && operator !== 'neq') {
-    throw new ProcessEngineException(`Booleans and null cannot be used in '${OPERATOR_NAMES[operator]}' condition`);
+    throw new NotValidException(`Booleans and null cannot be used in '${OPERATOR_NAMES[operator]}' condition`);
   }
   if ((operator === 'like' || operator === 'notLike') && typeof value !== 'string') throw new ProcessEngineException("Only string values can be used with 'like' condition.");
   let valueMatches: Expression<SqlBool>;
@@ -149,7 +155,11 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
   } else if (typeof value === 'boolean') {
     valueMatches = sql<SqlBool>`(v.type = 'boolean' and v.long_value = ${value ? 1 : 0})`;
   } else if (typeof value === 'number') {
-    valueMatches = sql<SqlBool>`((v.type in ('short', 'integer', 'long') and v.long_value ${op} cast(${value} as double precision)) or (v.type = 'double' and v.double_value ${op} cast(${value} as double precision)))`;
+    // Camunda's CompositeQueryVariableValueCondition: an integer type takes part only when the number
+    // converts to it without loss (5.5 compares with doubles only, 100000 not with shorts).
+    const integerTypes = INTEGER_RANGES.filter(([, min, max]) => Number.isInteger(value) && value >= min && value <= max).map(([type]) => type);
+    const asInteger = integerTypes.length > 0 ? sql<SqlBool>`(v.type in (${sql.join(integerTypes)}) and v.long_value ${op} cast(${value} as double precision)) or ` : sql<SqlBool>``;
+    valueMatches = sql<SqlBool>`(${asInteger}(v.type = 'double' and v.double_value ${op} cast(${value} as double precision)))`;
   } else if (value instanceof Date) {
     valueMatches = sql<SqlBool>`(v.type = 'date' and v.long_value ${op} ${value.getTime()})`;
   } else {

@@ -28,7 +28,7 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   const found = await ctx.eventSubscriptions.find({
     eventType: 'signal',
     eventName: signal.name,
-    ...(signal.executionId ? { executionId: signal.executionId } : { activeExecutionsOnly: true }),
+    ...(signal.executionId != null ? { executionId: signal.executionId } : { activeExecutionsOnly: true }),
   });
   const subscriptions = found.filter(
     (subscription) =>
@@ -36,7 +36,7 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
       // also reaches subscriptions of no tenant.
       !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== signal.tenantId && (authorize || subscription.tenantId !== null)) &&
       !(signal.withoutTenantId && subscription.tenantId !== null) &&
-      !(subscription.executionId === null && signal.executionId) &&
+      !(subscription.executionId === null && signal.executionId != null) &&
       // Camunda's signal subscription queries keep the caller's tenants only.
       ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId),
   );
@@ -50,24 +50,25 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
       const definition = await definitionOf(subscription.processDefinitionId!);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', subscription.processInstanceId, definition?.key ?? null, subscription.tenantId);
     }
+    // Camunda leaves suspended definitions out before it checks: they start nothing.
     for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
       const definition = await definitionOf(subscription.processDefinitionId!);
-      if (!definition) continue;
+      if (!definition || definition.suspended) continue;
       await checkCreateInstance(ctx, definition);
     }
   }
-  for (const subscription of subscriptions) {
-    if (subscription.executionId === null) {
-      const definition = await definitionOf(subscription.processDefinitionId!);
-      if (!definition || definition.suspended) continue;
-      await startInstance(ctx, env, definition, { variables: signal.variables, startActivityId: subscription.activityId! });
-      continue;
-    }
+  // Camunda's SignalEventReceivedCmd: the waiting executions first, then the start events.
+  for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
     const runner = thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId!);
-    const execution = runner?.tree.executions.get(subscription.executionId);
+    const execution = runner?.tree.executions.get(subscription.executionId!);
     if (!runner || !execution) continue;
     for (const [name, value] of Object.entries(signal.variables ?? {})) runner.variables.setVisible(execution.id, name, value);
     runner.trigger(execution, subscription.activityId!);
     if (runner !== thrower) await completeRun(ctx, runner);
+  }
+  for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
+    const definition = await definitionOf(subscription.processDefinitionId!);
+    if (!definition || definition.suspended) continue;
+    await startInstance(ctx, env, definition, { variables: signal.variables, startActivityId: subscription.activityId! });
   }
 }

@@ -62,6 +62,13 @@ interface StartCandidate {
 }
 
 /** Cannot correlate: no or too many matches (REST answers 400). */
+/** An execution waiting for the message, with how many of its subscriptions match. */
+interface Waiting {
+  runner: ProcessRunner;
+  subscription: EventSubscription;
+  subscriptions: number;
+}
+
 export class MismatchingMessageCorrelationException extends ProcessEngineException {
   override readonly name = 'MismatchingMessageCorrelationException';
 }
@@ -76,7 +83,8 @@ export class MessageService {
 
   correlate(correlation: MessageCorrelation): Promise<MessageCorrelationResult[]> {
     // Camunda's MessageCorrelationBuilderImpl, before the command runs.
-    if (correlation.processInstanceId && (correlation.tenantId != null || correlation.withoutTenantId)) {
+    // A given id counts even when it is '' (Camunda checks for null), and then matches nothing.
+    if (correlation.processInstanceId != null && (correlation.tenantId != null || correlation.withoutTenantId)) {
       return Promise.reject(new BadUserRequestException(engineMessage('13', '028', 'Cannot specify a tenant-id when correlate a message to a single process instance.')));
     }
     return this.commands.run('CorrelateMessageCmd', (ctx) => this.correlateIn(ctx, correlation));
@@ -85,11 +93,11 @@ export class MessageService {
   /** Broadcasts a signal to every waiting execution and signal start event (or to one execution). */
   signal(signal: SignalThrow): Promise<void> {
     // Camunda's SignalEventReceivedBuilderImpl.send.
-    if (signal.executionId && (signal.tenantId != null || signal.withoutTenantId)) {
+    if (signal.executionId != null && (signal.tenantId != null || signal.withoutTenantId)) {
       return Promise.reject(new BadUserRequestException(engineMessage('13', '027', 'Cannot specify a tenant-id when deliver a signal to a single execution.')));
     }
     return this.commands.run('SignalEventReceivedCmd', async (ctx) => {
-      if (signal.executionId) {
+      if (signal.executionId != null) {
         // Camunda's SignalEventReceivedCmd.sendSignalToExecution (its ensureNotEmpty takes the text as a name, hence "is empty").
         if (!(await ctx.executions.findById(signal.executionId))) throw new NullValueException(`Cannot find execution with id '${signal.executionId}': execution is null`);
         const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'signal', eventName: signal.name, executionId: signal.executionId });
@@ -123,20 +131,27 @@ export class MessageService {
       throw new MismatchingMessageCorrelationException(`Cannot correlate message '${correlation.messageName}': No process definition or execution matches the parameters`);
     }
     const results: MessageCorrelationResult[] = [];
-    for (const { runner, subscription } of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, runner, subscription, correlation));
+    for (const match of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, match, correlation));
     for (const candidate of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, candidate, correlation));
     return results;
   }
 
-  private async waitingExecutions(ctx: CommandContext, correlation: MessageCorrelation): Promise<Array<{ runner: ProcessRunner; subscription: EventSubscription }>> {
+  private async waitingExecutions(ctx: CommandContext, correlation: MessageCorrelation): Promise<Waiting[]> {
     const subscriptions = await ctx.eventSubscriptions.find({
       eventType: 'message',
       eventName: correlation.messageName ?? undefined,
       startEvents: false,
-      ...(correlation.processInstanceId ? { processInstanceId: correlation.processInstanceId } : {}),
+      ...(correlation.processInstanceId != null ? { processInstanceId: correlation.processInstanceId } : {}),
     });
-    const matches: Array<{ runner: ProcessRunner; subscription: EventSubscription }> = [];
+    const matches: Array<{ runner: ProcessRunner; subscription: EventSubscription; subscriptions: number }> = [];
     for (const subscription of subscriptions) {
+      // Camunda matches executions (an exists over their subscriptions): one execution waiting for the
+      // message twice (a catch event and an event sub-process, say) is one match, refused when delivered.
+      const sameExecution = matches.find((match) => match.subscription.executionId === subscription.executionId);
+      if (sameExecution) {
+        sameExecution.subscriptions++;
+        continue;
+      }
       // Camunda's subscription queries keep the caller's tenants only.
       if (!tenantMatches(subscription, correlation) || !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
       const runner = await openInstance(ctx, this.env, subscription.processInstanceId!);
@@ -145,7 +160,7 @@ export class MessageService {
       if (correlation.businessKey != null && runner.tree.root?.businessKey !== correlation.businessKey) continue;
       if (!variablesMatch(correlation.correlationKeys, (name) => runner.variables.get(name))) continue;
       if (!variablesMatch(correlation.localCorrelationKeys, (name) => runner.variables.getLocal(execution.id, name))) continue;
-      matches.push({ runner, subscription });
+      matches.push({ runner, subscription, subscriptions: 1 });
     }
     return matches;
   }
@@ -164,9 +179,16 @@ export class MessageService {
     return active;
   }
 
-  private async deliver(ctx: CommandContext, runner: ProcessRunner, subscription: EventSubscription, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+  /** Camunda's MessageEventReceivedCmd for one matched execution. */
+  private async deliver(ctx: CommandContext, { runner, subscription, subscriptions }: Waiting, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+    const executionId = subscription.executionId!;
+    const execution = runner.tree.executions.get(executionId);
+    // An earlier delivery of the same command may have ended the execution (and its subscription).
+    if (!execution) {
+      throw new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${correlation.messageName}': eventSubscriptions is empty`);
+    }
+    if (subscriptions > 1) throw new ProcessEngineException(`More than one matching message subscription found for execution ${executionId}: eventSubscriptions does not have 1 elements`);
     await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId);
-    const execution = runner.tree.executions.get(subscription.executionId!)!;
     for (const [name, value] of Object.entries(correlation.processVariables ?? {})) runner.variables.setVisible(execution.id, name, value);
     for (const [name, value] of Object.entries(correlation.processVariablesLocal ?? {})) runner.variables.setLocal(execution.id, name, value);
     runner.trigger(execution, subscription.activityId!, correlation.processVariablesToTriggeredScope);
