@@ -165,6 +165,12 @@ describe('the Variable Instance group', () => {
     expect(await count({ variableValues: 'CUSTOMER_eq_Bob', variableNamesIgnoreCase: true })).toBe(1);
     expect(await count({ variableValues: 'amount_eq_500' })).toBe(0);
     expect(await count({ variableValues: 'customer_eq_Alice,customer_like_A%' })).toBe(1);
+    // Split as Java does (a trailing comma adds nothing); values read as Camunda's resolveValue
+    // reads them (blank or "null" is null: no range condition takes it); "null" is no Boolean.
+    expect(await count({ variableValues: 'customer_eq_Alice,' })).toBe(1);
+    const nullRange = await get('/variable-instance/count', { variableValues: 'amount_gt_null' });
+    expect([nullRange.status, nullRange.body.type, nullRange.body.message]).toEqual([400, 'NotValidException', "Booleans and null cannot be used in 'greater than' condition"]);
+    expect(await count({ variableValues: 'customer_eq_Alice', variableNamesIgnoreCase: 'null' })).toBe(1);
   });
 
   it('filters by typed variable values in POST bodies, sorts and pages', async () => {

@@ -47,7 +47,7 @@ export function parseQuery(query: Record<string, unknown>, spec: QuerySpec): Par
     const raw = first(query[name]);
     if (raw === undefined) continue;
     const value = convert(name, raw, kind);
-    if (!isEmptyOptionalList(kind, value)) params[name] = value;
+    if (value !== undefined && !isEmptyOptionalList(kind, value)) params[name] = value;
   }
   return { params, sorting: parseSorting(query, spec.sortBy ?? []), page: parsePage(query) };
 }
@@ -58,7 +58,13 @@ export function parseListQuery<Query>(query: Record<string, unknown>, spec: Quer
   return { ...params, sorting, ...page } as Query;
 }
 
-function convert(name: string, raw: string, kind: ParamKind): string | boolean | number | Date | string[] {
+/**
+ * A query string value as Camunda's converters read it with Jackson: JSON `null` (and for a date also
+ * blank text) is no value at all (undefined), whitespace around a boolean or number is allowed.
+ */
+function convert(name: string, raw: string, kind: ParamKind): string | boolean | number | Date | string[] | undefined {
+  if ((kind === 'boolean' || kind === 'integer' || kind === 'long') && raw.trim() === 'null') return undefined;
+  if (kind === 'date' && jacksonNullText(raw)) return undefined;
   switch (kind) {
     case 'string':
       return raw;
@@ -68,17 +74,17 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
     case 'stringArray':
       return javaSplit(raw, ',');
     case 'boolean':
-      if (raw === 'true' || raw === 'false') return raw === 'true';
+      if (raw.trim() === 'true' || raw.trim() === 'false') return raw.trim() === 'true';
       throw conversionError(name, raw, raw, kind);
     case 'integer':
     case 'long': {
       const max = kind === 'integer' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
-      const value = /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      const value = /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isNaN(value) || Math.abs(value) > max) throw conversionError(name, raw, raw, kind);
       return value;
     }
     case 'date': {
-      const date = parseRestDate(raw);
+      const date = parseRestDate(raw.trim());
       if (!date) throw conversionError(name, raw, `"${raw}"`, kind);
       return date;
     }

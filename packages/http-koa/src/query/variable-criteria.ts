@@ -1,7 +1,7 @@
 import type { VariableComparisonOperator, VariableValueCondition } from '@trellis/core';
 import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { converterError, javaSplit } from './parse-query.js';
+import { converterError, jacksonNullText, javaSplit } from './parse-query.js';
 
 /** The comparisons most of Camunda's query DTOs take for a variable criterion (no `notLike`). */
 export const COMPARISONS: readonly VariableComparisonOperator[] = ['eq', 'neq', 'gt', 'gteq', 'lt', 'lteq', 'like'];
@@ -40,15 +40,26 @@ const compareAsText = (operator: VariableComparisonOperator) => operator === 'li
  * an empty parameter too, is Camunda's VariableListConverter error.
  */
 function parseVariableValuesParam(param: string, raw: string, rule: VariableCriterionRule): VariableValueCondition[] {
-  const conditions = raw.split(',').map((expression) => {
+  const conditions = javaSplit(raw, ',').map((expression) => {
     const parts = javaSplit(expression, '_');
     if (parts.length !== 3) throw converterError(param, raw, 'variable query parameter has to have format KEY_OPERATOR_VALUE.');
     return parts as [string, string, string];
   });
   return conditions.map(([name, given, value]) => {
     const operator = checkOperator(given, rule);
-    return { name, operator, value: compareAsText(operator) ? value : (parseRestDate(value) ?? value) };
+    return { name, operator, value: resolveValue(value, operator) };
   });
+}
+
+/**
+ * Camunda's ConditionQueryParameterDto.resolveValue: text is first read as a Jackson Date — which
+ * gives a date, or null for blank text and "null" — else kept; like conditions take the result as
+ * text (String.valueOf: null is "null").
+ */
+function resolveValue(value: string, operator: VariableComparisonOperator): string | Date | null {
+  const resolved = jacksonNullText(value) ? null : (parseRestDate(value.trim()) ?? value);
+  if (compareAsText(operator)) return resolved === null ? 'null' : value;
+  return resolved;
 }
 
 /** `[{name, operator, value}]`: a value may be a string (or date string), number, boolean or null. */
@@ -63,8 +74,8 @@ function parseVariableValuesBody(raw: unknown, rule: VariableCriterionRule, para
   });
   return entries.map(({ name, operator: given, value }) => {
     const operator = checkOperator(given, rule);
-    if (compareAsText(operator)) return { name, operator, value: String(value) };
-    return { name, operator, value: typeof value === 'string' ? (parseRestDate(value) ?? value) : value };
+    if (typeof value === 'string') return { name, operator, value: resolveValue(value, operator) };
+    return { name, operator, value: compareAsText(operator) ? String(value) : value };
   });
 }
 
