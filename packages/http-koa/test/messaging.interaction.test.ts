@@ -604,3 +604,34 @@ describe('messages and signals in Camunda 7.22 order', () => {
     expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['done']);
   });
 });
+
+describe('correlation keys as Camunda matches them', () => {
+  const NESTED = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="n" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_ship" name="ship" />
+  <bpmn:process id="nestedShip" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="sub" />
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="subStart" /><bpmn:sequenceFlow id="s1" sourceRef="subStart" targetRef="wait" />
+      <bpmn:intermediateCatchEvent id="wait"><bpmn:messageEventDefinition messageRef="m_ship" /></bpmn:intermediateCatchEvent>
+      <bpmn:sequenceFlow id="s2" sourceRef="wait" targetRef="subEnd" /><bpmn:endEvent id="subEnd" />
+    </bpmn:subProcess>
+    <bpmn:sequenceFlow id="f2" sourceRef="sub" targetRef="after" /><bpmn:userTask id="after" />
+    <bpmn:sequenceFlow id="f3" sourceRef="after" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('match a variable of any scope of the instance, not only the instance’s own', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'nested.bpmn', bytes: Buffer.from(NESTED) }] });
+    const id = (await rest.request('POST', '/process-definition/key/nestedShip/start', { json: {} })).body.id as string;
+    const tree = (await rest.request('GET', `/process-instance/${id}/activity-instances`)).body;
+    const scope = tree.childActivityInstances.find((child: { activityId: string }) => child.activityId === 'sub').executionIds[0] as string;
+    await rest.request('PUT', `/execution/${scope}/localVariables/orderId`, { json: { value: 'A-1', type: 'String' } });
+
+    const wrong = await rest.request('POST', '/message', { json: { messageName: 'ship', correlationKeys: { orderId: { value: 'B-2', type: 'String' } } } });
+    expect(wrong.status).toBe(400);
+    const right = await rest.request('POST', '/message', { json: { messageName: 'ship', correlationKeys: { orderId: { value: 'A-1', type: 'String' } } } });
+    expect(right.status).toBe(204);
+    expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['after']);
+  });
+});

@@ -158,8 +158,11 @@ export class MessageService {
       const execution = runner?.tree.executions.get(subscription.executionId!);
       if (!runner || !execution || execution.suspended) continue;
       if (correlation.businessKey != null && runner.tree.root?.businessKey !== correlation.businessKey) continue;
-      if (!variablesMatch(correlation.correlationKeys, (name) => runner.variables.get(name))) continue;
-      if (!variablesMatch(correlation.localCorrelationKeys, (name) => runner.variables.getLocal(execution.id, name))) continue;
+      // Camunda's Execution.xml: a correlation key matches a variable of that name in any scope of the
+      // instance (task variables aside); a local one the execution's own.
+      const scopes = new Set([runner.tree.processInstanceId, ...runner.tree.executions.keys()]);
+      if (!variablesMatch(correlation.correlationKeys, (name) => [...scopes].map((scope) => runner.variables.getLocal(scope, name)))) continue;
+      if (!variablesMatch(correlation.localCorrelationKeys, (name) => [runner.variables.getLocal(execution.id, name)])) continue;
       matches.push({ runner, subscription, subscriptions: 1 });
     }
     return matches;
@@ -230,10 +233,11 @@ function tenantMatches(subscription: EventSubscription, correlation: MessageCorr
   return true;
 }
 
-function variablesMatch(expected: Record<string, TypedValue> | undefined, actual: (name: string) => TypedValue | undefined): boolean {
+/** Every expected variable has a candidate of its name with its value. */
+function variablesMatch(expected: Record<string, TypedValue> | undefined, candidates: (name: string) => Array<TypedValue | undefined>): boolean {
   for (const [name, value] of Object.entries(expected ?? {})) {
-    const found = actual(name);
-    if (!found || !sameValue(toJavaScriptValue(found), toJavaScriptValue(value))) return false;
+    const wanted = toJavaScriptValue(value);
+    if (!candidates(name).some((found) => found !== undefined && sameValue(toJavaScriptValue(found), wanted))) return false;
   }
   return true;
 }
