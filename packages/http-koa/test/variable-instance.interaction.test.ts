@@ -241,6 +241,27 @@ describe('the Variable Instance group', () => {
     expect((await get(`/variable-instance/${order.id}`)).body.value).toEqual({ id: 7 });
   });
 
+  it('gives a variable of a concurrent path the activity instance that path is in', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="p" targetNamespace="http://trellis.test">
+  <bpmn:process id="split" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s" /><bpmn:sequenceFlow id="f0" sourceRef="s" targetRef="fork" />
+    <bpmn:parallelGateway id="fork" />
+    <bpmn:sequenceFlow id="f1" sourceRef="fork" targetRef="a" /><bpmn:userTask id="a" />
+    <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="b" /><bpmn:userTask id="b" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'split.bpmn', bytes: Buffer.from(xml) }] });
+    const started = (await rest.request('POST', '/process-definition/key/split/start', { json: {} })).body;
+    const tree = (await get(`/process-instance/${started.id}/activity-instances`)).body;
+    const onA = tree.childActivityInstances.find((child: { activityId: string }) => child.activityId === 'a');
+    expect((await rest.request('PUT', `/execution/${onA.executionIds[0]}/localVariables/mark`, { json: { value: 'x', type: 'String' } })).status).toBe(204);
+
+    const [mark] = (await get('/variable-instance', { variableName: 'mark' })).body;
+    expect(mark).toMatchObject({ executionId: onA.executionIds[0], activityInstanceId: onA.id });
+    expect(names((await get('/variable-instance', { activityInstanceIdIn: onA.id })).body)).toEqual(['mark']);
+  });
+
   it('gives local variables of a scope its activity instance', async () => {
     const started = (await rest.request('POST', '/process-definition/key/nested/start', { json: { variables: { top: { value: 1, type: 'Integer' } } } })).body;
     const tree = (await get(`/process-instance/${started.id}/activity-instances`)).body;

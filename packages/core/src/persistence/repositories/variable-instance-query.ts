@@ -22,10 +22,11 @@ const SORT_COLUMNS: Record<VariableInstanceSortField, SortColumn<VariableInstanc
 };
 
 /**
- * The variable's activity instance: a task variable's is its task's; otherwise the scope instance of
- * its execution (the process instance id for the root), else the process instance id.
+ * The variable's activity instance (Camunda's actInstIdColumn): a task variable's is its task's; the
+ * process instance's own variables have its id; a scope execution's, the instance of its scope; any
+ * other execution's (a concurrent path, say), the activity instance it is in.
  */
-const ACTIVITY_INSTANCE = sql<string | null>`(case when v.task_id is not null then tx.activity_instance_id else coalesce(x.scope_instance_id, v.proc_inst_id) end)`;
+const ACTIVITY_INSTANCE = sql<string | null>`(case when v.task_id is not null then tx.activity_instance_id when x.scope_instance_id is not null then x.scope_instance_id when x.parent_id is null then v.proc_inst_id else coalesce(x.activity_instance_id, v.proc_inst_id) end)`;
 
 /** The SQL operator of each positive comparison; `neq` and `notLike` negate `eq` and `like`. */
 const OPERATORS = { eq: '=', neq: '=', gt: '>', gteq: '>=', lt: '<', lteq: '<=', like: 'like', notLike: 'like' } as const;
