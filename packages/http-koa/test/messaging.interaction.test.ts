@@ -635,3 +635,31 @@ describe('correlation keys as Camunda matches them', () => {
     expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['after']);
   });
 });
+
+describe('POST /message with all: the operation log', () => {
+  it('writes one CorrelateMessage entry: a summary for several results, the started instance for one', async () => {
+    const logged = await startRestHarness({}, { authentication: 'basic' });
+    try {
+      await logged.engine.identity.setUpAdministrator('demo', 'demo-secret');
+      const demo = basic('demo', 'demo-secret');
+      await logged.engine.deployment.deploy({ resources: [{ name: 'shop.bpmn', bytes: Buffer.from(MODEL) }] });
+      for (const key of ['A', 'B']) await logged.request('POST', '/process-definition/key/shop/start', { json: { businessKey: key }, headers: demo });
+      const entries = async () =>
+        (await logged.request('GET', '/history/user-operation', { query: { operationType: 'CorrelateMessage', sortBy: 'timestamp', sortOrder: 'asc' }, headers: demo })).body as Array<{
+          property: string; newValue: string; processInstanceId: string | null; processDefinitionKey: string | null;
+        }>;
+
+      expect((await logged.request('POST', '/message', { json: { messageName: 'paid', all: true, processVariables: { x: { value: 1, type: 'Integer' } } }, headers: demo })).status).toBe(204);
+      const summary = await entries();
+      expect(Object.fromEntries(summary.map((entry) => [entry.property, entry.newValue]))).toEqual({ messageName: 'paid', nrOfVariables: '1', nrOfInstances: '2' });
+      expect(summary.every((entry) => entry.processInstanceId === null)).toBe(true);
+
+      const started = (await logged.request('POST', '/message', { json: { messageName: 'order', all: true, resultEnabled: true }, headers: demo })).body;
+      const single = (await entries()).filter((entry) => entry.processInstanceId !== null);
+      expect(Object.fromEntries(single.map((entry) => [entry.property, entry.newValue]))).toEqual({ messageName: 'order', processInstanceId: started[0].processInstance.id });
+      expect(single.every((entry) => entry.processInstanceId === started[0].processInstance.id && entry.processDefinitionKey === 'orders')).toBe(true);
+    } finally {
+      await logged.close();
+    }
+  });
+});

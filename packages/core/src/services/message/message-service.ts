@@ -3,6 +3,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
+import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { throwSignal, type SignalThrow } from '../../runtime/events/signals.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
@@ -133,6 +134,7 @@ export class MessageService {
     const results: MessageCorrelationResult[] = [];
     for (const match of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, match, correlation));
     for (const candidate of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, candidate, correlation));
+    if (all) await logCorrelateAll(ctx, correlation, results);
     return results;
   }
 
@@ -231,6 +233,25 @@ function tenantMatches(subscription: EventSubscription, correlation: MessageCorr
   if (correlation.withoutTenantId) return subscription.tenantId === null;
   if (correlation.tenantId != null) return subscription.tenantId === correlation.tenantId;
   return true;
+}
+
+/**
+ * Camunda's CorrelateAllMessageCmd operation log at its default logEntriesPerSyncOperationLimit (1):
+ * one entry — for several results a summary (nrOfInstances) in the context of the first one's
+ * definition, for one result that result's started instance (if it started one).
+ */
+async function logCorrelateAll(ctx: CommandContext, correlation: MessageCorrelation, results: MessageCorrelationResult[]): Promise<void> {
+  if (results.length === 0) return;
+  const variables = [correlation.processVariables, correlation.processVariablesLocal, correlation.processVariablesToTriggeredScope].reduce((sum, map) => sum + Object.keys(map ?? {}).length, 0);
+  const changes = [{ property: 'messageName', newValue: correlation.messageName }, ...(variables > 0 ? [{ property: 'nrOfVariables', newValue: variables }] : [])];
+  const started = results[0]!.processInstance;
+  const definition = started ? await ctx.processDefinitions.findById(started.definitionId) : null;
+  const context = { processDefinitionId: definition?.id ?? null, processDefinitionKey: definition?.key ?? null, tenantId: definition?.tenantId ?? null };
+  if (results.length > 1) {
+    OperationLogEntries.processInstance(ctx, 'CorrelateMessage', { ...context, processInstanceId: null }, [...changes, { property: 'nrOfInstances', newValue: results.length }]);
+  } else {
+    OperationLogEntries.processInstance(ctx, 'CorrelateMessage', { ...context, processInstanceId: started?.id ?? null }, [...changes, ...(started ? [{ property: 'processInstanceId', newValue: started.id }] : [])]);
+  }
 }
 
 /** Every expected variable has a candidate of its name with its value. */
