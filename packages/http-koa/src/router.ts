@@ -71,6 +71,11 @@ export function createRouter(basePath: string, rest: RestContext): Middleware {
   const namedRoutes = named.middleware();
   return async (ctx, next) => {
     const segments = ctx.path.slice(basePath.length).split('/');
+    // A count endpoint has no paging (Camunda's count DTOs do not read firstResult / maxResults): ignored, not validated.
+    if (segments[segments.length - 1] === 'count' && ('firstResult' in ctx.query || 'maxResults' in ctx.query)) {
+      const { firstResult: _first, maxResults: _max, ...criteria } = ctx.query;
+      ctx.query = criteria;
+    }
     // <base>/engine/{name}/<resource>…; <base>/engine alone is GET /engine.
     if (segments[1] === 'engine' && segments.length > 3) return namedRoutes(ctx, next, segments[3]);
     return rootRoutes(ctx, next, segments[1]);

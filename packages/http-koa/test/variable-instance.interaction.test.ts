@@ -204,6 +204,9 @@ describe('the Variable Instance group', () => {
     });
     expect(names(paged.body)).toEqual(['amount']);
     expect((await get('/variable-instance/count', { firstResult: 1, maxResults: 1 })).body).toEqual({ count: 10 });
+    // A count has no paging: Camunda neither reads nor checks it (a list refuses what does not convert).
+    expect((await get('/variable-instance/count', { firstResult: 'x', maxResults: '' })).body).toEqual({ count: 10 });
+    expect((await get('/variable-instance', { firstResult: 'x' })).status).toBe(400);
   });
 
   it('answers 400 for bad parameters', async () => {
