@@ -68,3 +68,41 @@ describe('the tenant check over REST', () => {
     expect([removal.status, removal.body.message]).toEqual([400, 'historicProcessInstances is empty']);
   });
 });
+
+describe("start events of another tenant named in the request (Camunda's lookups by tenant check no tenant)", () => {
+  const STARTS = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:signal id="s_go" name="go" /><bpmn:message id="m_go" name="goMessage" />
+  <bpmn:process id="bySignal" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s1"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f1" sourceRef="s1" targetRef="t1" /><bpmn:userTask id="t1" />
+  </bpmn:process>
+  <bpmn:process id="byMessage" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s2"><bpmn:messageEventDefinition messageRef="m_go" /></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f2" sourceRef="s2" targetRef="t2" /><bpmn:userTask id="t2" />
+  </bpmn:process>
+  <bpmn:process id="byCondition" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s3"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\${hot}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="s3" targetRef="t3" /><bpmn:userTask id="t3" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+  it('finds them and refuses to start them (500), where a request naming no tenant just does not see them', async () => {
+    rest = await startRestHarness({}, { authentication: 'basic' });
+    const { engine } = rest;
+    await engine.identity.createUser({ id: 'jonny', firstName: null, lastName: null, email: null }, 'jonny-secret');
+    for (const id of ['t1', 't2']) await engine.identity.createTenant({ id, name: id });
+    await engine.identity.createTenantMembership('t1', { userId: 'jonny' });
+    await engine.deployment.deploy({ tenantId: 't2', resources: [{ name: 'starts.bpmn', bytes: Buffer.from(STARTS) }] });
+    const jonny = basic('jonny', 'jonny-secret');
+    const refused = (response: { status: number; body: { message: string } }) => [response.status, /belongs to no authenticated tenant/.test(response.body.message)];
+
+    expect((await rest.request('POST', '/signal', { json: { name: 'go' }, headers: jonny })).status).toBe(204);
+    expect(refused(await rest.request('POST', '/signal', { json: { name: 'go', tenantId: 't2' }, headers: jonny }))).toEqual([500, true]);
+    expect((await rest.request('POST', '/message', { json: { messageName: 'goMessage' }, headers: jonny })).status).toBe(400);
+    expect(refused(await rest.request('POST', '/message', { json: { messageName: 'goMessage', tenantId: 't2' }, headers: jonny }))).toEqual([500, true]);
+    const variables = { hot: { value: true, type: 'Boolean' } };
+    expect(refused(await rest.request('POST', '/condition', { json: { variables, tenantId: 't2' }, headers: jonny }))).toEqual([500, true]);
+    expect(await engine.runtime.countProcessInstances()).toBe(0);
+  });
+});

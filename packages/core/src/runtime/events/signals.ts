@@ -37,8 +37,9 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
       !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== signal.tenantId && (authorize || subscription.tenantId !== null)) &&
       !(signal.withoutTenantId && subscription.tenantId !== null) &&
       !(subscription.executionId === null && signal.executionId != null) &&
-      // Camunda's signal subscription queries keep the caller's tenants only.
-      ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId),
+      // Camunda's signal subscription queries keep the caller's tenants only; the one by a tenant id
+      // given through the API does not (the tenant check of the permissions then refuses).
+      ((authorize && signal.tenantId != null) || ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)),
   );
   const definitions = new Map<string, ProcessDefinition | null>();
   const definitionOf = async (id: string) => {

@@ -176,8 +176,9 @@ export class MessageService {
     // Camunda's DefaultCorrelationHandler: a suspended definition's start event does not match.
     const active: StartCandidate[] = [];
     for (const subscription of subscriptions) {
-      // Camunda's subscription queries keep the caller's tenants only.
-      if (!tenantMatches(subscription, correlation) || !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
+      // Camunda's subscription query keeps the caller's tenants only; the one by a given tenant id does
+      // not (its instance is then refused by the tenant check of CREATE).
+      if (!tenantMatches(subscription, correlation) || (correlation.tenantId == null && !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId))) continue;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
       if (definition && !definition.suspended) active.push({ subscription, definition });
     }

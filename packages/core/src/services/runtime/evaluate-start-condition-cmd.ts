@@ -73,12 +73,14 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
       startEvents: true,
       ...(tenantId != null ? { tenantIds: [tenantId] } : withoutTenantId ? { withoutTenantId: true } : {}),
     });
-    // Camunda's subscription query keeps the caller's tenants and the definitions it may READ.
+    // Camunda's subscription query keeps the caller's tenants and the definitions it may READ; the one
+    // by tenant (a tenant id or withoutTenantId given) checks neither, the CREATE checks come later.
+    const checked = tenantId == null && !withoutTenantId;
     const visible: Array<{ subscription: (typeof subscriptions)[number]; definition: ProcessDefinition | null }> = [];
     for (const subscription of subscriptions) {
-      if (!ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
+      if (checked && !ctx.tenantCheck.isAuthenticatedTenant(subscription.tenantId)) continue;
       const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
-      if (ctx.authz.isActive && definition && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key }))) continue;
+      if (checked && ctx.authz.isActive && definition && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key }))) continue;
       visible.push({ subscription, definition });
     }
     if (visible.length === 0) throw new ProcessEngineException(engineMessage('13', '043', 'No subscriptions were found during evaluation of the conditional start events.'));
