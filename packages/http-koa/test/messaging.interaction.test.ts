@@ -106,6 +106,10 @@ describe('POST /message', () => {
       code: 0,
     });
     expect(nameless.body).toEqual({ type: 'InvalidRequestException', message: 'No message name supplied', code: null });
+    // Correlation keys print as Camunda's VariableMapImpl prints its typed values.
+    await startShop('A');
+    const keyed = await rest.request('POST', '/message', { json: { messageName: 'paid', correlationKeys: { order: { value: 'A', type: 'String' } } } });
+    expect(keyed.body.message).toContain("correlationKeys={\n  order => Value 'A' of type 'PrimitiveValueType[string]', isTransient=false\n}, localCorrelationKeys=null");
     const variablesOnly = await rest.request('POST', '/message', { json: { messageName: 'paid', variablesInResultEnabled: true } });
     expect([variablesOnly.status, variablesOnly.body.message]).toEqual([400, "Parameter 'variablesInResultEnabled' cannot be used without 'resultEnabled' set to true."]);
     const instanceAndTenant = await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: 'x', withoutTenantId: true } });

@@ -271,11 +271,16 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false);
 }
 
-/** Camunda's CorrelationSet.toString (maps as Java prints them; none given is null). */
+/**
+ * Camunda's CorrelationSet.toString: its key maps as VariableMapImpl prints them (a line per typed
+ * value, as AbstractTypedValue and its primitive value type print); none given is null.
+ */
 function describeKeys(correlation: MessageCorrelation): string {
   const map = (values: Record<string, TypedValue> | undefined) => {
     const entries = Object.entries(values ?? {});
-    return entries.length === 0 ? 'null' : `{${entries.map(([name, value]) => `${name}=${String(toJavaScriptValue(value))}`).join(', ')}}`;
+    if (entries.length === 0) return 'null';
+    const lines = entries.map(([name, value]) => `  ${name} => Value '${String(toJavaScriptValue(value))}' of type 'PrimitiveValueType[${value.type}]', isTransient=false\n`);
+    return `{\n${lines.join('')}}`;
   };
   const tenantIdSet = correlation.tenantId != null || correlation.withoutTenantId === true;
   return (
