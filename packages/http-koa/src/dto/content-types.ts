@@ -1,3 +1,5 @@
+import { javaSplit } from '../query/parse-query.js';
+
 const BY_EXTENSION: Record<string, string> = {
   bpmn: 'application/xml', cmmn: 'application/xml', dmn: 'application/xml', xml: 'application/xml',
   json: 'application/json',
@@ -13,11 +15,19 @@ export function contentTypeFor(resourceName: string): string {
   return BY_EXTENSION[extension] ?? 'application/octet-stream';
 }
 
-/** `attachment; filename="<file>"; filename*=UTF-8''<encoded>` with the last path segment as file name. */
-export function attachmentDisposition(resourceName: string): string {
-  const file = resourceName.slice(resourceName.lastIndexOf('/') + 1);
-  const encoded = encodeURIComponent(file).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${file}"; filename*=UTF-8''${encoded}`;
+/**
+ * Camunda's URLEncodingUtil.buildAttachmentValue: `attachment; filename="<name>"; filename*=UTF-8''<encoded>`,
+ * encoded as Java's URLEncoder encodes (only letters, digits and `.-*_` stay; a space is %20).
+ */
+export function attachmentDisposition(fileName: string): string {
+  const encoded = encodeURIComponent(fileName).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fileName}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A deployment resource's file name as Camunda's DeploymentResourcesResourceImpl takes it: the last path segment, `\` counting as `/`; "data" without one. */
+export function resourceFileName(resourceName: string): string {
+  const segments = javaSplit(resourceName.replace(/\\/g, '/'), '/');
+  return segments.length > 0 ? segments[segments.length - 1]! : 'data';
 }
 
 /** What Camunda answers generated and deployed HTML forms with. */

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { NotFoundException, NotValidException, type DeploymentQuery, type DeploymentRequest } from '@trellis/core';
 import { readJsonBody } from '../body.js';
-import { attachmentDisposition, contentTypeFor } from '../dto/content-types.js';
+import { attachmentDisposition, contentTypeFor, resourceFileName } from '../dto/content-types.js';
 import { parseIsoDateTime } from '../dto/dates.js';
 import { toDeploymentDto, toDeploymentResourceDto, toDeploymentWithDefinitionsDto } from '../dto/deployment-dto.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
@@ -124,7 +124,7 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
     const resource = (await engine.deployment.getDeploymentResources(id)).find((r) => r.id === resourceId);
     if (!resource) throw new InvalidRequestException(404, `Deployment resource '${resourceId}' for deployment id '${id}' does not exist.`);
     const data = await engine.deployment.getResourceData(id, resourceId);
-    ctx.set('Content-Disposition', attachmentDisposition(data.name));
+    ctx.set('Content-Disposition', attachmentDisposition(resourceFileName(data.name)));
     ctx.type = contentTypeFor(data.name);
     ctx.body = data.bytes;
   });
