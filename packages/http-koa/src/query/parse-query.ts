@@ -84,7 +84,7 @@ function convert(name: string, raw: string, kind: ParamKind): string | boolean |
       return value;
     }
     case 'date': {
-      const date = parseRestDate(raw.trim());
+      const date = jacksonDate(raw);
       if (!date) throw conversionError(name, raw, `"${raw}"`, kind);
       return date;
     }

@@ -1,7 +1,6 @@
 import type { VariableComparisonOperator, VariableValueCondition } from '@trellis/core';
-import { parseRestDate } from '../dto/dates.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { converterError, jacksonNullText, javaSplit } from './parse-query.js';
+import { converterError, jacksonDate, jacksonNullText, javaSplit } from './parse-query.js';
 
 /** The comparisons most of Camunda's query DTOs take for a variable criterion (no `notLike`). */
 export const COMPARISONS: readonly VariableComparisonOperator[] = ['eq', 'neq', 'gt', 'gteq', 'lt', 'lteq', 'like'];
@@ -57,7 +56,7 @@ function parseVariableValuesParam(param: string, raw: string, rule: VariableCrit
  * text (String.valueOf: null is "null").
  */
 function resolveValue(value: string, operator: VariableComparisonOperator): string | Date | null {
-  const resolved = jacksonNullText(value) ? null : (parseRestDate(value.trim()) ?? value);
+  const resolved = jacksonNullText(value) ? null : (jacksonDate(value) ?? value);
   if (compareAsText(operator)) return resolved === null ? 'null' : value;
   return resolved;
 }

@@ -135,7 +135,7 @@ type Criterion = RawBuilder<SqlBool>;
 /** The query's criteria on the historic process instance (aliased `p`), each one condition; `state` as decided by the caller. */
 function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcessInstanceState | undefined): Criterion[] {
   const c: Criterion[] = [];
-  const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}${op === 'like' ? sql` ${LIKE_ESCAPE}` : sql``}`);
+  const is = (column: string, op: string, value: unknown) => c.push(sql<SqlBool>`${sql.ref(column)} ${sql.raw(op)} ${value}`);
   const isIn = (column: string, values: readonly string[]) => c.push(columnIn(column, values));
   if (q.rootProcessInstances && q.superProcessInstanceId !== undefined) {
     throw new BadUserRequestException('Invalid query usage: cannot set both rootProcessInstances and superProcessInstanceId');
@@ -148,10 +148,10 @@ function processCriteria(q: HistoricProcessInstanceQuery, state: HistoricProcess
   // Camunda compares each key with NOT LIKE: `%` and `_` in a key are wildcards.
   for (const key of q.processDefinitionKeyNotIn ?? []) c.push(sql<SqlBool>`p.proc_def_key not like ${key} ${LIKE_ESCAPE}`);
   if (q.processDefinitionName !== undefined) is('p.proc_def_name', '=', q.processDefinitionName);
-  if (q.processDefinitionNameLike !== undefined) is('p.proc_def_name', 'like', q.processDefinitionNameLike);
+  if (q.processDefinitionNameLike !== undefined) c.push(likeMatches('p.proc_def_name', q.processDefinitionNameLike));
   if (q.processInstanceBusinessKey !== undefined) is('p.business_key', '=', q.processInstanceBusinessKey);
   if (q.processInstanceBusinessKeyIn !== undefined) isIn('p.business_key', q.processInstanceBusinessKeyIn);
-  if (q.processInstanceBusinessKeyLike !== undefined) is('p.business_key', 'like', q.processInstanceBusinessKeyLike);
+  if (q.processInstanceBusinessKeyLike !== undefined) c.push(likeMatches('p.business_key', q.processInstanceBusinessKeyLike));
   if (q.rootProcessInstances) c.push(sql<SqlBool>`p.super_proc_inst_id is null`);
   if (q.finished) c.push(sql<SqlBool>`p.end_time is not null`);
   if (q.unfinished) c.push(sql<SqlBool>`p.end_time is null`);

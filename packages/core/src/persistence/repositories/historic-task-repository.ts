@@ -214,8 +214,11 @@ function historicTaskCriteria(q: Omit<HistoricTaskInstanceQuery, 'orQueries'>, o
   const like = (column: string, value: string | undefined) => {
     if (value !== undefined) where(likeMatches(column, value));
   };
-  const ignoringCase = (column: string, op: '=' | 'like', value: string | undefined) => {
-    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) ${sql.raw(op)} upper(${value})${op === 'like' ? sql` ${LIKE_ESCAPE}` : sql``}`);
+  const equalIgnoringCase = (column: string, value: string | undefined) => {
+    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) = upper(${value})`);
+  };
+  const likeIgnoringCase = (column: string, value: string | undefined) => {
+    if (value !== undefined) where(sql<SqlBool>`upper(${sql.ref(column)}) like upper(${value}) ${LIKE_ESCAPE}`);
   };
   const inList = (column: string, values: readonly string[] | undefined) => {
     if (values !== undefined) where(columnIn(column, values));
@@ -259,11 +262,11 @@ function historicTaskCriteria(q: Omit<HistoricTaskInstanceQuery, 'orQueries'>, o
   inList('t.task_def_key', q.taskDefinitionKeyIn ?? (q.taskDefinitionKey === undefined ? undefined : [q.taskDefinitionKey]));
   equal('t.execution_id', q.executionId);
   inList('t.act_inst_id', q.activityInstanceIdIn);
-  ignoringCase('t.name', '=', q.taskName);
-  ignoringCase('t.name', 'like', q.taskNameLike);
+  equalIgnoringCase('t.name', q.taskName);
+  likeIgnoringCase('t.name', q.taskNameLike);
   equal('t.parent_task_id', q.taskParentTaskId);
-  ignoringCase('t.description', '=', q.taskDescription);
-  ignoringCase('t.description', 'like', q.taskDescriptionLike);
+  equalIgnoringCase('t.description', q.taskDescription);
+  likeIgnoringCase('t.description', q.taskDescriptionLike);
   equal('t.delete_reason', q.taskDeleteReason);
   like('t.delete_reason', q.taskDeleteReasonLike);
   equal('t.owner', q.taskOwner);

@@ -46,20 +46,23 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
     if (!definitions.has(id)) definitions.set(id, await ctx.processDefinitions.findById(id));
     return definitions.get(id)!;
   };
+  const waiting = subscriptions.filter((each) => each.executionId !== null);
+  // Camunda leaves suspended definitions out before it checks: they start nothing.
+  const starts: Array<{ subscription: (typeof subscriptions)[number]; definition: ProcessDefinition }> = [];
+  for (const subscription of subscriptions) {
+    if (subscription.executionId !== null) continue;
+    const definition = await definitionOf(subscription.processDefinitionId!);
+    if (definition && !definition.suspended) starts.push({ subscription, definition });
+  }
   if (authorize) {
-    for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
+    for (const subscription of waiting) {
       const definition = await definitionOf(subscription.processDefinitionId!);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', subscription.processInstanceId, definition?.key ?? null, subscription.tenantId);
     }
-    // Camunda leaves suspended definitions out before it checks: they start nothing.
-    for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
-      const definition = await definitionOf(subscription.processDefinitionId!);
-      if (!definition || definition.suspended) continue;
-      await checkCreateInstance(ctx, definition);
-    }
+    for (const { definition } of starts) await checkCreateInstance(ctx, definition);
   }
   // Camunda's SignalEventReceivedCmd: the waiting executions first, then the start events.
-  for (const subscription of subscriptions.filter((each) => each.executionId !== null)) {
+  for (const subscription of waiting) {
     const runner = thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId!);
     const execution = runner?.tree.executions.get(subscription.executionId!);
     if (!runner || !execution) continue;
@@ -67,9 +70,7 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
     runner.trigger(execution, subscription.activityId!);
     if (runner !== thrower) await completeRun(ctx, runner);
   }
-  for (const subscription of subscriptions.filter((each) => each.executionId === null)) {
-    const definition = await definitionOf(subscription.processDefinitionId!);
-    if (!definition || definition.suspended) continue;
+  for (const { subscription, definition } of starts) {
     await startInstance(ctx, env, definition, { variables: signal.variables, startActivityId: subscription.activityId! });
   }
 }

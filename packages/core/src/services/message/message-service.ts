@@ -145,11 +145,12 @@ export class MessageService {
       startEvents: false,
       ...(correlation.processInstanceId != null ? { processInstanceId: correlation.processInstanceId } : {}),
     });
-    const matches: Array<{ runner: ProcessRunner; subscription: EventSubscription; subscriptions: number }> = [];
+    // By execution id, in the order found.
+    const matches = new Map<string, Waiting>();
     for (const subscription of subscriptions) {
       // Camunda matches executions (an exists over their subscriptions): one execution waiting for the
       // message twice (a catch event and an event sub-process, say) is one match, refused when delivered.
-      const sameExecution = matches.find((match) => match.subscription.executionId === subscription.executionId);
+      const sameExecution = matches.get(subscription.executionId!);
       if (sameExecution) {
         sameExecution.subscriptions++;
         continue;
@@ -165,9 +166,9 @@ export class MessageService {
       const scopes = new Set([runner.tree.processInstanceId, ...runner.tree.executions.keys()]);
       if (!variablesMatch(correlation.correlationKeys, (name) => [...scopes].map((scope) => runner.variables.getLocal(scope, name)))) continue;
       if (!variablesMatch(correlation.localCorrelationKeys, (name) => [runner.variables.getLocal(execution.id, name)])) continue;
-      matches.push({ runner, subscription, subscriptions: 1 });
+      matches.set(execution.id, { runner, subscription, subscriptions: 1 });
     }
-    return matches;
+    return [...matches.values()];
   }
 
   /** The message start events that match, each with its definition (read once, here). */
