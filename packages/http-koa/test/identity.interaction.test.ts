@@ -395,6 +395,8 @@ describe('identity edge cases as Camunda 7.22 answers them', () => {
 
     const links = (await rest.request('OPTIONS', '/user/a%20b')).body.links as Array<{ href: string }>;
     expect(links[0]!.href).toMatch(/\/user\/a%20b\/profile$/);
+    const memberLinks = (await rest.request('OPTIONS', '/tenant/a%20b/user-members')).body.links as Array<{ href: string }>;
+    expect(memberLinks.map((link) => link.href)).toEqual([expect.stringMatching(/\/tenant\/a%20b\/user-members$/), expect.stringMatching(/\/tenant\/a%20b\/user-members$/)]);
   });
 
   it('looks users, groups and tenants up with READ on them, and removes the grants a deletion leaves behind', async () => {

@@ -90,8 +90,8 @@ export function tenantRoutes(router: Router, rest: RestContext): void {
     router.options(`/tenant/:id/${segment}`, async (ctx) => {
       const id = ctx.params.id;
       ctx.body = optionLinks(baseUrlOf(ctx), [
-        ['delete', 'DELETE', `/tenant/${id}/${segment}`, await engine.authorization.mayOn('DELETE', Resources.TENANT_MEMBERSHIP, id)],
-        ['create', 'PUT', `/tenant/${id}/${segment}`, await engine.authorization.mayOn('CREATE', Resources.TENANT_MEMBERSHIP, id)],
+        ['delete', 'DELETE', `/tenant/${encodeURIComponent(id)}/${segment}`, await engine.authorization.mayOn('DELETE', Resources.TENANT_MEMBERSHIP, id)],
+        ['create', 'PUT', `/tenant/${encodeURIComponent(id)}/${segment}`, await engine.authorization.mayOn('CREATE', Resources.TENANT_MEMBERSHIP, id)],
       ]);
     });
   }
