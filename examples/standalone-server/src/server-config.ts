@@ -41,6 +41,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
   if (auth !== 'none' && auth !== 'basic') throw new Error(`TRELLIS_AUTH must be none or basic, got '${auth}'`);
   const authorization = flag(env.TRELLIS_AUTHORIZATION, 'TRELLIS_AUTHORIZATION');
   const enforceSpecificVariablePermission = flag(env.TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION, 'TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION');
+  const enableHistoricInstancePermissions = flag(env.TRELLIS_HISTORIC_INSTANCE_PERMISSIONS, 'TRELLIS_HISTORIC_INSTANCE_PERMISSIONS');
   const scripting = flag(env.TRELLIS_SCRIPTING, 'TRELLIS_SCRIPTING');
   const enablePasswordPolicy = flag(env.TRELLIS_PASSWORD_POLICY, 'TRELLIS_PASSWORD_POLICY');
   // On unless set to false (Camunda's tenantCheckEnabled).
@@ -61,7 +62,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
     engine: {
       store,
       logLevel,
-      authorization: { enabled: authorization, enforceSpecificVariablePermission },
+      authorization: { enabled: authorization, enforceSpecificVariablePermission, enableHistoricInstancePermissions },
       scripting: { enabled: scripting },
       enablePasswordPolicy,
       tenantCheckEnabled,

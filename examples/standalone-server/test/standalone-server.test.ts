@@ -118,6 +118,12 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_HISTORY_CLEANUP_WINDOW: '22h' })).toThrow(/TRELLIS_HISTORY_CLEANUP_WINDOW/);
   });
 
+  it('reads TRELLIS_HISTORIC_INSTANCE_PERMISSIONS (off unless true) and refuses anything but a flag', () => {
+    expect(serverConfigFromEnv({ TRELLIS_HISTORIC_INSTANCE_PERMISSIONS: 'true' }).engine.authorization?.enableHistoricInstancePermissions).toBe(true);
+    expect(serverConfigFromEnv({}).engine.authorization?.enableHistoricInstancePermissions).toBe(false);
+    expect(() => serverConfigFromEnv({ TRELLIS_HISTORIC_INSTANCE_PERMISSIONS: 'on' })).toThrow(/TRELLIS_HISTORIC_INSTANCE_PERMISSIONS/);
+  });
+
   it('reads TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION (off unless true) and refuses anything but a flag', () => {
     expect(serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'true' }).engine.authorization?.enforceSpecificVariablePermission).toBe(true);
     expect(serverConfigFromEnv({}).engine.authorization?.enforceSpecificVariablePermission).toBe(false);

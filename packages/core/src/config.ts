@@ -145,6 +145,13 @@ export interface ResolvedAuthorizationConfig {
    * task grants then include READ_VARIABLE.
    */
   enforceSpecificVariablePermission: boolean;
+  /**
+   * Camunda's enableHistoricInstancePermissions (off by default): history queries then also show
+   * what the caller holds READ on as a historic process instance (resource 20) or historic task
+   * (resource 19), standalone tasks' history only through such grants; a task's assignee, owner and
+   * candidates get READ on its historic task besides the runtime grant.
+   */
+  enableHistoricInstancePermissions: boolean;
 }
 
 export interface ResolvedEngineConfig {
@@ -188,6 +195,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       adminUsers: config.authorization?.adminUsers ?? [],
       adminGroups: config.authorization?.adminGroups ?? [],
       enforceSpecificVariablePermission: config.authorization?.enforceSpecificVariablePermission ?? false,
+      enableHistoricInstancePermissions: config.authorization?.enableHistoricInstancePermissions ?? false,
     },
     tenantCheckEnabled: config.tenantCheckEnabled ?? true,
     login: resolveLogin(config.login ?? {}),

@@ -2,13 +2,13 @@ import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { ResolvedAuthorizationConfig } from '../config.js';
 import { engineMessage } from '../errors/engine-message.js';
 import { AuthorizationException, ProcessEngineException, type MissingAuthorization } from '../errors/exceptions.js';
-import type { ReadFilter } from '../persistence/repositories/authorization-repository.js';
+import type { HistoryReadFilter, ReadFilter } from '../persistence/repositories/authorization-repository.js';
 import { AuthorizationRepository } from '../persistence/repositories/authorization-repository.js';
 import type { StoreSchema } from '../persistence/schema.js';
 import type { Authentication } from './authorization.js';
 import { authorizedExpression, type CheckSubject } from './authorized-expression.js';
 import { permissionByName } from './permissions.js';
-import { CAMUNDA_ADMIN, type ResourceType } from './resources.js';
+import { CAMUNDA_ADMIN, Resources, type ResourceType } from './resources.js';
 
 /** One permission on one resource (null id: the resource type as a whole). */
 export interface PermissionCheck {
@@ -78,6 +78,26 @@ export class AuthorizationChecker {
     const subject = await this.subject(this.authentication!);
     const bits = permissionBits({ permission, resource });
     return (idColumn) => authorizedExpression(subject, bits, resource.code, sql.ref(idColumn));
+  }
+
+  /**
+   * The filter of a history query: `permission` (READ_HISTORY by default) on the process definition,
+   * and with enableHistoricInstancePermissions READ on the historic process instance and
+   * `taskPermission` (READ by default) on the historic task (Camunda's configureHistoric…Query).
+   */
+  async historyFilter(permission = 'READ_HISTORY', taskPermission = 'READ'): Promise<HistoryReadFilter> {
+    if (!this.isActive) return null;
+    const subject = await this.subject(this.authentication!);
+    const definitionBits = permissionBits({ permission, resource: Resources.PROCESS_DEFINITION });
+    const definition = (keyColumn: string) => authorizedExpression(subject, definitionBits, Resources.PROCESS_DEFINITION.code, sql.ref(keyColumn));
+    if (!this.config.enableHistoricInstancePermissions) return { definition, instance: null, task: null };
+    const instanceBits = permissionBits({ permission: 'READ', resource: Resources.HISTORIC_PROCESS_INSTANCE });
+    const taskBits = permissionBits({ permission: taskPermission, resource: Resources.HISTORIC_TASK });
+    return {
+      definition,
+      instance: (idColumn) => authorizedExpression(subject, instanceBits, Resources.HISTORIC_PROCESS_INSTANCE.code, sql.ref(idColumn)),
+      task: (id) => authorizedExpression(subject, taskBits, Resources.HISTORIC_TASK.code, id),
+    };
   }
 
   /**

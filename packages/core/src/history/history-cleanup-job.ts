@@ -1,5 +1,6 @@
 import { injectable } from 'inversify';
 import { sql } from 'kysely';
+import { Resources } from '../authorization/resources.js';
 import type { CommandContext } from '../command/command-context.js';
 import type { HistoryCleanupConfig } from '../config.js';
 import { createJob } from '../jobs/create-job.js';
@@ -176,7 +177,7 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
   const { batchSize } = ctx.config.historyCleanup;
   const time = now.getTime();
   const inMinutes = configuration.minuteFrom > 0 || configuration.minuteTo < 59;
-  const due = (table: (typeof HISTORIC_TABLES)[number] | 'trellis_hi_batch') => {
+  const due = (table: (typeof HISTORIC_TABLES)[number] | 'trellis_hi_batch' | 'trellis_authorization') => {
     const select = ctx.trx.selectFrom(table).select('id').where('removal_time', '<=', time);
     return (inMinutes ? select.where(minuteOf('removal_time'), '>=', configuration.minuteFrom).where(minuteOf('removal_time'), '<=', configuration.minuteTo) : select).limit(batchSize);
   };
@@ -195,6 +196,10 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
     await ctx.trx.deleteFrom(table).where('id', 'in', ids).execute();
     if (ids.length >= batchSize) full = true;
   }
+  // Camunda's deleteAuthorizationsByRemovalTime: grants on historic instances and tasks (see SaveAuthorizationCmd).
+  const authorizations = (await due('trellis_authorization').execute()).map((row) => row.id);
+  if (authorizations.length > 0) await ctx.trx.deleteFrom('trellis_authorization').where('id', 'in', authorizations).execute();
+  if (authorizations.length >= batchSize) full = true;
   const batchIds = (await due('trellis_hi_batch').execute()).map((row) => row.id);
   for (const id of batchIds) await deleteHistoricBatch(ctx, id);
   const taskMetrics = await cleanTaskMetrics(ctx, configuration, now, batchSize);
@@ -268,6 +273,8 @@ async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly
     for (const [table, column] of BY_INSTANCE) {
       await ctx.trx.deleteFrom(table).where(sql.ref(column), 'in', chunk).execute();
     }
+    // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
+    await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, chunk);
   }
 }
 

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
+import { Resources } from '../authorization/resources.js';
 import type { CommandContext } from '../command/command-context.js';
 import { updateRows, type Write } from '../persistence/combined-writes.js';
 import { sqlText, type SqlText } from '../persistence/sql-text.js';
@@ -63,7 +64,10 @@ export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHist
         ? times.get(root)!
         : sqlText<number | null>`(select rt.removal_time from trellis_hi_procinst rt where rt.id = ${root})`;
     times.set(id, value);
-    return isRoot && calledInstances ? [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id} and removal_time is null`)] : [];
+    const writes = isRoot && calledInstances ? [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id} and removal_time is null`)] : [];
+    // Grants on its historic tasks made before this flush (the instance's start command) take it too.
+    if (isRoot && historicGrants(ctx)) writes.push(updateRows('trellis_authorization', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and removal_time is null`));
+    return writes;
   }
   if (!isRoot) {
     // A sub instance ending after its root in the same command (cancellation) takes the root's.
@@ -73,8 +77,14 @@ export function instanceRemovalWrites(ctx: CommandContext, history: InstanceHist
   if (!pending.ended) return [];
   const value = timeToLiveAfter(now, definitionId);
   times.set(id, value);
-  return firstFlush && !calledInstances ? [] : [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id}`)];
+  const writes = firstFlush && !calledInstances ? [] : [updateRows('trellis_hi_procinst', { removal_time: value }, sqlText`root_proc_inst_id = ${id} and id <> ${id}`)];
+  // Camunda's addRemovalTimeToAuthorizationsByRootProcessInstanceId, with instance permissions on.
+  if (historicGrants(ctx)) writes.push(updateRows('trellis_authorization', { removal_time: value }, sqlText`root_proc_inst_id = ${id}`));
+  return writes;
 }
+
+/** Whether grants on historic instances and tasks follow their history's removal time (enableHistoricInstancePermissions). */
+const historicGrants = (ctx: CommandContext) => ctx.config.authorization.enableHistoricInstancePermissions;
 
 /**
  * `base` plus the definition's time to live, read by the statement itself: the time to live can
@@ -137,6 +147,19 @@ export async function setInstanceRemovalTime(ctx: CommandContext, target: Remova
   const ids = await targetInstances(ctx, target);
   await ctx.trx.updateTable('trellis_hi_procinst').set(set).where('id', 'in', ids).execute();
   for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(sql.ref(column), 'in', ids).execute();
+  if (historicGrants(ctx)) await ctx.trx.updateTable('trellis_authorization').set(set).where(grantsOf(target)).execute();
+}
+
+/**
+ * The grants a set-removal-time changes with instance permissions on: of a hierarchy, those of its
+ * root (Camunda's updateAuthorizationsByRootProcessInstanceId); of one instance, those on it and on
+ * its historic tasks (updateAuthorizationsByProcessInstanceId, here only on those two resource types).
+ */
+function grantsOf(target: RemovalTimeTarget) {
+  if ('rootProcessInstanceId' in target) return sql<SqlBool>`root_proc_inst_id = ${target.rootProcessInstanceId}`;
+  const id = target.processInstanceId;
+  return sql<SqlBool>`((resource_type = ${Resources.HISTORIC_PROCESS_INSTANCE.code} and resource_id = ${id})
+    or (resource_type = ${Resources.HISTORIC_TASK.code} and resource_id in (select t.id from trellis_hi_taskinst t where t.proc_inst_id = ${id})))`;
 }
 
 /** One historic process instance, or a whole hierarchy by its root. */
@@ -144,6 +167,7 @@ export type RemovalTimeTarget = { processInstanceId: string } | { rootProcessIns
 
 /** A set-removal-time job with updateInChunks names the tables its next run updates with these names. */
 const HISTORIC_INSTANCES = 'trellis_hi_procinst';
+const GRANTS = 'trellis_authorization';
 
 /**
  * One run of a chunked set-removal-time (Camunda's updateInChunks): up to `chunkSize` rows of each
@@ -155,8 +179,8 @@ const HISTORIC_INSTANCES = 'trellis_hi_procinst';
 export async function setInstanceRemovalTimeInChunks(ctx: CommandContext, target: RemovalTimeTarget, removalTime: number | null, chunkSize: number, tables: readonly string[]): Promise<string[]> {
   const ids = await targetInstances(ctx, target);
   const instancesOnly = tables.length === 1 && tables[0] === HISTORIC_INSTANCES;
+  const differs = removalTime === null ? sql`removal_time is not null` : sql`(removal_time is null or removal_time <> ${removalTime})`;
   const chunk = async (table: string, column: string) => {
-    const differs = removalTime === null ? sql`removal_time is not null` : sql`(removal_time is null or removal_time <> ${removalTime})`;
     const { numAffectedRows } = await sql`update ${sql.table(table)} set removal_time = ${removalTime}
       where id in (select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids)}) and ${differs} limit ${chunkSize})`.execute(ctx.trx);
     return Number(numAffectedRows ?? 0) >= chunkSize;
@@ -166,6 +190,11 @@ export async function setInstanceRemovalTimeInChunks(ctx: CommandContext, target
   for (const [table, column] of INSTANCE_TABLES) {
     if (tables.length > 0 && !tables.includes(table)) continue;
     if (await chunk(table, column)) full.push(table);
+  }
+  if (historicGrants(ctx) && (tables.length === 0 || tables.includes(GRANTS))) {
+    const { numAffectedRows } = await sql`update trellis_authorization set removal_time = ${removalTime}
+      where id in (select id from trellis_authorization where ${grantsOf(target)} and ${differs} limit ${chunkSize})`.execute(ctx.trx);
+    if (Number(numAffectedRows ?? 0) >= chunkSize) full.push(GRANTS);
   }
   return full.length > 0 ? full : [HISTORIC_INSTANCES];
 }

@@ -422,6 +422,54 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(Object.values(await rowCounts([done.root, done.called])).every((count) => count === 0)).toBe(true);
   });
 
+  it('enableHistoricInstancePermissions: grants on historic instances and tasks belong to their root, take its removal time and go with cleanup', async () => {
+    const { engine, runParent } = await setup({ authorization: { enabled: true, enableHistoricInstancePermissions: true } });
+    const { root, called } = await runParent(false);
+    const onCalled = await engine.authorization.createAuthorization({ type: 1, userId: 'kermit', resourceType: 20, resourceId: called, permissions: ['READ'] });
+    expect(onCalled).toMatchObject({ rootProcessInstanceId: root, removalTime: null });
+    const onUser = await engine.authorization.createAuthorization({ type: 1, userId: 'kermit', resourceType: 1, resourceId: 'kermit', permissions: ['READ'] });
+    expect(onUser).toMatchObject({ rootProcessInstanceId: null, removalTime: null });
+    // The review task's candidate gets READ on its historic task besides the runtime grant.
+    const [work] = await engine.task.findTasks({ processInstanceId: called });
+    await engine.task.complete(work!.id);
+    const [review] = await engine.task.findTasks({ processInstanceId: root });
+    const historicTaskGrant = (await engine.authorization.findAuthorizations({ resourceType: 19 }))[0];
+    expect(historicTaskGrant).toMatchObject({ userId: 'kermit', resourceId: review!.id, permissions: 2, rootProcessInstanceId: root, removalTime: null });
+    await engine.task.complete(review!.id);
+    engine.clock.advance(1000);
+    await engine.jobExecutor.runDueJobs();
+    const removalTime = new Date(engine.clock.now().getTime() + 5 * DAY);
+    const historic = await engine.authorization.findAuthorizations({ userIdIn: ['kermit'] });
+    expect(historic.map((each) => [each.resourceType, each.removalTime])).toEqual(
+      expect.arrayContaining([[20, removalTime], [19, removalTime], [1, null]]),
+    );
+    expect(historic.filter((each) => each.resourceType === 7)).toEqual([]);
+
+    engine.clock.advance(5 * DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect((await engine.authorization.findAuthorizations({ userIdIn: ['kermit'] })).map((each) => each.id)).toEqual([onUser.id]);
+  });
+
+  it('strategy start: a grant on a historic instance or task takes the removal time decided at the start, also one made in the starting command', async () => {
+    const { engine, runParent } = await setup({ historyCleanup: { removalTimeStrategy: 'start' }, authorization: { enabled: true, enableHistoricInstancePermissions: true } });
+    const started = engine.clock.now().getTime();
+    const { root } = await runParent(false);
+    const grant = await engine.authorization.createAuthorization({ type: 1, userId: 'kermit', resourceType: 20, resourceId: root, permissions: ['READ'] });
+    expect(grant).toMatchObject({ rootProcessInstanceId: root, removalTime: new Date(started + 5 * DAY) });
+    // A grant on all historic instances, or on an unknown one, has neither.
+    expect(await engine.authorization.createAuthorization({ type: 1, userId: 'kermit', resourceType: 20, resourceId: '*', permissions: ['READ'] })).toMatchObject({ rootProcessInstanceId: null, removalTime: null });
+    expect(await engine.authorization.createAuthorization({ type: 1, userId: 'kermit', resourceType: 19, resourceId: 'gone', permissions: ['READ'] })).toMatchObject({ rootProcessInstanceId: null, removalTime: null });
+    // The candidate of a task the start reaches is granted before the start's history is written.
+    const candidate = wrap('candidate', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'ask')}<bpmn:userTask id="ask" camunda:candidateUsers="piggy" />${flow('f2', 'ask', 'end')}<bpmn:endEvent id="end" />`);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'candidate.bpmn', bytes: Buffer.from(candidate) }] });
+    const asked = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const [ask] = await engine.task.findTasks({ processInstanceId: asked.id });
+    expect(await engine.authorization.findAuthorizations({ userIdIn: ['piggy'], resourceType: 19 })).toEqual([
+      expect.objectContaining({ resourceId: ask!.id, rootProcessInstanceId: asked.id, removalTime: new Date(engine.clock.now().getTime() + 5 * DAY) }),
+    ]);
+  });
+
   it('scheduling the cleanup needs camunda-admin', async () => {
     const { engine } = await setup({ authorization: { enabled: true } });
     const as = (userId: string, groupIds: string[]) => engine.runAs({ userId, groupIds, tenantIds: [] }, () => engine.historyCleanup.cleanUpHistoryAsync());

@@ -1,4 +1,4 @@
-import type { Expression, Selectable, SqlBool, Transaction } from 'kysely';
+import { sql, type Expression, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { Authorization, AuthorizationQuery, AuthorizationTypeCode } from '../../authorization/authorization.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { AuthorizationTable, StoreSchema } from '../schema.js';
@@ -9,6 +9,40 @@ const SORT_COLUMNS = { resourceType: 'resource_type', resourceId: 'resource_id' 
 
 /** A READ filter the caller adds to a query, given the id column it applies to. */
 export type ReadFilter = ((idColumn: string) => Expression<SqlBool>) | null;
+
+/**
+ * The READ filter of a history query (Camunda's configureHistoric…Query): a permission on the
+ * process definition by key, and — with enableHistoricInstancePermissions — READ on the historic
+ * process instance and a permission on the historic task, each by the column or expression naming
+ * it; the query joins them with OR. Null when checks do not apply.
+ */
+export type HistoryReadFilter = {
+  definition: (keyColumn: string) => Expression<SqlBool>;
+  /** READ on HISTORIC_PROCESS_INSTANCE; null unless enableHistoricInstancePermissions. */
+  instance: ((idColumn: string) => Expression<SqlBool>) | null;
+  /** The task permission on HISTORIC_TASK, for an id expression; null unless enableHistoricInstancePermissions. */
+  task: ((id: RawBuilder<unknown>) => Expression<SqlBool>) | null;
+} | null;
+
+/**
+ * A history query's condition on one row: the definition check on its key column, or — with
+ * enableHistoricInstancePermissions — READ on its historic process instance or the task permission
+ * on its historic task, where the row names them. `standaloneTask`: a column null on a standalone
+ * task's rows, which pass unchecked unless instance permissions are on (Camunda's queries skip the
+ * check for them then); `unchecked`: a column null on rows that always pass (a job log entry or an
+ * incident of no definition).
+ */
+export function historyAccess(
+  filter: NonNullable<HistoryReadFilter>,
+  row: { definitionKey: string; processInstanceId?: string; taskId?: string; standaloneTask?: string; unchecked?: string },
+): RawBuilder<SqlBool> {
+  const checks: Array<Expression<SqlBool>> = [filter.definition(row.definitionKey)];
+  if (filter.instance && row.processInstanceId) checks.push(filter.instance(row.processInstanceId));
+  if (filter.task && row.taskId) checks.push(filter.task(sql.ref(row.taskId)));
+  if (!filter.instance && row.standaloneTask) checks.push(sql<SqlBool>`${sql.ref(row.standaloneTask)} is null`);
+  if (row.unchecked) checks.push(sql<SqlBool>`${sql.ref(row.unchecked)} is null`);
+  return sql<SqlBool>`(${sql.join(checks, sql` or `)})`;
+}
 
 /** Authorizations, within one transaction. */
 export class AuthorizationRepository {
@@ -63,8 +97,10 @@ export class AuthorizationRepository {
   }
 
   /** Removes the authorizations on one resource (its owner is being deleted). */
-  async deleteByResource(resourceType: number, resourceId: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', resourceType).where('resource_id', '=', resourceId).execute();
+  /** The authorizations on one resource, or on several of one type. */
+  async deleteByResource(resourceType: number, resourceId: string | readonly string[]): Promise<void> {
+    if (typeof resourceId !== 'string' && resourceId.length === 0) return;
+    await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', resourceType).where('resource_id', 'in', typeof resourceId === 'string' ? [resourceId] : resourceId).execute();
   }
 
   private filtered(query: AuthorizationQuery, readable: ReadFilter) {

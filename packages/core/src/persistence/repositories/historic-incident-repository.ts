@@ -2,7 +2,7 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { HistoricIncident, HistoricIncidentQuery, HistoricIncidentSortField } from '../../services/history/historic-incident-types.js';
 import type { HistoricIncidentTable, StoreSchema } from '../schema.js';
-import type { ReadFilter } from './authorization-repository.js';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, likeMatches, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
@@ -23,12 +23,12 @@ const STATES: ReadonlyArray<['open' | 'resolved' | 'deleted', number]> = [['open
 export class HistoricIncidentRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async find(q: HistoricIncidentQuery, readable: ReadFilter): Promise<HistoricIncident[]> {
+  async find(q: HistoricIncidentQuery, readable: HistoryReadFilter): Promise<HistoricIncident[]> {
     const select = applySorting(this.filtered(q, readable).selectAll('i').select(inheritedRemovalTime('trellis_hi_incident', 'i')), q.sorting, SORT, 'i.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('i.create_time'), q).execute()).map(toHistoricIncident);
   }
 
-  async count(q: HistoricIncidentQuery, readable: ReadFilter): Promise<number> {
+  async count(q: HistoricIncidentQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.filtered(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -45,10 +45,10 @@ export class HistoricIncidentRepository {
     if (jobDefinitionIds.length > 0) await this.trx.deleteFrom('trellis_hi_incident').where('job_def_id', 'in', jobDefinitionIds).execute();
   }
 
-  private filtered(q: HistoricIncidentQuery, readable: ReadFilter): IncidentSelect {
+  private filtered(q: HistoricIncidentQuery, readable: HistoryReadFilter): IncidentSelect {
     let s: IncidentSelect = base(this.trx);
     // Camunda's HistoricIncident.xml: an incident of no process definition (a batch job's) passes.
-    if (readable) s = s.where((eb) => eb.or([eb('i.proc_def_id', 'is', null), readable('i.proc_def_key')]));
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 'i.proc_def_key', processInstanceId: 'i.proc_inst_id', unchecked: 'i.proc_def_id' }));
     if (q.incidentId !== undefined) s = s.where('i.id', '=', q.incidentId);
     if (q.incidentType !== undefined) s = s.where('i.incident_type', '=', q.incidentType);
     if (q.incidentMessage !== undefined) s = s.where('i.incident_message', '=', q.incidentMessage);

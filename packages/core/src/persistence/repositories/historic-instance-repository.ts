@@ -10,7 +10,7 @@ import type {
   HistoricProcessInstanceState,
 } from '../../services/history/historic-instances.js';
 import type { HistoricActivityInstanceTable, HistoricProcessInstanceTable, StoreSchema } from '../schema.js';
-import type { ReadFilter } from './authorization-repository.js';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, columnIn, LIKE_ESCAPE, likeMatches, nonEmpty, toDate } from './query-support.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { variableExists } from './variable-instance-query.js';
@@ -41,14 +41,14 @@ const STATE_FLAGS: ReadonlyArray<[keyof HistoricProcessInstanceQuery, HistoricPr
 export class HistoricInstanceRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async findProcessInstances(q: HistoricProcessInstanceQuery, readable: ReadFilter): Promise<HistoricProcessInstance[]> {
+  async findProcessInstances(q: HistoricProcessInstanceQuery, readable: HistoryReadFilter): Promise<HistoricProcessInstance[]> {
     let select = this.processSelect(q, readable).selectAll('p');
     select = applySorting(select, q.sorting, PROCESS_SORT, 'p.id');
     const rows = await applyPage(select, q).execute();
     return rows.map(toProcessInstance);
   }
 
-  async countProcessInstances(q: HistoricProcessInstanceQuery, readable: ReadFilter): Promise<number> {
+  async countProcessInstances(q: HistoricProcessInstanceQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.processSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -60,7 +60,7 @@ export class HistoricInstanceRepository {
     await this.trx.deleteFrom('trellis_hi_procinst').where('id', '=', id).execute();
   }
 
-  async findActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<HistoricActivityInstance[]> {
+  async findActivityInstances(q: HistoricActivityInstanceQuery, readable: HistoryReadFilter): Promise<HistoricActivityInstance[]> {
     let select = this.activitySelect(q, readable).selectAll('a').select(inheritedRemovalTime('trellis_hi_actinst', 'a'));
     const sorting = q.sorting?.flatMap((each) =>
       // Camunda's occurrence: start time, then the order within the execution.
@@ -71,14 +71,14 @@ export class HistoricInstanceRepository {
     return rows.map(toActivityInstance);
   }
 
-  async countActivityInstances(q: HistoricActivityInstanceQuery, readable: ReadFilter): Promise<number> {
+  async countActivityInstances(q: HistoricActivityInstanceQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.activitySelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  private processSelect(q: HistoricProcessInstanceQuery, readable: ReadFilter): ProcessSelect {
+  private processSelect(q: HistoricProcessInstanceQuery, readable: HistoryReadFilter): ProcessSelect {
     let s: ProcessSelect = processBase(this.trx);
-    if (readable) s = s.where(readable('p.proc_def_key'));
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 'p.proc_def_key', processInstanceId: 'p.id' }));
     const main = processCriteria(q, stateOf(q));
     if (main.length > 0) s = s.where(sql<SqlBool>`${sql.join(main, sql` and `)}`);
     for (const or of q.orQueries ?? []) {
@@ -90,9 +90,9 @@ export class HistoricInstanceRepository {
     return s;
   }
 
-  private activitySelect(q: HistoricActivityInstanceQuery, readable: ReadFilter): ActivitySelect {
+  private activitySelect(q: HistoricActivityInstanceQuery, readable: HistoryReadFilter): ActivitySelect {
     let s: ActivitySelect = activityBase(this.trx);
-    if (readable) s = s.where(readable('a.proc_def_key'));
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 'a.proc_def_key', processInstanceId: 'a.proc_inst_id' }));
     if (q.activityInstanceId !== undefined) s = s.where('a.id', '=', q.activityInstanceId);
     if (q.processInstanceId !== undefined) s = s.where('a.proc_inst_id', '=', q.processInstanceId);
     if (q.processDefinitionId !== undefined) s = s.where('a.proc_def_id', '=', q.processDefinitionId);

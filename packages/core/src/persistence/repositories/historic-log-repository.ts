@@ -8,7 +8,7 @@ import type {
   HistoricJobLogSortField,
 } from '../../services/history/historic-log-types.js';
 import type { HistoricExternalTaskLogTable, HistoricJobLogTable, StoreSchema } from '../schema.js';
-import type { ReadFilter } from './authorization-repository.js';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, nonEmpty, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
@@ -44,14 +44,14 @@ const lastState = (q: Partial<Record<(typeof STATES)[number][0], boolean>>) => S
 export class HistoricLogRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async findJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<HistoricJobLog[]> {
+  async findJobLogs(q: HistoricJobLogQuery, readable: HistoryReadFilter): Promise<HistoricJobLog[]> {
     // Camunda's occurrence: the order the entries were written in.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'occurrence' ? [{ ...each, sortBy: 'timestamp' as const }, each] : [each]));
     const select = applySorting(this.jobSelect(q, readable).selectAll('j').select(inheritedRemovalTime('trellis_hi_job_log', 'j')), sorting, JOB_SORT, 'j.id');
     return (await applyPage(sorting?.length ? select : select.orderBy('j.timestamp').orderBy('j.sequence_counter'), q).execute()).map(toJobLog);
   }
 
-  async countJobLogs(q: HistoricJobLogQuery, readable: ReadFilter): Promise<number> {
+  async countJobLogs(q: HistoricJobLogQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.jobSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -61,12 +61,12 @@ export class HistoricLogRepository {
     return row ? { stacktrace: row.job_exception_stack, processDefinitionKey: row.process_def_key, batchId: row.batch_id, tenantId: row.tenant_id } : null;
   }
 
-  async findExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: ReadFilter): Promise<HistoricExternalTaskLog[]> {
+  async findExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: HistoryReadFilter): Promise<HistoricExternalTaskLog[]> {
     const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('trellis_hi_ext_task_log', 't')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(q.sorting?.length ? select : select.orderBy('t.timestamp'), q).execute()).map(toExternalTaskLog);
   }
 
-  async countExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: ReadFilter): Promise<number> {
+  async countExternalTaskLogs(q: HistoricExternalTaskLogQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.taskSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -91,9 +91,9 @@ export class HistoricLogRepository {
     if (jobDefinitionIds.length > 0) await this.trx.deleteFrom('trellis_hi_job_log').where('job_def_id', 'in', jobDefinitionIds).execute();
   }
 
-  private jobSelect(q: HistoricJobLogQuery, readable: ReadFilter): JobSelect {
+  private jobSelect(q: HistoricJobLogQuery, readable: HistoryReadFilter): JobSelect {
     let s: JobSelect = jobBase(this.trx);
-    if (readable) s = s.where((eb) => eb.or([eb('j.process_def_key', 'is', null), readable('j.process_def_key')]));
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 'j.process_def_key', processInstanceId: 'j.process_instance_id', unchecked: 'j.process_def_key' }));
     if (q.logId !== undefined) s = s.where('j.id', '=', q.logId);
     if (q.jobId !== undefined) s = s.where('j.job_id', '=', q.jobId);
     if (q.jobExceptionMessage !== undefined) s = s.where('j.job_exception_msg', '=', q.jobExceptionMessage);
@@ -118,9 +118,9 @@ export class HistoricLogRepository {
     return s;
   }
 
-  private taskSelect(q: HistoricExternalTaskLogQuery, readable: ReadFilter): TaskSelect {
+  private taskSelect(q: HistoricExternalTaskLogQuery, readable: HistoryReadFilter): TaskSelect {
     let s: TaskSelect = taskBase(this.trx);
-    if (readable) s = s.where(readable('t.proc_def_key'));
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 't.proc_def_key', processInstanceId: 't.proc_inst_id' }));
     if (q.logId !== undefined) s = s.where('t.id', '=', q.logId);
     if (q.externalTaskId !== undefined) s = s.where('t.ext_task_id', '=', q.externalTaskId);
     if (q.topicName !== undefined) s = s.where('t.topic_name', '=', q.topicName);

@@ -11,7 +11,7 @@ import type {
   HistoricTaskReportCount,
 } from '../../services/history/historic-tasks.js';
 import type { HistoricIdentityLinkTable, HistoricTaskInstanceTable, StoreSchema } from '../schema.js';
-import type { ReadFilter } from './authorization-repository.js';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, columnIn, LIKE_ESCAPE, likeMatches, toDate } from './query-support.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants, tenantCondition, type TenantChecked } from '../../authorization/tenant-check.js';
@@ -40,22 +40,22 @@ const LINK_SORT: Record<HistoricIdentityLinkLogSortField, string> = {
 export class HistoricTaskRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
-  async findTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<HistoricTaskInstance[]> {
+  async findTasks(q: HistoricTaskInstanceQuery, readable: HistoryReadFilter): Promise<HistoricTaskInstance[]> {
     const select = applySorting(this.taskSelect(q, readable).selectAll('t').select(inheritedRemovalTime('trellis_hi_taskinst', 't')), q.sorting, TASK_SORT, 't.id');
     return (await applyPage(select, q).execute()).map(toTask);
   }
 
-  async countTasks(q: HistoricTaskInstanceQuery, readable: ReadFilter): Promise<number> {
+  async countTasks(q: HistoricTaskInstanceQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.taskSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  async findIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<HistoricIdentityLinkLog[]> {
+  async findIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: HistoryReadFilter): Promise<HistoricIdentityLinkLog[]> {
     const select = applySorting(this.linkSelect(q, readable).selectAll('l').select(inheritedRemovalTime('trellis_hi_identitylink', 'l')), q.sorting, LINK_SORT, 'l.id');
     return (await applyPage(select, q).execute()).map(toLink);
   }
 
-  async countIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): Promise<number> {
+  async countIdentityLinkLogs(q: HistoricIdentityLinkLogQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.linkSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -109,9 +109,10 @@ export class HistoricTaskRepository {
     }));
   }
 
-  private taskSelect(q: HistoricTaskInstanceQuery, readable: ReadFilter): TaskSelect {
+  private taskSelect(q: HistoricTaskInstanceQuery, readable: HistoryReadFilter): TaskSelect {
     let s: TaskSelect = taskBase(this.trx);
-    if (readable) s = s.where(readable('t.proc_def_key'));
+    // Camunda skips the check for standalone tasks unless instance permissions are on.
+    if (readable) s = s.where(historyAccess(readable, { definitionKey: 't.proc_def_key', processInstanceId: 't.proc_inst_id', taskId: 't.id', standaloneTask: 't.execution_id' }));
     // Camunda joins the historic process instance outer when an or-query is given: a task without one then is "process unfinished".
     const outerJoin = (q.orQueries?.length ?? 0) > 0;
     for (const criterion of historicTaskCriteria(q, false, outerJoin)) s = s.where(criterion);
@@ -124,10 +125,9 @@ export class HistoricTaskRepository {
     return tenants ? s.where(tenants) : s;
   }
 
-  private linkSelect(q: HistoricIdentityLinkLogQuery, readable: ReadFilter): LinkSelect {
+  private linkSelect(q: HistoricIdentityLinkLogQuery, readable: HistoryReadFilter): LinkSelect {
     let s: LinkSelect = linkBase(this.trx);
-    // Camunda skips the check for a standalone task's entries (no definition).
-    if (readable) s = s.where((eb) => eb.or([readable('l.proc_def_key'), eb('l.proc_def_key', 'is', null)]));
+    if (readable) s = s.where(linkAccess(readable));
     if (q.type !== undefined) s = s.where('l.type', '=', q.type);
     if (q.userId !== undefined) s = s.where('l.user_id', '=', q.userId);
     if (q.groupId !== undefined) s = s.where('l.group_id', '=', q.groupId);
@@ -313,4 +313,15 @@ function finishedWithin(completed: CompletedWindow) {
   const tenants = tenantCondition(completed, 't.tenant_id');
   if (tenants) conditions.push(tenants);
   return sql.join(conditions, sql` and `);
+}
+
+/**
+ * Camunda's identity link log check: a standalone task's entries (no definition) pass unchecked;
+ * with instance permissions on, only entries of a historic task count (Camunda joins the task
+ * inner), through the definition, the task's process instance or the task.
+ */
+function linkAccess(readable: NonNullable<HistoryReadFilter>): RawBuilder<SqlBool> {
+  if (!readable.instance) return historyAccess(readable, { definitionKey: 'l.proc_def_key', standaloneTask: 'l.proc_def_key' });
+  const access = historyAccess(readable, { definitionKey: 'l.proc_def_key', processInstanceId: 'lt.proc_inst_id', taskId: 'l.task_id' });
+  return sql<SqlBool>`exists (select 1 from trellis_hi_taskinst lt where lt.id = l.task_id and ${access})`;
 }

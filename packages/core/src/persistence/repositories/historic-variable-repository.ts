@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { BadUserRequestException } from '../../errors/exceptions.js';
 import { fromStorage } from '../../runtime/variables/index.js';
 import type {
@@ -11,7 +11,7 @@ import type {
   HistoricVariableUpdate,
 } from '../../services/history/historic-variable-types.js';
 import type { StoreSchema } from '../schema.js';
-import type { ReadFilter } from './authorization-repository.js';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import { applyPage, applySorting, LIKE_ESCAPE, toDate } from './query-support.js';
 import { valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
@@ -40,7 +40,7 @@ export class HistoricVariableRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   /** `withBinary`: load Bytes values and File contents (Camunda's lists leave them out). */
-  async findInstances(q: HistoricVariableInstanceQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricVariableInstance[]> {
+  async findInstances(q: HistoricVariableInstanceQuery, readable: HistoryReadFilter, withBinary: boolean): Promise<HistoricVariableInstance[]> {
     const select = this.instanceSelect(q, readable).selectAll('v').select(inheritedRemovalTime('trellis_hi_varinst', 'v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     const rows = await applyPage(applySorting(select, q.sorting, INSTANCE_SORT, 'v.id'), q).execute();
     return rows.map((row) => ({
@@ -61,18 +61,18 @@ export class HistoricVariableRepository {
     }));
   }
 
-  async countInstances(q: HistoricVariableInstanceQuery, readable: ReadFilter): Promise<number> {
+  async countInstances(q: HistoricVariableInstanceQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.instanceSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   /** Variable updates only (whatever the query asks about form fields). */
-  async findDetails(q: HistoricDetailQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricVariableUpdate[]> {
+  async findDetails(q: HistoricDetailQuery, readable: HistoryReadFilter, withBinary: boolean): Promise<HistoricVariableUpdate[]> {
     return (await this.findAnyDetails({ ...q, variableUpdates: true }, readable, withBinary)) as HistoricVariableUpdate[];
   }
 
   /** Variable updates and form fields, as the query's formFields and variableUpdates choose. */
-  async findAnyDetails(q: HistoricDetailQuery, readable: ReadFilter, withBinary: boolean): Promise<HistoricDetail[]> {
+  async findAnyDetails(q: HistoricDetailQuery, readable: HistoryReadFilter, withBinary: boolean): Promise<HistoricDetail[]> {
     const select = this.detailSelect(q, readable).selectAll('v').select(inheritedRemovalTime('trellis_hi_detail', 'v')).select(withBinary ? 'v.bytes as data' : sql<Buffer | null>`null`.as('data'));
     // Details of one command share their time: the sequence keeps them in the order they happened.
     const sorting = q.sorting?.flatMap((each) => (each.sortBy === 'time' || each.sortBy === 'occurrence' ? [each, { sortBy: 'sequence' as const, sortOrder: each.sortOrder }] : [each]));
@@ -105,7 +105,7 @@ export class HistoricVariableRepository {
     });
   }
 
-  async countDetails(q: HistoricDetailQuery, readable: ReadFilter): Promise<number> {
+  async countDetails(q: HistoricDetailQuery, readable: HistoryReadFilter): Promise<number> {
     const row = await this.detailSelect(q, readable).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -119,10 +119,9 @@ export class HistoricVariableRepository {
     await this.trx.deleteFrom('trellis_hi_varinst').where(column, '=', value).execute();
   }
 
-  private instanceSelect(q: HistoricVariableInstanceQuery, readable: ReadFilter) {
+  private instanceSelect(q: HistoricVariableInstanceQuery, readable: HistoryReadFilter) {
     let s = this.trx.selectFrom('trellis_hi_varinst as v');
-    // Camunda skips the check for a standalone task's values (no execution).
-    if (readable) s = s.where((eb) => eb.or([readable('v.proc_def_key'), eb('v.execution_id', 'is', null)]));
+    if (readable) s = s.where(variableAccess(readable));
     if (q.variableId !== undefined) s = s.where('v.id', '=', q.variableId);
     if (!q.includeDeleted) s = s.where('v.state', '=', 'CREATED');
     if (q.variableName !== undefined) s = s.where(q.variableNamesIgnoreCase ? sql<SqlBool>`lower(v.name) = lower(${q.variableName})` : sql<SqlBool>`v.name = ${q.variableName}`);
@@ -149,10 +148,9 @@ export class HistoricVariableRepository {
     return s;
   }
 
-  private detailSelect(q: HistoricDetailQuery, readable: ReadFilter) {
+  private detailSelect(q: HistoricDetailQuery, readable: HistoryReadFilter) {
     let s = this.trx.selectFrom('trellis_hi_detail as v');
-    // Camunda skips the check for a standalone task's values (no execution).
-    if (readable) s = s.where((eb) => eb.or([readable('v.proc_def_key'), eb('v.execution_id', 'is', null)]));
+    if (readable) s = s.where(variableAccess(readable));
     if (q.detailId !== undefined) s = s.where('v.id', '=', q.detailId);
     if (q.processInstanceId !== undefined) s = s.where('v.proc_inst_id', '=', q.processInstanceId);
     if (q.processInstanceIdIn !== undefined) s = s.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
@@ -192,4 +190,15 @@ function valueOf(type: string, row: ValueColumns) {
     double_value: row.double_value == null ? null : Number(row.double_value),
     bytes: row.bytes == null ? null : Buffer.from(row.bytes),
   });
+}
+
+/**
+ * Camunda's historic variable and detail check: a standalone task's values (no execution) pass
+ * unchecked unless instance permissions are on; with them, also READ on the historic process
+ * instance, or the task permission on any historic task of that instance or on the value's own task.
+ */
+function variableAccess(readable: NonNullable<HistoryReadFilter>): RawBuilder<SqlBool> {
+  const access = historyAccess(readable, { definitionKey: 'v.proc_def_key', processInstanceId: 'v.proc_inst_id', standaloneTask: 'v.execution_id' });
+  if (!readable.task) return access;
+  return sql<SqlBool>`(${access} or exists (select 1 from trellis_hi_taskinst vt where (vt.proc_inst_id = v.proc_inst_id or vt.id = v.task_id) and ${readable.task(sql.ref('vt.id'))}))`;
 }

@@ -1,4 +1,5 @@
-import { sql, type Selectable, type SqlBool, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
 import type { UserOperationLogEntry, UserOperationLogQuery } from '../../services/history/historic-user-operation-types.js';
 import type { StoreSchema, UserOperationLogTable } from '../schema.js';
 import { applyPage, nonEmpty, toDate } from './query-support.js';
@@ -7,8 +8,12 @@ import { applyTenantCheck } from '../../authorization/tenant-check.js';
 
 const base = (trx: Transaction<StoreSchema>) => trx.selectFrom('trellis_hi_op_log as o');
 type Select = ReturnType<typeof base>;
-/** The caller's read rights as a SQL condition on (definition key column, category column); null: no restriction. */
-export type OperationLogReadFilter = ((keyColumn: string, categoryColumn: string) => RawBuilder<SqlBool>) | null;
+/**
+ * The caller's read rights (null: no restriction): the history filter (READ_HISTORY on the
+ * definition; with instance permissions, READ on the historic process instance or task) and READ on
+ * the operation log category.
+ */
+export type OperationLogReadFilter = { history: NonNullable<HistoryReadFilter>; category: (column: string) => Expression<SqlBool> } | null;
 
 /** The user operation log table (Camunda's UserOperationLogQuery and its annotation update). */
 export class UserOperationLogRepository {
@@ -40,7 +45,11 @@ export class UserOperationLogRepository {
   private select(q: UserOperationLogQuery, readable: OperationLogReadFilter): Select {
     let s: Select = base(this.trx);
     s = applyTenantCheck(s, q, 'o.tenant_id');
-    if (readable) s = s.where(readable('o.proc_def_key', 'o.category'));
+    // Camunda: an entry of neither a definition nor a category passes unchecked.
+    if (readable) {
+      const history = historyAccess(readable.history, { definitionKey: 'o.proc_def_key', processInstanceId: 'o.proc_inst_id', taskId: 'o.task_id' });
+      s = s.where(sql<SqlBool>`(${history} or ${readable.category('o.category')} or (o.category is null and o.proc_def_key is null))`);
+    }
     const equals: ReadonlyArray<[keyof UserOperationLogQuery, keyof UserOperationLogTable]> = [
       ['deploymentId', 'deployment_id'], ['processDefinitionId', 'proc_def_id'], ['processDefinitionKey', 'proc_def_key'],
       ['processInstanceId', 'proc_inst_id'], ['executionId', 'execution_id'], ['caseDefinitionId', 'case_def_id'],

@@ -9,6 +9,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, NotFoundException, NullValueException } from '../../errors/exceptions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { inheritedRemovalTime } from '../../history/removal-time.js';
 
 export interface AuthorizationCheckRequest {
   permissionName: string;
@@ -41,6 +42,7 @@ export class AuthorizationService {
         rootProcessInstanceId: null,
       };
       validateAuthorization(authorization);
+      Object.assign(authorization, await historicOwner(ctx, authorization));
       await ctx.authorizations.insert(authorization);
       OperationLogEntries.authorization(ctx, 'Create', authorization, null);
       return authorization;
@@ -82,6 +84,7 @@ export class AuthorizationService {
       };
       if (updated.type === 0 && updated.userId === null) updated.userId = ANY;
       validateAuthorization(updated);
+      Object.assign(updated, await historicOwner(ctx, updated));
       // Camunda checks UPDATE when it writes, after the new values were checked.
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.AUTHORIZATION, resourceId: id });
       await ctx.authorizations.update(updated);
@@ -109,6 +112,11 @@ export class AuthorizationService {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) => {
       const [permission] = permissionsFromNames([request.permissionName], request.resourceType);
       // Camunda's AuthorizationManager.isAuthorized: with authorization off, true before any other check.
+      // Camunda's AuthorizationCheckCmd, before AuthorizationManager.isAuthorized.
+      const historic = request.resourceType === Resources.HISTORIC_TASK.code || request.resourceType === Resources.HISTORIC_PROCESS_INSTANCE.code;
+      if (historic && !ctx.config.authorization.enableHistoricInstancePermissions) {
+        throw new BadUserRequestException(engineMessage('03', '090', 'Historic instance permissions are disabled, please check your process engine configuration.'));
+      }
       if (!ctx.config.authorization.enabled) return true;
       if (!isValidFor(permission, request.resourceType)) {
         const name = resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
@@ -150,4 +158,23 @@ export class AuthorizationService {
 function requireResourceType(resourceType: number | null | undefined): number {
   if (resourceType === null || resourceType === undefined) throw new NullValueException("Authorization 'resourceType' cannot be null.");
   return resourceType;
+}
+
+/**
+ * Camunda's SaveAuthorizationCmd.provideRemovalTime: a grant on a historic process instance or task
+ * belongs to that history's root process instance and takes its removal time (both null when the
+ * resource id is none, `*` or unknown); on any other resource they stay as they are.
+ */
+async function historicOwner(ctx: CommandContext, authorization: Authorization): Promise<Pick<Authorization, 'rootProcessInstanceId' | 'removalTime'> | null> {
+  const { resourceType, resourceId } = authorization;
+  const isInstance = resourceType === Resources.HISTORIC_PROCESS_INSTANCE.code;
+  if (!isInstance && resourceType !== Resources.HISTORIC_TASK.code) return null;
+  const none = { rootProcessInstanceId: null, removalTime: null };
+  if (resourceId === null || resourceId === ANY) return none;
+  const row = isInstance
+    ? await ctx.trx.selectFrom('trellis_hi_procinst').select(['root_proc_inst_id', 'removal_time']).where('id', '=', resourceId).executeTakeFirst()
+    : await ctx.trx.selectFrom('trellis_hi_taskinst as t').select(['t.root_proc_inst_id', inheritedRemovalTime('trellis_hi_taskinst', 't')]).where('t.id', '=', resourceId).executeTakeFirst()
+        .then((task) => task && { root_proc_inst_id: task.root_proc_inst_id, removal_time: task.inherited_removal_time });
+  if (!row) return none;
+  return { rootProcessInstanceId: row.root_proc_inst_id, removalTime: row.removal_time == null ? null : new Date(Number(row.removal_time)) };
 }

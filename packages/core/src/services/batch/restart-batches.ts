@@ -138,7 +138,7 @@ export async function restartInstance(
   historicId: string,
   settings: InstanceRestartSettings,
 ): Promise<string> {
-  const readable = await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+  const readable = await ctx.authz.historyFilter();
   const [historic] = await new HistoricInstanceRepository(ctx.trx).findProcessInstances(ctx.tenantCheck.query({ processInstanceId: historicId }), readable);
   if (!historic) throw new BadUserRequestException('Historic process instance cannot be found: historicProcessInstanceId is null');
   if (historic.endTime === null) {

@@ -1,4 +1,3 @@
-import { Resources } from '../../authorization/resources.js';
 import type { CommandExecutor } from '../../command/command-executor.js';
 import { HistoricIncidentRepository } from '../../persistence/repositories/historic-incident-repository.js';
 import type { HistoricIncident, HistoricIncidentQuery } from './historic-incident-types.js';
@@ -9,13 +8,13 @@ export class HistoricIncidents {
 
   find(query: HistoricIncidentQuery = {}): Promise<HistoricIncident[]> {
     return this.commands.run('HistoricIncidentQuery', async (ctx) =>
-      new HistoricIncidentRepository(ctx.trx).find(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
+      new HistoricIncidentRepository(ctx.trx).find(ctx.tenantCheck.query(query), await ctx.authz.historyFilter()),
     );
   }
 
   count(query: HistoricIncidentQuery = {}): Promise<number> {
     return this.commands.run('HistoricIncidentQuery', async (ctx) =>
-      new HistoricIncidentRepository(ctx.trx).count(ctx.tenantCheck.query(query), await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION)),
+      new HistoricIncidentRepository(ctx.trx).count(ctx.tenantCheck.query(query), await ctx.authz.historyFilter()),
     );
   }
 }

@@ -1,4 +1,3 @@
-import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { HistoricInstanceRepository } from '../../persistence/repositories/historic-instance-repository.js';
 import type { HistoricProcessInstanceQuery } from './historic-instances.js';
@@ -10,7 +9,7 @@ import type { HistoricProcessInstanceQuery } from './historic-instances.js';
  */
 export async function historicInstanceIds(ctx: CommandContext, query: HistoricProcessInstanceQuery): Promise<string[]> {
   const { firstResult: _first, maxResults: _max, sorting: _sorting, ...unpaged } = query;
-  const readable = await ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+  const readable = await ctx.authz.historyFilter();
   const instances = await new HistoricInstanceRepository(ctx.trx).findProcessInstances(ctx.tenantCheck.query(unpaged), readable);
   return instances.map((instance) => instance.id);
 }

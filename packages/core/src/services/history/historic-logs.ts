@@ -61,5 +61,5 @@ export class HistoricLogs {
   }
 }
 
-const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+const readableHistory = (ctx: CommandContext) => ctx.authz.historyFilter();
 

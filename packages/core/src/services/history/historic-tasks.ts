@@ -199,7 +199,7 @@ export class HistoricTasks {
   }
 }
 
-const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+const readableHistory = (ctx: CommandContext) => ctx.authz.historyFilter();
 
 async function checkReport(ctx: CommandContext): Promise<void> {
   await ctx.authz.check({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: '*' });

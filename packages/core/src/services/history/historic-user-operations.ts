@@ -5,7 +5,7 @@ import type { CommandExecutor } from '../../command/command-executor.js';
 import { ensureNotNull } from '../../errors/ensure.js';
 import { BadUserRequestException, NotValidException } from '../../errors/exceptions.js';
 import { OperationLogCategory, UserOperationLog } from '../../history/user-operation-log.js';
-import { UserOperationLogRepository } from '../../persistence/repositories/user-operation-log-repository.js';
+import { UserOperationLogRepository, type OperationLogReadFilter } from '../../persistence/repositories/user-operation-log-repository.js';
 import type { UserOperationLogEntry, UserOperationLogQuery } from './historic-user-operation-types.js';
 
 /**
@@ -49,8 +49,12 @@ export class HistoricUserOperations {
   }
 }
 
-const readable = (ctx: CommandContext) =>
-  ctx.authz.readFilterEither({ permission: 'READ_HISTORY', resource: Resources.PROCESS_DEFINITION }, { permission: 'READ', resource: Resources.OPERATION_LOG_CATEGORY });
+/** Camunda's configureUserOperationLogQuery: READ_HISTORY on the definition (or instance permissions) or READ on the category. */
+async function readable(ctx: CommandContext): Promise<OperationLogReadFilter> {
+  const history = await ctx.authz.historyFilter();
+  const category = await ctx.authz.readFilter('READ', Resources.OPERATION_LOG_CATEGORY);
+  return history && category ? { history, category } : null;
+}
 
 /** UPDATE_HISTORY on the definition key or UPDATE on the category, whichever the entry has; neither: no check. */
 async function checkUpdate(ctx: CommandContext, entry: UserOperationLogEntry): Promise<void> {

@@ -8,7 +8,7 @@ import type { HistoricDetail, HistoricDetailQuery, HistoricVariableInstance, His
 
 /** Camunda's configureHistoricVariableAndDetailQuery: READ_HISTORY on the definition, READ_HISTORY_VARIABLE with enforceSpecificVariablePermission. */
 const readableHistory = (ctx: CommandContext) =>
-  ctx.authz.readFilter(ctx.config.authorization.enforceSpecificVariablePermission ? 'READ_HISTORY_VARIABLE' : 'READ_HISTORY', Resources.PROCESS_DEFINITION);
+  ctx.config.authorization.enforceSpecificVariablePermission ? ctx.authz.historyFilter('READ_HISTORY_VARIABLE', 'READ_VARIABLE') : ctx.authz.historyFilter();
 const repository = (ctx: CommandContext) => new HistoricVariableRepository(ctx.trx);
 
 /**

@@ -114,7 +114,7 @@ export class HistoryService {
   }
 }
 
-const readableHistory = (ctx: CommandContext) => ctx.authz.readFilter('READ_HISTORY', Resources.PROCESS_DEFINITION);
+const readableHistory = (ctx: CommandContext) => ctx.authz.historyFilter();
 
 /**
  * Camunda's DeleteHistoricProcessInstancesCmd inside the caller's command: every instance found
@@ -144,9 +144,9 @@ export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids:
     for (const id of found) {
       await repository.deleteProcessInstance(id);
       await variables.deleteInstances({ processInstanceId: id });
-      // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instance go with it.
-      await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, id);
     }
+    // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
+    await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, found);
     await IncidentAndLogDeletion.ofProcessInstances(ctx, found);
   }
   OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: found.length }, { property: 'async', newValue: false }]);

@@ -11,6 +11,7 @@ import type { TaskReadFilter } from '../../persistence/repositories/task-reposit
 import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
+import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -666,7 +667,7 @@ export class TaskService {
       } else {
         if (add) {
           await ctx.tasks.addLink(task.id, userId, groupId, type);
-          await grantTaskDefault(ctx, task.id, userId !== null ? { userId } : { groupId: groupId! }, 'identityLink');
+          await grantTaskDefault(ctx, task, userId !== null ? { userId } : { groupId: groupId! }, 'identityLink');
         }
         else await ctx.tasks.deleteLink(task.id, userId, groupId, type);
         await TaskHistory.linkChanged(ctx, task, type, userId, groupId, add ? 'add' : 'delete');
@@ -869,16 +870,6 @@ export interface NewAttachment {
   type?: string | null;
   url?: string | null;
   content?: Buffer | null;
-}
-
-/** The root of a process instance's call hierarchy (null for none). */
-async function rootInstanceOf(ctx: CommandContext, processInstanceId: string | null): Promise<string | null> {
-  let root = processInstanceId;
-  for (let caller = root ? await ctx.executions.findById(root) : null; caller?.superProcessInstanceId; ) {
-    root = caller.superProcessInstanceId;
-    caller = await ctx.executions.findById(root);
-  }
-  return root;
 }
 
 /**

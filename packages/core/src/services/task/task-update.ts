@@ -9,6 +9,6 @@ export async function updateTask(ctx: CommandContext, task: Task, changes: Parti
   await ctx.tasks.update(changed);
   await TaskHistory.updated(ctx, task, changed);
   // Camunda's setAssignee / setOwner fire the authorization provider for the user they set.
-  if (changes.assignee) await grantTaskDefault(ctx, task.id, { userId: changes.assignee }, 'assignee');
-  if (changes.owner) await grantTaskDefault(ctx, task.id, { userId: changes.owner }, 'owner');
+  if (changes.assignee) await grantTaskDefault(ctx, task, { userId: changes.assignee }, 'assignee');
+  if (changes.owner) await grantTaskDefault(ctx, task, { userId: changes.owner }, 'owner');
 }
