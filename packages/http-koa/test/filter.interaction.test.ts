@@ -169,6 +169,53 @@ describe('the Filter group', () => {
     expect(anonymous.body.message).toBe("Unable to invoke method 'taskAssignee' on class 'org.camunda.bpm.engine.impl.TaskQueryImpl'");
   });
 
+  it("extends as Camunda's TaskQueryImpl.extend: or-queries add up, the extension's suspension state wins; or-query expressions are evaluated; HAL shows form keys", async () => {
+    rest = await startRestHarness();
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(MODEL.replace('name="Check"', 'name="Check" camunda:formKey="embedded:app:check.html"')) }] });
+    const john = await startFor('john');
+    const mary = await startFor('mary');
+    await startFor('kim');
+    await rest.request('PUT', `/process-instance/${mary.instanceId}/suspended`, { json: { suspended: true } });
+    const create = async (query: unknown) => (await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'F', query } })).body.id as string;
+    const count = async (id: string, extending: unknown) => (await rest.request('POST', `/filter/${id}/count`, { json: extending })).body.count as number;
+
+    // Saved (john or mary) and extending (mary or kim): both or-queries hold, leaving mary.
+    const either = await create({ orQueries: [{ assignee: 'john', assigneeIn: ['mary'] }] });
+    expect(await count(either, { orQueries: [{ assignee: 'mary', assigneeIn: ['kim'] }] })).toBe(1);
+    // Saved suspended, extended active: the extension's state counts.
+    const suspended = await create({ suspended: true });
+    expect(await count(suspended, { assigneeLike: '%' })).toBe(1);
+    expect(await count(suspended, { active: true })).toBe(2);
+    // An expression inside an or-query is no ad-hoc expression: saved and run.
+    const withExpression = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'E', query: { orQueries: [{ createdBeforeExpression: '${dateTime().plusDays(1)}', assignee: 'nobody' }] } } });
+    expect(withExpression.status).toBe(200);
+    expect(await count(withExpression.body.id, { assigneeLike: '%' })).toBe(3);
+
+    const list = await rest.request('GET', `/filter/${either}/list`, { headers: { accept: 'application/hal+json' }, outsideContract: true });
+    const tasks = JSON.parse(list.body.toString('utf8'))._embedded.task as Array<{ id: string; formKey: string | null }>;
+    expect(tasks.map((task) => [task.id, task.formKey])).toEqual(expect.arrayContaining([[john.taskId, 'embedded:app:check.html']]));
+    // itemCount is a Java Boolean: TRUE counts.
+    expect((await rest.request('GET', `/filter/${either}`, { query: { itemCount: 'TRUE' } })).body.itemCount).toBe(2);
+  });
+
+  it('checks CREATE before the query and the name before the query; an owner * cannot get the default grant', async () => {
+    rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
+    await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');
+    const admin = basic('admin', 'admin-secret');
+    await rest.request('POST', '/user/create', { json: { profile: { id: 'jonny' }, credentials: { password: 'jonny-secret' } }, headers: admin });
+    const badQuery = { resourceType: 'Task', name: 'x', query: { priority: 'high' } };
+    const denied = await rest.request('POST', '/filter/create', { json: badQuery, headers: basic('jonny', 'jonny-secret') });
+    expect(denied.status).toBe(403);
+    expect((await rest.request('POST', '/filter/create', { json: badQuery, headers: admin })).status).toBe(400);
+    const noName = await rest.request('POST', '/filter/create', { json: { ...badQuery, name: '' }, headers: admin });
+    expect([noName.status, noName.body.message]).toEqual([400, 'Unable to create filter with invalid content']);
+
+    const anyOwner = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', owner: '*', query: {} }, headers: admin });
+    expect(anyOwner.status).toBe(500);
+    expect(anyOwner.body).toMatchObject({ type: 'ProcessEngineException', message: 'Cannot create default authorization for filter owner *: id cannot be *. * is a reserved identifier.' });
+    expect((await rest.request('GET', '/filter/count', { headers: admin })).body).toEqual({ count: 0 });
+  });
+
   it("evaluates the saved query's expressions for the caller; needs CREATE to create, READ to see and run; the owner gets ALL", async () => {
     rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
     await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');

@@ -356,7 +356,7 @@ describe('query bodies and BPMN errors from user tasks', () => {
     expect(created.body).toMatchObject({ taskId: task.id, processInstanceId: id, rootProcessInstanceId: id, message: 'looks good', userId: null });
     expect(created.body.links).toEqual([{ method: 'GET', href: `${rest.url}/task/${task.id}/comment/${created.body.id}`, rel: 'self' }]);
     expect(bare.body).toMatchObject({ taskId: task.id, processInstanceId: null, message: '' });
-    expect(empty.body).toEqual({ type: 'InvalidRequestException', message: 'Not enough parameters submitted', code: null });
+    expect(empty.body).toEqual({ type: 'InvalidRequestException', message: 'Not enough parameters submitted', code: 0 });
     expect(afterwards.status).toBe(200);
     expect(listed.body.map((comment: { message: string }) => comment.message).sort()).toEqual(['', 'done', 'looks good']);
     expect(one.body.id).toBe(created.body.id);

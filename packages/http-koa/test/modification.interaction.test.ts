@@ -108,6 +108,24 @@ describe('POST /modification/execute', () => {
       "no deployed process definition found with id 'unknown': processDefinition is null",
     );
     expect(await positions()).toEqual([['review'], ['review'], ['review']]);
+    // Camunda passes the engine's message alone (no cause): the body's code is null.
+    expect((await post({ ...base, processInstanceIds: [] })).body.code).toBeNull();
+  });
+
+  it('ends an instance it leaves empty as internally terminated; the single-instance resource as externally terminated', async () => {
+    await setUp();
+    const cancelReview = [{ type: 'cancel', activityId: 'review' }];
+    expect((await rest.request('POST', '/modification/execute', { json: { processDefinitionId: definitionId, instructions: cancelReview, processInstanceIds: [ids[0]] } })).status).toBe(204);
+    expect((await rest.request('POST', `/process-instance/${ids[1]}/modification`, { json: { instructions: cancelReview } })).status).toBe(204);
+    const state = async (id: string) => (await rest.request('GET', `/history/process-instance/${id}`)).body.state;
+    expect(await state(ids[0])).toBe('INTERNALLY_TERMINATED');
+    expect(await state(ids[1])).toBe('EXTERNALLY_TERMINATED');
+    // A cancel naming more than one target is refused as Camunda's CancellationInstructionDto refuses it.
+    const tree = await rest.request('GET', `/process-instance/${ids[2]}/activity-instances`);
+    const both = await rest.request('POST', `/process-instance/${ids[2]}/modification`, {
+      json: { instructions: [{ type: 'cancel', activityId: 'review', activityInstanceId: tree.body.childActivityInstances[0].id }] },
+    });
+    expectError(both, 400, 'InvalidRequestException', "For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required");
   });
 });
 

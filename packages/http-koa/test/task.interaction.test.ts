@@ -304,6 +304,14 @@ describe('the Task group', () => {
       expect((await rest.request('GET', `/task/${taskId}/identity-links`, { query: { type: 'watcher' } })).body).toEqual([{ userId: null, groupId: 'auditors', type: 'watcher' }]);
       const logged = (await rest.request('GET', '/history/identity-link-log', { query: { taskId, userId: 'walter' } })).body;
       expect(logged.map((each: { type: string; operationType: string }) => `${each.type} ${each.operationType}`).sort()).toEqual(['watcher add', 'watcher delete']);
+      // Deleting a link that is not there logs no history (Camunda logs each link it removes).
+      expect(await rest.engine.history.tasks.countIdentityLinkLogs({ taskId, groupId: 'auditors', type: 'candidate' })).toBe(0);
+      // Several type parameters: the first counts.
+      expect((await rest.request('GET', `/task/${taskId}/identity-links?type=watcher&type=candidate`)).body).toEqual([{ userId: null, groupId: 'auditors', type: 'watcher' }]);
+      // The operation log names the removed group as the new value, as Camunda's Delete…IdentityLinkCmd does.
+      await rest.engine.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () => rest.engine.task.deleteGroupIdentityLink(taskId, 'auditors', 'watcher'));
+      const deletion = (await rest.request('GET', '/history/user-operation', { query: { taskId, operationType: 'DeleteGroupLink' } })).body;
+      expect(deletion).toMatchObject([{ property: 'watcher', orgValue: null, newValue: 'auditors', userId: 'demo' }]);
     });
 
     it('refuses a link with both or neither of userId and groupId', async () => {

@@ -255,7 +255,11 @@ export const OperationLogEntries = {
     });
   },
 
-  /** Camunda's logLinkOperation: AddUserLink / DeleteGroupLink…, the link's type as property and its user or group as value. */
+  /**
+   * Camunda's logLinkOperation: AddUserLink / DeleteGroupLink…, the link's type as property and its
+   * user or group as the new value — also when the link is deleted (Delete…IdentityLinkCmd logs
+   * `new PropertyChange(type, null, id)`).
+   */
   identityLink(ctx: CommandContext, task: TaskRef, type: string | null, userId: string | null, groupId: string | null, add: boolean): void {
     const who = userId ?? groupId;
     UserOperationLog.write(ctx, {
@@ -263,7 +267,7 @@ export const OperationLogEntries = {
       entityType: 'IdentityLink',
       category: taskWorker,
       ...onTask(task),
-      changes: [add ? { property: type, newValue: who } : { property: type, orgValue: who }],
+      changes: [{ property: type, newValue: who }],
     });
   },
 

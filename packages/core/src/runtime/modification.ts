@@ -16,9 +16,11 @@ export type ModificationInstruction =
 
 /**
  * Applies modification instructions in order, each run to its waiting point before the next. A
- * cancellation never ends the instance by itself: it ends at the end when nothing is left running.
+ * cancellation never ends the instance by itself: it ends at the end when nothing is left running,
+ * internally terminated unless `cancellationSourceExternal` (Camunda's modification builder flag,
+ * which only the REST resource of a synchronous single-instance modification sets).
  */
-export async function modifyInstance(runner: ProcessRunner, instructions: readonly ModificationInstruction[]): Promise<void> {
+export async function modifyInstance(runner: ProcessRunner, instructions: readonly ModificationInstruction[], cancellationSourceExternal = false): Promise<void> {
   for (const instruction of instructions) {
     if (instruction.type === 'cancel') await cancel(runner, instruction);
     else start(runner, instruction);
@@ -28,7 +30,7 @@ export async function modifyInstance(runner: ProcessRunner, instructions: readon
   if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) {
     // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
     await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', root.processInstanceId, runner.definition.key, runner.definition.tenantId);
-    runner.tree.history.terminate('EXTERNALLY_TERMINATED', null);
+    runner.tree.history.terminate(cancellationSourceExternal ? 'EXTERNALLY_TERMINATED' : 'INTERNALLY_TERMINATED', null);
     await runner.cancelInstance();
   }
 }

@@ -32,7 +32,8 @@ export function instructionsFromDto(
       case 'cancel':
         if (!options.allowCancel) break;
         if (options.forDefinition) return { type, activityId: required('activityId'), cancelCurrentActiveActivityInstances: flag(raw.cancelCurrentActiveActivityInstances) };
-        if (!text('activityId') && !text('activityInstanceId') && !text('transitionInstanceId')) {
+        // Camunda's CancellationInstructionDto.validateParameters: exactly one of the three set (not null).
+        if (['activityId', 'activityInstanceId', 'transitionInstanceId'].filter((name) => text(name) !== undefined).length !== 1) {
           throw new InvalidRequestException(400, `For instruction type 'cancel': exactly one, 'activityId', 'activityInstanceId', or 'transitionInstanceId', is required`);
         }
         return { type, activityId: text('activityId'), activityInstanceId: text('activityInstanceId'), transitionInstanceId: text('transitionInstanceId') };

@@ -31,13 +31,18 @@ export async function notFoundAs404<T>(call: () => Promise<T>, message?: string)
 /**
  * Runs an engine call, turning its BadUserRequestException into a 400 InvalidRequestException with
  * the engine's message and code (Camunda's batch endpoints, create-incident and the migration plan
- * endpoints catch them so), except those `keep` picks, which pass unchanged.
+ * endpoints catch them so, passing the cause), except those `keep` picks, which pass unchanged.
+ * `withCode: false`: the resource passes the message only, so the body's code is null.
  */
-export async function badUserRequestAs400<T>(call: () => Promise<T>, keep: (error: BadUserRequestException) => boolean = () => false): Promise<T> {
+export async function badUserRequestAs400<T>(
+  call: () => Promise<T>,
+  keep: (error: BadUserRequestException) => boolean = () => false,
+  { withCode = true }: { withCode?: boolean } = {},
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof BadUserRequestException && !keep(error)) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
+    if (error instanceof BadUserRequestException && !keep(error)) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', withCode ? error.code : null);
     throw error;
   }
 }

@@ -55,7 +55,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
 
   router.get('/filter', async (ctx) => {
     const filters = await engine.filter.findFilters(parseListQuery<FilterQuery>(ctx.query, FILTER_QUERY));
-    const withCount = ctx.query.itemCount === 'true';
+    const withCount = itemCountAsked(ctx.query.itemCount);
     ctx.body = await Promise.all(filters.map(async (filter) => toFilterDto(filter, withCount ? await itemCountOf(filter) : undefined)));
   });
 
@@ -93,14 +93,14 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     const resourceType = text(body.resourceType);
     if (resourceType !== TASK) throw new InvalidRequestException(400, `Unable to create filter with invalid resource type '${resourceType}'`);
     const filter = await invalidContentAs400('Unable to create filter with invalid content', async () =>
-      engine.filter.createFilter({ resourceType, ...filterFields(body) }),
+      engine.filter.createFilter({ resourceType, ...filterFields(body) }, checkTaskQuery),
     );
     ctx.body = toFilterDto(filter);
   });
 
   router.get('/filter/:id', async (ctx) => {
     const filter = await readable(ctx.params.id);
-    ctx.body = toFilterDto(filter, ctx.query.itemCount === 'true' ? await itemCountOf(filter) : undefined);
+    ctx.body = toFilterDto(filter, itemCountAsked(ctx.query.itemCount) ? await itemCountOf(filter) : undefined);
   });
 
   router.put('/filter/:id', async (ctx) => {
@@ -110,7 +110,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     if (resourceType !== null && resourceType !== filter.resourceType) {
       throw new InvalidRequestException(400, `Unable to update filter from resource type '${filter.resourceType}' to '${resourceType}'`);
     }
-    await invalidContentAs400('Unable to update filter with invalid content', () => engine.filter.updateFilter(ctx.params.id, filterFields(body)));
+    await invalidContentAs400('Unable to update filter with invalid content', () => engine.filter.updateFilter(ctx.params.id, filterFields(body), checkTaskQuery));
     ctx.status = 204;
   });
 
@@ -141,7 +141,8 @@ export function filterRoutes(router: Router, rest: RestContext): void {
         sendHal(ctx, emptyHalCollection(count));
         return;
       }
-      const { halTasks, list } = await halTaskList(engine, tasks, count, { formKeys: false });
+      // Camunda's AbstractExecuteFilterCmd initializes the form keys.
+      const { halTasks, list } = await halTaskList(engine, tasks, count, { formKeys: true });
       await embedFilterVariables(engine, halTasks, tasks, variableNamesOf(filter));
       sendHal(ctx, list);
     });
@@ -170,7 +171,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
           sendHal(ctx, EMPTY_HAL_RESOURCE);
           return;
         }
-        const task = await halTaskWithLinks(engine, tasks[0], { formKeys: false });
+        const task = await halTaskWithLinks(engine, tasks[0], { formKeys: true });
         await embedFilterVariables(engine, [task], tasks, variableNamesOf(filter));
         sendHal(ctx, task);
         return;
@@ -186,6 +187,9 @@ export function filterRoutes(router: Router, rest: RestContext): void {
 
 const filterNotFound = (id: string) => new InvalidRequestException(404, `Filter with id '${id}' does not exist.`);
 
+/** The `itemCount` query parameter, a JAX-RS Boolean (Boolean.valueOf: `true` in any case; the first of several). */
+const itemCountAsked = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.toLowerCase() === 'true';
+
 /** Camunda's FilterDto; `itemCount` only when asked for. */
 function toFilterDto(filter: Filter, itemCount?: number) {
   return {
@@ -199,11 +203,10 @@ function toFilterDto(filter: Filter, itemCount?: number) {
   };
 }
 
-/** What FilterDto.updateFilter sets: name, owner, the query (checked as a TaskQueryDto) and the properties. */
+/** What FilterDto.updateFilter sets: name, owner, the query (checked as a TaskQueryDto by checkTaskQuery, when the engine saves it) and the properties. */
 function filterFields(body: Record<string, unknown>) {
   const query = body.query;
   if (query !== undefined && query !== null && (typeof query !== 'object' || Array.isArray(query))) throw new InvalidRequestException(400, `Invalid query for resource type '${TASK}'`);
-  if (query) taskQueryDto(query as Record<string, unknown>, true);
   const properties = body.properties;
   return {
     name: text(body.name) ?? '',
@@ -212,6 +215,9 @@ function filterFields(body: Record<string, unknown>) {
     properties: properties && typeof properties === 'object' && !Array.isArray(properties) ? (properties as Record<string, unknown>) : null,
   };
 }
+
+/** A filter's saved query read as Camunda's TaskQueryDto.toQuery reads it (its failures are the request's). */
+const checkTaskQuery = (query: Record<string, unknown>) => void taskQueryDto(query, true);
 
 async function invalidContentAs400<T>(message: string, call: () => Promise<T>): Promise<T> {
   try {
@@ -253,8 +259,9 @@ function variableNamesOf(filter: Filter): string[] | null {
 
 /**
  * Camunda's TaskQueryImpl.extend, in brief: the extending query's criteria win, flags hold when
- * either query sets them, variable conditions add up (one of the same name and kind replaced), the
- * saved sorting comes first, and the saved expressions stay (evaluated last, they win).
+ * either query sets them — but a suspension state the extending query sets replaces the saved one —,
+ * variable conditions add up (one of the same name and kind replaced), or-queries and sortings add up
+ * (the saved ones first), and the saved expressions stay (evaluated last, they win).
  */
 function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
   const merged: Record<string, unknown> = { ...saved };
@@ -268,6 +275,11 @@ function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
       merged[name] = [...saved[name]!.filter((condition) => !replaced.has(condition.name)), ...extending[name]!];
     }
   }
+  if (extending.active || extending.suspended) {
+    merged.active = extending.active === true;
+    merged.suspended = extending.suspended === true;
+  }
+  if (saved.orQueries || extending.orQueries) merged.orQueries = [...(saved.orQueries ?? []), ...(extending.orQueries ?? [])];
   if (saved.sorting || extending.sorting) merged.sorting = [...(saved.sorting ?? []), ...(extending.sorting ?? [])];
   if (saved.expressions || extending.expressions) merged.expressions = { ...saved.expressions, ...extending.expressions };
   return merged as TaskQuery;

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import { BadUserRequestException, type InstanceModification } from '@trellis/core';
+import type { InstanceModification } from '@trellis/core';
 import { readJsonObject, text, flag } from '../body.js';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { InvalidRequestException } from '../errors/rest-exception.js';
+import { badUserRequestAs400 as badUserRequestAs400WithCode, InvalidRequestException } from '../errors/rest-exception.js';
 import { toBatchDto } from './batch.js';
 import { type RestContext } from './context.js';
 import { historicQueryOf } from './historic-selection.js';
@@ -64,12 +64,8 @@ function modificationOf(body: Record<string, unknown>): InstanceModification {
   };
 }
 
-/** Camunda's ModificationRestServiceImpl answers an engine BadUserRequestException as a 400 InvalidRequestException. */
-async function badUserRequestAs400<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof BadUserRequestException) throw new InvalidRequestException(400, error.message, 'InvalidRequestException', error.code);
-    throw error;
-  }
-}
+/**
+ * Camunda's ModificationRestServiceImpl and modification-async resource answer an engine
+ * BadUserRequestException as a 400 InvalidRequestException of its message alone (no cause: no code).
+ */
+const badUserRequestAs400 = <T>(call: () => Promise<T>): Promise<T> => badUserRequestAs400WithCode(call, undefined, { withCode: false });

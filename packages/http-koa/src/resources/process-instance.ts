@@ -134,6 +134,8 @@ export function processInstanceRoutes(router: Router, rest: RestContext): void {
       skipCustomListeners: flag(body.skipCustomListeners),
       skipIoMappings: flag(body.skipIoMappings),
       annotation: text(body.annotation),
+      // Camunda's ProcessInstanceResourceImpl.modifyProcessInstance: an emptied instance is externally terminated.
+      cancellationSourceExternal: true,
     });
     ctx.status = 204;
   });

@@ -79,7 +79,8 @@ function taskQueryFromBody(body: Record<string, unknown>, query: Record<string, 
 export function taskQueryDto(body: Record<string, unknown>, stored: boolean): TaskQuery {
   const expressions = expressionsOf(body, stored);
   const parsed: TaskQuery = { ...parseBodyQuery<TaskQuery>(body, TASK_QUERY), ...variableCriteria(body, VARIABLE_CRITERIA, 'body') };
-  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, (each) => taskQueryDto(each, false));
+  // Camunda builds or-queries as plain TaskQueryImpls, without the query validators: expressions pass there.
+  if (body.orQueries !== undefined && body.orQueries !== null) parsed.orQueries = orQueriesFrom(body.orQueries, (each) => taskQueryDto(each, true));
   return checkedTaskQuery(expressions ? { ...parsed, expressions } : parsed);
 }
 
@@ -342,9 +343,9 @@ export function taskRoutes(router: Router, rest: RestContext): void {
       const comment = await engine.task.createComment(ctx.params.id, text(body.message), text(body.processInstanceId));
       ctx.body = toCommentDto(comment, selfLink(baseUrlOf(ctx), `/task/${ctx.params.id}/comment/${comment.id}`));
     } catch (error) {
-      // Camunda answers every engine refusal here with 400 "Not enough parameters submitted".
+      // Camunda answers every engine refusal here with 400 "Not enough parameters submitted", the refusal its cause (its code).
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-      throw new InvalidRequestException(400, 'Not enough parameters submitted');
+      throw new InvalidRequestException(400, 'Not enough parameters submitted', 'InvalidRequestException', error.code);
     }
   });
 
@@ -444,7 +445,8 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/task/:id/identity-links', async (ctx) => {
-    const type = typeof ctx.query.type === 'string' ? ctx.query.type : null;
+    // A JAX-RS String parameter: the first of several.
+    const type = (Array.isArray(ctx.query.type) ? ctx.query.type[0] : ctx.query.type) ?? null;
     const links = await engine.task.getIdentityLinks(ctx.params.id);
     ctx.body = links.filter((link) => type === null || link.type === type).map((link) => ({ userId: link.userId, groupId: link.groupId, type: link.type }));
   });

@@ -153,12 +153,13 @@ export class TaskRepository {
     await this.trx.insertInto('trellis_task_candidate').values({ task_id: taskId, user_id: userId, group_id: groupId, type }).execute();
   }
 
-  async deleteLink(taskId: string, userId: string | null, groupId: string | null, type: string | null): Promise<void> {
+  /** Removes the task's links of this user or group and type; how many there were. */
+  async deleteLink(taskId: string, userId: string | null, groupId: string | null, type: string | null): Promise<number> {
     let remove = this.trx.deleteFrom('trellis_task_candidate').where('task_id', '=', taskId);
     remove = userId === null ? remove.where('user_id', 'is', null) : remove.where('user_id', '=', userId);
     remove = groupId === null ? remove.where('group_id', 'is', null) : remove.where('group_id', '=', groupId);
     remove = type === null ? remove.where('type', 'is', null) : remove.where('type', '=', type);
-    await remove.execute();
+    return Number((await remove.executeTakeFirst()).numDeletedRows);
   }
 
   async delete(task: Task): Promise<void> {

@@ -32,6 +32,11 @@ export async function grantDefault(ctx: CommandContext, grant: DefaultGrant): Pr
   });
 }
 
+/** Camunda's EnsureUtil.ensureValidIndividualResourceId: `*` names no individual a default grant could go to. */
+export function ensureValidIndividualResourceId(message: string, id: string): void {
+  if (id === ANY) throw new ProcessEngineException(`${message}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
+}
+
 /**
  * READ and UPDATE: what Camunda grants on a task by default (defaultUserPermissionForTask is UPDATE);
  * READ_VARIABLE too with enforceSpecificVariablePermission.
@@ -58,10 +63,8 @@ export async function grantTaskDefault(
   const userId = 'userId' in to ? to.userId : null;
   const groupId = 'groupId' in to ? to.groupId : null;
   const id = userId ?? groupId!;
-  if (id === ANY) {
-    const subject = role === 'identityLink' ? `grant default authorization for identity link to ${userId !== null ? 'user' : 'group'}` : `create default authorization for ${role}`;
-    throw new ProcessEngineException(`Cannot ${subject} ${id}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);
-  }
+  const subject = role === 'identityLink' ? `grant default authorization for identity link to ${userId !== null ? 'user' : 'group'}` : `create default authorization for ${role}`;
+  ensureValidIndividualResourceId(`Cannot ${subject} ${id}`, id);
   const who = userId !== null ? { userId } : { groupId: groupId! };
   await grantOrExtend(ctx, who, Resources.TASK, task.id, taskDefaultPermissions(ctx), null);
   if (ctx.config.authorization.enableHistoricInstancePermissions) {

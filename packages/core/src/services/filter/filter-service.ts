@@ -4,9 +4,9 @@ import { ANY, Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { NotValidException, NullValueException } from '../../errors/exceptions.js';
-import { grantDefault } from '../authorization/default-authorizations.js';
+import { ensureValidIndividualResourceId, grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
-import type { Filter, FilterFields, FilterQuery } from './filter.js';
+import type { Filter, FilterFields, FilterQuery, FilterQueryCheck } from './filter.js';
 
 /**
  * Saved task queries (Camunda's FilterService): create (CREATE on filters; the owner gets every
@@ -35,13 +35,16 @@ export class FilterService {
    * Camunda's newTaskFilter + SaveFilterCmd: CREATE on filters is checked before the content
    * (NotValidException for an empty name or no query); the owner gets ALL on the new filter.
    */
-  createFilter(fields: FilterFields): Promise<Filter> {
+  createFilter(fields: FilterFields, checkQuery?: FilterQueryCheck): Promise<Filter> {
     return this.commands.run('SaveFilterCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.FILTER, resourceId: ANY });
-      const filter: Filter = { id: ctx.ids.next(), ...validated(fields) };
+      const filter: Filter = { id: ctx.ids.next(), ...validated(fields, checkQuery) };
       await ctx.filters.insert(filter);
       OperationLogEntries.filter(ctx, 'Create', filter.id);
-      if (filter.owner !== null) await grantDefault(ctx, { userId: filter.owner, resource: Resources.FILTER, resourceId: filter.id, permissions: ALL_BITS });
+      if (filter.owner !== null && ctx.config.authorization.enabled) {
+        ensureValidIndividualResourceId(`Cannot create default authorization for filter owner ${filter.owner}`, filter.owner);
+        await grantDefault(ctx, { userId: filter.owner, resource: Resources.FILTER, resourceId: filter.id, permissions: ALL_BITS });
+      }
       return filter;
     });
   }
@@ -50,11 +53,11 @@ export class FilterService {
    * Camunda's FilterResourceImpl.updateFilter + SaveFilterCmd: the filter as the caller may read it
    * (NullValueException when there is none), its new content, then UPDATE on it. The resource type stays.
    */
-  updateFilter(id: string, fields: Omit<FilterFields, 'resourceType'>): Promise<Filter> {
+  updateFilter(id: string, fields: Omit<FilterFields, 'resourceType'>, checkQuery?: FilterQueryCheck): Promise<Filter> {
     return this.commands.run('SaveFilterCmd', async (ctx) => {
       const existing = await readable(ctx, id);
       if (!existing) throw filterNotFound(id);
-      const filter: Filter = { ...existing, ...validated({ ...fields, resourceType: existing.resourceType }) };
+      const filter: Filter = { ...existing, ...validated({ ...fields, resourceType: existing.resourceType }, checkQuery) };
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.FILTER, resourceId: id });
       await ctx.filters.update(filter);
       OperationLogEntries.filter(ctx, 'Update', id);
@@ -83,10 +86,11 @@ async function readable(ctx: CommandContext, id: string): Promise<Filter | null>
 /** Camunda's FilterManager text for a filter it cannot find. */
 const filterNotFound = (id: string) => new NullValueException(`No filter found for filter id '${id}': filter is null`);
 
-/** Camunda's FilterEntity setters: a name, a resource type and a query are required. */
-function validated(fields: FilterFields): FilterFields {
+/** Camunda's FilterEntity setters, in FilterDto.updateFilter's order: a name, then the query (checked by `checkQuery`), required. */
+function validated(fields: FilterFields, checkQuery?: FilterQueryCheck): FilterFields {
   if (!fields.resourceType) throw new NotValidException('Filter resource type must not be null or empty: resourceType is null or empty');
   if (!fields.name) throw new NotValidException('Filter name must not be null or empty: name is null or empty');
+  if (fields.query) checkQuery?.(fields.query);
   if (fields.query === null || fields.query === undefined) throw new NotValidException('query is null');
   return { resourceType: fields.resourceType, name: fields.name, owner: fields.owner ?? null, query: fields.query, properties: fields.properties ?? null };
 }

@@ -15,6 +15,12 @@ export interface Filter {
 /** What a new or changed filter holds (Camunda's FilterDto applied to the entity). */
 export type FilterFields = Omit<Filter, 'id'>;
 
+/**
+ * How a host checks a filter's query while it is saved (Camunda's TaskQueryDto.toQuery), called
+ * after the permission and the name are checked; it throws what it finds wrong.
+ */
+export type FilterQueryCheck = (query: Record<string, unknown>) => void;
+
 export type FilterSortField = 'filterId' | 'resourceType' | 'name' | 'owner';
 
 export interface FilterQuery extends Page {

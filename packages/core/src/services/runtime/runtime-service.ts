@@ -167,15 +167,20 @@ export class RuntimeService {
   /**
    * Modifies a running instance: cancels activity and transition instances and starts activities
    * (before, after, at a transition), in order, in one transaction. Needs UPDATE on the instance or
-   * UPDATE_INSTANCE on its definition.
+   * UPDATE_INSTANCE on its definition. An instance the instructions leave empty ends internally
+   * terminated, or externally with `cancellationSourceExternal` (as Camunda's REST resource sets it).
    */
-  modifyProcessInstance(processInstanceId: string, instructions: readonly ModificationInstruction[], options: Partial<RunnerSkips> & { annotation?: string | null } = {}): Promise<void> {
+  modifyProcessInstance(
+    processInstanceId: string,
+    instructions: readonly ModificationInstruction[],
+    options: Partial<RunnerSkips> & { annotation?: string | null; cancellationSourceExternal?: boolean } = {},
+  ): Promise<void> {
     return this.commands.run('ModifyProcessInstanceCmd', async (ctx) => {
       const runner = await this.open(ctx, processInstanceId, () => new ProcessEngineException(engineMessage('13', '036', `Process instance '${processInstanceId}' cannot be modified. The process instance does not exist`)));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key }, [], options.annotation);
       runner.skips = runnerSkips(options);
-      await modifyInstance(runner, instructions);
+      await modifyInstance(runner, instructions, options.cancellationSourceExternal === true);
       await completeRun(ctx, runner);
     });
   }

@@ -66,6 +66,8 @@ class QueryDateTime {
  * criterion. A null result (or no groups) is Camunda's failure to apply it.
  */
 export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): TaskQuery {
+  // Camunda's ensureOrExpressionsEvaluated: the or-queries' expressions too.
+  if (query.orQueries?.some((or) => or.expressions)) query = { ...query, orQueries: query.orQueries.map((or) => resolveQueryExpressions(ctx, or)) };
   if (!query.expressions) return query;
   const functions: Record<string, unknown> = {
     currentUser: () => ctx.authentication?.userId ?? null,

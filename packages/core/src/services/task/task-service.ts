@@ -668,9 +668,12 @@ export class TaskService {
         if (add) {
           await ctx.tasks.addLink(task.id, userId, groupId, type);
           await grantTaskDefault(ctx, task, userId !== null ? { userId } : { groupId: groupId! }, 'identityLink');
+          await TaskHistory.linkChanged(ctx, task, type, userId, groupId, 'add');
+        } else {
+          // Camunda logs the deletion of each link it removes: none when there was none.
+          const removed = await ctx.tasks.deleteLink(task.id, userId, groupId, type);
+          for (let i = 0; i < removed; i++) await TaskHistory.linkChanged(ctx, task, type, userId, groupId, 'delete');
         }
-        else await ctx.tasks.deleteLink(task.id, userId, groupId, type);
-        await TaskHistory.linkChanged(ctx, task, type, userId, groupId, add ? 'add' : 'delete');
         await taskUpdated(ctx, this.env, task, false);
       }
     });
