@@ -57,7 +57,7 @@ export type { Incident, IncidentQuery, IncidentSortField } from './persistence/r
 export type { EventSubscription, EventSubscriptionQuery } from './persistence/repositories/event-subscription-repository.js';
 export type { ExecutionService } from './services/runtime/execution-service.js';
 export type { ExecutionInfo, ExecutionQuery, ExecutionSortField } from './services/runtime/execution.js';
-export type { ModificationInstruction } from './runtime/modification.js';
+export type { InstructionVariables, ModificationInstruction } from './runtime/modification.js';
 export type { EventSubscriptionListQuery, EventSubscriptionSortField } from './persistence/repositories/event-subscription-repository.js';
 export type { ExternalTaskService, ExternalTaskFailure } from './services/external-task/external-task-service.js';
 export type * from './services/external-task/external-task.js';

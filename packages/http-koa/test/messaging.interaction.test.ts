@@ -269,7 +269,7 @@ describe('POST /signal and the Execution group', () => {
     expect(modified.status).toBe(204);
     expect(tree.body.childActivityInstances.map((child: { activityId: string }) => child.activityId)).toEqual(['wait']);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toContain("Element 'nope' does not exist in process 'shop'");
+    expect(unknown.body).toMatchObject({ type: 'NotValidException', message: expect.stringMatching(/^Cannot perform instruction: Start before activity 'nope'; Element 'nope' does not exist in process 'shop:.*': element is null$/) });
     expect(noId.body).toEqual({ type: 'InvalidRequestException', message: "For instruction type 'startTransition': 'transitionId' must be set", code: null });
     expect((await rest.request('GET', `/process-instance/${started.body.id}/activity-instances`)).body.childActivityInstances[0].activityId).toBe('wait');
   });

@@ -85,7 +85,7 @@ describe('POST /modification/execute', () => {
     });
     expect(unknownActivity.status).toBe(400);
     expect(unknownActivity.body.type).toBe('InvalidRequestException');
-    expect(unknownActivity.body.message).toContain("Element 'nowhere' does not exist in process 'modified'");
+    expect(unknownActivity.body.message).toBe(`Cannot perform instruction: Start before activity 'nowhere'; Element 'nowhere' does not exist in process '${definitionId}': element is null`);
     expect(await positions([...ids, stranger])).toEqual([['review'], ['review'], ['review'], ['review']]);
   });
 
@@ -186,6 +186,19 @@ describe('POST /process-instance/{id}/modification', () => {
     expect(await positions([ids[0]], admin)).toEqual([['approve']]);
     const entries = (await rest.request('GET', '/history/user-operation', { query: { operationType: 'ModifyProcessInstance' }, headers: admin })).body;
     expect(entries).toMatchObject([{ processInstanceId: ids[0], annotation: 'moved by hand', property: null }]);
+  });
+});
+
+describe('instruction variables', () => {
+  it('sets a variable marked local on the new path, any other as setVariable does (on the instance when none holds it)', async () => {
+    await setUp();
+    const response = await rest.request('POST', `/process-instance/${ids[0]}/modification`, {
+      json: { instructions: [{ type: 'startBeforeActivity', activityId: 'approve', variables: { shared: { value: 1, type: 'Integer' }, mine: { value: 2, type: 'Integer', local: true } } }] },
+    });
+    expect(response.status).toBe(204);
+    expect(Object.keys((await rest.request('GET', `/process-instance/${ids[0]}/variables`)).body)).toEqual(['shared']);
+    const [approve] = await rest.engine.task.findTasks({ processInstanceId: ids[0], taskDefinitionKey: 'approve' });
+    expect(Object.keys((await rest.request('GET', `/execution/${approve.executionId}/localVariables`)).body)).toEqual(['mine']);
   });
 });
 

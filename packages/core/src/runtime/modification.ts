@@ -1,18 +1,35 @@
 import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
-import { BadUserRequestException, ProcessEngineException } from '../errors/exceptions.js';
+import { NotValidException, ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
 import { miBodyId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
 import { JobLog } from '../history/job-log.js';
 
+/**
+ * A start instruction's variables (Camunda's ActivityInstantiationBuilder): `variables` as
+ * setVariable sets them on the new path (where they already live, else on the process instance),
+ * `variablesLocal` on the new path itself.
+ */
+export interface InstructionVariables {
+  variables?: Record<string, TypedValue>;
+  variablesLocal?: Record<string, TypedValue>;
+}
+
 /** One instruction of a process instance modification (Camunda's ProcessInstanceModificationInstructionDto). */
 export type ModificationInstruction =
   | { type: 'cancel'; activityId?: string; activityInstanceId?: string; transitionInstanceId?: string }
-  | { type: 'startBeforeActivity'; activityId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> }
-  | { type: 'startAfterActivity'; activityId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> }
-  | { type: 'startTransition'; transitionId: string; ancestorActivityInstanceId?: string; variables?: Record<string, TypedValue> };
+  | ({ type: 'startBeforeActivity'; activityId: string; ancestorActivityInstanceId?: string } & InstructionVariables)
+  | ({ type: 'startAfterActivity'; activityId: string; ancestorActivityInstanceId?: string } & InstructionVariables)
+  | ({ type: 'startTransition'; transitionId: string; ancestorActivityInstanceId?: string } & InstructionVariables);
+
+/** The instruction with its variable maps mapped by `map` (cancellations carry none). */
+export function mapInstructionVariables<T extends ModificationInstruction>(instruction: T, map: (variables: Record<string, TypedValue>) => Record<string, TypedValue>): T {
+  if (instruction.type === 'cancel') return instruction;
+  const { variables, variablesLocal } = instruction as InstructionVariables;
+  return { ...instruction, ...(variables ? { variables: map(variables) } : {}), ...(variablesLocal ? { variablesLocal: map(variablesLocal) } : {}) };
+}
 
 /**
  * Applies modification instructions in order, each run to its waiting point before the next. A
@@ -41,20 +58,21 @@ async function cancel(runner: ProcessRunner, instruction: Extract<ModificationIn
     : instruction.transitionInstanceId
       ? `Cancel transition instance '${instruction.transitionInstanceId}'`
       : `Cancel all instances of activity '${instruction.activityId}'`;
-  const fail = (why: string): never => {
-    throw new BadUserRequestException(`Cannot perform instruction: ${describe}; ${why}`);
+  // Camunda's describeFailure with EnsureUtil's ": <variable> is null".
+  const fail = (why: string, variable: string): never => {
+    throw new NotValidException(`Cannot perform instruction: ${describe}; ${why}: ${variable} is null`);
   };
   if (instruction.transitionInstanceId) {
     const execution = runner.tree.executions.get(instruction.transitionInstanceId);
-    if (!execution || execution.activityId === null || execution.activityInstanceId !== null) fail(`Transition instance '${instruction.transitionInstanceId}' does not exist`);
+    if (!execution || execution.activityId === null || execution.activityInstanceId !== null) fail(`Transition instance '${instruction.transitionInstanceId}' does not exist`, 'transitionInstance');
     return cancelPath(runner, execution!);
   }
   if (instruction.activityInstanceId) {
     const instance = runner.tree.activityInstances.get(instruction.activityInstanceId);
-    if (!instance || instance.parentId === null) fail(`Activity instance '${instruction.activityInstanceId}' does not exist`);
+    if (!instance || instance.parentId === null) fail(`Activity instance '${instruction.activityInstanceId}' does not exist`, 'activityInstance');
     return cancelActivityInstance(runner, instance!.id);
   }
-  if (!instruction.activityId) fail('an activity id, activity instance id or transition instance id is required');
+  if (!instruction.activityId) throw new NotValidException(`Cannot perform instruction: ${describe}; an activity id, activity instance id or transition instance id is required`);
   const instances = [...runner.tree.activityInstances.values()].filter(
     (each) => each.activityId === instruction.activityId || each.activityId === miBodyId(instruction.activityId!),
   );
@@ -103,26 +121,29 @@ async function cancelPath(runner: ProcessRunner, execution: Execution): Promise<
 
 function start(runner: ProcessRunner, instruction: Exclude<ModificationInstruction, { type: 'cancel' }>): void {
   const model = runner.model;
+  // Camunda's AbstractInstantiationCmd.describe / describeFailure.
+  const elementId = instruction.type === 'startTransition' ? instruction.transitionId : instruction.activityId;
+  const verb = { startBeforeActivity: 'Start before activity', startAfterActivity: 'Start after activity', startTransition: 'Start transition' }[instruction.type];
+  const ancestorId = instruction.ancestorActivityInstanceId;
+  const describe = `${verb} '${elementId}'${ancestorId ? ` with ancestor activity instance '${ancestorId}'` : ''}`;
+  const invalid = (why: string) => new NotValidException(`Cannot perform instruction: ${describe}; ${why}`);
+  const missingElement = () => invalid(`Element '${elementId}' does not exist in process '${runner.definition.id}': element is null`);
   let target: FlowElementModel;
   if (instruction.type === 'startTransition') {
     const flow = model.flows.get(instruction.transitionId);
-    if (!flow) throw new BadUserRequestException(`Cannot perform instruction: Start transition '${instruction.transitionId}'; Element '${instruction.transitionId}' does not exist in process '${model.key}'`);
+    if (!flow) throw missingElement();
     target = model.activity(flow.targetRef)!;
   } else {
     const activity = model.activity(instruction.activityId);
-    const what = instruction.type === 'startBeforeActivity' ? 'Start before' : 'Start after';
-    if (!activity) {
-      throw new BadUserRequestException(`Cannot perform instruction: ${what} activity '${instruction.activityId}'; Element '${instruction.activityId}' does not exist in process '${model.key}'`);
-    }
     if (instruction.type === 'startAfterActivity') {
+      // Camunda's ActivityAfterInstantiationCmd: its own checks, the flow ones as engine errors.
+      if (!activity) throw invalid(`Activity '${instruction.activityId}' does not exist: activity is null`);
       const flows = model.flowsFrom(activity.id);
-      if (flows.length !== 1) {
-        throw new BadUserRequestException(
-          `Cannot perform instruction: ${what} activity '${activity.id}'; activity has ${flows.length === 0 ? 'no' : 'more than one'} outgoing sequence flow`,
-        );
-      }
+      if (flows.length === 0) throw new ProcessEngineException(`Cannot start after activity ${activity.id}; activity has no outgoing sequence flow to take`);
+      if (flows.length > 1) throw new ProcessEngineException(`Cannot start after activity ${activity.id}; activity has more than one outgoing sequence flow`);
       target = model.activity(flows[0].targetRef)!;
     } else {
+      if (!activity) throw missingElement();
       target = activity;
     }
   }
@@ -131,27 +152,33 @@ function start(runner: ProcessRunner, instruction: Exclude<ModificationInstructi
   for (let scopeId = target.scopeId; scopeId !== model.key; scopeId = model.activity(scopeId)!.scopeId) chain.unshift(scopeId);
   let scope = runner.tree.root!;
   let depth = 0;
-  if (instruction.ancestorActivityInstanceId) {
-    const ancestor = [...runner.tree.executions.values()].find((each) => each.isScope && each.scopeInstanceId === instruction.ancestorActivityInstanceId);
-    if (!ancestor) {
-      throw new BadUserRequestException(`Cannot perform instruction: start '${target.id}'; Ancestor activity instance '${instruction.ancestorActivityInstanceId}' does not exist`);
+  if (ancestorId) {
+    const ancestor = [...runner.tree.executions.values()].find((each) => each.isScope && each.scopeInstanceId === ancestorId);
+    const inHierarchy = ancestor && (ancestor.scopeActivityId === null || chain.includes(ancestor.scopeActivityId));
+    if (!inHierarchy) {
+      // An activity instance that is there but no scope above the target: Camunda's hierarchy failure.
+      if (ancestor || runner.tree.activityInstances.has(ancestorId)) {
+        throw invalid(`Scope execution for '${ancestorId}' cannot be found in parent hierarchy of flow element '${elementId}'`);
+      }
+      throw invalid(`Ancestor activity instance '${ancestorId}' does not exist: ancestorInstance is null`);
     }
-    scope = ancestor;
+    scope = ancestor!;
     depth = ancestor.scopeActivityId === null ? 0 : chain.indexOf(ancestor.scopeActivityId) + 1;
   } else {
     for (; depth < chain.length; depth++) {
       const candidates = [...runner.tree.executions.values()].filter((each) => each.isScope && each.scopeActivityId === chain[depth]);
       if (candidates.length === 0) break;
-      if (candidates.length > 1) {
-        throw new ProcessEngineException(`Cannot start activity '${target.id}': ancestor activity instance id of scope '${chain[depth]}' is ambiguous; set ancestorActivityInstanceId`);
-      }
+      // Camunda names the target's flow scope (ActivityImpl.toString).
+      if (candidates.length > 1) throw new ProcessEngineException(`Ancestor activity execution is ambiguous for activity Activity(${target.scopeId})`);
       scope = candidates[0];
     }
   }
   runner.schedule(scope, async () => {
     const idle = scope.activityId === null && runner.tree.childrenOf(scope.id).length === 0;
     const path = idle ? scope : await runner.newConcurrentPathIn(scope);
-    for (const [name, value] of Object.entries(instruction.variables ?? {})) runner.variables.setLocal(path.id, name, value);
+    // Camunda's PvmExecutionImpl.startWithoutExecuting: setVariables, then setVariablesLocal.
+    for (const [name, value] of Object.entries(instruction.variables ?? {})) runner.variables.setVisible(path.id, name, value);
+    for (const [name, value] of Object.entries(instruction.variablesLocal ?? {})) runner.variables.setLocal(path.id, name, value);
     const missing = chain.slice(depth);
     if (missing.length === 0) runner.enter(path, target.id);
     else runner.enter(path, missing[0], { startAt: [...missing.slice(1), target.id] });

@@ -24,8 +24,12 @@ describe.each(testStoreConfigs())('process instance modification on $name', (tes
   it('starts an activity beside the running one, then cancels one; an emptied sub-process goes with it', async () => {
     const { engine, instance } = await started();
 
-    await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'after', variables: { note: integer(5) } }]);
+    // As Camunda's setVariable / setVariableLocal: `variables` on the instance (none holds them yet), `variablesLocal` on the new path.
+    await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'after', variables: { shared: integer(7) }, variablesLocal: { note: integer(5) } }]);
     const both = await keys(engine, instance.id);
+    const concurrentPath = (await engine.task.findTasks({ processInstanceId: instance.id, taskDefinitionKey: 'after' }))[0].executionId!;
+    expect(Object.keys(await engine.execution.getLocalVariables(concurrentPath))).toEqual(['note']);
+    expect(await engine.runtime.getVariables(instance.id)).toMatchObject({ shared: { value: 7 } });
     await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityId: 'work' }]);
     const tree = await engine.runtime.getActivityInstanceTree(instance.id);
     const afterTask = (await engine.task.findTasks({ processInstanceId: instance.id }))[0];
@@ -73,12 +77,31 @@ describe.each(testStoreConfigs())('process instance modification on $name', (tes
   });
 
   it('refuses an unknown activity and an unknown activity instance', async () => {
-    const { engine, instance } = await started();
+    const { engine, instance, definitionId } = await started();
 
     await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'nope' }])).rejects.toThrow(BadUserRequestException);
-    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityInstanceId: 'nope:1' }])).rejects.toThrow(
-      "Cannot perform instruction: Cancel activity instance 'nope:1'; Activity instance 'nope:1' does not exist",
+    // Camunda's NotValidException texts (AbstractInstantiationCmd, ActivityInstanceCancellationCmd, ActivityAfterInstantiationCmd).
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'nope', ancestorActivityInstanceId: 'x' }])).rejects.toThrow(
+      `Cannot perform instruction: Start before activity 'nope' with ancestor activity instance 'x'; Element 'nope' does not exist in process '${definitionId}': element is null`,
     );
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityInstanceId: 'nope:1' }])).rejects.toMatchObject({
+      name: 'NotValidException',
+      message: "Cannot perform instruction: Cancel activity instance 'nope:1'; Activity instance 'nope:1' does not exist: activityInstance is null",
+    });
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startAfterActivity', activityId: 'nope' }])).rejects.toThrow(
+      "Cannot perform instruction: Start after activity 'nope'; Activity 'nope' does not exist: activity is null",
+    );
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'work', ancestorActivityInstanceId: 'gone' }])).rejects.toThrow(
+      "Cannot perform instruction: Start before activity 'work' with ancestor activity instance 'gone'; Ancestor activity instance 'gone' does not exist: ancestorInstance is null",
+    );
+    // An ancestor that is no flow scope of the target; two instances of the target's scope and no ancestor named.
+    const sub = (await engine.runtime.getActivityInstanceTree(instance.id))!.childActivityInstances.find((child) => child.activityId === 'sub')!;
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'after', ancestorActivityInstanceId: sub.id }])).rejects.toThrow(
+      `Cannot perform instruction: Start before activity 'after' with ancestor activity instance '${sub.id}'; Scope execution for '${sub.id}' cannot be found in parent hierarchy of flow element 'after'`,
+    );
+    await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'sub' }]);
+    await expect(engine.runtime.modifyProcessInstance(instance.id, [{ type: 'startBeforeActivity', activityId: 'work' }])).rejects.toThrow('Ancestor activity execution is ambiguous for activity Activity(sub)');
+    await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityInstanceId: sub.id }]);
     expect(await keys(engine, instance.id)).toEqual(['work']);
   });
 });

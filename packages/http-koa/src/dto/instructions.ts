@@ -1,4 +1,4 @@
-import type { ModificationInstruction } from '@trellis/core';
+import type { InstructionVariables, ModificationInstruction } from '@trellis/core';
 import { flag, text as jsonText } from '../body.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { variablesFromDto } from './variables-map.js';
@@ -26,7 +26,7 @@ export function instructionsFromDto(
       if (value) return value;
       throw new InvalidRequestException(400, `For instruction type '${String(type)}': '${name}' must be set`);
     };
-    const variables = options.forDefinition ? undefined : variablesFromDto(raw.variables);
+    const variables = options.forDefinition ? {} : triggerVariables(raw.variables);
     const ancestorActivityInstanceId = options.forDefinition ? undefined : text('ancestorActivityInstanceId');
     switch (type) {
       case 'cancel':
@@ -39,10 +39,25 @@ export function instructionsFromDto(
         return { type, activityId: text('activityId'), activityInstanceId: text('activityInstanceId'), transitionInstanceId: text('transitionInstanceId') };
       case 'startBeforeActivity':
       case 'startAfterActivity':
-        return { type, activityId: required('activityId'), ancestorActivityInstanceId, variables } satisfies StartInstruction;
+        return { type, activityId: required('activityId'), ancestorActivityInstanceId, ...variables } satisfies StartInstruction;
       case 'startTransition':
-        return { type, transitionId: required('transitionId'), ancestorActivityInstanceId, variables } satisfies StartInstruction;
+        return { type, transitionId: required('transitionId'), ancestorActivityInstanceId, ...variables } satisfies StartInstruction;
     }
     throw new InvalidRequestException(400, `Instruction type '${String(type)}' is not supported`);
   });
+}
+
+/**
+ * An instruction's `variables` (Camunda's TriggerVariableValueDto map): those marked `local` set on
+ * the new path itself, the others as setVariable sets them.
+ */
+function triggerVariables(map: unknown): InstructionVariables {
+  if (map === undefined || map === null) return {};
+  if (typeof map !== 'object' || Array.isArray(map)) throw new InvalidRequestException(400, '');
+  const [local, visible] = [{} as Record<string, unknown>, {} as Record<string, unknown>];
+  for (const [name, dto] of Object.entries(map as Record<string, unknown>)) {
+    const isLocal = dto !== null && typeof dto === 'object' && flag((dto as Record<string, unknown>).local);
+    (isLocal ? local : visible)[name] = dto;
+  }
+  return { variables: variablesFromDto(visible), variablesLocal: variablesFromDto(local) };
 }

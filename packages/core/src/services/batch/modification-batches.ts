@@ -4,7 +4,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
 import { miBodyId } from '../../runtime/multi-instance.js';
-import { modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
+import { mapInstructionVariables, modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { runnerSkips, type ProcessRunner, type RunnerSkips } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -187,9 +187,7 @@ function resolve(runner: ProcessRunner, instruction: BatchModificationInstructio
 function settingsOf(processDefinitionId: string, modification: Omit<InstanceModification, 'processDefinitionId'>): InstanceModificationSettings {
   return {
     processDefinitionId,
-    instructions: modification.instructions.map((instruction) =>
-      'variables' in instruction && instruction.variables ? { ...instruction, variables: packVariables(instruction.variables) } : instruction,
-    ),
+    instructions: modification.instructions.map((instruction) => mapInstructionVariables(instruction, packVariables)),
     skipCustomListeners: modification.skipCustomListeners === true,
     skipIoMappings: modification.skipIoMappings === true,
   };

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../../../command/command-context.js';
 import { RuntimeEnvironment } from '../../../runtime/runtime-environment.js';
+import { mapInstructionVariables } from '../../../runtime/modification.js';
 import { BatchExecutionJobHandler } from '../batch-service.js';
 import { BatchTypes } from '../batch.js';
 import { modifyInstanceOfDefinition, unpackVariables, type InstanceModificationSettings } from '../modification-batches.js';
@@ -15,9 +16,7 @@ export class InstanceModificationJobHandler extends BatchExecutionJobHandler<Ins
   }
 
   protected async run(ctx: CommandContext, ids: string[], settings: InstanceModificationSettings): Promise<void> {
-    const instructions = settings.instructions.map((instruction) =>
-      'variables' in instruction && instruction.variables ? { ...instruction, variables: unpackVariables(instruction.variables) } : instruction,
-    );
+    const instructions = settings.instructions.map((instruction) => mapInstructionVariables(instruction, unpackVariables));
     for (const id of ids) await modifyInstanceOfDefinition(ctx, this.env, settings.processDefinitionId, id, instructions, settings);
   }
 }
