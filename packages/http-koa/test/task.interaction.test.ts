@@ -387,6 +387,21 @@ describe('the Task group', () => {
     expect((await since(before)).body.map((task: { id: string }) => task.id)).toEqual([taskId]);
     expect((await since(rest.engine.clock.now())).body).toEqual([]);
     expect((await rest.request('GET', '/task', { query: { sortBy: 'lastUpdated', sortOrder: 'desc' } })).status).toBe(200);
+
+    // Camunda's SetTaskVariablesCmd: a variable set on the task itself is an update; one set on the
+    // instance, or a removal, is none.
+    const lastUpdated = async () => (await rest.request('GET', `/task/${taskId}`)).body.lastUpdated as string;
+    const stamp = () => rest.engine.clock.now().toISOString().replace('Z', '+0000');
+    rest.engine.clock.advance(1_000);
+    await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'x', type: 'String' } });
+    expect(await lastUpdated()).toBe(stamp());
+    const noted = stamp();
+    rest.engine.clock.advance(1_000);
+    await rest.request('PUT', `/task/${taskId}/variables/onInstance`, { json: { value: 1, type: 'Integer' } });
+    await rest.request('DELETE', `/task/${taskId}/localVariables/note`);
+    expect(await lastUpdated()).toBe(noted);
+    await rest.request('POST', `/task/${taskId}/localVariables`, { json: { modifications: { note: { value: 'y', type: 'String' } } } });
+    expect(await lastUpdated()).toBe(stamp());
   });
 
   it('binds a PUT body as Jackson does: epoch milliseconds for a date, text for a number; an unbindable date is a 400 with an empty message', async () => {

@@ -78,6 +78,20 @@ describe('process instance single variables', () => {
     expect(badType.body.message).toBe("Cannot put process instance variable n: Unsupported value type 'Sandwich'");
   });
 
+  it("lets a value type's own refusal escape as Camunda's IllegalArgumentException; binds deletions as a List<String> first", async () => {
+    const noFilename = await rest.request('PUT', path('doc'), { json: { value: base64('x'), type: 'File', valueInfo: { mimeType: 'text/plain' } } });
+    expect(noFilename.status).toBe(500);
+    expect(noFilename.body).toMatchObject({ type: 'IllegalArgumentException', code: null });
+    const badTransient = await rest.request('POST', `/process-instance/${instanceId}/variables`, { json: { modifications: { j: { value: '{}', type: 'Json', valueInfo: { transient: 'yes' } } } } });
+    expect([badTransient.status, badTransient.body.type, badTransient.body.message]).toEqual([500, 'IllegalArgumentException', "The property 'transient' should have a value of type 'boolean'."]);
+
+    const notAList = await rest.request('POST', `/process-instance/${instanceId}/variables`, { json: { deletions: 'customer', modifications: { n: { value: 'x', type: 'Integer' } } } });
+    expect([notAList.status, notAList.body.message]).toEqual([400, '']);
+    await rest.request('PUT', path('7'), { json: { value: 'seven', type: 'String' } });
+    expect((await rest.request('POST', `/process-instance/${instanceId}/variables`, { json: { deletions: [7] } })).status).toBe(204);
+    expect((await get(path('7'))).status).toBe(404);
+  });
+
   it('stores an upload as a File with the part name and content type, or as Bytes', async () => {
     const asFile = await post(`${path('report')}/data`, upload('a,b\n1,2', { filename: 'report.csv', type: 'text/csv', fields: { valueType: 'File' } }));
     const asBytes = await post(`${path('raw')}/data`, upload(Buffer.from([0, 1, 2, 255]), { filename: 'ignored.bin', fields: { valueType: 'Bytes' } }));

@@ -7,6 +7,7 @@ import { createJob } from '../jobs/create-job.js';
 import { DEFAULT_JOB_RETRIES, type Job } from '../jobs/job.js';
 import { endFailedJobIncident } from '../jobs/job-failure.js';
 import { JobLog } from './job-log.js';
+import { TaskHistory } from './task-history.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
@@ -270,6 +271,7 @@ async function cleanEndedBatches(ctx: CommandContext, now: Date, batchSize: numb
 async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly string[]): Promise<void> {
   for (let i = 0; i < processInstanceIds.length; i += 400) {
     const chunk = processInstanceIds.slice(i, i + 400);
+    await TaskHistory.deleteNotesOf(ctx.trx, chunk);
     for (const [table, column] of BY_INSTANCE) {
       await ctx.trx.deleteFrom(table).where(sql.ref(column), 'in', chunk).execute();
     }

@@ -111,8 +111,9 @@ export const INSTANCE_TABLES = [
 
 /**
  * The history tables whose rows inherit the removal time of a historic process instance, and the
- * column naming it: their own instance's, the operation log its root's (as Camunda's
- * addRemovalTimeToUserOperationLogByRootProcessInstanceId).
+ * column naming it: their own instance's, the operation log and comments their root's (as Camunda's
+ * addRemovalTimeToUserOperationLogByRootProcessInstanceId / …CommentsByRootProcessInstanceId: a
+ * comment created on a task names no instance, only its root).
  */
 export const INHERITED_THROUGH = {
   trellis_hi_actinst: 'proc_inst_id',
@@ -125,7 +126,7 @@ export const INHERITED_THROUGH = {
   trellis_hi_job_log: 'process_instance_id',
   trellis_hi_op_log: 'root_proc_inst_id',
   trellis_attachment: 'proc_inst_id',
-  trellis_comment: 'proc_inst_id',
+  trellis_comment: 'root_proc_inst_id',
 } as const;
 
 /**
@@ -146,7 +147,7 @@ export async function setInstanceRemovalTime(ctx: CommandContext, target: Remova
   const set = { removal_time: removalTime };
   const ids = await targetInstances(ctx, target);
   await ctx.trx.updateTable('trellis_hi_procinst').set(set).where('id', 'in', ids).execute();
-  for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(sql.ref(column), 'in', ids).execute();
+  for (const [table, column] of INSTANCE_TABLES) await ctx.trx.updateTable(table).set(set).where(rowsOfInstances(table, column, ids)).execute();
   if (historicGrants(ctx)) await ctx.trx.updateTable('trellis_authorization').set(set).where(grantsOf(target)).execute();
 }
 
@@ -182,7 +183,7 @@ export async function setInstanceRemovalTimeInChunks(ctx: CommandContext, target
   const differs = removalTime === null ? sql`removal_time is not null` : sql`(removal_time is null or removal_time <> ${removalTime})`;
   const chunk = async (table: string, column: string) => {
     const { numAffectedRows } = await sql`update ${sql.table(table)} set removal_time = ${removalTime}
-      where id in (select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids)}) and ${differs} limit ${chunkSize})`.execute(ctx.trx);
+      where id in (select id from ${sql.table(table)} where ${rowsOfInstances(table, column, ids)} and ${differs} limit ${chunkSize})`.execute(ctx.trx);
     return Number(numAffectedRows ?? 0) >= chunkSize;
   };
   if (instancesOnly) return (await chunk(HISTORIC_INSTANCES, 'id')) ? [HISTORIC_INSTANCES] : [];
@@ -197,6 +198,17 @@ export async function setInstanceRemovalTimeInChunks(ctx: CommandContext, target
     if (Number(numAffectedRows ?? 0) >= chunkSize) full.push(GRANTS);
   }
   return full.length > 0 ? full : [HISTORIC_INSTANCES];
+}
+
+/**
+ * The rows of a history table that belong to these instances: by its instance column, and comments
+ * and attachments also by their task (Camunda's addRemovalTimeToCommentsByProcessInstanceId: a
+ * comment created on a task names no instance).
+ */
+function rowsOfInstances(table: string, column: string, ids: readonly string[]) {
+  const byInstance = sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+  if (table !== 'trellis_comment' && table !== 'trellis_attachment') return byInstance;
+  return sql<SqlBool>`(${byInstance} or task_id in (select t.id from trellis_hi_taskinst t where t.proc_inst_id in (${sql.join(ids)})))`;
 }
 
 /** The ids of the target's historic process instances (a hierarchy: its root and every instance below it). */

@@ -191,18 +191,38 @@ export const TaskHistory = {
 
   /** A historic process instance was deleted: its tasks' history goes with it. */
   async processInstanceDeleted(trx: Transaction<StoreSchema>, processInstanceId: string): Promise<void> {
+    await this.deleteNotesOf(trx, [processInstanceId]);
     await trx.deleteFrom('trellis_hi_identitylink').where('proc_inst_id', '=', processInstanceId).execute();
     await trx.deleteFrom('trellis_hi_taskinst').where('proc_inst_id', '=', processInstanceId).execute();
-    for (const table of TASK_NOTES) await trx.deleteFrom(table).where('proc_inst_id', '=', processInstanceId).execute();
+  },
+
+  /**
+   * The comments and attachments of historic process instances: those naming the instance and those
+   * of its tasks (Camunda's deleteCommentsByProcessInstanceIds and …ByTaskProcessInstanceIds; a
+   * comment created on a task names no instance). Before the historic tasks go.
+   */
+  async deleteNotesOf(trx: Transaction<StoreSchema>, processInstanceIds: readonly string[]): Promise<void> {
+    if (processInstanceIds.length === 0) return;
+    for (const table of TASK_NOTES) {
+      await trx
+        .deleteFrom(table)
+        .where((eb) => eb.or([eb('proc_inst_id', 'in', processInstanceIds), eb('task_id', 'in', eb.selectFrom('trellis_hi_taskinst').select('id').where('proc_inst_id', 'in', processInstanceIds))]))
+        .execute();
+    }
   },
 
   /** A process definition was deleted with cascade: the history of its tasks goes too. */
   async definitionDeleted(ctx: CommandContext, processDefinitionId: string): Promise<void> {
-    // Before the historic instances go: the notes name only their instance.
+    // Before the historic instances and tasks go: notes name their instance or their task.
     for (const table of TASK_NOTES) {
       await ctx.trx
         .deleteFrom(table)
-        .where('proc_inst_id', 'in', (eb) => eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId))
+        .where((eb) =>
+          eb.or([
+            eb('proc_inst_id', 'in', eb.selectFrom('trellis_hi_procinst').select('id').where('proc_def_id', '=', processDefinitionId)),
+            eb('task_id', 'in', eb.selectFrom('trellis_hi_taskinst').select('id').where('proc_def_id', '=', processDefinitionId)),
+          ]),
+        )
         .execute();
     }
     await ctx.trx.deleteFrom('trellis_hi_identitylink').where('proc_def_id', '=', processDefinitionId).execute();

@@ -251,6 +251,9 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(await engine.task.getTaskAttachmentContent(work!.id, attachment.id)).toEqual(bytes);
     const comment = await engine.task.createComment(work!.id, 'looked at it');
     expect(comment.removalTime).toBeNull();
+    // As REST creates them: naming no instance, only (through the task) the root.
+    const onTaskOnly = await engine.task.createComment(work!.id, 'on the task', null);
+    expect(onTaskOnly).toMatchObject({ processInstanceId: null, rootProcessInstanceId: root });
 
     engine.clock.advance(1000);
     await engine.task.complete(work!.id);
@@ -261,7 +264,7 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     const [ended] = await engine.history.findHistoricProcessInstances({ processInstanceId: root });
     const removalTime = ended!.endTime!.getTime() + 5 * DAY;
     expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(new Date(removalTime));
-    expect((await engine.task.getTaskComments(work!.id))!.map((each) => each.removalTime)).toEqual([new Date(removalTime)]);
+    expect((await engine.task.getTaskComments(work!.id))!.map((each) => each.removalTime)).toEqual([new Date(removalTime), new Date(removalTime)]);
 
     const absolute = new Date('2030-01-01T00:00:00.000Z');
     await engine.historyCleanup.setRemovalTimeAsync({ absoluteRemovalTime: absolute, historicProcessInstanceIds: [called] });
@@ -271,12 +274,25 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     }
     expect((await engine.task.getTaskAttachment(work!.id, attachment.id))!.removalTime).toEqual(absolute);
     expect((await engine.task.getProcessInstanceComments(called)).map((each) => each.removalTime)).toEqual([absolute]);
+    expect((await engine.task.getTaskComments(work!.id)).map((each) => each.removalTime)).toEqual([absolute, absolute]);
 
     engine.clock.advance(absolute.getTime() - engine.clock.now().getTime() + DAY);
     await engine.historyCleanup.cleanUpHistoryAsync(true);
     await engine.jobExecutor.runDueJobs();
     expect(await engine.task.getTaskAttachments(work!.id)).toEqual([]);
     expect(await engine.task.getProcessInstanceComments(called)).toEqual([]);
+    expect(await engine.task.getTaskComments(work!.id)).toEqual([]);
+  });
+
+  it("deleting a historic instance takes the comments of its tasks along, also those naming no instance", async () => {
+    const { engine, runParent } = await setup();
+    const { root, called } = await runParent(false);
+    const [work] = await engine.task.findTasks({ processInstanceId: called });
+    await engine.task.createComment(work!.id, 'on the called task', null);
+    await engine.runtime.deleteProcessInstance(root);
+    expect(await engine.task.getTaskComments(work!.id)).toHaveLength(1);
+    await engine.history.deleteHistoricProcessInstance(called);
+    expect(await engine.task.getTaskComments(work!.id)).toEqual([]);
   });
 
   it('endTimeBased cleanup removes finished roots past end time + time to live with their called instances', async () => {

@@ -3,7 +3,7 @@ import { JSON_DATA_FORMAT, type TypedValue } from '@trellis/core';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { readMultipart } from '../multipart.js';
 import { attachmentDisposition } from './content-types.js';
-import { fromVariableValueDto, VariableValueError } from './variable-dto.js';
+import { fromVariableValueDto, IllegalArgumentException, VariableValueError } from './variable-dto.js';
 
 /**
  * Camunda's AbstractVariablesResource.getTypedValueForVariable: the named variable, or a 404
@@ -65,6 +65,7 @@ export async function readBinaryVariable(ctx: Context, limit: number): Promise<T
   try {
     return fromVariableValueDto('data', { type: valueType, value: data.bytes.toString('base64'), valueInfo });
   } catch (error) {
+    if (error instanceof IllegalArgumentException) throw error;
     // Camunda lets these escape setBinaryVariable unprefixed: a refused type is a 400, a value type's failure a 500.
     const status = error instanceof VariableValueError ? error.status : 500;
     throw new InvalidRequestException(status, (error as Error).message, status === 400 ? 'InvalidRequestException' : 'RestException');

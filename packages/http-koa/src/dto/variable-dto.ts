@@ -110,12 +110,20 @@ function transientOf(info: Record<string, unknown> | null): { valueInfo: Record<
   return info.transient ? { valueInfo: {}, transient: true } : { valueInfo: {} };
 }
 
-/** Camunda lets these IllegalArgumentExceptions escape the REST layer's RestException handling. */
+/**
+ * A value type's own refusal (Camunda's IllegalArgumentException from FileValueTypeImpl or
+ * AbstractValueTypeImpl.isTransient), which no variable resource catches: a 500 of that type with
+ * the bare message.
+ */
+export class IllegalArgumentException extends Error {
+  override readonly name = 'IllegalArgumentException';
+}
+
 function illegalArgument<T>(create: () => T): T {
   try {
     return create();
   } catch (error) {
-    throw new VariableValueError((error as Error).message, 500);
+    throw new IllegalArgumentException((error as Error).message);
   }
 }
 

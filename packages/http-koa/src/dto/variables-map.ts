@@ -1,6 +1,6 @@
 import type { TypedValue } from '@trellis/core';
 import { InvalidRequestException } from '../errors/rest-exception.js';
-import { fromVariableValueDto, toVariableValueDto, VariableValueError } from './variable-dto.js';
+import { fromVariableValueDto, IllegalArgumentException, toVariableValueDto, VariableValueError } from './variable-dto.js';
 
 /** A REST `variables` map → typed values; a bad entry is a 400 with `<prefix>: <Camunda's message>`. */
 export function variablesFromDto(map: unknown, prefix = ''): Record<string, TypedValue> {
@@ -11,6 +11,7 @@ export function variablesFromDto(map: unknown, prefix = ''): Record<string, Type
     try {
       result[name] = fromVariableValueDto(name, (dto ?? {}) as Record<string, unknown>);
     } catch (error) {
+      if (error instanceof IllegalArgumentException) throw error;
       // Camunda answers a conversion it refuses with 400, a value type's own failure with 500.
       const status = error instanceof VariableValueError ? error.status : 500;
       throw new InvalidRequestException(status, prefix ? `${prefix}: ${(error as Error).message}` : (error as Error).message, status === 400 ? 'InvalidRequestException' : 'RestException');

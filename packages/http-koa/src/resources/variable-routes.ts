@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import { BadUserRequestException, type TypedValue, type VariableOperation } from '@trellis/core';
-import { readJsonObject } from '../body.js';
+import { idList, readJsonObject } from '../body.js';
 import { namedVariable, readBinaryVariable, writeBinaryVariable } from '../dto/binary-variable.js';
-import { fromVariableValueDto, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
+import { fromVariableValueDto, IllegalArgumentException, toVariableValueDto, VariableValueError } from '../dto/variable-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
 import { asRestException, InvalidRequestException } from '../errors/rest-exception.js';
 import type { RestContext } from './context.js';
@@ -31,8 +31,9 @@ export function variableRoutes(router: Router, rest: RestContext, path: string, 
   router.post(path, async (ctx) => {
     const id = ctx.params.id!;
     const body = await readJsonObject(ctx, rest.bodyLimit);
+    // PatchVariablesDto binds first (deletions a List<String>), then the modifications convert.
+    const deletions = (idList(body.deletions) ?? []).filter((name): name is string => name !== null);
     const modifications = variablesFromDto(body.modifications, `Cannot modify variables for ${typeName}`);
-    const deletions = Array.isArray(body.deletions) ? body.deletions.filter((name): name is string => typeof name === 'string') : [];
     await asRestException(`Cannot modify variables for ${typeName} ${id}`, () => access.update(id, modifications, deletions, 'ModifyVariable'));
     ctx.status = 204;
   });
@@ -75,6 +76,7 @@ function putValue(typeName: string, name: string, dto: Record<string, unknown>):
   try {
     return fromVariableValueDto(name, dto);
   } catch (error) {
+    if (error instanceof IllegalArgumentException) throw error;
     const status = error instanceof VariableValueError ? error.status : 500;
     throw new InvalidRequestException(status, `Cannot put ${typeName} variable ${name}: ${(error as Error).message}`, status === 400 ? 'InvalidRequestException' : 'RestException');
   }

@@ -291,6 +291,7 @@ export class TaskService {
         userId: ctx.authentication?.userId ?? null,
         taskId,
         processInstanceId: processInstanceId === undefined ? (task?.processInstanceId ?? null) : processInstanceId,
+        // Camunda's AddCommentCmd: the root of the task's execution (none for a task that is gone).
         rootProcessInstanceId: task ? await rootInstanceOf(ctx, task.processInstanceId) : null,
         time: ctx.clock.now(),
         message,
@@ -585,13 +586,16 @@ export class TaskService {
       const task = removal ? await this.load(ctx, taskId, 'null') : await this.load(ctx, taskId, 'variables');
       await checkTask(ctx, task, UPDATE_VARIABLE);
       OperationLogEntries.variablesChanged(ctx, { task }, modifications, deletions, operation);
+      let setOnTask: boolean;
       if (local) {
-        await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
-        return;
+        setOnTask = await this.write(ctx, task, { runner: null, locals: await ctx.tasks.variables.findByTask(task.id), parent: null }, modifications, deletions, true);
+      } else {
+        const scope = await this.openScope(ctx, task);
+        setOnTask = await this.write(ctx, task, scope, modifications, deletions, false);
+        if (scope.runner) await completeRun(ctx, scope.runner);
       }
-      const scope = await this.openScope(ctx, task);
-      await this.write(ctx, task, scope, modifications, deletions, false);
-      if (scope.runner) await completeRun(ctx, scope.runner);
+      // Camunda's SetTaskVariablesCmd: a variable the task itself got fires its update event (removals do not).
+      if (setOnTask) await taskUpdated(ctx, this.env, task, false);
     });
   }
 
@@ -726,7 +730,8 @@ export class TaskService {
    * task when it holds the name, else where the execution sees it, else on the process instance.
    * Execution variables are written when the caller completes the run.
    */
-  private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<void> {
+  /** Writes the changes where they belong; whether the task itself got a variable set. */
+  private async write(ctx: CommandContext, task: Task, scope: TaskScope, modifications: Record<string, TypedValue>, deletions: readonly string[], local: boolean): Promise<boolean> {
     const localSets: Array<[string, TypedValue]> = [];
     const localRemovals: string[] = [];
     // What a sub-task does not hold itself goes to its parent task, as that one's setVariable.
@@ -746,6 +751,7 @@ export class TaskService {
     if (scope.parent && (Object.keys(toParent).length > 0 || removeFromParent.length > 0)) {
       await this.write(ctx, scope.parent.task, scope.parent.scope, toParent, removeFromParent, false);
     }
+    return localSets.length > 0;
   }
 
   private async completeLoaded(ctx: CommandContext, task: Task, runner: ProcessRunner | null, variables: Record<string, TypedValue>): Promise<Record<string, TypedValue>> {
