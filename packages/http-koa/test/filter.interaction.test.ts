@@ -213,6 +213,9 @@ describe('the Filter group', () => {
     const anyOwner = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', owner: '*', query: {} }, headers: admin });
     expect(anyOwner.status).toBe(500);
     expect(anyOwner.body).toMatchObject({ type: 'ProcessEngineException', message: 'Cannot create default authorization for filter owner *: id cannot be *. * is a reserved identifier.' });
+    // Contradicting criteria are refused when the query is built, as it is saved (Camunda's query setters).
+    const both = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Both', query: { candidateUser: 'a', candidateGroup: 'b' } }, headers: admin });
+    expect([both.status, both.body.type, both.body.message]).toEqual([500, 'ProcessEngineException', 'Invalid query usage: cannot set both candidateUser and candidateGroup']);
     expect((await rest.request('GET', '/filter/count', { headers: admin })).body).toEqual({ count: 0 });
   });
 

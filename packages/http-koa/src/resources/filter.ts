@@ -217,7 +217,7 @@ function filterFields(body: Record<string, unknown>) {
 }
 
 /** A filter's saved query read as Camunda's TaskQueryDto.toQuery reads it (its failures are the request's). */
-const checkTaskQuery = (query: Record<string, unknown>) => void taskQueryDto(query, true);
+const checkTaskQuery = (query: Record<string, unknown>) => taskQueryDto(query, true);
 
 async function invalidContentAs400<T>(message: string, call: () => Promise<T>): Promise<T> {
   try {

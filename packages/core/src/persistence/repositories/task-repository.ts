@@ -247,6 +247,15 @@ export class TaskRepository {
  * condition: all must hold for the query, any for one of its or-queries. The tenant check and the
  * read permission are the caller's.
  */
+/**
+ * Camunda's TaskQueryImpl setters refuse contradicting criteria as the query is built (a filter's
+ * saved query when it is saved): building the criteria here throws the same errors.
+ */
+export function checkTaskQueryCriteria(q: TaskQuery): void {
+  taskCriteria(q, false);
+  for (const orQuery of q.orQueries ?? []) taskCriteria(orQuery, true);
+}
+
 function taskCriteria(q: TaskQuery, orQuery: boolean): Expression<SqlBool>[] {
   const criteria: Expression<SqlBool>[] = [];
   const where = (condition: Expression<SqlBool>) => void criteria.push(condition);

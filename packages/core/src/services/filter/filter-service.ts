@@ -7,6 +7,7 @@ import { NotValidException, NullValueException } from '../../errors/exceptions.j
 import { ensureValidIndividualResourceId, grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { Filter, FilterFields, FilterQuery, FilterQueryCheck } from './filter.js';
+import { checkTaskQueryCriteria } from '../../persistence/repositories/task-repository.js';
 
 /**
  * Saved task queries (Camunda's FilterService): create (CREATE on filters; the owner gets every
@@ -90,7 +91,7 @@ const filterNotFound = (id: string) => new NullValueException(`No filter found f
 function validated(fields: FilterFields, checkQuery?: FilterQueryCheck): FilterFields {
   if (!fields.resourceType) throw new NotValidException('Filter resource type must not be null or empty: resourceType is null or empty');
   if (!fields.name) throw new NotValidException('Filter name must not be null or empty: name is null or empty');
-  if (fields.query) checkQuery?.(fields.query);
+  if (fields.query && checkQuery) checkTaskQueryCriteria(checkQuery(fields.query));
   if (fields.query === null || fields.query === undefined) throw new NotValidException('query is null');
   return { resourceType: fields.resourceType, name: fields.name, owner: fields.owner ?? null, query: fields.query, properties: fields.properties ?? null };
 }

@@ -1,4 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
+import type { TaskQuery } from '../task/task.js';
 
 /** A saved query (Camunda's Filter): of tasks, the only resource type Camunda runs filters of. */
 export interface Filter {
@@ -16,10 +17,11 @@ export interface Filter {
 export type FilterFields = Omit<Filter, 'id'>;
 
 /**
- * How a host checks a filter's query while it is saved (Camunda's TaskQueryDto.toQuery), called
- * after the permission and the name are checked; it throws what it finds wrong.
+ * How a host reads a filter's query while it is saved (Camunda's TaskQueryDto.toQuery), called
+ * after the permission and the name are checked: the task query, or what it finds wrong thrown. The
+ * engine then refuses contradicting criteria in it as Camunda's query setters do.
  */
-export type FilterQueryCheck = (query: Record<string, unknown>) => void;
+export type FilterQueryCheck = (query: Record<string, unknown>) => TaskQuery;
 
 export type FilterSortField = 'filterId' | 'resourceType' | 'name' | 'owner';
 
