@@ -306,6 +306,12 @@ describe('the Task group', () => {
       expect(logged.map((each: { type: string; operationType: string }) => `${each.type} ${each.operationType}`).sort()).toEqual(['watcher add', 'watcher delete']);
       // Deleting a link that is not there logs no history (Camunda logs each link it removes).
       expect(await rest.engine.history.tasks.countIdentityLinkLogs({ taskId, groupId: 'auditors', type: 'candidate' })).toBe(0);
+      // The same link added twice is there twice (Camunda's TaskEntity.addIdentityLink); deleting removes both, logging each.
+      await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'twice', type: 'watcher' } });
+      await rest.request('POST', `/task/${taskId}/identity-links`, { json: { userId: 'twice', type: 'watcher' } });
+      expect((await rest.request('GET', `/task/${taskId}/identity-links`, { query: { type: 'watcher' } })).body.filter((link: { userId: string }) => link.userId === 'twice')).toHaveLength(2);
+      await rest.request('POST', `/task/${taskId}/identity-links/delete`, { json: { userId: 'twice', type: 'watcher' } });
+      expect(await rest.engine.history.tasks.countIdentityLinkLogs({ taskId, userId: 'twice', operationType: 'delete' })).toBe(2);
       // Several type parameters: the first counts.
       expect((await rest.request('GET', `/task/${taskId}/identity-links?type=watcher&type=candidate`)).body).toEqual([{ userId: null, groupId: 'auditors', type: 'watcher' }]);
       // The operation log names the removed group as the new value, as Camunda's Delete…IdentityLinkCmd does.

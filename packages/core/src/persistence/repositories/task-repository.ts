@@ -146,10 +146,11 @@ export class TaskRepository {
     return rows.map((row) => ({ groupName: row.group_id, taskCount: Number(row.task_count) }));
   }
 
-  /** Adds an identity link (a candidate user or group, or a link of another type or none) unless the task has it already. */
+  /**
+   * Adds an identity link (a candidate user or group, or a link of another type or none); one the
+   * task has already is added again, as Camunda's TaskEntity.addIdentityLink does.
+   */
   async addLink(taskId: string, userId: string | null, groupId: string | null, type: string | null): Promise<void> {
-    const existing = await this.findLinks(taskId);
-    if (existing.some((each) => each.userId === userId && each.groupId === groupId && each.type === type)) return;
     await this.trx.insertInto('trellis_task_candidate').values({ task_id: taskId, user_id: userId, group_id: groupId, type }).execute();
   }
 
