@@ -374,6 +374,8 @@ describe('query bodies and BPMN errors from user tasks', () => {
     <bpmn:userTask id="approve"><bpmn:extensionElements><camunda:formData>
       <camunda:formField id="amount" type="long" defaultValue="100" />
       <camunda:formField id="approved" type="boolean" />
+      <camunda:formField id="note" type="string"><camunda:validation><camunda:constraint name="required" /></camunda:validation></camunda:formField>
+      <camunda:formField id="decided" type="date" />
     </camunda:formData></bpmn:extensionElements></bpmn:userTask>
     <bpmn:sequenceFlow id="f2" sourceRef="approve" targetRef="end" /><bpmn:endEvent id="end" />
   </bpmn:process>
@@ -384,15 +386,20 @@ describe('query bodies and BPMN errors from user tasks', () => {
 
     const variables = await rest.request('GET', `/task/${task.id}/form-variables`);
     const submitted = await rest.request('POST', `/task/${task.id}/submit-form`, {
-      json: { variables: { amount: { value: '250', type: 'String' }, approved: { value: true, type: 'Boolean' } }, withVariablesInReturn: true },
+      json: { variables: { amount: { value: '250', type: 'String' }, approved: { value: true, type: 'Boolean' }, decided: { value: ' ' } }, withVariablesInReturn: true },
     });
 
     expect(variables.body).toEqual({
       note: { type: 'String', value: 'hi', valueInfo: {} },
       amount: { type: 'Long', value: 100, valueInfo: {} },
       approved: { type: 'Boolean', value: null, valueInfo: {} },
+      // Camunda's DateFormType: no date is the empty text.
+      decided: { type: 'String', value: '', valueInfo: {} },
     });
+    // The required note is not submitted but the instance holds it (Camunda's RequiredValidator); an empty date is none.
+    expect(submitted.status).toBe(200);
     expect(submitted.body.amount).toEqual({ type: 'Long', value: 250, valueInfo: {} });
+    expect(submitted.body.decided).toEqual({ type: 'Date', value: null, valueInfo: {} });
   });
 });
 

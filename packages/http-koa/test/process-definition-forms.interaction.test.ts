@@ -82,7 +82,7 @@ describe('GET …/startForm', () => {
     const unknownKey = await rest.request('GET', '/process-definition/key/nope/startForm');
 
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ type: 'InvalidRequestException', message: 'Cannot get start form data for process definition nope', code: null });
+    expect(unknown.body).toEqual({ type: 'InvalidRequestException', message: 'Cannot get start form data for process definition nope', code: 0 });
     expect(unknownKey.status).toBe(404);
     expect(unknownKey.body.message).toBe('No matching process definition with key: nope and no tenant-id');
   });
@@ -245,7 +245,7 @@ describe('GET …/deployed-start-form', () => {
     expect(byId.headers.get('content-type')).toContain('application/xhtml+xml');
     expect(byId.body.toString('utf8')).toBe(START_HTML);
     expect(byKey.body.toString('utf8')).toBe(START_HTML);
-    expect(camundaForm.headers.get('content-type')).toContain('application/json');
+    expect(camundaForm.headers.get('content-type')).toBe('application/json');
     expect(camundaForm.body).toEqual({ id: 'startForm', components: [] });
   });
 
@@ -283,7 +283,7 @@ describe('POST …/submit-form', () => {
         businessKey: 'order-1',
         variables: {
           customer: { value: 'Globex' },
-          amount: { value: '7', type: 'String' },
+          amount: { value: 7 },
           urgent: { value: 'false' },
           dueDate: { value: '01/02/2025' },
           extra: { value: 5, type: 'Integer' },
@@ -316,7 +316,7 @@ describe('POST …/submit-form', () => {
     expect(byTenant.body.tenantId).toBe('acme');
   });
 
-  it('answers 400 when a field fails validation and 500 for an unconvertible value', async () => {
+  it("answers a field failing validation as Camunda does (its FormFieldValidatorException, a 500) and 500 for an unconvertible value", async () => {
     const definition = await deploy(processXml('generated', '', FORM_DATA));
     const prefix = `Cannot instantiate process definition ${definition.id}`;
 
@@ -325,8 +325,11 @@ describe('POST …/submit-form', () => {
     const tooSmall = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { customer: { value: 'x' }, amount: { value: 0, type: 'Long' } } } });
     const badEnum = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { customer: { value: 'x' }, kind: { value: 'z' } } } });
     const badType = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { x: { value: 1, type: 'Nope' } } } });
+    // Numeric validators check numbers only: text fails them.
+    const textAmount = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { customer: { value: 'x' }, amount: { value: '5' } } } });
 
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(500);
+    expect(textAmount.body.message).toBe(`${prefix}: Invalid value submitted for form field 'amount': validation of min(1) failed.`);
     expect(missing.body).toEqual({ type: 'RestException', message: `${prefix}: Invalid value submitted for form field 'customer': validation of required failed.`, code: 0 });
     expect(tooLong.body.message).toBe(`${prefix}: Invalid value submitted for form field 'customer': validation of maxlength(10) failed.`);
     expect(tooSmall.body.message).toBe(`${prefix}: Invalid value submitted for form field 'amount': validation of min(1) failed.`);

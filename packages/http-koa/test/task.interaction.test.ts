@@ -187,12 +187,19 @@ describe('the Task group', () => {
       expect(html.headers.get('content-type')).toContain('application/xhtml+xml');
       expect(html.body.toString()).toBe('<form>check</form>');
       expect(json.body).toEqual({ id: 'check', components: [] });
+      expect(json.headers.get('content-type')).toBe('application/json');
       expect(notDeployed.status).toBe(400);
       expect(notDeployed.body).toEqual({ type: 'InvalidRequestException', message: "The form key 'embedded:app:forms/check.html' does not reference a deployed form.", code: null });
       expect(gone.status).toBe(404);
       expect(gone.body.message).toMatch(/^The form with the resource name 'forms\/gone.html' cannot be found in deployment with id /);
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toBe("No task found for taskId 'nope': task is null");
+
+      // A user task's camunda:formRef shows in its form (Camunda's FormDto.camundaFormRef).
+      await rest.engine.deployment.deploy({ resources: [{ name: 'ref.bpmn', bytes: Buffer.from(REVIEW.replace('id="review" name="Review"', 'id="refd"').replace('camunda:formKey="embedded:app:forms/check.html"', 'camunda:formRef="invoice" camunda:formRefBinding="version" camunda:formRefVersion="2"')) }] });
+      const refStarted = await rest.request('POST', '/process-definition/key/refd/start', { json: { variables: { amount: { value: 1, type: 'Integer' } } } });
+      const [refTask] = await rest.engine.task.findTasks({ processInstanceId: refStarted.body.id });
+      expect((await rest.request('GET', `/task/${refTask.id}/form`)).body).toEqual({ key: null, camundaFormRef: { key: 'invoice', binding: 'version', version: 2 }, contextPath: null });
     });
 
     it('submits without a body in return', async () => {
@@ -505,7 +512,7 @@ describe('the Task group', () => {
     }
     const form = await rest.request('GET', '/task/nope/form');
     expect(form.status).toBe(400);
-    expect(form.body).toEqual({ type: 'RestException', message: 'Cannot get form for task nope', code: null });
+    expect(form.body).toEqual({ type: 'RestException', message: 'Cannot get form for task nope', code: 0 });
   });
 
   it('renders the generated form of a user task with camunda:formData, as the start form of the same fields, and points its form key at it', async () => {

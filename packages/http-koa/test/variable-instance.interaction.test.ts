@@ -409,8 +409,11 @@ describe('variables with enforceSpecificVariablePermission (Camunda: the variabl
     ]);
     expect(await count('/variable-instance/count')).toBe(0);
 
+    // The form too: Camunda's GetTaskFormCmd checks the task variable read.
+    expect((await get(`/task/${task.id}/form`, {}, jonny)).status).toBe(403);
     await grant(7, task.id, ['READ_VARIABLE']);
     expect((await get(`/task/${task.id}/variables`, {}, jonny)).status).toBe(200);
+    expect((await get(`/task/${task.id}/form`, {}, jonny)).status).toBe(200);
     expect((await get(`/task/${task.id}/localVariables`, {}, jonny)).body).toEqual({ note: { type: 'String', value: 'private', valueInfo: {} } });
     expect((await get('/variable-instance', {}, jonny)).body.map((v: Dto) => v.name)).toEqual(['note']);
 

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { javaSplit } from '../query/parse-query.js';
 
 const BY_EXTENSION: Record<string, string> = {
@@ -32,6 +33,16 @@ export function resourceFileName(resourceName: string): string {
 
 /** What Camunda answers generated and deployed HTML forms with. */
 export const XHTML = 'application/xhtml+xml';
+
+/**
+ * A deployed form's file (Camunda's deployed-form / deployed-start-form): a Camunda Form as exactly
+ * `application/json` (no charset, set after the body so Koa adds none), an HTML form as XHTML.
+ */
+export function sendDeployedForm(ctx: Context, form: { bytes: Buffer; isCamundaForm: boolean }): void {
+  if (!form.isCamundaForm) ctx.type = XHTML;
+  ctx.body = form.bytes;
+  if (form.isCamundaForm) ctx.set('Content-Type', 'application/json');
+}
 
 /** The media types Camunda's reports answer (JSON, or CSV when asked for). */
 export const REPORT_MEDIA_TYPES = ['application/json', 'application/csv', 'text/csv'];

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { AuthorizationException, FormFieldValidationException, NotFoundException, NullValueException, ProcessEngineException, BadUserRequestException } from '@trellis/core';
-import { readJsonBody } from '../body.js';
-import { XHTML } from '../dto/content-types.js';
+import { readJsonBody, text } from '../body.js';
+import { sendDeployedForm, XHTML } from '../dto/content-types.js';
 import { toStartFormDto } from '../dto/form-dto.js';
 import { selfLink } from '../dto/links.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
@@ -22,7 +22,7 @@ export function processDefinitionFormRoutes(router: Router, rest: RestContext): 
         ctx.body = toStartFormDto(id, await engine.startForm.getStartFormData(id));
       } catch (error) {
         if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-        throw new InvalidRequestException(400, `Cannot get start form data for process definition ${id}`);
+        throw new InvalidRequestException(400, `Cannot get start form data for process definition ${id}`, 'InvalidRequestException', error.code);
       }
     });
 
@@ -46,9 +46,7 @@ export function processDefinitionFormRoutes(router: Router, rest: RestContext): 
     router.get(`${path}/deployed-start-form`, async (ctx) => {
       const id = await resolveDefinitionId(rest, ctx);
       try {
-        const form = await engine.startForm.getDeployedStartForm(id);
-        ctx.type = form.isCamundaForm ? 'application/json' : XHTML;
-        ctx.body = form.bytes;
+        sendDeployedForm(ctx, await engine.startForm.getDeployedStartForm(id));
       } catch (error) {
         if (error instanceof NotFoundException || error instanceof NullValueException) throw new InvalidRequestException(404, error.message);
         if (error instanceof AuthorizationException) throw new InvalidRequestException(403, error.message);
@@ -62,7 +60,7 @@ export function processDefinitionFormRoutes(router: Router, rest: RestContext): 
       const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
       const prefix = `Cannot instantiate process definition ${id}`;
       const variables = variablesFromDto(body.variables, prefix);
-      const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
+      const businessKey = text(body.businessKey);
       try {
         const instance = await engine.startForm.submitStartForm(id, { businessKey, variables });
         ctx.body = toProcessInstanceDto(instance, selfLink(baseUrlOf(ctx), `/process-instance/${instance.id}`));

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationException, BadUserRequestException, FormFieldValidationException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, type DelegationState, type Task, type TaskQuery } from '@trellis/core';
 import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
-import { attachmentDisposition, REPORT_MEDIA_TYPES, XHTML } from '../dto/content-types.js';
+import { attachmentDisposition, REPORT_MEDIA_TYPES, sendDeployedForm, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
@@ -396,20 +396,20 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     } catch (error) {
       // Camunda's TaskResourceImpl.getForm: any engine failure but a denial is a 400.
       if (error instanceof AuthorizationException || !ProcessEngineException.is(error)) throw error;
-      throw new InvalidRequestException(400, `Cannot get form for task ${id}`, 'RestException');
+      throw new InvalidRequestException(400, `Cannot get form for task ${id}`, 'RestException', error.code);
     }
     // Generated forms: Camunda points the tasklist at the rendered-form endpoint. contextPath: a
     // process application's path, which Trellis has none of.
     const key = form.formKey || !form.hasFormFields ? form.formKey : `embedded:engine://engine/:engine/task/${id}/rendered-form`;
-    ctx.body = { key, camundaFormRef: null, contextPath: null };
+    const ref = form.camundaFormRef;
+    ctx.body = { key, camundaFormRef: ref ? { key: ref.key, binding: ref.binding, version: ref.version } : null, contextPath: null };
   });
 
   // Camunda's TaskResourceImpl.getDeployedForm: the file as HTML (XHTML) or, for Camunda Forms, JSON.
   router.get('/task/:id/deployed-form', async (ctx) => {
     try {
       const form = await engine.task.getDeployedTaskForm(ctx.params.id);
-      ctx.type = form.isCamundaForm ? 'application/json' : XHTML;
-      ctx.body = form.bytes;
+      sendDeployedForm(ctx, form);
     } catch (error) {
       if (error instanceof NotFoundException) throw new InvalidRequestException(404, error.message);
       if (error instanceof AuthorizationException) throw new InvalidRequestException(403, error.message);
@@ -427,7 +427,9 @@ export function taskRoutes(router: Router, rest: RestContext): void {
   });
 
   router.get('/task/:id/form-variables', async (ctx) => {
-    const names = typeof ctx.query.variableNames === 'string' ? ctx.query.variableNames.split(',').filter((name) => name !== '') : undefined;
+    // A JAX-RS String parameter: the first of several.
+    const given = Array.isArray(ctx.query.variableNames) ? ctx.query.variableNames[0] : ctx.query.variableNames;
+    const names = given === undefined ? undefined : given.split(',').filter((name) => name !== '');
     const variables = await engine.task.getTaskFormVariables(ctx.params.id, names);
     ctx.body = variablesToDto(variables, jaxRsFlag(ctx.query, 'deserializeValues', true));
   });

@@ -96,7 +96,8 @@ export function formValueOf(field: FormFieldDefinition): TypedValue {
     case 'boolean':
       return { type: 'boolean', value: raw === null ? null : raw.toLowerCase() === 'true', valueInfo: {} };
     case 'date':
-      return { type: 'string', value: raw === null ? null : formatJavaDate(parseJavaDate(raw, datePatternOf(field)), datePatternOf(field)), valueInfo: {} };
+      // Camunda's DateFormType.convertToFormValue: no date is the empty text.
+      return { type: 'string', value: raw === null ? '' : formatJavaDate(parseJavaDate(raw, datePatternOf(field)), datePatternOf(field)), valueInfo: {} };
     default:
       return { type: 'string', value: raw, valueInfo: {} };
   }
@@ -104,18 +105,24 @@ export function formValueOf(field: FormFieldDefinition): TypedValue {
 
 /**
  * Applies the form fields to submitted variables (Camunda's DefaultFormHandler.submitFormVariables):
- * each field's value is validated, converted to the field's model type or defaulted; variables no field
- * handles are passed through. FormFieldValidationException for a failed constraint, ProcessEngineException
- * for a value the type cannot convert.
+ * each field's submitted value is validated, then converted to the field's model type or defaulted;
+ * variables no field handles are passed through. `existing`: what the form's scope already holds (a
+ * task's visible variables), which satisfies `required`. A failed constraint is Camunda's
+ * FormFieldValidatorException, an engine error (REST: 500), as are a value the type cannot convert
+ * and a constraint configured wrongly.
  */
-export function submitFormVariables(fields: readonly FormFieldDefinition[], submitted: Record<string, TypedValue>): Record<string, TypedValue> {
+export function submitFormVariables(
+  fields: readonly FormFieldDefinition[],
+  submitted: Record<string, TypedValue>,
+  existing: (name: string) => TypedValue | undefined = () => undefined,
+): Record<string, TypedValue> {
   const rest: Record<string, TypedValue> = { ...submitted };
   const result: Record<string, TypedValue> = {};
   for (const field of fields) {
     if (field.isBusinessKey) continue;
     const value = Object.prototype.hasOwnProperty.call(rest, field.id) ? rest[field.id] : undefined;
     delete rest[field.id];
-    for (const constraint of field.constraints) validateConstraint(field, constraint, value?.value ?? null);
+    for (const constraint of field.constraints) validateConstraint(field, constraint, value, existing);
     let model: TypedValue | null = null;
     if (value !== undefined) model = toModelValue(field, value);
     else if (field.defaultValue !== null) model = toModelValue(field, { type: 'string', value: field.defaultValue, valueInfo: {} });
@@ -124,32 +131,66 @@ export function submitFormVariables(fields: readonly FormFieldDefinition[], subm
   return { ...result, ...rest };
 }
 
-function validateConstraint(field: FormFieldDefinition, constraint: { name: string; config: string | null }, value: unknown): void {
+/** Camunda's FormFieldValidatorException: a constraint the submitted value fails. */
+export class FormFieldValidatorException extends ProcessEngineException {
+  override readonly name: string = 'FormFieldValidatorException';
+}
+
+/** The Java class Camunda's REST layer gives a submitted value, for the numeric validators and messages. */
+const JAVA_NUMBERS: Partial<Record<TypedValue['type'], string>> = { integer: 'Integer', long: 'Long', double: 'Double', short: 'Short' };
+const JAVA_CLASSES: Partial<Record<TypedValue['type'], string>> = { ...JAVA_NUMBERS, boolean: 'Boolean', date: 'Date', bytes: '[B' };
+const javaClassOf = (value: TypedValue) => {
+  const name = JAVA_CLASSES[value.type] ?? 'Object';
+  return name === '[B' ? 'class [B' : `class java.${name === 'Date' ? 'util' : 'lang'}.${name}`;
+};
+
+/** Camunda's built-in validators (FormFieldValidationConstraintHandler with RequiredValidator, MinValidator, …). */
+function validateConstraint(
+  field: FormFieldDefinition,
+  constraint: { name: string; config: string | null },
+  submitted: TypedValue | undefined,
+  existing: (name: string) => TypedValue | undefined,
+): void {
+  const value = (submitted?.value ?? null) as unknown;
   const fail = () => {
     const described = constraint.config !== null ? `${constraint.name}(${constraint.config})` : constraint.name;
-    throw new FormFieldValidationException(`Invalid value submitted for form field '${field.id}': validation of ${described} failed.`);
+    throw new FormFieldValidatorException(`Invalid value submitted for form field '${field.id}': validation of ${described} failed.`);
   };
+  const config = constraint.config ?? 'null';
   switch (constraint.name) {
     case 'required':
-      if (value === null || value === undefined || value === '') fail();
+      // Nothing submitted: a value the scope holds, or the field's default, will do.
+      if (value === null) {
+        const held = existing(field.id);
+        if (held !== undefined ? held.value === null : field.defaultValue === null) fail();
+      } else if (value === '') fail();
       return;
     case 'readonly':
-      if (value !== null && value !== undefined) fail();
+      if (value !== null) fail();
       return;
     case 'minlength':
     case 'maxlength': {
-      if (value === null || value === undefined) return;
-      if (typeof value !== 'string') throw new ProcessEngineException(`String validator ${constraint.name} cannot be used on non-string value ${String(value)}`);
-      const limit = Number(constraint.config);
+      if (value === null) return;
+      const validator = constraint.name === 'minlength' ? 'MinLengthValidator' : 'MaxLengthValidator';
+      if (typeof value !== 'string') throw new ProcessEngineException(`String validator ${validator} cannot be used on non-string value of type ${javaClassOf(submitted!)}`);
+      if (!/^[+-]?\d+$/.test(config)) throw new ProcessEngineException(`Cannot validate "${constraint.name}": configuration ${config} cannot be interpreted as Integer`);
+      const limit = Number(config);
       if (constraint.name === 'minlength' ? value.length < limit : value.length > limit) fail();
       return;
     }
     case 'min':
     case 'max': {
-      if (value === null || value === undefined) return;
-      const number = typeof value === 'number' ? value : Number(value);
-      const limit = Number(constraint.config);
-      if (Number.isNaN(number) || (constraint.name === 'min' ? number < limit : number > limit)) fail();
+      if (value === null) return;
+      // Only numbers are checked (Camunda's AbstractNumericValidator), against the config read as their Java type.
+      const javaType = JAVA_NUMBERS[submitted!.type];
+      if (javaType === undefined || typeof value !== 'number') fail();
+      const integral = javaType !== 'Double';
+      if (integral ? !/^[+-]?\d+$/.test(config) : Number.isNaN(Number(config)) || config.trim() === '') {
+        throw new ProcessEngineException(`Cannot validate ${javaType} value ${String(value)}: configuration ${config} cannot be parsed as ${javaType}.`);
+      }
+      const limit = Number(config);
+      // MinValidator: at least the limit; MaxValidator: strictly below it.
+      if (constraint.name === 'min' ? (value as number) < limit : (value as number) >= limit) fail();
       return;
     }
     default:
@@ -177,7 +218,8 @@ function toModelValue(field: FormFieldDefinition, submitted: TypedValue): TypedV
     case 'date': {
       if (submitted.type === 'date') return submitted;
       if (value === null || value === undefined) return { type: 'date', value: null, valueInfo: {}, ...transient };
-      if (typeof value === 'string') return { type: 'date', value: parseJavaDate(value, datePatternOf(field)), valueInfo: {}, ...transient };
+      // Camunda's DateFormType: the text trimmed, empty text no date.
+      if (typeof value === 'string') return { type: 'date', value: value.trim() === '' ? null : parseJavaDate(value.trim(), datePatternOf(field)), valueInfo: {}, ...transient };
       throw new ProcessEngineException(`Value '${String(value)}' cannot be transformed into a Date.`);
     }
     case 'enum': {

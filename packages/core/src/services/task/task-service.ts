@@ -8,7 +8,7 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables } from '../process-definition/start-form.js';
+import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
@@ -35,6 +35,8 @@ export interface TaskFormData {
   processDefinitionId: string | null;
   /** The user task declares camunda:formData fields (a generated form: GET /task/{id}/rendered-form). */
   hasFormFields: boolean;
+  /** The user task's camunda:formRef (a Camunda Form), if it has one. */
+  camundaFormRef: CamundaFormRef | null;
 }
 
 /**
@@ -434,7 +436,8 @@ export class TaskService {
       await checkTask(ctx, task, WORK);
       const scope = await this.openScope(ctx, task);
       // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
-      variables = submitFormVariables(await this.formFieldsOf(ctx, task), variables);
+      const visible = visibleOf(task, scope);
+      variables = submitFormVariables(await this.formFieldsOf(ctx, task), variables, (name) => visible[name]);
       if (task.processInstanceId && task.executionId) await formFieldsSubmitted(ctx, { ...task, processInstanceId: task.processInstanceId, executionId: task.executionId, taskId: task.id }, variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
@@ -447,12 +450,17 @@ export class TaskService {
     });
   }
 
-  /** The form key of GET /task/{id}/form; needs READ on the task or READ_TASK on its definition. */
+  /**
+   * The form key of GET /task/{id}/form; Camunda's checkReadTaskVariable: READ on the task or
+   * READ_TASK on its definition (READ_VARIABLE / READ_TASK_VARIABLE with enforceSpecificVariablePermission).
+   */
   getTaskFormData(taskId: string): Promise<TaskFormData> {
     return this.commands.run('GetTaskFormCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
-      await checkTask(ctx, task, READ);
-      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId, hasFormFields: (await this.formFieldsOf(ctx, task)).length > 0 };
+      await checkTask(ctx, task, readVariable(ctx));
+      const { element } = await this.elementOf(ctx, task);
+      const form = element ? startFormDataOf(element) : null;
+      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId, hasFormFields: (form?.fields.length ?? 0) > 0, camundaFormRef: form?.camundaFormRef ?? null };
     });
   }
 
@@ -476,7 +484,7 @@ export class TaskService {
   getRenderedTaskForm(taskId: string): Promise<string | null> {
     return this.commands.run('GetRenderedTaskFormCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
-      await checkTask(ctx, task, READ);
+      await checkTask(ctx, task, readVariable(ctx));
       return renderFormFields(await this.formFieldsOf(ctx, task));
     });
   }
