@@ -95,6 +95,16 @@ describe('the Historic Variable Instance and Historic Detail groups', () => {
     expect((await post('/history/variable-instance/count', { activityInstanceIdIn: [started.instanceId], sorting: [{ sortBy: 'instanceId', sortOrder: 'asc' }] })).body).toEqual({ count: 3 });
   });
 
+  it('names an Object variable by its serializer, as Camunda keeps it, in type filters and the detail sorting', async () => {
+    const list = { value: '[]', type: 'Object', valueInfo: { objectTypeName: 'java.util.ArrayList', serializationDataFormat: 'application/json' } };
+    await post(`/process-instance/${started.instanceId}/variables`, { modifications: { list } });
+    expect((await get('/history/variable-instance/count', { variableTypeIn: 'object' })).body).toEqual({ count: 0 });
+    expect((await get('/history/variable-instance/count', { variableTypeIn: 'spin://application/json,integer' })).body).toEqual({ count: 2 });
+    expect((await get('/history/detail/count', { variableTypeIn: 'SPIN://application/json' })).body).toEqual({ count: 1 });
+    const details = await get('/history/detail', { processInstanceId: started.instanceId, sortBy: 'variableType', sortOrder: 'desc' });
+    expect(details.body.map((each: { variableName: string }) => each.variableName)).toEqual(['subject', 'subject', 'list', 'amount', 'scan']);
+  });
+
   it('refuses case filters and a value without a name', async () => {
     const caseFilter = await get('/history/variable-instance', { caseInstanceId: 'c' });
     const valueOnly = await get('/history/variable-instance', { variableValue: 'final' });

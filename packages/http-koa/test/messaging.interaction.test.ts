@@ -181,6 +181,32 @@ describe('POST /message with processVariablesToTriggeredScope', () => {
     expect((await rest.request('GET', '/variable-instance/count', { query: { processInstanceIdIn: other, variableName: 'gone' } })).body.count).toBe(0);
   });
 
+  it('sets them on the execution of a message catch event, and drops them for a receive task, as Camunda', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="r" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_first" name="first" /><bpmn:message id="m_second" name="second" />
+  <bpmn:process id="receiving" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="s" />
+    <bpmn:sequenceFlow id="a" sourceRef="s" targetRef="catch" />
+    <bpmn:intermediateCatchEvent id="catch"><bpmn:messageEventDefinition messageRef="m_first" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="b" sourceRef="catch" targetRef="receive" />
+    <bpmn:receiveTask id="receive" messageRef="m_second" />
+    <bpmn:sequenceFlow id="c" sourceRef="receive" targetRef="work" />
+    <bpmn:userTask id="work" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'receiving.bpmn', bytes: Buffer.from(xml) }] });
+    const id = (await rest.request('POST', '/process-definition/key/receiving/start', { json: {} })).body.id as string;
+
+    await rest.request('POST', '/message', { json: { messageName: 'first', processVariablesToTriggeredScope: payload('caught') } });
+    expect(await holders(id)).toEqual([[id, 'caught']]);
+    const received = await rest.request('POST', '/message', { json: { messageName: 'second', processVariablesToTriggeredScope: { other: { value: 'received', type: 'String' } } } });
+    expect(received.status).toBe(204);
+    expect(await scopeOf(id, 'work')).toBe(id);
+    const history = await rest.request('GET', '/history/variable-instance', { query: { processInstanceId: id } });
+    expect(history.body.map((each: { name: string }) => each.name)).toEqual(['testVar']);
+  });
+
   it('takes an empty message name as a name that matches nothing', async () => {
     const response = await rest.request('POST', '/message', { json: { messageName: '' } });
 

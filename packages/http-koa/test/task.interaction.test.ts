@@ -505,6 +505,7 @@ describe('the Task group', () => {
       // The variables convert first, with no prefix.
       ['POST', '/task/nope/bpmnError', { errorCode: 'E', variables: { x: { value: 1, type: 'Sandwich' } } }, 400, 'InvalidRequestException', "Unsupported value type 'Sandwich'"],
       ['GET', '/task/nope/form-variables', undefined, 400, 'BadUserRequestException', "Cannot find task with id 'nope'.: task is null"],
+      ['GET', '/task/nope/rendered-form', undefined, 500, 'NullValueException', "Task 'nope' not found: task is null"],
     ];
     for (const [method, path, json, status, type, message] of cases) {
       const response = await rest.request(method, path, json === undefined ? {} : { json });
@@ -548,6 +549,19 @@ describe('the Task group', () => {
     const none = await rest.request('GET', `/task/${taskId}/rendered-form`);
     expect(none.status).toBe(404);
     expect(none.body.message).toBe(`No matching rendered form for task with the id ${taskId} found.`);
+    // The task's form variables: each field with the execution's variable converted to the field's type, else its default.
+    await rest.request('PUT', `/process-instance/${instance.id}/variables/approved`, { json: { value: 'TRUE', type: 'String' } });
+    const formVariables = await rest.request('GET', `/task/${decide!.id}/form-variables`);
+    expect(formVariables.body).toEqual({ amount: { type: 'Long', value: 42, valueInfo: {} }, approved: { type: 'Boolean', value: true, valueInfo: {} } });
+    await rest.request('PUT', `/process-instance/${instance.id}/variables/amount`, { json: { value: 7, type: 'Integer' } });
+    expect((await rest.request('GET', `/task/${decide!.id}/form-variables`, { query: { variableNames: 'amount' } })).body).toEqual({ amount: { type: 'Long', value: 7, valueInfo: {} } });
+    await rest.request('PUT', `/process-instance/${instance.id}/variables/amount`, { json: { value: 'many', type: 'String' } });
+    const unconvertible = await rest.request('GET', `/task/${decide!.id}/form-variables`);
+    expect([unconvertible.status, unconvertible.body.type, unconvertible.body.message]).toEqual([500, 'FormFieldValidationException', "failed to convert 'amount'"]);
+    // A task without a process has no task definition to render a form of.
+    await rest.request('POST', '/task/create', { json: { id: 'loose' } });
+    const loose = await rest.request('GET', '/task/loose/rendered-form');
+    expect([loose.status, loose.body.type, loose.body.message]).toEqual([500, 'NullValueException', "Task form definition for 'loose' not found: task.getTaskDefinition() is null"]);
   });
 
   describe('attachments (the Task Attachment group)', () => {

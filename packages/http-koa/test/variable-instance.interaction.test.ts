@@ -207,6 +207,15 @@ describe('the Variable Instance group', () => {
     // A count has no paging: Camunda neither reads nor checks it (a list refuses what does not convert).
     expect((await get('/variable-instance/count', { firstResult: 'x', maxResults: '' })).body).toEqual({ count: 10 });
     expect((await get('/variable-instance', { firstResult: 'x' })).status).toBe(400);
+    // Camunda orders by its serializer names: an Object is `spin://<its format>`.
+    const objects = {
+      xml: { value: '<list/>', type: 'Object', valueInfo: { objectTypeName: 'java.util.ArrayList', serializationDataFormat: 'application/xml' } },
+      json: { value: '[]', type: 'Object', valueInfo: { objectTypeName: 'java.util.ArrayList', serializationDataFormat: 'application/json' } },
+      small: { value: 1, type: 'Short' },
+    };
+    expect((await rest.request('POST', `/process-instance/${bob.id}/variables`, { json: { modifications: objects } })).status).toBe(204);
+    const serializers = (await get('/variable-instance', { processInstanceIdIn: bob.id, sortBy: 'variableType', sortOrder: 'desc' })).body;
+    expect(names(serializers).filter((name) => name in objects)).toEqual(['xml', 'json', 'small']);
   });
 
   it('answers 400 for bad parameters', async () => {

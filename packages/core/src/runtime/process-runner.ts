@@ -485,7 +485,8 @@ export class ProcessRunner {
 
   /**
    * `triggeredScopeVariables` go local to what the event starts: the execution leaving a boundary
-   * event, the scope execution of an event sub-process, or the waiting execution of a catch event.
+   * event, the scope execution of an event sub-process, or the waiting execution of a catch event
+   * (a receive task takes none).
    */
   private async triggerNow(execution: Execution, activityId: string, triggeredScopeVariables?: Readonly<Record<string, TypedValue>>): Promise<void> {
     const event = this.model.activity(activityId);
@@ -496,7 +497,9 @@ export class ProcessRunner {
     if (event.attachedTo !== null && execution.scopeActivityId !== null && execution.scopeActivityId === boundaryHostId(this.model, event.attachedTo)) {
       return this.fireBoundaryEvent(execution, event, triggeredScopeVariables);
     }
-    this.setLocals(execution, triggeredScopeVariables);
+    // Camunda's EventHandlerImpl: only a message catch event takes them local; for a receive task they
+    // wait on the instance for a scope that never starts, so they are dropped.
+    if (event.type === 'bpmn:IntermediateCatchEvent') this.setLocals(execution, triggeredScopeVariables);
     if (execution.activityId === activityId) return this.signalNow(execution);
     const at = execution.activityId ? this.model.activity(execution.activityId) : undefined;
     if (at?.type !== 'bpmn:EventBasedGateway') {

@@ -12,8 +12,8 @@ import type {
 } from '../../services/history/historic-variable-types.js';
 import type { StoreSchema } from '../schema.js';
 import { historyAccess, type HistoryReadFilter } from './authorization-repository.js';
-import { applyPage, applySorting, LIKE_ESCAPE, toDate } from './query-support.js';
-import { valueCondition } from './variable-instance-query.js';
+import { applyPage, applySorting, LIKE_ESCAPE, toDate, type SortColumn } from './query-support.js';
+import { serializerName, valueCondition } from './variable-instance-query.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
 import { applyTenantCheck, requestedTenants } from '../../authorization/tenant-check.js';
 
@@ -22,8 +22,8 @@ export const VARIABLE_UPDATE = 'VariableUpdate';
 export const FORM_PROPERTY = 'FormProperty';
 
 const INSTANCE_SORT: Record<HistoricVariableInstanceSortField, string> = { instanceId: 'v.proc_inst_id', variableName: 'v.name', tenantId: 'v.tenant_id' };
-const DETAIL_SORT: Record<HistoricDetailSortField | 'sequence', string> = {
-  processInstanceId: 'v.proc_inst_id', variableName: 'v.name', variableType: 'v.var_type', variableRevision: 'v.rev',
+const DETAIL_SORT: Record<HistoricDetailSortField | 'sequence', SortColumn<HistoricDetailSortField | 'sequence'>> = {
+  processInstanceId: 'v.proc_inst_id', variableName: 'v.name', variableType: serializerName('v.var_type', 'v.text2'), variableRevision: 'v.rev',
   formPropertyId: 'v.name', time: 'v.time', occurrence: 'v.time', tenantId: 'v.tenant_id', sequence: 'v.sequence_counter',
 };
 
@@ -134,7 +134,7 @@ export class HistoricVariableRepository {
       if (q.variableName === undefined) throw new BadUserRequestException('Only a single name and value combination is supported: variableName is null');
       s = s.where(valueCondition({ name: q.variableName, operator: 'eq', value: q.variableValue }, q.variableNamesIgnoreCase === true, q.variableValuesIgnoreCase === true));
     }
-    if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
+    if (q.variableTypeIn !== undefined) s = s.where(isIn(serializerName('v.type', 'v.text2'), q.variableTypeIn.map((each) => each.toLowerCase())));
     if (q.processInstanceId !== undefined) s = s.where('v.proc_inst_id', '=', q.processInstanceId);
     if (q.processInstanceIdIn !== undefined) s = s.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
     if (q.processDefinitionId !== undefined) s = s.where('v.proc_def_id', '=', q.processDefinitionId);
@@ -158,7 +158,7 @@ export class HistoricVariableRepository {
     if (q.taskId !== undefined) s = s.where('v.task_id', '=', q.taskId);
     if (q.activityInstanceId !== undefined) s = s.where('v.act_inst_id', '=', q.activityInstanceId);
     if (q.variableInstanceId !== undefined) s = s.where('v.var_inst_id', '=', q.variableInstanceId);
-    if (q.variableTypeIn !== undefined) s = s.where(isIn(sql`lower(v.var_type)`, q.variableTypeIn.map((each) => each.toLowerCase())));
+    if (q.variableTypeIn !== undefined) s = s.where(isIn(serializerName('v.var_type', 'v.text2'), q.variableTypeIn.map((each) => each.toLowerCase())));
     if (q.variableNameLike !== undefined) s = s.where(sql<SqlBool>`upper(v.name) like upper(${q.variableNameLike}) ${LIKE_ESCAPE}`);
     s = applyTenantCheck(s, q, 'v.tenant_id');
     const tenants = requestedTenants(q, 'v.tenant_id');

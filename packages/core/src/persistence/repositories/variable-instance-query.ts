@@ -17,8 +17,24 @@ export type VariableReadFilter = ((instanceColumn: string, definitionKeyColumn: 
 /** A variable's tenant (Camunda's TENANT_ID_ of the variable): its process instance's, or its standalone task's. */
 const TENANT = sql<string | null>`coalesce(p.tenant_id, t.tenant_id)`;
 
+/**
+ * A stored variable's type as Camunda names its serializer (ACT_RU_VARIABLE.TYPE_), which its
+ * `variableType` sorting orders by: an Object is `serializable` in Java's format (Camunda's default
+ * format when none is given), else `spin://<format>`; every other type has the name Trellis stores.
+ */
+export function serializerName(typeColumn: string, text2Column: string): RawBuilder<string> {
+  const type = sql.ref(typeColumn);
+  const text2 = sql.ref(text2Column);
+  const format = (name: string) => sql.lit(`%"serializationDataFormat":${JSON.stringify(name)}%`);
+  return sql<string>`(case when ${type} <> 'object' then ${type}
+    when ${text2} like ${format('application/json')} then 'spin://application/json'
+    when ${text2} like ${format('application/xml')} then 'spin://application/xml'
+    when ${text2} like ${format('application/x-java-serialized-object')} or ${text2} like ${sql.lit('%"serializationDataFormat":null%')} then 'serializable'
+    else 'spin://' end)`;
+}
+
 const SORT_COLUMNS: Record<VariableInstanceSortField, SortColumn<VariableInstanceSortField>> = {
-  variableName: 'v.name', variableType: 'v.type', activityInstanceId: 'act_inst_id', tenantId: TENANT,
+  variableName: 'v.name', variableType: serializerName('v.type', 'v.text2'), activityInstanceId: 'act_inst_id', tenantId: TENANT,
 };
 
 /**

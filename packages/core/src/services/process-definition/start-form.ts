@@ -87,6 +87,24 @@ function formFieldsOf(extensions: readonly unknown[]): FormFieldDefinition[] {
 
 const datePatternOf = (field: FormFieldDefinition) => field.datePattern ?? DEFAULT_DATE_PATTERN;
 
+/**
+ * A variable's value as the field's form value (Camunda's FormFieldHandler.handleFormField with
+ * FormType.convertToFormValue: a date as its text in the field's pattern, other types as their model
+ * value); a value the type cannot take is Camunda's FormFieldValidationException "failed to convert".
+ */
+export function formValueFrom(field: FormFieldDefinition, value: TypedValue): TypedValue {
+  try {
+    if (field.typeName !== 'date') return toModelValue(field, value);
+    const transient = value.transient ? { transient: true } : {};
+    if (value.value === null || value.value === undefined) return { type: 'string', value: '', valueInfo: {}, ...transient };
+    if (value.type !== 'date') throw new ProcessEngineException(`Expected value to be of type 'date' but got '${value.type}'.`);
+    return { type: 'string', value: formatJavaDate(value.value as Date, datePatternOf(field)), valueInfo: {}, ...transient };
+  } catch (error) {
+    if (!ProcessEngineException.is(error)) throw error;
+    throw new FormFieldValidationException(`failed to convert '${field.id}'`);
+  }
+}
+
 /** A field's default value as its form value (Camunda's FormType.convertToFormValue); value null without default. */
 export function formValueOf(field: FormFieldDefinition): TypedValue {
   const raw = field.defaultValue;

@@ -8,7 +8,7 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
+import { formValueFrom, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
@@ -483,8 +483,10 @@ export class TaskService {
   /** Camunda's GetRenderedTaskFormCmd: the generated HTML form of the task's camunda:formData fields; null when it has none. */
   getRenderedTaskForm(taskId: string): Promise<string | null> {
     return this.commands.run('GetRenderedTaskFormCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.load(ctx, taskId, 'rendered');
       await checkTask(ctx, task, readVariable(ctx));
+      // Camunda's GetRenderedTaskFormCmd: a task without a process has no task definition.
+      if (!task.taskDefinitionKey) throw new NullValueException(`Task form definition for '${taskId}' not found: task.getTaskDefinition() is null`);
       return renderFormFields(await this.formFieldsOf(ctx, task));
     });
   }
@@ -503,16 +505,22 @@ export class TaskService {
   }
 
   /**
-   * Camunda's getTaskFormVariables: the variables visible from the task, and for each form field
-   * (camunda:formData) the variable of its id or else the field's default value; optionally some names only.
+   * Camunda's GetTaskFormVariablesCmd: first each form field (camunda:formData) with the variable of
+   * its id in the task's execution converted to its form value, or else its default; then the other
+   * variables visible from the task; optionally some names only.
    */
   getTaskFormVariables(taskId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetTaskFormVariablesCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'form');
       await checkTask(ctx, task, readVariable(ctx));
       const scope = await this.openScope(ctx, task);
-      const all = visibleOf(task, scope);
-      for (const field of await this.formFieldsOf(ctx, task)) if (!field.isBusinessKey) all[field.id] ??= formValueOf(field);
+      const execution = scope.runner && task.executionId ? scope.runner.variables.visible(task.executionId) : {};
+      const fields: Record<string, TypedValue> = {};
+      for (const field of await this.formFieldsOf(ctx, task)) {
+        const held = execution[field.id];
+        fields[field.id] = held !== undefined ? formValueFrom(field, held) : formValueOf(field);
+      }
+      const all = { ...fields, ...Object.fromEntries(Object.entries(visibleOf(task, scope)).filter(([name]) => !(name in fields))) };
       if (!variableNames) return all;
       return Object.fromEntries(Object.entries(all).filter(([name]) => variableNames.includes(name)));
     });
@@ -900,6 +908,7 @@ const MISSING_TASK = {
   null: (taskId: string) => new NullValueException(`Cannot find task with id ${taskId}: task is null`),
   variables: (taskId: string) => new NullValueException(`task ${taskId} doesn't exist: task is null`),
   form: (taskId: string) => new BadUserRequestException(`Cannot find task with id '${taskId}'.: task is null`),
+  rendered: (taskId: string) => new NullValueException(`Task '${taskId}' not found: task is null`),
 } as const;
 
 /** Camunda's TaskEntity.ensureTaskActive (setAssignee, setOwner, identity links, complete): ENGINE-03043 for a suspended task. */
