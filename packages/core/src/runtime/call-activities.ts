@@ -106,9 +106,10 @@ export async function cancelCalledInstances(runner: ProcessRunner, executionIds:
   for (const executionId of executionIds) {
     for (const calledId of await runner.ctx.executions.findCalledInstanceIds(executionId)) {
       const called = await openInstance(runner.ctx, runner.env, calledId);
-      if (!called) continue;
-      called.tree.root!.superExecutionId = null;
-      called.tree.root!.superProcessInstanceId = null;
+      // An instance that has just ended (its end resumed this caller) has nothing left to cancel.
+      if (!called || called.ended || !called.tree.root) continue;
+      called.tree.root.superExecutionId = null;
+      called.tree.root.superProcessInstanceId = null;
       // Deleting the caller deletes what it called the same way; anything else cancels it from inside.
       const { state, deleteReason } = runner.tree.history.termination ?? { state: 'INTERNALLY_TERMINATED' as const, deleteReason: null };
       called.tree.history.terminate(state, deleteReason);
