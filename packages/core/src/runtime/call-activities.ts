@@ -57,8 +57,12 @@ function passOutputVariables(called: ProcessRunner, root: Execution, caller: Pro
   for (const mapping of mappings(element, 'camunda:Out')) {
     Object.assign(output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot(), false));
   }
+  // Camunda's CallableElementActivityBehavior.variablesFilter: a multi-instance body's counters are never overwritten.
+  for (const name of MI_COUNTERS) delete output[name];
   for (const [name, value] of Object.entries(output)) caller.variables.setVisible(execution.id, name, value);
 }
+
+const MI_COUNTERS = ['nrOfInstances', 'nrOfActiveInstances', 'nrOfCompletedInstances'];
 
 /**
  * An escalation nobody in the called instance catches goes on to its caller, with the camunda:out

@@ -1,14 +1,12 @@
 import { bodyCompleted, compensableInside } from './compensation.js';
 import type { FlowElementModel } from '../bpmn/index.js';
+import { MI_BODY_SUFFIX, miBodyId } from '../bpmn/model/flow-element.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { activityInstanceId, type Execution } from './execution.js';
 import type { ProcessRunner } from './process-runner.js';
-import { untypedValue } from './variables/index.js';
+import { toJavaScriptValue, untypedValue } from './variables/index.js';
 
-/** Camunda's id suffix of the scope that runs a multi-instance activity's instances. */
-export const MI_BODY_SUFFIX = '#multiInstanceBody';
-
-export const miBodyId = (activityId: string) => `${activityId}${MI_BODY_SUFFIX}`;
+export { MI_BODY_SUFFIX, miBodyId } from '../bpmn/model/flow-element.js';
 
 /** The activity a scope belongs to, with a multi-instance body mapped to its activity. */
 export const scopeElementId = (scopeActivityId: string) =>
@@ -49,7 +47,8 @@ export async function enterBody(runner: ProcessRunner, execution: Execution, ele
     parentId: parentInstanceId,
     activityId: bodyId,
     activityType: 'multiInstanceBody',
-    activityName: element.name,
+    // Camunda's body activity has no name of its own.
+    activityName: null,
     executionId: body.id,
     startTime: runner.ctx.clock.now(),
   });
@@ -60,14 +59,15 @@ export async function enterBody(runner: ProcessRunner, execution: Execution, ele
 export function startInstances(runner: ProcessRunner, body: Execution, element: FlowElementModel): void {
   const loop = element.multiInstance!;
   const count = instanceCount(runner, body, element);
-  const set = (name: string, value: number) => runner.variables.setLocal(body.id, name, untypedValue(value));
-  set('nrOfInstances', count);
-  set('nrOfActiveInstances', loop.isSequential ? Math.min(1, count) : count);
-  set('nrOfCompletedInstances', 0);
+  // Camunda's MultiInstanceActivityBehavior.execute: no instances, no counters; the body just leaves.
   if (count === 0) {
     runner.schedule(body, () => completeBody(runner, body, element));
     return;
   }
+  const set = (name: string, value: number) => runner.variables.setLocal(body.id, name, untypedValue(value));
+  set('nrOfInstances', count);
+  set('nrOfActiveInstances', loop.isSequential ? 1 : count);
+  set('nrOfCompletedInstances', 0);
   if (loop.isSequential) {
     startInstance(runner, body, body, element, 0);
     return;
@@ -88,21 +88,44 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
   const completed = read('nrOfCompletedInstances') + 1;
   const total = read('nrOfInstances');
   set('nrOfCompletedInstances', completed);
-  if (!loop.isSequential) set('nrOfActiveInstances', read('nrOfActiveInstances') - 1);
-  const done = completed >= total || (loop.completionCondition !== null && runner.conditionHolds(path, loop.completionCondition, element.id));
   if (loop.isSequential) {
-    if (done) return completeBody(runner, body, element);
+    // Camunda's SequentialMultiInstanceActivityBehavior.complete: the condition only while instances are left.
+    const next = read('loopCounter') + 1;
+    if (next === total || completionConditionHolds(runner, body, element)) return completeBody(runner, body, element);
     runner.endActivityInstance(body);
-    startInstance(runner, body, body, element, completed);
+    startInstance(runner, body, body, element, next);
     return;
   }
+  set('nrOfActiveInstances', read('nrOfActiveInstances') - 1);
+  // Camunda's ParallelMultiInstanceActivityBehavior.concurrentChildExecutionEnded: the condition first, on the ended path.
+  const done = completionConditionHolds(runner, path, element) || completed >= total;
   path.activityId = null;
   await runner.removeExecution(path);
   if (done) await completeBody(runner, body, element);
 }
 
+/** Camunda's completionConditionSatisfied: false without a condition; a result other than a Boolean is ENGINE-02028. */
+function completionConditionHolds(runner: ProcessRunner, execution: Execution, element: FlowElementModel): boolean {
+  const condition = element.multiInstance!.completionCondition;
+  if (condition === null) return false;
+  const value = runner.evaluate(execution, condition, element.id);
+  if (typeof value !== 'boolean') {
+    throw new ProcessEngineException(`ENGINE-02028 Could not resolve expression of type 'completionCondition'. Expression '${condition}' needs to evaluate to a boolean value.`);
+  }
+  return value;
+}
+
 async function completeBody(runner: ProcessRunner, body: Execution, element: FlowElementModel): Promise<void> {
-  set0ActiveInstances(runner, body);
+  // Instances a completion condition cut short are cancelled: their end listeners fire (Camunda's deleteCascade).
+  const inner: string[] = [];
+  const collect = (id: string) => {
+    for (const child of runner.tree.childrenOf(id)) {
+      inner.push(child.id);
+      collect(child.id);
+    }
+  };
+  collect(body.id);
+  if (inner.length > 0) await runner.notifyCancelled(inner);
   const holder = runner.parentOf(body);
   const compensable = await compensableInside(runner, body, element);
   await runner.removeCompletedScope(body);
@@ -111,10 +134,6 @@ async function completeBody(runner: ProcessRunner, body: Execution, element: Flo
   holder.isActive = true;
   runner.tree.touch(holder);
   await runner.afterActivity(holder, element, undefined, true);
-}
-
-function set0ActiveInstances(runner: ProcessRunner, body: Execution): void {
-  runner.variables.setLocal(body.id, 'nrOfActiveInstances', untypedValue(0));
 }
 
 function startInstance(runner: ProcessRunner, body: Execution, path: Execution, element: FlowElementModel, index: number): void {
@@ -127,34 +146,48 @@ function startInstance(runner: ProcessRunner, body: Execution, path: Execution, 
   runner.enter(path, element.id);
 }
 
+/** Camunda's resolveNrOfInstances: the loop cardinality, else the size of the collection. */
 function instanceCount(runner: ProcessRunner, body: Execution, element: FlowElementModel): number {
   const loop = element.multiInstance!;
-  if (loop.loopCardinality) {
-    const value = Number(runner.evaluate(body, loop.loopCardinality, element.id));
-    if (!Number.isInteger(value) || value < 0) {
-      throw new ProcessEngineException(`Invalid number of instances: must be a non-negative integer value, but was ${value}`);
-    }
-    return value;
-  }
-  const items = collectionOf(runner, body, element);
-  if (!items) {
-    throw new ProcessEngineException(
-      `Multi instance activity '${element.id}' has neither a loop cardinality nor a collection that resolves to a list`,
-    );
-  }
-  return items.length;
+  const count = loop.loopCardinality !== null ? loopCardinalityOf(runner, body, element, loop.loopCardinality) : collectionOf(runner, body, element)!.length;
+  if (count < 0) throw new ProcessEngineException(`ENGINE-02023 Invalid number of 'instances': must be positive integer value or zero, but was '${count}'.`);
+  return count;
 }
 
+/** Camunda's resolveLoopCardinality: a number's int value, a text parsed as an int, anything else ENGINE-02027. */
+function loopCardinalityOf(runner: ProcessRunner, body: Execution, element: FlowElementModel, expression: string): number {
+  const value = runner.evaluate(body, expression, element.id);
+  if (typeof value === 'number') return Math.trunc(value);
+  if (typeof value === 'string') {
+    if (!/^[+-]?\d+$/.test(value)) throw new ProcessEngineException(`For input string: "${value}"`);
+    return Number.parseInt(value, 10);
+  }
+  throw new ProcessEngineException(
+    `ENGINE-02027 Could not resolve expression of type 'loopCardinality'. Expression '${expression}' needs to be a number or number String.`,
+  );
+}
+
+/**
+ * The collection the instances run over (null without one): an expression's value (text with `{`)
+ * or the variable of that name, as Camunda's collectionExpression / collectionVariable. A list, or a
+ * Json variable's array (Spin's elements()), counts as a Collection.
+ */
 function collectionOf(runner: ProcessRunner, body: Execution, element: FlowElementModel): unknown[] | null {
   const text = element.multiInstance!.collection;
   if (!text) return null;
-  const value = /[$#]\{/.test(text) ? runner.evaluate(body, text, element.id) : runner.evaluate(body, `\${${text}}`, element.id);
+  const isExpression = text.includes('{');
+  let value: unknown;
+  if (isExpression) value = runner.evaluate(body, text, element.id);
+  else {
+    const variable = runner.variables.lookup(body.id, text);
+    value = variable === undefined ? null : toJavaScriptValue(variable);
+  }
   // Spin nodes (a Json variable's elements()) become their plain values.
   const plain = (item: unknown) => (item && typeof item === 'object' && typeof (item as { value?: unknown }).value === 'function' ? (item as { value(): unknown }).value() : item);
   if (Array.isArray(value)) return value.map(plain);
   if (value && typeof value === 'object' && typeof (value as { elements?: unknown }).elements === 'function') {
     return (value as { elements(): unknown[] }).elements().map(plain);
   }
-  if (value === null || value === undefined) return null;
-  throw new ProcessEngineException(`Variable '${text}' is not a Collection`);
+  if (isExpression) throw new ProcessEngineException(`ENGINE-02024 Expression '${text}' didn't resolve to type 'Collection'.`);
+  throw new ProcessEngineException(`ENGINE-02025 Variable '${text}' is not of the expected type 'Collection'.`);
 }

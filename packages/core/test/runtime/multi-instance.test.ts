@@ -23,6 +23,17 @@ const FORKED_CALL = wrap(
    ${flow('f4', 'fork', 'wait')}<bpmn:userTask id="wait" />${flow('f5', 'wait', 'waitEnd')}<bpmn:endEvent id="waitEnd" />`,
 );
 
+/** A user task `mi` with the given loop characteristics (content and attributes), then `after`. */
+const loopModel = (loop: string, loopAttributes = '', taskContent = '') =>
+  wrap(
+    'loop',
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'mi')}
+     <bpmn:userTask id="mi" name="Review">${taskContent}<bpmn:multiInstanceLoopCharacteristics ${loopAttributes}>${loop}</bpmn:multiInstanceLoopCharacteristics></bpmn:userTask>
+     ${flow('f2', 'mi', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />`,
+  );
+const json = (value: unknown) => ({ type: 'json' as const, value: JSON.stringify(value), valueInfo: {} });
+const integer = (value: number | null) => ({ type: 'integer' as const, value, valueInfo: {} });
+
 describe.each(testStoreConfigs())('multi-instance activities on $name', (testStore) => {
   let engine: ProcessEngine | undefined;
   afterEach(async () => {
@@ -41,7 +52,7 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
   };
   const tasksOf = async (processInstanceId: string) => (await engine!.task.findTasks({ processInstanceId })).map((task) => task.taskDefinitionKey);
   const completeChildren = async () => {
-    for (const task of await engine.task.findTasks({ taskDefinitionKey: 'childTask' })) await engine!.task.complete(task.id);
+    for (const task of await engine!.task.findTasks({ taskDefinitionKey: 'childTask' })) await engine!.task.complete(task.id);
   };
 
   it.each([false, true])('completes a multi-instance call activity whose called instances wait (sequential: %s)', async (sequential) => {
@@ -51,6 +62,85 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
     if (sequential) await completeChildren();
     expect(await tasksOf(id)).toEqual(['after']);
     expect(await engine!.runtime.findProcessInstances({ processDefinitionKey: 'child' })).toEqual([]);
+  });
+
+  it('takes the collection from loopDataInputRef and the element variable from inputDataItem', async () => {
+    await deploy(loopModel('<bpmn:loopDataInputRef>assignees</bpmn:loopDataInputRef><bpmn:inputDataItem name="assignee" />'));
+    const definition = await engine!.processDefinition.findLatestByKey('loop');
+    const { id } = await engine!.runtime.startProcessInstanceById(definition!.id, { variables: { assignees: json(['ann', 'bob']) } });
+    expect(await tasksOf(id)).toEqual(['mi', 'mi']);
+    const variables = await engine!.variableInstance.findVariableInstances({ processInstanceIdIn: [id], variableName: 'assignee' });
+    expect(variables.map((variable) => (variable.value as { value: unknown }).value).sort()).toEqual(['ann', 'bob']);
+  });
+
+  it('refuses loop characteristics without a cardinality or collection, or with an element variable but no collection', async () => {
+    engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    const refusal = async (xml: string) => {
+      const error = await engine!.deployment.deploy({ resources: [{ name: 'loop.bpmn', bytes: Buffer.from(xml) }] }).catch((caught: Error) => caught);
+      return (error as Error).message;
+    };
+    expect(await refusal(loopModel(''))).toContain('Either loopCardinality or loopDataInputRef/activiti:collection must be set');
+    expect(await refusal(loopModel('<bpmn:loopCardinality>2</bpmn:loopCardinality>', 'camunda:elementVariable="item"'))).toContain(
+      'LoopDataInputRef/activiti:collection must be set when using inputDataItem or activiti:elementVariable',
+    );
+    expect(await refusal(loopModel('<bpmn:loopCardinality></bpmn:loopCardinality>'))).toContain('loopCardinality must be defined for a multiInstanceLoopCharacteristics definition');
+  });
+
+  it('resolves the number of instances as Camunda: a number truncated, a number text, else its engine errors', async () => {
+    await deploy(loopModel('<bpmn:loopCardinality>${n}</bpmn:loopCardinality>'));
+    const definition = await engine!.processDefinition.findLatestByKey('loop');
+    const startWith = (n: unknown) => engine!.runtime.startProcessInstanceById(definition!.id, { variables: { n: n as never } });
+    const { id } = await startWith({ type: 'double', value: 2.7, valueInfo: {} });
+    expect(await tasksOf(id)).toEqual(['mi', 'mi']);
+    const { id: fromText } = await startWith({ type: 'string', value: '3', valueInfo: {} });
+    expect(await tasksOf(fromText)).toEqual(['mi', 'mi', 'mi']);
+    await expect(startWith(integer(-1))).rejects.toThrow("ENGINE-02023 Invalid number of 'instances': must be positive integer value or zero, but was '-1'.");
+    await expect(startWith(integer(null))).rejects.toThrow("ENGINE-02027 Could not resolve expression of type 'loopCardinality'. Expression '${n}' needs to be a number or number String.");
+  });
+
+  it('needs a Collection in the collection variable or expression', async () => {
+    await deploy(loopModel('', 'camunda:collection="items" camunda:elementVariable="item"'));
+    const definition = await engine!.processDefinition.findLatestByKey('loop');
+    await expect(engine!.runtime.startProcessInstanceById(definition!.id)).rejects.toThrow("ENGINE-02025 Variable 'items' is not of the expected type 'Collection'.");
+    await deploy(loopModel('', 'camunda:collection="${items}" camunda:elementVariable="item"'));
+    const latest = await engine!.processDefinition.findLatestByKey('loop');
+    const started = engine!.runtime.startProcessInstanceById(latest!.id, { variables: { items: integer(3) } });
+    await expect(started).rejects.toThrow("ENGINE-02024 Expression '${items}' didn't resolve to type 'Collection'.");
+  });
+
+  it('leaves an empty collection without counters; the body has no name', async () => {
+    await deploy(loopModel('', 'camunda:collection="items" camunda:elementVariable="item"'));
+    const definition = await engine!.processDefinition.findLatestByKey('loop');
+    const { id } = await engine!.runtime.startProcessInstanceById(definition!.id, { variables: { items: json([]) } });
+    expect(await tasksOf(id)).toEqual(['after']);
+    expect((await engine!.history.variables.find({ processInstanceId: id })).map((variable) => variable.name)).toEqual(['items']);
+    const [body] = await engine!.history.findHistoricActivityInstances({ processInstanceId: id, activityId: 'mi#multiInstanceBody' });
+    expect([body?.activityType, body?.activityName]).toEqual(['multiInstanceBody', null]);
+  });
+
+  it('fires the end listeners of the instances a completion condition cancels, and evaluates the condition on the last one too', async () => {
+    const listeners = `<bpmn:extensionElements><camunda:executionListener event="end" expression="\${log.add(execution.activityInstanceId)}" /></bpmn:extensionElements>`;
+    await deploy(loopModel('<bpmn:loopCardinality>3</bpmn:loopCardinality><bpmn:completionCondition>${nrOfCompletedInstances >= 1}</bpmn:completionCondition>', '', listeners));
+    const ended: string[] = [];
+    engine!.delegates.registerBean('log', { add: (id: string) => ended.push(id) });
+    const { id } = await start('loop');
+    const [first] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.complete(first!.id);
+    expect(ended).toHaveLength(3);
+    expect(await tasksOf(id)).toEqual(['after']);
+
+    await deploy(loopModel('<bpmn:loopCardinality>1</bpmn:loopCardinality><bpmn:completionCondition>${"yes"}</bpmn:completionCondition>'));
+    const { id: last } = await start('loop');
+    const [only] = await engine!.task.findTasks({ processInstanceId: last });
+    await expect(engine!.task.complete(only!.id)).rejects.toThrow("ENGINE-02028 Could not resolve expression of type 'completionCondition'.");
+  });
+
+  it('keeps the counters of a multi-instance call activity when the called instance passes all its variables out', async () => {
+    const child = wrap('child', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'set')}<bpmn:task id="set"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${execution.setVariable('nrOfInstances', 7)}" /></bpmn:extensionElements></bpmn:task>${flow('f2', 'set', 'end')}<bpmn:endEvent id="end" />`);
+    const caller = callingModel(false).replace('<bpmn:multiInstanceLoopCharacteristics', '<bpmn:extensionElements><camunda:in variables="all" /><camunda:out variables="all" /></bpmn:extensionElements><bpmn:multiInstanceLoopCharacteristics');
+    await deploy(child, caller);
+    const { id } = await start('caller');
+    expect(await tasksOf(id)).toEqual(['after']);
   });
 
   it('ends the path of a call activity whose called instance ends, beside a waiting branch', async () => {

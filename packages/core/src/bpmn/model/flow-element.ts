@@ -92,6 +92,11 @@ export interface ListenerModel {
   readonly fields: readonly FieldModel[];
 }
 
+/** Camunda's id suffix of the scope that runs a multi-instance activity's instances. */
+export const MI_BODY_SUFFIX = '#multiInstanceBody';
+
+export const miBodyId = (activityId: string) => `${activityId}${MI_BODY_SUFFIX}`;
+
 /** bpmn:multiInstanceLoopCharacteristics (Camunda runs such an activity inside a multiInstanceBody scope). */
 export interface MultiInstanceModel {
   readonly isSequential: boolean;

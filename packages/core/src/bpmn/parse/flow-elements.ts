@@ -142,7 +142,7 @@ function toFlowElement(
     eventDefinitions: eventDefinitionsOf(node, references),
     calledElement: stringOrNull(node.calledElement),
     script: node.$type === 'bpmn:ScriptTask' ? scriptTaskScript(node) : null,
-    multiInstance: multiInstanceOf(node),
+    multiInstance: multiInstanceOf(node, references),
     camunda: camundaAttributes(node),
     fields: elementFieldsOf(node),
     inputOutput: inputOutputOf(node),
@@ -162,14 +162,21 @@ const scriptTaskScript = (task: ModdleElement) =>
     resource: stringOrNull(task.resource),
   });
 
-function multiInstanceOf(node: ModdleElement): MultiInstanceModel | null {
+/**
+ * Camunda's parseMultiInstanceLoopCharacteristics: the collection is camunda:collection or, when
+ * given, bpmn:loopDataInputRef (its text as written); the element variable camunda:elementVariable
+ * or, when given, the name of bpmn:inputDataItem.
+ */
+export function multiInstanceOf(node: ModdleElement, references: UnresolvedReferences): MultiInstanceModel | null {
   const loop = node.loopCharacteristics as ModdleElement | undefined;
   if (loop?.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return null;
+  const inputRef = (loop.loopDataInputRef as ModdleElement | undefined)?.id ?? references.peek(loop, 'bpmn:loopDataInputRef');
+  const inputDataItem = loop.inputDataItem as ModdleElement | undefined;
   return Object.freeze({
     isSequential: loop.isSequential === true,
     loopCardinality: expressionText(loop.loopCardinality),
-    collection: stringOrNull(loop.collection),
-    elementVariable: stringOrNull(loop.elementVariable),
+    collection: inputRef ?? stringOrNull(loop.collection),
+    elementVariable: inputDataItem ? stringOrNull(inputDataItem.name) : stringOrNull(loop.elementVariable),
     completionCondition: expressionText(loop.completionCondition),
     camunda: camundaAttributes(loop),
   });

@@ -21,6 +21,9 @@ const IGNORED_BY_CAMUNDA = new Set([
   'bpmn:categoryValueRef',
 ]);
 
+// QName content Camunda reads as text of its own (a loopDataInputRef names the collection variable).
+const READ_AS_TEXT = new Set(['bpmn:loopDataInputRef']);
+
 /**
  * The references moddle could not resolve (it drops them and warns). Rules that know Camunda's
  * message for one take it; whatever no rule took is reported at the end.
@@ -51,6 +54,7 @@ export class UnresolvedReferences {
   reportRemaining(report: ParseReport): void {
     for (const [element, list] of this.byElement) {
       for (const { property, value } of list) {
+        if (READ_AS_TEXT.has(property)) continue;
         const elementId = nearestId(element);
         if (IGNORED_BY_CAMUNDA.has(property)) {
           report.warning(`Unresolved reference '${value}' in '${property.replace(/^bpmn:/, '')}' is ignored`, [elementId]);

@@ -1,5 +1,7 @@
 import { isServiceTaskLike } from '../activity-type.js';
 import { connectorOf } from '../camunda-extensions.js';
+import { multiInstanceOf } from '../flow-elements.js';
+import { miBodyId } from '../../model/flow-element.js';
 import { flowNodesOf, scopesOf, type ModdleElement } from '../moddle-element.js';
 import { referenceOf, type RuleContext } from './rule-context.js';
 
@@ -12,6 +14,7 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
     for (const node of siblings) {
       // ConnectorParseListener.parseConnectorElement.
       if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
+      checkMultiInstance(node, context);
       switch (node.$type) {
         case 'bpmn:BoundaryEvent':
           checkBoundaryEvent(node, siblings, context);
@@ -30,6 +33,19 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
           else context.report.error("One of the attributes 'class', 'delegateExpression', 'type', or 'expression' is mandatory on sendTask.", [node.id]);
       }
     }
+  }
+}
+
+// BpmnParse.parseMultiInstanceLoopCharacteristics: the problems name the multi-instance body.
+function checkMultiInstance(node: ModdleElement, context: RuleContext): void {
+  const loop = multiInstanceOf(node, context.references);
+  if (!loop) return;
+  const cardinality = (node.loopCharacteristics as ModdleElement).loopCardinality as ModdleElement | undefined;
+  const problem = (message: string) => context.report.error(message, [miBodyId(node.id!)], context.report.positions.ofId(node.id!));
+  if (cardinality && !loop.loopCardinality) problem('loopCardinality must be defined for a multiInstanceLoopCharacteristics definition ');
+  if (!cardinality && loop.collection === null) problem('Either loopCardinality or loopDataInputRef/activiti:collection must be set');
+  if (loop.collection === null && loop.elementVariable !== null) {
+    problem('LoopDataInputRef/activiti:collection must be set when using inputDataItem or activiti:elementVariable');
   }
 }
 
