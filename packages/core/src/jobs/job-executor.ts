@@ -8,17 +8,31 @@ import { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
 import type { CommandContext } from '../command/command-context.js';
-import { parseRetryCycle } from '../runtime/timers/retry-cycle.js';
+import { isRetryExpression, parseRetryIntervals, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
+import { RuntimeEnvironment } from '../runtime/runtime-environment.js';
+import { openInstance } from '../runtime/open-instance.js';
+import { JobHandlerTypes } from '../runtime/runtime-jobs.js';
+import { scopeElementId } from '../runtime/multi-instance.js';
+import { evaluateExpression } from '../runtime/expressions/index.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import { OptimisticLockingException } from '../errors/exceptions.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { engineMessage } from '../errors/engine-message.js';
 import type { Job } from './job.js';
-import { endFailedJobIncident, recordJobFailure, type RetryCycle } from './job-failure.js';
+import { endFailedJobIncident, recordJobFailure } from './job-failure.js';
 import { JOB_HANDLER, type JobHandler } from './job-handler.js';
 import { EngineMetrics } from '../services/telemetry/engine-metrics.js';
 import { JobLog } from '../history/job-log.js';
 import { HISTORY_CLEANUP } from '../history/history-cleanup-job.js';
+
+/** The jobs Camunda's DefaultJobRetryCmd applies a retry time cycle to. */
+const RETRY_CYCLE_JOBS: ReadonlySet<string> = new Set([
+  JobHandlerTypes.asyncContinuation,
+  JobHandlerTypes.boundaryTimer,
+  JobHandlerTypes.intermediateTimer,
+  JobHandlerTypes.timerStartEvent,
+  JobHandlerTypes.eventSubProcessTimer,
+]);
 
 /**
  * Acquires due jobs and runs each in its own transaction. A failed job loses one retry and keeps
@@ -43,6 +57,7 @@ export class JobExecutor {
     @inject(LOGGER) private readonly logger: Logger,
     @inject(ProcessModelCache) private readonly models: ProcessModelCache,
     @inject(EngineMetrics) private readonly metrics: EngineMetrics,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.type, handler]));
   }
@@ -157,13 +172,31 @@ export class JobExecutor {
     return jobs;
   }
 
-  /** The camunda:failedJobRetryTimeCycle of the job's activity, if it declares one. */
-  private async retryCycleOf(ctx: CommandContext, job: Job): Promise<RetryCycle | null> {
-    if (!job.processDefinitionId || !job.activityId) return null;
+  /**
+   * The camunda:failedJobRetryTimeCycle of the job's activity, if it declares one, for the jobs
+   * Camunda's DefaultJobRetryCmd reads it for (async continuations and BPMN timers); an expression
+   * is evaluated on the job's execution, and one that gives no text leaves the standard strategy.
+   */
+  private async retryCycleOf(ctx: CommandContext, job: Job): Promise<RetryConfiguration | null> {
+    if (!RETRY_CYCLE_JOBS.has(job.handlerType) || !job.processDefinitionId || !job.activityId) return null;
     const definition = await ctx.processDefinitions.findById(job.processDefinitionId);
     if (!definition) return null;
-    const text = (await this.models.get(ctx, definition)).activity(job.activityId)?.failedJobRetryTimeCycle;
-    return text ? parseRetryCycle(text) : null;
+    let text = (await this.models.get(ctx, definition)).activity(scopeElementId(job.activityId))?.failedJobRetryTimeCycle ?? null;
+    for (let depth = 0; text !== null && isRetryExpression(text); depth++) {
+      text = depth < 8 ? await this.evaluateRetryCycle(ctx, job, text) : null;
+    }
+    return text === null ? null : parseRetryIntervals(text);
+  }
+
+  private async evaluateRetryCycle(ctx: CommandContext, job: Job, expression: string): Promise<string | null> {
+    try {
+      const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
+      const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
+      const value = runner && execution ? runner.evaluate(execution, expression, job.activityId!) : evaluateExpression(expression, { has: () => false, resolve: () => undefined });
+      return typeof value === 'string' ? value : null;
+    } catch {
+      return null;
+    }
   }
 
   private async executeJob(acquired: Job): Promise<void> {

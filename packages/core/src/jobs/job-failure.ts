@@ -1,33 +1,36 @@
 import type { CommandContext } from '../command/command-context.js';
 import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
+import { retryDueDate, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
 import { JobLog } from '../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 
 /** Camunda's incident type for a job whose retries ran out. */
 export const FAILED_JOB_INCIDENT = 'failedJob';
 
-export interface RetryCycle {
-  /** Attempts in all (the R of R5/PT5M). */
-  attempts: number;
-  /** Milliseconds to wait before the next attempt. */
-  intervalMs: number;
-}
-
 /**
  * Records a failed attempt the way Camunda's default retry strategy does: without a
  * camunda:failedJobRetryTimeCycle one retry less and the job runs again at once; with one, the
- * first failure sets the retries from the cycle and each attempt waits the cycle's interval.
- * When no retry is left, a failedJob incident opens.
+ * first failure sets the retries from the cycle and each attempt waits the interval the remaining
+ * retries point at (also the last). When no retry is left, a failedJob incident opens.
  */
-export async function recordJobFailure(ctx: CommandContext, job: Job, error: unknown, cycle: RetryCycle | null): Promise<void> {
+export async function recordJobFailure(ctx: CommandContext, job: Job, error: unknown, cycle: RetryConfiguration | null): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   const stacktrace = error instanceof Error ? (error.stack ?? null) : null;
   const firstFailure = job.exceptionMessage === null && job.exceptionStacktrace === null;
-  const retriesBefore = cycle && firstFailure ? cycle.attempts : job.retries;
-  const retries = Math.max(0, retriesBefore - 1);
   const now = ctx.clock.now();
-  const dueDate = cycle && retries > 0 ? new Date(now.getTime() + cycle.intervalMs) : job.dueDate;
+  let retriesBefore = job.retries;
+  let dueDate = job.dueDate;
+  if (cycle) {
+    const initial = firstFailure ? cycle.retries : job.retries;
+    try {
+      dueDate = retryDueDate(cycle, initial, now);
+      retriesBefore = initial;
+    } catch {
+      // Camunda falls back to its standard strategy when the interval cannot be read.
+    }
+  }
+  const retries = Math.max(0, retriesBefore - 1);
   // Camunda's failedActivityId: where the job failed, here the job's activity.
   await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
   // Camunda's FailedJobListener logs the failure before its retry command runs: the retries and due date the attempt had.

@@ -175,6 +175,31 @@ describe.each(testStoreConfigs())('scopes, events and jobs on $name', (testStore
     expect(tree!.childTransitionInstances[0].incidents).toEqual([{ id: incidents[0].id, activityId: 'call' }]);
   });
 
+  it('reads a retry cycle as a list of intervals, an expression or an unbounded repetition, as Camunda', async () => {
+    const { engine, definitions } = await engineWith([asyncServiceModel('PT1M, PT2M'), asyncServiceModel('${cycle}').replace(/asyncService/g, 'byExpression'), asyncServiceModel('R/PT1M').replace(/asyncService/g, 'unbounded')]);
+    const byKey = (key: string) => definitions.find((each) => each.key === key)!.id;
+    const list = await engine.runtime.startProcessInstanceById(byKey('asyncService'));
+    const observed: Array<[number, number]> = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = engine.clock.now().getTime();
+      await engine.jobExecutor.runDueJobs();
+      const [job] = await engine.management.findJobs({ processInstanceId: list.id });
+      observed.push([job!.retries, (job!.dueDate!.getTime() - started) / 60_000]);
+      engine.clock.advance(2 * 60_000);
+    }
+    // Three attempts in all (two intervals plus one); the last failure still waits its interval.
+    expect(observed).toEqual([[2, 1], [1, 2], [0, 2]]);
+
+    const byExpression = await engine.runtime.startProcessInstanceById(byKey('byExpression'), { variables: { cycle: { type: 'string', value: 'R4/PT5M', valueInfo: {} } } });
+    const unbounded = await engine.runtime.startProcessInstanceById(byKey('unbounded'));
+    const before = engine.clock.now().getTime();
+    await engine.jobExecutor.runDueJobs();
+    const [expressionJob] = await engine.management.findJobs({ processInstanceId: byExpression.id });
+    const [unboundedJob] = await engine.management.findJobs({ processInstanceId: unbounded.id });
+    expect([expressionJob!.retries, expressionJob!.dueDate!.getTime() - before]).toEqual([3, 5 * 60_000]);
+    expect(unboundedJob!.retries).toBe(2_147_483_646);
+  });
+
   it('calls a process, passing variables in and out, and resumes when it ends', async () => {
     const { engine, definitions } = await engineWith([callerModel, childModel]);
     const caller = definitions.find((each) => each.key === 'caller')!;

@@ -9,4 +9,4 @@ export {
   type IsoDuration,
   type RepeatingInterval,
 } from './iso8601.js';
-export { parseRetryCycle } from './retry-cycle.js';
+export { isRetryExpression, parseRetryIntervals, retryDueDate, type RetryConfiguration } from './retry-cycle.js';
