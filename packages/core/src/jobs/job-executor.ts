@@ -8,12 +8,13 @@ import { EventBus } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
 import type { CommandContext } from '../command/command-context.js';
-import { isRetryExpression, parseRetryIntervals, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
+import { parseRetryIntervals, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
 import { RuntimeEnvironment } from '../runtime/runtime-environment.js';
 import { openInstance } from '../runtime/open-instance.js';
 import { JobHandlerTypes } from '../runtime/runtime-jobs.js';
 import { scopeElementId } from '../runtime/multi-instance.js';
 import { evaluateExpression } from '../runtime/expressions/index.js';
+import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import { OptimisticLockingException } from '../errors/exceptions.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
@@ -182,7 +183,7 @@ export class JobExecutor {
     const definition = await ctx.processDefinitions.findById(job.processDefinitionId);
     if (!definition) return null;
     let text = (await this.models.get(ctx, definition)).activity(scopeElementId(job.activityId))?.failedJobRetryTimeCycle ?? null;
-    for (let depth = 0; text !== null && isRetryExpression(text); depth++) {
+    for (let depth = 0; text !== null && startsAsExpression(text); depth++) {
       text = depth < 8 ? await this.evaluateRetryCycle(ctx, job, text) : null;
     }
     return text === null ? null : parseRetryIntervals(text);

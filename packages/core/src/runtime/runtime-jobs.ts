@@ -3,6 +3,7 @@ import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
+import { declaredPriority, describeExecution, jobContext } from './priority.js';
 import type { ProcessRunner } from './process-runner.js';
 import { parseTimer, type TimerKind } from './timers/index.js';
 
@@ -34,7 +35,7 @@ const KINDS: Record<TimerModel['kind'], TimerKind> = { date: 'timeDate', duratio
 /** An async-before or async-after continuation: the execution waits until the job executor resumes it. */
 export async function createAsyncJob(runner: ProcessRunner, execution: Execution, element: FlowElementModel, configuration: string): Promise<Job> {
   return createJob(runner.ctx, {
-    ...ownedBy(runner, execution, element),
+    ...ownedBy(runner, execution, element, JobHandlerTypes.asyncContinuation),
     type: 'message',
     handlerType: JobHandlerTypes.asyncContinuation,
     handlerConfiguration: configuration,
@@ -54,7 +55,7 @@ export async function createTimerJob(
   const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression, element.id));
   const schedule = parseTimerOrFail(timer, text, element.id);
   return createJob(runner.ctx, {
-    ...ownedBy(runner, execution, element),
+    ...ownedBy(runner, execution, element, handlerType),
     type: 'timer',
     handlerType,
     handlerConfiguration: configuration,
@@ -85,7 +86,7 @@ export function timerKind(timer: TimerModel): TimerKind {
   return KINDS[timer.kind];
 }
 
-function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowElementModel) {
+function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowElementModel, handlerType: string) {
   runner.wroteRows = true;
   return {
     executionId: execution.id,
@@ -96,11 +97,8 @@ function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowEleme
     deploymentId: runner.definition.deploymentId,
     tenantId: runner.definition.tenantId,
     suspended: execution.suspended,
-    priority: priorityOf(element),
+    priority: declaredPriority(runner.model, element, 'jobPriority', (expression) => runner.evaluate(execution, expression, element.id), jobContext(element, handlerType, describeExecution(execution))),
   };
 }
 
-function priorityOf(element: FlowElementModel): number {
-  const value = Number(element.camunda.jobPriority);
-  return Number.isFinite(value) ? value : 0;
-}
+

@@ -23,6 +23,8 @@ import {
   eventSubProcessModel,
   conditionalModel,
   sequentialMiModel,
+  flow,
+  wrap,
 } from './scope-models.js';
 
 const engines: ProcessEngine[] = [];
@@ -198,6 +200,31 @@ describe.each(testStoreConfigs())('scopes, events and jobs on $name', (testStore
     const [unboundedJob] = await engine.management.findJobs({ processInstanceId: unbounded.id });
     expect([expressionJob!.retries, expressionJob!.dueDate!.getTime() - before]).toEqual([3, 5 * 60_000]);
     expect(unboundedJob!.retries).toBe(2_147_483_646);
+  });
+
+  it('gives jobs the priority of their activity (a number or an expression), else of their process, as Camunda', async () => {
+    const prioritized = (key: string, processPriority: string, taskPriority: string) =>
+      asyncServiceModel()
+        .replace(/asyncService/g, key)
+        .replace('camunda:historyTimeToLive="5"', `camunda:historyTimeToLive="5" ${processPriority}`)
+        .replace('camunda:asyncBefore="true"', `camunda:asyncBefore="true" ${taskPriority}`);
+    const timerStart = wrap('timed', `<bpmn:startEvent id="start" camunda:jobPriority="5"><bpmn:timerEventDefinition><bpmn:timeCycle>R/PT1H</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>${flow('f1', 'start', 'end')}<bpmn:endEvent id="end" />`);
+    const { engine, definitions } = await engineWith([
+      prioritized('byProcess', 'camunda:jobPriority="10"', ''),
+      prioritized('byExpression', 'camunda:jobPriority="10"', 'camunda:jobPriority="${p}"'),
+      timerStart,
+    ]);
+    const byKey = (key: string) => definitions.find((each) => each.key === key)!.id;
+    const priorityOf = async (processInstanceId: string) => (await engine.management.findJobs({ processInstanceId }))[0]!.priority;
+
+    expect(await priorityOf((await engine.runtime.startProcessInstanceById(byKey('byProcess'))).id)).toBe(10);
+    expect(await priorityOf((await engine.runtime.startProcessInstanceById(byKey('byExpression'), { variables: { p: integer(42) } })).id)).toBe(42);
+    await expect(engine.runtime.startProcessInstanceById(byKey('byExpression'), { variables: { p: string('high') } })).rejects.toThrow(
+      /^Job call\/async-continuation instantiated in context of ProcessInstance\[.+\]: Priority value is not an Integer$/,
+    );
+    expect((await engine.management.findJobs()).filter((job) => job.processDefinitionKey === 'timed').map((job) => job.priority)).toEqual([5]);
+    const refused = await engine.deployment.deploy({ resources: [{ name: 'bad.bpmn', bytes: Buffer.from(prioritized('bad', 'camunda:jobPriority="high"', '')) }] }).catch((error: Error) => error);
+    expect((refused as Error).message).toContain("Value 'high' for attribute 'jobPriority' is not a valid number");
   });
 
   it('calls a process, passing variables in and out, and resumes when it ends', async () => {

@@ -102,3 +102,6 @@ function referencedIds(value: unknown): unknown {
   if (Array.isArray(value)) return Object.freeze(value.map(referencedIds));
   return (value as ModdleElement | null)?.id ?? null;
 }
+
+/** Camunda's StringUtil.isExpression: the text (trimmed) starts with `${` or `#{`. */
+export const startsAsExpression = (text: string): boolean => /^\s*[$#]\{/.test(text);

@@ -1,5 +1,6 @@
 import { ExternalTaskLog } from '../../history/external-task-log.js';
 import type { ActivityBehavior } from './behavior.js';
+import { declaredPriority } from '../priority.js';
 
 /**
  * camunda:type="external": creates the external task for camunda:topic (an expression is
@@ -9,8 +10,7 @@ export const externalTask: ActivityBehavior = {
   async execute(runner, execution, element) {
     runner.wroteRows = true;
     const topic = String(runner.evaluate(execution, String(element.camunda.topic ?? ''), element.id) ?? '');
-    const rawPriority = element.camunda.taskPriority ?? runner.model.taskPriority;
-    const priority = rawPriority === undefined || rawPriority === null || rawPriority === '' ? 0 : Number(runner.evaluate(execution, String(rawPriority), element.id));
+    const priority = declaredPriority(runner.model, element, 'taskPriority', (expression) => runner.evaluate(execution, expression, element.id), '');
     const topicName = topic;
     const task = {
       id: runner.ctx.ids.next(),
@@ -29,7 +29,7 @@ export const externalTask: ActivityBehavior = {
       activityId: element.id,
       activityInstanceId: execution.activityInstanceId,
       tenantId: runner.definition.tenantId,
-      priority: Number.isFinite(priority) ? priority : 0,
+      priority,
       businessKey: execution.businessKey,
       createTime: runner.ctx.clock.now(),
     };

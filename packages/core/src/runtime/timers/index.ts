@@ -9,4 +9,4 @@ export {
   type IsoDuration,
   type RepeatingInterval,
 } from './iso8601.js';
-export { isRetryExpression, parseRetryIntervals, retryDueDate, type RetryConfiguration } from './retry-cycle.js';
+export { parseRetryIntervals, retryDueDate, type RetryConfiguration } from './retry-cycle.js';

@@ -40,6 +40,3 @@ export function retryDueDate(configuration: RetryConfiguration, retriesBefore: n
   const index = Math.max(0, Math.min(count - 1, count - (retriesBefore - 1)));
   return parseTimer('timeDuration', configuration.intervals[index]!).firstDueDate(now);
 }
-
-/** Camunda's StringUtil.isExpression: a cycle given as an expression, evaluated when a job fails. */
-export const isRetryExpression = (text: string) => /^\s*[$#]\{/.test(text);

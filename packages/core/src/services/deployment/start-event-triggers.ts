@@ -3,6 +3,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
+import { declaredPriority, jobContext } from '../../runtime/priority.js';
 import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { conditionalStartEvents } from '../runtime/evaluate-start-condition-cmd.js';
@@ -48,6 +49,7 @@ export async function registerStartEventTriggers(
       activityId: start.activityId,
       dueDate: schedule.firstDueDate(ctx.clock.now()),
       repeat: start.timer.kind === 'cycle' ? text : null,
+      priority: declaredPriority(model, model.activity(start.activityId)!, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(model.activity(start.activityId)!, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,
       deploymentId: definition.deploymentId,

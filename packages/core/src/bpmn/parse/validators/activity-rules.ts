@@ -2,16 +2,20 @@ import { isServiceTaskLike } from '../activity-type.js';
 import { connectorOf } from '../camunda-extensions.js';
 import { multiInstanceOf } from '../flow-elements.js';
 import { miBodyId } from '../../model/flow-element.js';
-import { flowNodesOf, scopesOf, type ModdleElement } from '../moddle-element.js';
+import { flowNodesOf, scopesOf, startsAsExpression, type ModdleElement } from '../moddle-element.js';
 import { referenceOf, type RuleContext } from './rule-context.js';
 
 const TASK_TYPES = new Set(['mail', 'shell', 'external']);
 
 /** Camunda's checks on boundary events, call activities and service-task-like activities. */
 export function checkActivities(process: ModdleElement, context: RuleContext): void {
+  checkPriority(process, 'jobPriority', context);
+  checkPriority(process, 'taskPriority', context);
   for (const scope of scopesOf(process)) {
     const siblings = new Set(flowNodesOf(scope));
     for (const node of siblings) {
+      checkPriority(node, 'jobPriority', context);
+      if (typeof node.type === 'string' && node.type.toLowerCase() === 'external') checkPriority(node, 'taskPriority', context);
       // ConnectorParseListener.parseConnectorElement.
       if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
       checkMultiInstance(node, context);
@@ -34,6 +38,21 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
       }
     }
   }
+}
+
+/** A priority attribute Camunda's BpmnParse.parsePriority accepts: an expression, or a Java int. */
+function isValidPriority(text: string): boolean {
+  if (startsAsExpression(text)) return true;
+  if (!/^[+-]?\d+$/.test(text)) return false;
+  const value = Number(text);
+  return value >= -2_147_483_648 && value <= 2_147_483_647;
+}
+
+// BpmnParse.parsePriority: a priority is an expression or a Java int.
+function checkPriority(element: ModdleElement, attribute: 'jobPriority' | 'taskPriority', { report }: RuleContext): void {
+  const value = element[attribute];
+  if (value === undefined || value === null || isValidPriority(String(value))) return;
+  report.error(`Value '${String(value)}' for attribute '${attribute}' is not a valid number`, [element.id]);
 }
 
 // BpmnParse.parseMultiInstanceLoopCharacteristics: the problems name the multi-instance body.
