@@ -23,6 +23,7 @@ export async function createJob(ctx: CommandContext, fields: NewJob): Promise<Jo
     activityId: null,
     jobDefinitionId: null,
     repeat: null,
+    repeatOffset: 0,
     exceptionStacktrace: null,
     failedActivityId: null,
     exclusive: true,

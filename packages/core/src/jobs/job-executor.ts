@@ -14,6 +14,7 @@ import { openInstance } from '../runtime/open-instance.js';
 import { JobHandlerTypes } from '../runtime/runtime-jobs.js';
 import { scopeElementId } from '../runtime/multi-instance.js';
 import { evaluateExpression } from '../runtime/expressions/index.js';
+import { scheduleNextCycle } from '../runtime/job-handlers.js';
 import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
 import { OptimisticLockingException } from '../errors/exceptions.js';
@@ -134,6 +135,7 @@ export class JobExecutor {
     if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
     // Queued before the handler runs the instance on, so the instance's history statement carries it (rolled back with a failure).
     JobLog.succeeded(ctx, job);
+    await scheduleNextCycle(ctx, job);
     if ((await handler.execute(ctx, job)) !== 'kept') await ctx.jobs.delete(job);
     if (job.exceptionMessage !== null) {
       await endFailedJobIncident(ctx, job.id);
@@ -144,6 +146,8 @@ export class JobExecutor {
   /** One retry less, the error kept, an incident at 0 retries; counted as a failed job once committed. */
   private async recordFailure(ctx: CommandContext, job: Job, error: unknown): Promise<void> {
     await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
+    // Camunda's RepeatingFailedJobListener: a repeating timer's next firing is scheduled all the same, once.
+    if (await scheduleNextCycle(ctx, job)) await ctx.jobs.stopRepeating(job);
     ctx.afterCommit(() => this.metrics.mark('job-failed'));
   }
 

@@ -20,8 +20,10 @@ export interface Job {
   processInstanceId: string | null;
   activityId: string | null;
   jobDefinitionId: string | null;
-  /** Timer cycles: what is left of the schedule after this firing. */
+  /** A repeating timer's cycle (see prepareRepeat); null for a timer that fires once and other jobs. */
   repeat: string | null;
+  /** Milliseconds a cascading due date change moved a repeating timer's schedule by (Camunda's REPEAT_OFFSET_). */
+  repeatOffset: number;
   exceptionStacktrace: string | null;
   failedActivityId: string | null;
   /** Exclusive jobs of one process instance never run at the same time (Camunda's default). */

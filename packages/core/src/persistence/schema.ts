@@ -129,6 +129,7 @@ export interface JobTable {
   job_definition_id: string | null;
   /** A timer cycle's remaining schedule, for the follow-up timer. */
   repeat_text: string | null;
+  repeat_offset: number;
   exception_stack: string | null;
   failed_activity_id: string | null;
   exclusive: number;

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../command/command-context.js';
-import type { FlowElementModel } from '../bpmn/index.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
@@ -21,16 +20,25 @@ async function openJobExecution(ctx: CommandContext, env: RuntimeEnvironment, jo
   return { runner, execution };
 }
 
-/** A repeating timer (cycle) schedules its next firing as a new job when it fires. */
-async function scheduleNextCycle(ctx: CommandContext, job: Job): Promise<void> {
-  if (!job.repeat) return;
+/**
+ * A repeating timer about to fire schedules its next firing as a new job (Camunda's
+ * TimerEntity.preExecute): the next instant of its cycle after now (less the offset a cascading
+ * due date change added, which the new due date gets back), with the firing job's retries and
+ * priority. Null when none is left.
+ */
+export async function scheduleNextCycle(ctx: CommandContext, job: Job): Promise<Job | null> {
+  if (job.type !== 'timer' || !job.repeat) return null;
   const schedule = parseTimer('timeCycle', job.repeat);
-  if (!schedule.repeats()) return;
-  const fired = job.dueDate ?? ctx.clock.now();
-  const next = schedule.nextDueDate(fired);
-  if (!next) return;
+  if (!schedule.repeats()) return null;
+  const now = ctx.clock.now();
+  // Camunda's cron cycles ignore the offset.
+  const offset = job.repeat.startsWith('R') ? job.repeatOffset : 0;
+  const next = schedule.nextDueDate(new Date(now.getTime() - offset));
+  if (!next) return null;
+  // A cycle still in the form Trellis once stored (R<n>/<duration>, counted down) goes on that way.
+  const repeat = job.repeat.startsWith('R') && job.repeat.split('/').length === 2 ? schedule.afterFiring() : job.repeat;
   const { id: _id, createTime: _created, lockOwner: _owner, lockExpirationTime: _expiry, ...rest } = job;
-  await createJob(ctx, { ...rest, dueDate: next, repeat: schedule.afterFiring(), retries: 3, exceptionMessage: null, exceptionStacktrace: null });
+  return createJob(ctx, { ...rest, dueDate: new Date(next.getTime() + offset), repeat, exceptionMessage: null, exceptionStacktrace: null, failedActivityId: null });
 }
 
 @injectable()
@@ -90,7 +98,6 @@ export class TaskListenerTimerJobHandler implements JobHandler {
     await fireTaskListener(runner, execution, element, listener, 'timeout', changed);
     const changes = listenerChanges(task, changed);
     if (changes) await updateTask(ctx, task, changes);
-    await scheduleNextCycle(ctx, job);
     await completeRun(ctx, runner);
   }
 }
@@ -103,7 +110,7 @@ export class BoundaryTimerJobHandler implements JobHandler {
   constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
 
   execute(ctx: CommandContext, job: Job): Promise<void> {
-    return fireTimerEvent(ctx, this.env, job, 'Boundary event', (boundary) => boundary.cancelActivity);
+    return fireTimerEvent(ctx, this.env, job, 'Boundary event');
   }
 }
 
@@ -115,16 +122,15 @@ export class EventSubProcessTimerJobHandler implements JobHandler {
   constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
 
   execute(ctx: CommandContext, job: Job): Promise<void> {
-    return fireTimerEvent(ctx, this.env, job, 'Start event', (start) => start.isInterrupting);
+    return fireTimerEvent(ctx, this.env, job, 'Start event');
   }
 }
 
-/** A timer event of an execution (`label` names its kind in the error for a missing one) fires; unless it interrupts, a cycle schedules its next firing. */
-async function fireTimerEvent(ctx: CommandContext, env: RuntimeEnvironment, job: Job, label: string, interrupts: (event: FlowElementModel) => boolean): Promise<void> {
+/** A timer event of an execution (`label` names its kind in the error for a missing one) fires. */
+async function fireTimerEvent(ctx: CommandContext, env: RuntimeEnvironment, job: Job, label: string): Promise<void> {
   const { runner, execution } = await openJobExecution(ctx, env, job);
   const event = runner.model.activity(job.handlerConfiguration ?? '');
   if (!event) throw new ProcessEngineException(`${label} '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
-  if (!interrupts(event)) await scheduleNextCycle(ctx, job);
   runner.trigger(execution, event.id);
   await completeRun(ctx, runner);
 }
@@ -139,7 +145,6 @@ export class TimerStartEventJobHandler implements JobHandler {
   async execute(ctx: CommandContext, job: Job): Promise<void> {
     const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
     if (!definition) throw new ProcessEngineException(`Process definition '${job.processDefinitionId}' of timer job '${job.id}' does not exist`);
-    await scheduleNextCycle(ctx, job);
     if (definition.suspended) return;
     await startInstance(ctx, this.env, definition, { startActivityId: job.handlerConfiguration ?? job.activityId! });
   }

@@ -5,7 +5,7 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
 import { declaredPriority, describeExecution, jobContext } from './priority.js';
 import type { ProcessRunner } from './process-runner.js';
-import { parseTimer, type TimerKind } from './timers/index.js';
+import { parseTimer, prepareRepeat, type TimerKind } from './timers/index.js';
 
 /** Camunda's job handler types for the runtime's jobs. */
 export const JobHandlerTypes = {
@@ -54,13 +54,16 @@ export async function createTimerJob(
 ): Promise<Job> {
   const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression, element.id));
   const schedule = parseTimerOrFail(timer, text, element.id);
+  const now = runner.ctx.clock.now();
+  // Camunda's TimerDeclarationImpl: an intermediate or interrupting timer never repeats.
+  const repeats = timer.kind === 'cycle' && handlerType !== JobHandlerTypes.intermediateTimer && !(handlerType === JobHandlerTypes.boundaryTimer ? element.cancelActivity : handlerType === JobHandlerTypes.eventSubProcessTimer && element.isInterrupting);
   return createJob(runner.ctx, {
     ...ownedBy(runner, execution, element, handlerType),
     type: 'timer',
     handlerType,
     handlerConfiguration: configuration,
-    dueDate: schedule.firstDueDate(runner.ctx.clock.now()),
-    repeat: timer.kind === 'cycle' ? text : null,
+    dueDate: schedule.firstDueDate(now),
+    repeat: repeats ? prepareRepeat(text, now) : null,
     exclusive: element.camunda.exclusive !== false,
   });
 }

@@ -128,6 +128,59 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await engine.management.findJobs({ processInstanceId: instance.id })).toEqual([]);
   });
 
+  it('computes the next firing of a cycle from the clock, skipping missed instants, as Camunda', async () => {
+    const engine = await engineWith(CYCLE);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'cycle' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    const [first] = await engine.management.findJobs({ processInstanceId: instance.id });
+    await engine.management.setJobRetries(first!.id, 7);
+
+    // Late by 25 minutes: the cycle fires once, its next instant (20 minutes) already passed.
+    engine.clock.advance(15 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    const [next] = await engine.management.findJobs({ processInstanceId: instance.id });
+    expect(next!.dueDate!.getTime() - first!.createTime.getTime()).toBe(20 * 60_000);
+    expect(next!.retries).toBe(7);
+    engine.clock.advance(20 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    // 35 minutes in: the third and last instant (30 minutes) has passed, so no firing is left.
+    expect(await keys(engine, instance.id)).toEqual(['nagged', 'nagged', 'work']);
+    expect(await engine.management.findJobs({ processInstanceId: instance.id })).toEqual([]);
+  });
+
+  it.each([
+    [false, 10],
+    [true, 15],
+  ])('moves only this firing of a cycle, or with cascade (%s) the later ones too', async (cascade, nextMinutes) => {
+    const engine = await engineWith(CYCLE);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'cycle' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    const [first] = await engine.management.findJobs({ processInstanceId: instance.id });
+    const start = first!.createTime.getTime();
+    await engine.management.setJobDuedate(first!.id, new Date(start + 5 * 60_000), cascade);
+    engine.clock.advance(5 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    const [next] = await engine.management.findJobs({ processInstanceId: instance.id });
+    expect((next!.dueDate!.getTime() - start) / 60_000).toBe(nextMinutes);
+  });
+
+  it('schedules the next firing of a timer start cycle when this one fails', async () => {
+    const failing = wrap(
+      'failingStart',
+      `<bpmn:startEvent id="start"><bpmn:timerEventDefinition><bpmn:timeCycle>R/PT1H</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
+       ${flow('f1', 'start', 'call')}<bpmn:serviceTask id="call" camunda:expression="\${nobody.call()}" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
+    );
+    const engine = await engineWith(failing);
+    engine.clock.advance(60 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    // The failing job used up its retries at once, scheduling the next firing (in an hour) only once.
+    const jobs = await engine.management.findJobs();
+    expect(jobs.map((job) => [job.retries, job.exceptionMessage === null, job.dueDate!.getTime() - engine.clock.now().getTime()]).sort()).toEqual([
+      [0, false, 0],
+      [3, true, 60 * 60_000],
+    ]);
+  });
+
   it('calls a pinned version of a process and takes all its variables back', async () => {
     const engine = await engineWith(callee('one'), callee('two'), VERSIONED_CALLER);
     const [caller] = await engine.processDefinition.findProcessDefinitions({ key: 'versionedCaller' });

@@ -26,6 +26,7 @@ import { filters } from './0025-filters.js';
 import { tenants } from './0026-tenants.js';
 import { taskLastUpdated } from './0027-task-last-updated.js';
 import { taskIdentityLinkTypes } from './0028-task-identity-link-types.js';
+import { timerRepeatOffset } from './0029-timer-repeat-offset.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -58,5 +59,6 @@ export const migrations: readonly Migration[] = [
   tenants,
   taskLastUpdated,
   taskIdentityLinkTypes,
+  timerRepeatOffset,
 ];
 export type { Migration } from './migration.js';

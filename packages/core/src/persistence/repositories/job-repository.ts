@@ -169,6 +169,11 @@ export class JobRepository {
     });
   }
 
+  /** A failed repeating timer whose next firing is scheduled already: its retries only retry this one. */
+  async stopRepeating(job: Job): Promise<void> {
+    await this.updateChecked(job.id, { repeat_text: null });
+  }
+
   /** Releases a job's lock so that it is acquired again. */
   async unlock(job: Job): Promise<void> {
     await this.updateChecked(job.id, { lock_owner: null, lock_expiration_time: null });
@@ -200,8 +205,8 @@ export class JobRepository {
     });
   }
 
-  async setDueDate(job: Job, dueDate: Date | null): Promise<void> {
-    await this.updateChecked(job.id, { due_date: dueDate?.getTime() ?? null });
+  async setDueDate(job: Job, dueDate: Date | null, repeatOffset = job.repeatOffset): Promise<void> {
+    await this.updateChecked(job.id, { due_date: dueDate?.getTime() ?? null, repeat_offset: repeatOffset });
   }
 
   async setPriority(job: Job, priority: number): Promise<void> {
@@ -395,6 +400,7 @@ function toRow(job: Job): Omit<JobTable, 'rev'> {
     activity_id: job.activityId,
     job_definition_id: job.jobDefinitionId,
     repeat_text: job.repeat,
+    repeat_offset: job.repeatOffset,
     exception_stack: job.exceptionStacktrace,
     failed_activity_id: job.failedActivityId,
     exclusive: fromBoolean(job.exclusive),
@@ -424,6 +430,7 @@ function toJob(row: Row): Job {
     activityId: row.activity_id,
     jobDefinitionId: row.job_definition_id,
     repeat: row.repeat_text,
+    repeatOffset: Number(row.repeat_offset ?? 0),
     exceptionStacktrace: row.exception_stack,
     failedActivityId: row.failed_activity_id,
     exclusive: toBoolean(row.exclusive),

@@ -30,8 +30,10 @@ import {
  * - When an interval with a start or end has no instant left, the timer is due at once and fires
  *   once (Camunda gives such a timer no due date, which makes its job due immediately).
  *
- * A follow-up firing is computed from the previous due date (the job's), so a late job executor
- * does not shift the schedule; Camunda computes it from the clock and skips missed instants.
+ * A repeating timer keeps its schedule as prepareRepeat writes it when the timer is created (an
+ * `R<n>/<duration>` fixed to its creation time). Each firing computes the next due date from the
+ * clock, as Camunda's TimerEntity.calculateNewDueDate: instants missed meanwhile are skipped, and
+ * once the n-th instant has passed none is left.
  */
 export type TimerKind = 'timeDate' | 'timeDuration' | 'timeCycle';
 
@@ -212,4 +214,15 @@ function firstBeforeEnd(end: Date, period: IsoDuration, count: number | null, af
     next = earlier;
   }
   return new Date(next.getTime());
+}
+
+/**
+ * Camunda's TimerEntity.replaceRepeatCycleAndDate: `R<n>/<duration>` becomes `R<n>/<now>/<duration>`
+ * (now to the second, as Camunda's yyyy-MM-dd'T'HH:mm:ss, here in UTC) so that its instants stay
+ * fixed; a cycle with a start or end, and a cron expression, are kept as written.
+ */
+export function prepareRepeat(text: string, now: Date): string {
+  const parts = text.split('/');
+  if (!text.startsWith('R') || parts.length !== 2) return text;
+  return `${parts[0]}/${now.toISOString().slice(0, 19)}/${parts[1]}`;
 }

@@ -5,6 +5,7 @@ import { createJob } from '../../jobs/create-job.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { declaredPriority, jobContext } from '../../runtime/priority.js';
 import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
+import { prepareRepeat } from '../../runtime/timers/index.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { conditionalStartEvents } from '../runtime/evaluate-start-condition-cmd.js';
 
@@ -48,7 +49,7 @@ export async function registerStartEventTriggers(
       handlerConfiguration: start.activityId,
       activityId: start.activityId,
       dueDate: schedule.firstDueDate(ctx.clock.now()),
-      repeat: start.timer.kind === 'cycle' ? text : null,
+      repeat: start.timer.kind === 'cycle' ? prepareRepeat(text, ctx.clock.now()) : null,
       priority: declaredPriority(model, model.activity(start.activityId)!, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(model.activity(start.activityId)!, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,

@@ -77,14 +77,18 @@ export class ManagementService {
     return this.commands.run('SetJobRetriesCmd', (ctx) => setJobRetriesIn(ctx, id, retries, dueDate));
   }
 
-  /** Camunda's SetJobDuedateCmd (null: due at once). `cascade` only matters for timer cycles, which recompute their next date anyway. */
-  setJobDuedate(id: string, dueDate: Date | null, _cascade = false): Promise<void> {
+  /**
+   * Camunda's SetJobDuedateCmd (null: due at once). With `cascade`, a timer's later firings move by
+   * as much as this one (its repeat offset).
+   */
+  setJobDuedate(id: string, dueDate: Date | null, cascade = false): Promise<void> {
     return this.commands.run('SetJobDuedateCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       OperationLogEntries.job(ctx, 'SetDueDate', job, [{ property: 'duedate', orgValue: job.dueDate, newValue: dueDate }]);
-      await ctx.jobs.setDueDate(job, dueDate);
+      const offset = cascade && dueDate !== null && job.type === 'timer' ? dueDate.getTime() - (job.dueDate?.getTime() ?? 0) : 0;
+      await ctx.jobs.setDueDate(job, dueDate, job.repeatOffset + offset);
     });
   }
 
@@ -107,11 +111,12 @@ export class ManagementService {
       if (!element || !timer) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
       const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
-      const text =
-        job.repeat ??
-        resolveTimerText(timer, (expression) => (runner && execution ? runner.evaluate(execution, expression, element.id) : evaluateExpression(expression, { has: () => false, resolve: () => undefined })));
+      // The declaration decides anew, its expression evaluated now (a cycle's schedule itself stays as it was).
+      const text = resolveTimerText(timer, (expression) =>
+        runner && execution ? runner.evaluate(execution, expression, element.id) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
+      );
       const base = creationDateBased ? job.createTime : ctx.clock.now();
-      const [before, dueDate] = [job.dueDate, parseTimerOrFail(job.repeat ? { ...timer, kind: 'cycle' } : timer, text, element.id).firstDueDate(base)];
+      const [before, dueDate] = [job.dueDate, parseTimerOrFail(timer, text, element.id).firstDueDate(base)];
       await ctx.jobs.setDueDate(job, dueDate);
       OperationLogEntries.job(ctx, 'RecalculateDuedate', job, [
         { property: 'duedate', orgValue: before, newValue: dueDate },

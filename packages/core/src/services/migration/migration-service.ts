@@ -10,6 +10,7 @@ import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { subscribe } from '../../runtime/events/subscriptions.js';
 import { migratedCompensation } from '../../runtime/compensation.js';
 import { createTimerJob, JobHandlerTypes, parseTimerOrFail, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
+import { prepareRepeat } from '../../runtime/timers/index.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
@@ -412,8 +413,10 @@ async function applyMigration(
     if (isTimer && instruction?.updateEventTrigger && timer && !/[$#]\{/.test(timer.expression)) {
       // The target declaration decides anew: time already elapsed is ignored.
       const schedule = parseTimerOrFail(timer, timer.expression, activityId!);
-      changes.due_date = schedule.firstDueDate(ctx.clock.now()).getTime();
-      changes.repeat_text = timer.kind === 'cycle' ? timer.expression : null;
+      const now = ctx.clock.now();
+      changes.due_date = schedule.firstDueDate(now).getTime();
+      // A repeating timer stays repeating, on its new schedule.
+      changes.repeat_text = timer.kind === 'cycle' && job.repeat_text !== null ? prepareRepeat(timer.expression, now) : null;
     }
     await repository.updateJob(job.id, changes);
   }
