@@ -2,10 +2,14 @@
 export class BpmnError extends Error {
   override readonly name = 'BpmnError';
 
+  /** The message as Camunda's BpmnError.getMessage gives it: null when none was given (the catching event's errorMessageVariable gets null). */
+  readonly errorMessage: string | null;
+
   constructor(
     readonly errorCode: string,
     message?: string,
   ) {
     super(message ?? errorCode);
+    this.errorMessage = message ?? null;
   }
 }

@@ -17,21 +17,35 @@ interface Mapping {
   local?: boolean;
 }
 
-const mappings = (element: FlowElementModel, type: 'camunda:In' | 'camunda:Out') =>
+const mappings = (element: Pick<FlowElementModel, 'extensions'>, type: 'camunda:In' | 'camunda:Out') =>
   (element.extensions as Mapping[]).filter((extension) => extension?.$type === type);
 
-/** Starts the called process (camunda:calledElementBinding, camunda:in) with the call activity's execution as its super execution. */
-export async function startCalledInstance(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<void> {
-  const definition = await calledDefinition(runner, execution, element);
-  const input: Record<string, TypedValue> = {};
+/**
+ * The camunda:in payload of a call activity, or of a signal's event definition (Camunda's
+ * CallableElement.getInputVariables and getBusinessKey): the variables it passes and the business key.
+ */
+export function inputPayload(
+  runner: ProcessRunner,
+  execution: Execution,
+  element: FlowElementModel,
+  holder: Pick<FlowElementModel, 'extensions'> = element,
+): { variables: Record<string, TypedValue>; businessKey: string | null } {
+  const variables: Record<string, TypedValue> = {};
   let businessKey: string | null = null;
-  for (const mapping of mappings(element, 'camunda:In')) {
+  for (const mapping of mappings(holder, 'camunda:In')) {
     if (mapping.businessKey !== undefined) {
       businessKey = stringOrNull(runner.evaluate(execution, mapping.businessKey, element.id));
       continue;
     }
-    Object.assign(input, mapped(runner, execution, mapping, element, (name) => runner.variables.lookup(execution.id, name), () => runner.variables.visible(execution.id), mapping.local === true));
+    Object.assign(variables, mapped(runner, execution, mapping, element, (name) => runner.variables.lookup(execution.id, name), () => runner.variables.visible(execution.id), mapping.local === true));
   }
+  return { variables, businessKey };
+}
+
+/** Starts the called process (camunda:calledElementBinding, camunda:in) with the call activity's execution as its super execution. */
+export async function startCalledInstance(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<void> {
+  const definition = await calledDefinition(runner, execution, element);
+  const { variables: input, businessKey } = inputPayload(runner, execution, element);
   const model = await runner.env.models.get(runner.ctx, definition);
   const start = model.initialActivity();
   if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
@@ -87,15 +101,26 @@ export async function escalateToCaller(called: ProcessRunner, root: Execution, e
   return outcome;
 }
 
+/** Whether an error the called instance does not catch is caught by its caller, or the caller's caller, and so on. */
+export async function callerCatchesError(called: ProcessRunner, root: Execution, errorCode: string): Promise<boolean> {
+  const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
+  const execution = caller?.tree.executions.get(root.superExecutionId!);
+  if (!caller || !execution) return false;
+  if (caller.errorCatchFor(execution, errorCode)) return true;
+  const callerRoot = caller.tree.root;
+  return callerRoot?.superExecutionId ? callerCatchesError(caller, callerRoot, errorCode) : false;
+}
+
 /**
- * A BPMN error nobody in the called instance catches goes to the call activity: the called
- * instance ends (cancelled), and the caller's execution throws the error on. False when the
- * caller cannot be found.
+ * A BPMN error nobody in the called instance catches goes to the call activity with the
+ * camunda:out variables (Camunda's OutputVariablesPropagator): the called instance ends
+ * (cancelled), and the caller's execution throws the error on. False when the caller cannot be found.
  */
 export async function propagateErrorToCaller(called: ProcessRunner, root: Execution, errorCode: string, errorMessage: string | null): Promise<boolean> {
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
   const execution = caller?.tree.executions.get(root.superExecutionId!);
   if (!caller || !execution) return false;
+  passOutputVariables(called, root, caller, execution);
   root.superExecutionId = null;
   root.superProcessInstanceId = null;
   called.tree.touch(root);

@@ -18,7 +18,7 @@ import type { RuntimeEnvironment } from './runtime-environment.js';
 import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
-import { cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
+import { callerCatchesError, cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
@@ -531,34 +531,44 @@ export class ProcessRunner {
   }
 
   /**
-   * Throws a BPMN error from an execution: the nearest enclosing error boundary event whose code
-   * matches catches it. Uncaught, the execution ends as at a none end event (Camunda's semantics).
+   * Throws a BPMN error from an execution: the nearest enclosing error event sub-process or boundary
+   * event whose code matches catches it, in this instance or, through the call activity, in a
+   * calling one. Caught nowhere, the execution ends as at a none end event (Camunda's
+   * BpmnExceptionHandler walks the whole hierarchy before it decides so).
    */
   async throwError(execution: Execution, errorCode: string, errorMessage: string | null): Promise<void> {
-    for (const { scope, containerId, host } of this.catchingScopes(execution)) {
-      const errorStart = containerId === null ? null : matchingErrorStart(this.model, containerId, errorCode);
-      // Inside the scope first: an error event sub-process; then the boundary events of the scope's activity.
-      if (errorStart && !this.insideEventSubProcess(execution, errorStart)) {
-        const definition = errorStart.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition')!;
+    const found = this.errorCatchFor(execution, errorCode);
+    if (found) {
+      const { scope, event } = found;
+      const definition = event.eventDefinitions.find((each) => each.type === 'bpmn:ErrorEventDefinition')!;
+      if (event.attachedTo === null) {
         this.setErrorVariables(scope, definition, errorCode, errorMessage);
-        await this.fireEventSubProcess(scope, errorStart, this.model.activity(errorStart.scopeId)!);
-        return;
+        await this.fireEventSubProcess(scope, event, this.model.activity(event.scopeId)!);
+      } else {
+        this.setErrorVariables(this.parentOf(scope), definition, errorCode, errorMessage);
+        await this.fireBoundaryEvent(scope, event);
       }
-      const found = host && matchingErrorBoundary(this.model, host, errorCode);
-      if (!found) continue;
-      const { boundary, definition } = found;
-      this.setErrorVariables(this.parentOf(scope), definition, errorCode, errorMessage);
-      await this.fireBoundaryEvent(scope, boundary);
       return;
     }
-    // Not caught in this instance: a called instance hands the error to its call activity.
+    // Not caught in this instance: a called instance hands the error to its call activity when a caller catches it.
     const root = this.tree.root;
-    if (root?.superExecutionId && (await propagateErrorToCaller(this, root, errorCode, errorMessage))) return;
+    if (root?.superExecutionId && (await callerCatchesError(this, root, errorCode)) && (await propagateErrorToCaller(this, root, errorCode, errorMessage))) return;
     this.env.logger.warn(
       `Execution with id '${execution.id}' throws an error event with errorCode '${errorCode}', but no catching boundary event was defined. Execution is ended (none end event semantics).`,
     );
     this.endActivityInstance(execution);
     await this.end(execution);
+  }
+
+  /** The error event of this instance that catches an error thrown by `execution`, innermost scope first: an event sub-process's start, then a boundary event. */
+  errorCatchFor(execution: Execution, errorCode: string): { scope: Execution; event: FlowElementModel } | null {
+    for (const { scope, containerId, host } of this.catchingScopes(execution)) {
+      const errorStart = containerId === null ? null : matchingErrorStart(this.model, containerId, errorCode);
+      if (errorStart && !this.insideEventSubProcess(execution, errorStart)) return { scope, event: errorStart };
+      const found = host && matchingErrorBoundary(this.model, host, errorCode);
+      if (found) return { scope, event: found.boundary };
+    }
+    return null;
   }
 
   /**

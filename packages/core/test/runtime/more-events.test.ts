@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import type { FixedClock } from '../../src/clock.js';
+import { BpmnError } from '../../src/runtime/bpmn-error.js';
 import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from './scope-models.js';
 
@@ -179,6 +180,94 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       [0, false, 0],
       [3, true, 60 * 60_000],
     ]);
+  });
+
+  describe('errors and signals as Camunda', () => {
+    const THROWING_CHILD = wrap(
+      'throwingChild',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'mark')}
+       <bpmn:task id="mark"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${execution.setVariable('inner', 'v')}" /></bpmn:extensionElements></bpmn:task>
+       ${flow('f2', 'mark', 'fail')}<bpmn:endEvent id="fail"><bpmn:errorEventDefinition errorRef="e1" /></bpmn:endEvent>`,
+      '<bpmn:error id="e1" errorCode="E1" camunda:errorMessage="failed with ${inner}" />',
+    );
+    const caller = (boundary: boolean) =>
+      wrap(
+        boundary ? 'catchingCaller' : 'plainCaller',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+         <bpmn:callActivity id="call" calledElement="throwingChild"><bpmn:extensionElements><camunda:out source="inner" target="outer" /></bpmn:extensionElements></bpmn:callActivity>
+         ${flow('f2', 'call', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />
+         ${boundary ? `<bpmn:boundaryEvent id="caught" attachedToRef="call"><bpmn:errorEventDefinition errorRef="e1" camunda:errorMessageVariable="message" /></bpmn:boundaryEvent>${flow('f4', 'caught', 'handle')}<bpmn:userTask id="handle" />` : ''}`,
+        '<bpmn:error id="e1" errorCode="E1" />',
+      );
+    const start = async (engine: ProcessEngine, key: string, variables = {}) => {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      return engine.runtime.startProcessInstanceById(definition.id, { variables });
+    };
+
+    it('ends the throwing path of a called instance when no caller catches its error; a caller that does gets the out variables and the message', async () => {
+      const engine = await engineWith(THROWING_CHILD, caller(false), caller(true));
+      const plain = await start(engine, 'plainCaller');
+      expect(await keys(engine, plain.id)).toEqual(['after']);
+      const [child] = await engine.history.findHistoricProcessInstances({ superProcessInstanceId: plain.id });
+      expect(child!.state).toBe('COMPLETED');
+
+      const catching = await start(engine, 'catchingCaller');
+      expect(await keys(engine, catching.id)).toEqual(['handle']);
+      const variables = await engine.runtime.getVariables(catching.id);
+      expect([variables.outer?.value, variables.message?.value]).toEqual(['v', 'failed with v']);
+    });
+
+    it('gives a BpmnError without a message to the errorMessageVariable as null', async () => {
+      const model = wrap(
+        'bpmnErrorNoMessage',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:serviceTask id="work" camunda:class="org.example.Fails" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />
+         <bpmn:boundaryEvent id="caught" attachedToRef="work"><bpmn:errorEventDefinition camunda:errorMessageVariable="message" camunda:errorCodeVariable="code" /></bpmn:boundaryEvent>
+         ${flow('f3', 'caught', 'handle')}<bpmn:userTask id="handle" />`,
+      );
+      const engine = await engineWith(model);
+      engine.delegates.registerClass('org.example.Fails', () => {
+        throw new BpmnError('E1');
+      });
+      const instance = await start(engine, 'bpmnErrorNoMessage');
+      const variables = await engine.runtime.getVariables(instance.id);
+      expect([variables.code?.value, variables.message?.value]).toEqual(['E1', null]);
+    });
+
+    it('passes a thrown signal its camunda:in payload and business key, within its own tenant', async () => {
+      const thrower = wrap(
+        'signalThrower',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'shout')}
+         <bpmn:intermediateThrowEvent id="shout"><bpmn:signalEventDefinition signalRef="s_go"><bpmn:extensionElements><camunda:in source="a" target="b" /><camunda:in businessKey="BK-\${a}" /></bpmn:extensionElements></bpmn:signalEventDefinition></bpmn:intermediateThrowEvent>
+         ${flow('f2', 'shout', 'end')}<bpmn:endEvent id="end" />`,
+        '<bpmn:signal id="s_go" name="go" />',
+      );
+      const receiver = wrap(
+        'signalReceiver',
+        `<bpmn:startEvent id="start"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:startEvent>${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />`,
+        '<bpmn:signal id="s_go" name="go" />',
+      );
+      const engine = await engineWith(thrower, receiver);
+      await engine.deployment.deploy({ resources: [{ name: 'tenant.bpmn', bytes: Buffer.from(receiver) }], tenantId: 'A' });
+      await start(engine, 'signalThrower', { a: { type: 'integer', value: 42, valueInfo: {} } });
+      const started = await engine.runtime.findProcessInstances({ processDefinitionKey: 'signalReceiver' });
+      expect(started.map((instance) => [instance.businessKey, instance.tenantId])).toEqual([['BK-42', null]]);
+      expect((await engine.runtime.getVariables(started[0]!.id)).b?.value).toBe(42);
+    });
+
+    it('refuses an event-based gateway followed by anything but a catch event, or with asyncAfter', async () => {
+      const engine = await engineWith();
+      const refusal = async (body: string) => {
+        const xml = wrap('gateway', body, '<bpmn:message id="m" name="m" />');
+        const error = await engine.deployment.deploy({ resources: [{ name: 'gateway.bpmn', bytes: Buffer.from(xml) }] }).catch((caught: Error) => caught);
+        return (error as Error).message;
+      };
+      const gateway = (attributes: string, target: string) =>
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'gw')}<bpmn:eventBasedGateway id="gw" ${attributes} />${flow('f2', 'gw', 'next')}${target}${flow('f3', 'next', 'end')}<bpmn:endEvent id="end" />`;
+      expect(await refusal(gateway('', '<bpmn:receiveTask id="next" messageRef="m" />'))).toContain('Event based gateway can only be connected to elements of type intermediateCatchEvent');
+      expect(await refusal(gateway('camunda:asyncAfter="true"', '<bpmn:intermediateCatchEvent id="next"><bpmn:messageEventDefinition messageRef="m" /></bpmn:intermediateCatchEvent>'))).toContain(
+        "'asyncAfter' not supported for eventBasedGateway elements.",
+      );
+    });
   });
 
   it('calls a pinned version of a process and takes all its variables back', async () => {

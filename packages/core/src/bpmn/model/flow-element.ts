@@ -19,6 +19,8 @@ export interface EventDefinitionModel {
   readonly errorRef: string | null;
   /** The referenced bpmn:error's errorCode; Camunda falls back to errorRef itself when no bpmn:error has that id. */
   readonly errorCode: string | null;
+  /** The referenced bpmn:error's camunda:errorMessage (an expression an error end event evaluates). */
+  readonly errorMessage: string | null;
   readonly escalationRef: string | null;
   readonly escalationCode: string | null;
   readonly timer: TimerModel | null;
@@ -33,6 +35,8 @@ export interface EventDefinitionModel {
   /** A compensate throw event's waitForCompletion (Camunda always waits; false only draws a warning). */
   readonly waitForCompletion: boolean;
   readonly camunda: CamundaAttributes;
+  /** The definition's own extension elements as plain data (a signal's camunda:in payload). */
+  readonly extensions: readonly unknown[];
 }
 
 /** A script given inline or as a resource (camunda:resource). */

@@ -1,7 +1,7 @@
 import type { EventDefinitionModel, TimerModel } from '../model/flow-element.js';
 import { frozenList } from '../model/frozen.js';
-import { camundaAttributes } from './camunda-extensions.js';
-import { commaSeparatedList, expressionText, stringOrNull, type ModdleElement } from './moddle-element.js';
+import { camundaAttributes, extensionsOf } from './camunda-extensions.js';
+import { commaSeparatedList, expressionText, stringOrNull, toPlainData, type ModdleElement } from './moddle-element.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
 
 /**
@@ -41,6 +41,7 @@ function toEventDefinition(definition: ModdleElement, references: UnresolvedRefe
     signalName: stringOrNull(signal?.name),
     errorRef: stringOrNull(error?.id ?? unresolvedErrorRef),
     errorCode: stringOrNull(error ? error.errorCode : unresolvedErrorRef),
+    errorMessage: stringOrNull(error?.errorMessage),
     escalationRef: stringOrNull(escalation?.id),
     escalationCode: stringOrNull(escalation?.escalationCode),
     timer: definition.$type === 'bpmn:TimerEventDefinition' ? timerOf(definition) : null,
@@ -51,5 +52,6 @@ function toEventDefinition(definition: ModdleElement, references: UnresolvedRefe
     activityRef: stringOrNull((definition.activityRef as ModdleElement | undefined)?.id),
     waitForCompletion: definition.waitForCompletion !== false,
     camunda: camundaAttributes(definition),
+    extensions: frozenList(extensionsOf(definition).map(toPlainData)),
   });
 }

@@ -1,6 +1,7 @@
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { catchingDefinition, subscribe } from '../events/subscriptions.js';
 import { throwSignal } from '../events/signals.js';
+import { inputPayload } from '../call-activities.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import type { ActivityBehavior } from './behavior.js';
 import { externalTask } from './external-task.js';
@@ -34,7 +35,9 @@ export const signalThrow = (end: boolean): ActivityBehavior => ({
   async execute(runner, execution, element) {
     const definition = element.eventDefinitions[0];
     const name = definition?.signalName ? String(runner.evaluate(execution, definition.signalName, element.id) ?? '') : '';
-    await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId }, runner);
+    // Camunda's ThrowSignalEventActivityBehavior: the camunda:in payload of the signal's definition goes with it.
+    const { variables, businessKey } = definition ? inputPayload(runner, execution, element, definition) : { variables: {}, businessKey: null };
+    await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId, variables, businessKey }, runner);
     if (!end) return runner.leave(execution);
     runner.endActivityInstance(execution);
     await runner.end(execution);
@@ -67,11 +70,12 @@ export const messageThrow = (end: boolean): ActivityBehavior => ({
   },
 });
 
-/** An error end event throws its error to the nearest boundary event that catches it. */
+/** An error end event throws its error (with its camunda:errorMessage, evaluated) to the nearest event that catches it. */
 export const errorEndEvent: ActivityBehavior = {
   async execute(runner, execution, element) {
     const definition = element.eventDefinitions[0];
-    await runner.throwError(execution, definition?.errorCode ?? '', null);
+    const message = definition?.errorMessage ? runner.evaluate(execution, definition.errorMessage, element.id) : null;
+    await runner.throwError(execution, definition?.errorCode ?? '', message === null || message === undefined ? null : String(message));
   },
 };
 

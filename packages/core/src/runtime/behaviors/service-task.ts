@@ -32,7 +32,7 @@ export const serviceTask: ActivityBehavior = {
     try {
       await invokeDelegationOf(runner, execution, element);
     } catch (error) {
-      if (error instanceof BpmnError) return runner.throwError(execution, error.errorCode, error.message);
+      if (error instanceof BpmnError) return runner.throwError(execution, error.errorCode, error.errorMessage);
       throw error;
     }
     runner.leave(execution);
@@ -55,7 +55,7 @@ export async function withErrorPropagation(runner: ProcessRunner, execution: Exe
   } catch (error) {
     const bpmnError = findBpmnError(error);
     if (!bpmnError) throw error;
-    await runner.throwError(execution, bpmnError.errorCode, bpmnError.message);
+    await runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
     return true;
   }
 }
@@ -68,7 +68,7 @@ export const scriptTask: ActivityBehavior = {
       result = await runElementScript(runner, execution, element.script ?? { format: null, source: null, resource: null }, element.id);
     } catch (error) {
       const bpmnError = findBpmnError(error);
-      if (bpmnError) return runner.throwError(execution, bpmnError.errorCode, bpmnError.message);
+      if (bpmnError) return runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
       throw error;
     }
     const resultVariable = stringOrNull(element.camunda.resultVariable);

@@ -14,6 +14,8 @@ export interface SignalThrow {
   executionId?: string | null;
   tenantId?: string | null;
   withoutTenantId?: boolean;
+  /** The business key of the instances the signal starts (a throw event's camunda:in businessKey). */
+  businessKey?: string | null;
 }
 
 /**
@@ -35,6 +37,8 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
       // A tenant given through the API matches exactly (Camunda's …ByEventNameAndTenantId); a process's own throw
       // also reaches subscriptions of no tenant.
       !(signal.tenantId !== undefined && signal.tenantId !== null && subscription.tenantId !== signal.tenantId && (authorize || subscription.tenantId !== null)) &&
+      // A process of no tenant reaches subscriptions of no tenant only (Camunda's query by a null tenant id).
+      !(thrower !== null && signal.tenantId === null && subscription.tenantId !== null) &&
       !(signal.withoutTenantId && subscription.tenantId !== null) &&
       !(subscription.executionId === null && signal.executionId != null) &&
       // Camunda's signal subscription queries keep the caller's tenants only; the one by a tenant id
@@ -71,6 +75,6 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
     if (runner !== thrower) await completeRun(ctx, runner);
   }
   for (const { subscription, definition } of starts) {
-    await startInstance(ctx, env, definition, { variables: signal.variables, startActivityId: subscription.activityId! });
+    await startInstance(ctx, env, definition, { variables: signal.variables, businessKey: signal.businessKey ?? null, startActivityId: subscription.activityId! });
   }
 }

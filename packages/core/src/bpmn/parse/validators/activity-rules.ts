@@ -19,6 +19,9 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
       // ConnectorParseListener.parseConnectorElement.
       if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
       checkMultiInstance(node, context);
+      if (node.$type === 'bpmn:EventBasedGateway' && node.asyncAfter === true) {
+        context.report.error("'asyncAfter' not supported for eventBasedGateway elements.", [node.id]);
+      }
       switch (node.$type) {
         case 'bpmn:BoundaryEvent':
           checkBoundaryEvent(node, siblings, context);

@@ -45,6 +45,8 @@ function checkFlow(
     );
   } else if (source.$type === 'bpmn:EventBasedGateway') {
     if (isLinkCatch(target)) report.error('IntermediateCatchLinkEvent is not allowed after an EventBasedGateway.', [target.id]);
+    // BpmnParse.parseEventBasedGateway.
+    else if (target.$type !== 'bpmn:IntermediateCatchEvent') report.error('Event based gateway can only be connected to elements of type intermediateCatchEvent', [source.id]);
     return;
   } else if (target.$type === 'bpmn:IntermediateCatchEvent' && afterEventGateway.has(target.id)) {
     report.error(`Invalid incoming sequenceflow for intermediateCatchEvent with id '${target.id}' connected to an event-based gateway.`, ids);
