@@ -16,6 +16,18 @@ interface Entry {
 export type ParentLookup = (executionId: string) => string | null;
 
 /**
+ * What conditional events look at: a variable created, updated or deleted on an execution (Camunda's
+ * VariableEvent, dispatched to the executions below the one the variable lives on), or a new
+ * conditional subscription of an activity (`event` null), evaluated once when it is made.
+ */
+export interface ConditionTrigger {
+  executionId: string;
+  name: string | null;
+  event: 'create' | 'update' | 'delete' | null;
+  activityId?: string;
+}
+
+/**
  * The variables of one process instance for one command, read once and written back at the end.
  * Each variable belongs to one execution (its scope); reads and non-local writes walk up the tree
  * the way Camunda's variable scopes do.
@@ -39,8 +51,8 @@ export class InstanceVariables {
    * takes a flow, or until this command writes. Variables created meanwhile are its initial ones.
    */
   starting = false;
-  /** Whether variables changed since takeChanged() last asked (conditional events re-evaluate then). */
-  private changed = false;
+  /** What happened since takeChanges() last asked (conditional events look at it then). */
+  private changes: ConditionTrigger[] = [];
 
   private constructor(readonly processInstanceId: string) {}
 
@@ -110,10 +122,10 @@ export class InstanceVariables {
 
   setLocal(executionId: string, name: string, value: TypedValue): void {
     checkJavaSerialization(name, value);
-    this.changed = true;
     this.history?.activityInstanceOf(executionId);
     const scope = this.scope(executionId);
     const entry = scope.get(name);
+    this.changes.push({ executionId, name, event: entry ? 'update' : 'create' });
     scope.set(name, { row: entry?.row ?? null, value, changed: true, initial: entry ? entry.initial : this.starting });
   }
 
@@ -121,7 +133,7 @@ export class InstanceVariables {
     const scope = this.scopes.get(executionId);
     const entry = scope?.get(name);
     if (!scope || !entry) return;
-    this.changed = true;
+    this.changes.push({ executionId, name, event: 'delete' });
     scope.delete(name);
     if (entry.row) this.deleted.push(entry.row.id);
     if (entry.row) this.removedRows.push(entry.row);
@@ -161,16 +173,17 @@ export class InstanceVariables {
     if (owner !== null) this.removeLocal(owner, name);
   }
 
-  /** Whether variables changed since the last call; resets the mark. */
-  takeChanged(): boolean {
-    const changed = this.changed;
-    this.changed = false;
-    return changed;
+  /** The variable events (and new conditional subscriptions) since the last call. */
+  takeChanges(): ConditionTrigger[] {
+    if (this.changes.length === 0) return this.changes;
+    const changes = this.changes;
+    this.changes = [];
+    return changes;
   }
 
-  /** Asks for a re-evaluation of conditional events as if a variable changed. */
-  markChanged(): void {
-    this.changed = true;
+  /** A new conditional subscription: its condition is evaluated once at once. */
+  conditionSubscribed(executionId: string, activityId: string): void {
+    this.changes.push({ executionId, name: null, event: null, activityId });
   }
 
   /** Drops every variable of an execution that ended. */

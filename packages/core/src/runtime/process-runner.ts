@@ -8,7 +8,7 @@ import { executionFacade, type ListenerEvent } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
 import { S, type ExpressionContext } from './expressions/index.js';
 import { conditionHolds, conditionHoldsIfDefined, evaluateOf } from './expressions/conditions.js';
-import type { InstanceVariables } from './instance-variables.js';
+import type { ConditionTrigger, InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
 import { compensableInside, compensationDone, subProcessCompleted, subscribeCompensation } from './compensation.js';
@@ -166,9 +166,10 @@ export class ProcessRunner {
     try {
       for (;;) {
         // Conditional events look whenever variables changed, before anything else moves (Camunda evaluates them at once).
-        if (!this.ended && this.variables.takeChanged()) {
+        const changes = this.ended ? [] : this.variables.takeChanges();
+        if (changes.length > 0) {
           if (++evaluations > 1000) throw new ProcessEngineException(`Conditional events of process instance '${this.tree.processInstanceId}' keep triggering each other`);
-          await this.evaluateConditionalEvents();
+          await this.evaluateConditionalEvents(changes);
         }
         const step = this.agenda.shift();
         if (!step) break;
@@ -216,8 +217,13 @@ export class ProcessRunner {
   /** Whether the instance has conditional subscriptions (asked once per command; a new one sets it). */
   hasConditionalEvents: boolean | undefined = undefined;
 
-  /** Triggers the conditional events (catch, boundary, event sub-process) whose condition now holds, ahead of the agenda. */
-  private async evaluateConditionalEvents(): Promise<void> {
+  /**
+   * Triggers the conditional events (catch, boundary, event sub-process) whose condition now holds,
+   * ahead of the agenda. As Camunda's ConditionalEventDefinition.tryEvaluate: a new subscription
+   * evaluates its condition once; a variable event reaches the subscriptions below the execution the
+   * variable lives on, those of its camunda:variableName and camunda:variableEvents only.
+   */
+  private async evaluateConditionalEvents(changes: readonly ConditionTrigger[]): Promise<void> {
     if (this.hasConditionalEvents === false) return;
     const subscriptions = await this.ctx.eventSubscriptions.find({ eventType: 'conditional', processInstanceId: this.tree.processInstanceId });
     this.hasConditionalEvents = subscriptions.length > 0;
@@ -225,11 +231,26 @@ export class ProcessRunner {
     for (const subscription of subscriptions) {
       const execution = this.tree.executions.get(subscription.executionId ?? '');
       const event = this.model.activity(subscription.activityId ?? '');
-      const condition = event?.eventDefinitions.find((definition) => definition.type === 'bpmn:ConditionalEventDefinition')?.condition;
-      if (!execution || !event || !condition || execution.suspended) continue;
-      if (this.conditionHoldsIfDefined(execution, condition, event.id)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
+      const definition = event?.eventDefinitions.find((each) => each.type === 'bpmn:ConditionalEventDefinition');
+      if (!execution || !event || !definition?.condition || execution.suspended) continue;
+      const reached = changes.some((change) =>
+        change.event === null
+          ? change.executionId === execution.id && change.activityId === event.id
+          : (definition.variableName === null || definition.variableName === change.name) &&
+            (definition.variableEvents.length === 0 || definition.variableEvents.includes(change.event)) &&
+            this.isWithin(execution, change.executionId),
+      );
+      if (reached && this.conditionHoldsIfDefined(execution, definition.condition, event.id)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
     }
     this.agenda.unshift(...due);
+  }
+
+  /** Whether `execution` is the execution `ancestorId` or below it. */
+  private isWithin(execution: Execution, ancestorId: string): boolean {
+    for (let current: Execution | undefined = execution; current; current = current.parentId ? this.tree.executions.get(current.parentId) : undefined) {
+      if (current.id === ancestorId) return true;
+    }
+    return false;
   }
 
   // --- expressions ---

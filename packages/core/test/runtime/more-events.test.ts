@@ -254,6 +254,36 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       expect((await engine.runtime.getVariables(started[0]!.id)).b?.value).toBe(42);
     });
 
+    it('evaluates a conditional event only for its camunda:variableName and camunda:variableEvents, and for variables above it', async () => {
+      const waiting = (attributes: string) =>
+        wrap(
+          'conditions',
+          `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+           ${flow('f2', 'fork', 'wait')}<bpmn:intermediateCatchEvent id="wait"><bpmn:conditionalEventDefinition ${attributes}><bpmn:condition xsi:type="bpmn:tFormalExpression">\${x == 1}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:intermediateCatchEvent>
+           ${flow('f3', 'wait', 'after')}<bpmn:userTask id="after" />
+           ${flow('f4', 'fork', 'side')}<bpmn:userTask id="side" />`,
+        );
+      const engine = await engineWith(waiting('camunda:variableName="y"'), waiting('camunda:variableEvents="update"').replace(/conditions/g, 'updates'), waiting('').replace(/conditions/g, 'anywhere'));
+      const one = { type: 'integer' as const, value: 1, valueInfo: {} };
+      const byName = await start(engine, 'conditions');
+      await engine.runtime.modifyVariables(byName.id, { x: one });
+      expect(await keys(engine, byName.id)).toEqual(['side']);
+      await engine.runtime.modifyVariables(byName.id, { y: one });
+      expect(await keys(engine, byName.id)).toEqual(['after', 'side']);
+
+      const byEvent = await start(engine, 'updates');
+      await engine.runtime.modifyVariables(byEvent.id, { x: one });
+      expect(await keys(engine, byEvent.id)).toEqual(['side']);
+      await engine.runtime.modifyVariables(byEvent.id, { x: one });
+      expect(await keys(engine, byEvent.id)).toEqual(['after', 'side']);
+
+      // A variable local to the other branch's execution does not reach the waiting one.
+      const local = await start(engine, 'anywhere');
+      const [side] = await engine.execution.findExecutions({ processInstanceId: local.id, activityId: 'side' });
+      await engine.execution.modifyLocalVariables(side!.id, { x: one });
+      expect(await keys(engine, local.id)).toEqual(['side']);
+    });
+
     it('refuses an event-based gateway followed by anything but a catch event, or with asyncAfter', async () => {
       const engine = await engineWith();
       const refusal = async (body: string) => {

@@ -22,7 +22,7 @@ export async function subscribe(
   // A condition is checked at once and then whenever variables change (the runner evaluates it).
   if (kind === 'conditional') {
     runner.hasConditionalEvents = true;
-    runner.variables.markChanged();
+    runner.variables.conditionSubscribed(execution.id, element.id);
   }
   const rawName = kind === 'message' ? definition.messageName : kind === 'signal' ? definition.signalName : null;
   const name = rawName === null ? null : String(runner.evaluate(execution, rawName, element.id) ?? '');
