@@ -9,6 +9,7 @@ import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes } from './runtime-jobs.js';
 import { startInstance } from './start-instance.js';
 import { parseTimer } from './timers/index.js';
+import { enclosingBody, instanceCompleted, scopeElementId } from './multi-instance.js';
 import { fireTaskListener, listenerChanges } from './task-listeners.js';
 import { updateTask } from '../services/task/task-update.js';
 
@@ -50,13 +51,18 @@ export class AsyncContinuationJobHandler implements JobHandler {
   async execute(ctx: CommandContext, job: Job): Promise<void> {
     const { runner, execution } = await openJobExecution(ctx, this.env, job);
     const configuration = job.handlerConfiguration ?? 'async-before';
+    // A multi-instance body's job carries the body's id.
+    const activityId = scopeElementId(job.activityId!);
     if (configuration === 'async-before') {
-      runner.enter(execution, job.activityId!, { skipAsync: true });
+      runner.enter(execution, activityId, { skipAsync: true });
     } else {
-      const element = runner.model.activity(job.activityId!);
+      const element = runner.model.activity(activityId);
       if (!element) throw new ProcessEngineException(`Activity '${job.activityId}' of job '${job.id}' does not exist`);
       const chosen = configuration.startsWith('async-after:') ? configuration.slice('async-after:'.length).split(',') : undefined;
-      runner.schedule(execution, () => runner.takeFlows(execution, element, chosen, true));
+      // After one instance of a multi-instance activity (its loop's asyncAfter): the instance completes in its body.
+      const body = job.activityId === element.id ? enclosingBody(runner, execution, element) : null;
+      if (body) runner.schedule(execution, () => instanceCompleted(runner, body, execution, element));
+      else runner.schedule(execution, () => runner.takeFlows(execution, element, chosen, true));
     }
     await completeRun(ctx, runner);
   }

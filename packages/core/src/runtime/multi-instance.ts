@@ -12,6 +12,16 @@ export { MI_BODY_SUFFIX, miBodyId } from '../bpmn/model/flow-element.js';
 export const scopeElementId = (scopeActivityId: string) =>
   scopeActivityId.endsWith(MI_BODY_SUFFIX) ? scopeActivityId.slice(0, -MI_BODY_SUFFIX.length) : scopeActivityId;
 
+/**
+ * Where a multi-instance activity's continuations are (Camunda's parseAsynchronousContinuationForActivity):
+ * the activity's own camunda:asyncBefore / asyncAfter / exclusive belong to its body, whose jobs
+ * and job definitions carry the body's id; those of its loop characteristics to each instance.
+ */
+export function continuationOf(element: FlowElementModel, inner: boolean): { activityId: string; camunda: FlowElementModel['camunda'] } {
+  if (!element.multiInstance) return { activityId: element.id, camunda: element.camunda };
+  return inner ? { activityId: element.id, camunda: element.multiInstance.camunda } : { activityId: miBodyId(element.id), camunda: element.camunda };
+}
+
 /** The multi-instance body an execution runs an instance of `element` in, if any. */
 export function enclosingBody(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Execution | null {
   if (!element.multiInstance) return null;

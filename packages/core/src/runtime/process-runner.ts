@@ -19,7 +19,7 @@ import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
 import { callerCatchesError, cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
-import { enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
+import { continuationOf, enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
@@ -686,13 +686,15 @@ export class ProcessRunner {
     const element = this.model.activity(activityId);
     if (!element) throw new ProcessEngineException(`Activity '${activityId}' is not part of process '${this.model.key}'`);
     if (execution.suspended) throw suspendedError(execution);
-    if (element.camunda.asyncBefore === true && !skipAsync) {
+    const continuation = continuationOf(element, element.multiInstance !== null && enclosingBody(this, execution, element) !== null);
+    if (continuation.camunda.asyncBefore === true && !skipAsync) {
       this.setLocals(execution, options.localVariables);
-      execution.activityId = activityId;
+      // Waiting before a multi-instance body, the execution is at the body (Camunda's transition instance of X#multiInstanceBody).
+      execution.activityId = continuation.activityId;
       execution.activityInstanceId = null;
       execution.isActive = true;
       this.tree.touch(execution);
-      await createAsyncJob(this, execution, element, 'async-before');
+      await createAsyncJob(this, execution, element, 'async-before', continuation);
       return;
     }
     const parentInstanceId = this.scopeExecutionOf(execution).scopeInstanceId ?? execution.processInstanceId;
@@ -786,7 +788,14 @@ export class ProcessRunner {
     this.endActivityInstance(leaving);
     await subscribeCompensation(this, leaving, element);
     const body = enclosingBody(this, leaving, element);
-    if (body) return instanceCompleted(this, body, leaving, element);
+    if (body) {
+      const continuation = continuationOf(element, true);
+      if (continuation.camunda.asyncAfter !== true) return instanceCompleted(this, body, leaving, element);
+      leaving.activityId = element.id;
+      this.tree.touch(leaving);
+      await createAsyncJob(this, leaving, element, 'async-after', continuation);
+      return;
+    }
     await this.afterActivity(leaving, element, chosen, evaluateConditions);
   }
 
@@ -794,9 +803,10 @@ export class ProcessRunner {
   async afterActivity(leaving: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     this.endActivityInstance(leaving);
     if (element.camunda.asyncAfter === true) {
-      leaving.activityId = element.id;
+      const continuation = continuationOf(element, false);
+      leaving.activityId = continuation.activityId;
       this.tree.touch(leaving);
-      await createAsyncJob(this, leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after');
+      await createAsyncJob(this, leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after', continuation);
       return;
     }
     await this.takeFlows(leaving, element, chosen, evaluateConditions);

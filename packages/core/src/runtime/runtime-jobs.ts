@@ -33,13 +33,20 @@ export const TIMER_JOB_HANDLERS: ReadonlySet<string> = new Set([
 const KINDS: Record<TimerModel['kind'], TimerKind> = { date: 'timeDate', duration: 'timeDuration', cycle: 'timeCycle' };
 
 /** An async-before or async-after continuation: the execution waits until the job executor resumes it. */
-export async function createAsyncJob(runner: ProcessRunner, execution: Execution, element: FlowElementModel, configuration: string): Promise<Job> {
+export async function createAsyncJob(
+  runner: ProcessRunner,
+  execution: Execution,
+  element: FlowElementModel,
+  configuration: string,
+  continuation: { activityId: string; camunda: FlowElementModel['camunda'] } = { activityId: element.id, camunda: element.camunda },
+): Promise<Job> {
   return createJob(runner.ctx, {
     ...ownedBy(runner, execution, element, JobHandlerTypes.asyncContinuation),
+    activityId: continuation.activityId,
     type: 'message',
     handlerType: JobHandlerTypes.asyncContinuation,
     handlerConfiguration: configuration,
-    exclusive: element.camunda.exclusive !== false,
+    exclusive: continuation.camunda.exclusive !== false,
   });
 }
 

@@ -143,6 +143,42 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
     expect(await tasksOf(id)).toEqual(['after']);
   });
 
+  it("puts the activity's own async continuations on its body and its loop's on each instance, as Camunda", async () => {
+    const model = (attributes: string, loopAttributes: string) =>
+      wrap(
+        'asyncLoop',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'mi')}
+         <bpmn:task id="mi" ${attributes}><bpmn:multiInstanceLoopCharacteristics ${loopAttributes}><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:task>
+         ${flow('f2', 'mi', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />`,
+      );
+    await deploy(model('camunda:asyncBefore="true" camunda:asyncAfter="true"', 'camunda:asyncBefore="true" camunda:asyncAfter="true"'));
+    const definitions = await engine!.jobDefinition.findJobDefinitions({});
+    expect(definitions.map((each) => `${each.activityId} ${each.jobConfiguration}`).sort()).toEqual([
+      'mi async-after',
+      'mi async-before',
+      'mi#multiInstanceBody async-after',
+      'mi#multiInstanceBody async-before',
+    ]);
+    const { id } = await start('asyncLoop');
+    const jobs = async () => (await engine!.management.findJobs({ processInstanceId: id })).map((job) => job.activityId);
+    const runAll = async () => {
+      for (const job of await engine!.management.findJobs({ processInstanceId: id })) await engine!.management.executeJob(job.id);
+    };
+    expect(await jobs()).toEqual(['mi#multiInstanceBody']);
+    const waiting = await engine!.runtime.getActivityInstanceTree(id);
+    expect(waiting!.childTransitionInstances.map((each) => [each.activityId, each.activityType])).toEqual([['mi#multiInstanceBody', 'multiInstanceBody']]);
+    await runAll();
+    expect(await jobs()).toEqual(['mi', 'mi', 'mi']);
+    const tree = await engine!.runtime.getActivityInstanceTree(id);
+    expect(tree!.childActivityInstances.map((each) => [each.activityId, each.childTransitionInstances.length])).toEqual([['mi#multiInstanceBody', 3]]);
+    await runAll();
+    expect(await jobs()).toEqual(['mi', 'mi', 'mi']);
+    await runAll();
+    expect(await jobs()).toEqual(['mi#multiInstanceBody']);
+    await runAll();
+    expect(await tasksOf(id)).toEqual(['after']);
+  });
+
   it('ends the path of a call activity whose called instance ends, beside a waiting branch', async () => {
     await deploy(CHILD, FORKED_CALL);
     const { id } = await start('forked');

@@ -1,4 +1,5 @@
 import type { ProcessModel } from '../../bpmn/index.js';
+import { MI_BODY_SUFFIX } from '../../bpmn/model/flow-element.js';
 import type { Incident } from '../../persistence/repositories/incident-repository.js';
 import type { ActivityInstance, Execution } from '../../runtime/execution.js';
 import type { ActivityInstanceNode, InstanceIncident, TransitionInstanceNode } from './process-instance.js';
@@ -36,11 +37,13 @@ export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): Act
     .filter((execution) => execution.activityId !== null && execution.activityInstanceId === null)
     .map((execution) => {
       const element = model.activity(execution.activityId!);
+      // Waiting before or after a multi-instance body: the body, which has no name.
+      const body = execution.activityId!.endsWith(MI_BODY_SUFFIX);
       return {
         id: execution.id,
         parentActivityInstanceId: scopeInstanceOf(execution),
         activityId: execution.activityId!,
-        activityType: element?.activityType ?? null,
+        activityType: body ? 'multiInstanceBody' : (element?.activityType ?? null),
         activityName: element?.name ?? null,
         processInstanceId,
         processDefinitionId,
