@@ -2,7 +2,7 @@ import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { NotValidException, ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
-import { miBodyId } from './multi-instance.js';
+import { innerInstanceCancelled, MI_BODY_SUFFIX, miBodyId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
 import { JobLog } from '../history/job-log.js';
@@ -109,6 +109,7 @@ async function cancelPath(runner: ProcessRunner, execution: Execution): Promise<
   if (execution.isConcurrent) {
     const scope = runner.parentOf(execution);
     await runner.removeExecution(execution, true);
+    if (scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX)) innerInstanceCancelled(runner, scope);
     if (runner.tree.childrenOf(scope.id).length === 0) await cancelPath(runner, scope);
     return;
   }

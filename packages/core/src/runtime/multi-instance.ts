@@ -106,9 +106,11 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
     startInstance(runner, body, body, element, next);
     return;
   }
-  set('nrOfActiveInstances', read('nrOfActiveInstances') - 1);
-  // Camunda's ParallelMultiInstanceActivityBehavior.concurrentChildExecutionEnded: the condition first, on the ended path.
-  const done = completionConditionHolds(runner, path, element) || completed >= total;
+  const active = read('nrOfActiveInstances') - 1;
+  set('nrOfActiveInstances', active);
+  // Camunda's ParallelMultiInstanceActivityBehavior.concurrentChildExecutionEnded: the condition first, on the ended
+  // path; else done when no instance is active (one cancelled by a modification counts no more).
+  const done = completionConditionHolds(runner, path, element) || active <= 0;
   path.activityId = null;
   await runner.removeExecution(path);
   if (done) await completeBody(runner, body, element);
@@ -123,6 +125,12 @@ function completionConditionHolds(runner: ProcessRunner, execution: Execution, e
     throw new ProcessEngineException(`ENGINE-02028 Could not resolve expression of type 'completionCondition'. Expression '${condition}' needs to evaluate to a boolean value.`);
   }
   return value;
+}
+
+/** Camunda's ParallelMultiInstanceActivityBehavior.destroyInnerInstance: an instance a modification cancelled is active no more. */
+export function innerInstanceCancelled(runner: ProcessRunner, body: Execution): void {
+  const active = Number(runner.variables.getLocal(body.id, 'nrOfActiveInstances')?.value ?? 0);
+  runner.variables.setLocal(body.id, 'nrOfActiveInstances', untypedValue(active - 1));
 }
 
 async function completeBody(runner: ProcessRunner, body: Execution, element: FlowElementModel): Promise<void> {

@@ -179,6 +179,16 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
     expect(await tasksOf(id)).toEqual(['after']);
   });
 
+  it('completes a parallel body once its other instances complete after a modification cancelled one', async () => {
+    await deploy(loopModel('<bpmn:loopCardinality>3</bpmn:loopCardinality>'));
+    const { id } = await start('loop');
+    const tree = await engine!.runtime.getActivityInstanceTree(id);
+    const [inner] = tree!.childActivityInstances[0]!.childActivityInstances;
+    await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', activityInstanceId: inner!.id }]);
+    for (const task of await engine!.task.findTasks({ processInstanceId: id })) await engine!.task.complete(task.id);
+    expect(await tasksOf(id)).toEqual(['after']);
+  });
+
   it('ends the path of a call activity whose called instance ends, beside a waiting branch', async () => {
     await deploy(CHILD, FORKED_CALL);
     const { id } = await start('forked');
