@@ -165,6 +165,25 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect((next!.dueDate!.getTime() - start) / 60_000).toBe(nextMinutes);
   });
 
+  it('arms the start events of the version that becomes the latest when the latest is deleted', async () => {
+    const started = (label: string) =>
+      wrap(
+        'armed',
+        `<bpmn:startEvent id="timed"><bpmn:timerEventDefinition><bpmn:timeCycle>R/PT1H</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>${flow('f1', 'timed', 'end')}
+         <bpmn:startEvent id="${label}"><bpmn:messageEventDefinition messageRef="m" /></bpmn:startEvent>${flow('f2', label, 'end')}<bpmn:endEvent id="end" />`,
+        '<bpmn:message id="m" name="arm" />',
+      );
+    const engine = await engineWith(started('first'));
+    const { deployment } = await engine.deployment.deploy({ resources: [{ name: 'second.bpmn', bytes: Buffer.from(started('second')) }] });
+    const [first, second] = (await engine.processDefinition.findProcessDefinitions({ key: 'armed' })).sort((a, b) => a.version - b.version);
+    const armed = async () => (await engine.management.findJobs()).map((job) => job.processDefinitionId);
+    expect(await armed()).toEqual([second!.id]);
+    await engine.deployment.deleteDeployment(deployment.id);
+    expect(await armed()).toEqual([first!.id]);
+    await engine.message.correlate({ messageName: 'arm' });
+    expect(await engine.history.countHistoricProcessInstances({ processDefinitionId: first!.id })).toBe(1);
+  });
+
   it('schedules the next firing of a timer start cycle when this one fails', async () => {
     const failing = wrap(
       'failingStart',

@@ -4,6 +4,7 @@ import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import type { ProcessModelCache } from '../process-definition/process-model-cache.js';
 
 export interface DeleteDeploymentOptions {
   cascade?: boolean;
@@ -18,6 +19,7 @@ export class DeleteDeploymentCmd implements Command<void> {
   constructor(
     private readonly deploymentId: string,
     private readonly options: DeleteDeploymentOptions = {},
+    private readonly models: Pick<ProcessModelCache, 'get'>,
   ) {}
 
   async execute(ctx: CommandContext): Promise<void> {
@@ -28,7 +30,7 @@ export class DeleteDeploymentCmd implements Command<void> {
     await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
     OperationLogEntries.deployment(ctx, 'Delete', deployment.id, null, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
-      await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false });
+      await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false, models: this.models });
     }
     await ctx.resources.deleteByDeployment(deployment.id);
     await ctx.deployments.delete(deployment.id);

@@ -120,7 +120,7 @@ export class ProcessDefinitionService {
       ctx.tenantCheck.require(definition.tenantId, `delete the process definition '${id}'`);
       await ctx.authz.check(deleteDefinition(definition.key));
       OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
-      await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
+      await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false, models: this.models });
       ctx.afterCommit(() => this.models.evict(definition.id));
     });
   }
@@ -134,7 +134,7 @@ export class ProcessDefinitionService {
       await ctx.authz.check(deleteDefinition(key));
       for (const definition of definitions) {
         OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
-        await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false });
+        await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false, models: this.models });
         ctx.afterCommit(() => this.models.evict(definition.id));
       }
     });
