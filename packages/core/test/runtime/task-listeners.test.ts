@@ -149,7 +149,13 @@ describe('task listeners', () => {
     const clock = (engine as unknown as { clock: { advance(ms: number): void } }).clock;
     const jobs = () => engine.management.findJobs({ processInstanceId: id });
 
-    expect(await jobs()).toHaveLength(1);
+    const [first] = await jobs();
+    // Its timer has a job definition of its own and can be recalculated, as Camunda's timeout listener declarations.
+    const [definition] = await engine.jobDefinition.findJobDefinitions({ processDefinitionId: processDefinitions![0].id });
+    expect([first!.jobDefinitionId, definition!.jobType, definition!.activityId, definition!.jobConfiguration]).toEqual([definition!.id, 'timer-task-listener', 'answer', 'CYCLE: R2/PT1H']);
+    clock.advance(10 * 60_000);
+    await engine.management.recalculateJobDuedate(first!.id);
+    expect((await jobs())[0]!.dueDate!.getTime() - first!.dueDate!.getTime()).toBe(10 * 60_000);
     clock.advance(61 * 60_000);
     await engine.jobExecutor.runDueJobs();
     const [task] = await engine.task.findTasks({ processInstanceId: id });

@@ -36,6 +36,10 @@ function jobsOf(model: ProcessModel, element: FlowElementModel): Array<[string, 
   }
   const timer = element.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
   if (timer) jobs.push([timerJobType(model, element), timerConfiguration(timer), element.id]);
+  // Camunda's parseTimer for a timeout task listener.
+  for (const listener of element.taskListeners) {
+    if (listener.event === 'timeout' && listener.timer) jobs.push([JobHandlerTypes.taskListenerTimer, timerConfiguration(listener.timer), element.id]);
+  }
   return jobs;
 }
 

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { openInstance } from '../../runtime/open-instance.js';
-import { parseTimerOrFail, resolveTimerText, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
+import { JobHandlerTypes, parseTimerOrFail, resolveTimerText, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
 import { evaluateExpression } from '../../runtime/expressions/index.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
@@ -107,7 +107,12 @@ export class ManagementService {
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
       const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
       const element = definition && job.activityId ? (await this.env.models.get(ctx, definition)).activity(job.activityId) : undefined;
-      const timer = element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
+      // A timeout task listener's job names its listener (`<task>$<listener id>`).
+      const listenerId = job.handlerType === JobHandlerTypes.taskListenerTimer ? (job.handlerConfiguration ?? '').split('$')[1] ?? '' : null;
+      const timer =
+        listenerId !== null
+          ? element?.taskListeners.find((each) => each.event === 'timeout' && (each.id ?? '') === listenerId)?.timer
+          : element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
       if (!element || !timer) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
       const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
