@@ -13,3 +13,11 @@ export class BpmnError extends Error {
     this.errorMessage = message ?? null;
   }
 }
+
+/** The BpmnError an error is or was caused by, if any. */
+export function findBpmnError(error: unknown): BpmnError | null {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof BpmnError) return current;
+  }
+  return null;
+}

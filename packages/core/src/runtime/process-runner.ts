@@ -26,6 +26,7 @@ import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
 import { fireTaskListeners, hasTaskListeners } from './task-listeners.js';
+import { findBpmnError } from './bpmn-error.js';
 
 export interface RunnerSkips {
   skipCustomListeners: boolean;
@@ -173,7 +174,12 @@ export class ProcessRunner {
         }
         const step = this.agenda.shift();
         if (!step) break;
-        if (this.tree.executions.has(step.execution.id)) await step.run();
+        try {
+          if (this.tree.executions.has(step.execution.id)) await step.run();
+        } catch (error) {
+          // A listener's BPMN error was thrown on already: the rest of that step does not happen.
+          if (!(error instanceof FlowInterrupted)) throw error;
+        }
       }
       await this.prune();
     } finally {
@@ -734,7 +740,7 @@ export class ProcessRunner {
     });
     if (target !== execution) await this.initializeScope(target, element);
     this.setLocals(target, options.localVariables);
-    await this.notifyListeners(target, element, 'start');
+    await this.catchingBpmnErrors(target, () => this.notifyListeners(target, element, 'start'));
     // An event sub-process starts at the start event whose event happened; a modification inside a scope it creates.
     const [next, ...deeper] = options.startAt ?? [];
     if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper, localVariables: undefined }));
@@ -759,6 +765,22 @@ export class ProcessRunner {
     await this.notifyListeners(scope, element, 'end');
   }
 
+  /**
+   * Runs listeners of the flow (an activity's start or end, a flow's take, a task's create): a
+   * BpmnError one throws goes to the events that catch it from `execution`, and the rest of the
+   * step does not happen (Camunda's AbstractPvmEventAtomicOperation.eventNotificationsFailed).
+   */
+  async catchingBpmnErrors(execution: Execution, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      const bpmnError = findBpmnError(error);
+      if (!bpmnError) throw error;
+      await this.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
+      throw new FlowInterrupted();
+    }
+  }
+
   /** The process's own execution listeners of `event` (its start, its end or cancellation), unless skipCustomListeners. */
   async notifyProcess(event: 'start' | 'end'): Promise<void> {
     const root = this.tree.root;
@@ -774,7 +796,7 @@ export class ProcessRunner {
     const element = this.elementOf(execution);
     let leaving = execution;
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
-      await this.endScope(execution, element);
+      await this.catchingBpmnErrors(execution, () => this.endScope(execution, element));
       leaving = this.parentOf(execution);
       const compensable = await compensableInside(this, execution, element);
       await this.removeCompletedScope(execution);
@@ -783,7 +805,7 @@ export class ProcessRunner {
       leaving.isActive = true;
       this.tree.touch(leaving);
     } else {
-      await this.notify(execution, element.executionListeners, 'end', element.id);
+      await this.catchingBpmnErrors(execution, () => this.notify(execution, element.executionListeners, 'end', element.id));
     }
     this.endActivityInstance(leaving);
     await subscribeCompensation(this, leaving, element);
@@ -818,7 +840,7 @@ export class ProcessRunner {
     // The first flow taken ends the instance's start (Camunda clears isProcessInstanceStarting there).
     this.variables.starting = false;
     if (flows.length === 0) return this.end(execution);
-    for (const flowId of flows) await this.notify(execution, this.model.flows.get(flowId)!.executionListeners, 'take', flowId);
+    for (const flowId of flows) await this.catchingBpmnErrors(execution, () => this.notify(execution, this.model.flows.get(flowId)!.executionListeners, 'take', flowId));
     const targets = flows.map((flowId) => this.model.flows.get(flowId)!.targetRef);
     if (targets.length === 1) return this.enter(execution, targets[0]);
     const paths = this.fork(execution, targets.length);
@@ -915,6 +937,9 @@ export class ProcessRunner {
     return element;
   }
 }
+
+/** Ends a step whose listener threw a BPMN error that was handled already (caught in the run loop). */
+class FlowInterrupted extends Error {}
 
 /** Camunda's ExecutionEntity.ensureNotSuspended, as an atomic operation on a suspended execution fails. */
 function suspendedError(execution: Execution): ProcessEngineException {

@@ -252,6 +252,27 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       expect([variables.code?.value, variables.message?.value]).toEqual(['E1', null]);
     });
 
+    it.each([
+      ['an execution start listener', '<camunda:executionListener event="start" class="org.example.Throws" />'],
+      ['a task create listener', '<camunda:taskListener event="create" class="org.example.Throws" />'],
+    ])('sends a BpmnError thrown by %s to the event that catches it', async (_, listener) => {
+      const model = wrap(
+        'listenerError',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'sub')}
+         <bpmn:subProcess id="sub"><bpmn:startEvent id="subStart" />${flow('s1', 'subStart', 'work')}
+           <bpmn:userTask id="work"><bpmn:extensionElements>${listener}</bpmn:extensionElements></bpmn:userTask>${flow('s2', 'work', 'subEnd')}<bpmn:endEvent id="subEnd" />
+         </bpmn:subProcess>${flow('f2', 'sub', 'end')}<bpmn:endEvent id="end" />
+         <bpmn:boundaryEvent id="caught" attachedToRef="sub"><bpmn:errorEventDefinition errorRef="e1" /></bpmn:boundaryEvent>${flow('f3', 'caught', 'handle')}<bpmn:userTask id="handle" />`,
+        '<bpmn:error id="e1" errorCode="E1" />',
+      );
+      const engine = await engineWith(model);
+      engine.delegates.registerClass('org.example.Throws', () => {
+        throw new BpmnError('E1');
+      });
+      const instance = await start(engine, 'listenerError');
+      expect(await keys(engine, instance.id)).toEqual(['handle']);
+    });
+
     it('passes a thrown signal its camunda:in payload and business key, within its own tenant', async () => {
       const thrower = wrap(
         'signalThrower',

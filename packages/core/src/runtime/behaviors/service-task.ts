@@ -1,5 +1,5 @@
 import type { FlowElementModel } from '../../bpmn/index.js';
-import { BpmnError } from '../bpmn-error.js';
+import { BpmnError, findBpmnError } from '../bpmn-error.js';
 import type { Execution } from '../execution.js';
 import { invokeDelegation } from '../listeners.js';
 import type { ProcessRunner } from '../process-runner.js';
@@ -76,12 +76,5 @@ export const scriptTask: ActivityBehavior = {
     runner.leave(execution);
   },
 };
-
-function findBpmnError(error: unknown): BpmnError | null {
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if (current instanceof BpmnError) return current;
-  }
-  return null;
-}
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);

@@ -38,8 +38,10 @@ export const userTask: ActivityBehavior = {
     const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
     const creating = { candidates, variables: TaskLocalVariables.none() };
     // Camunda's order: create, then assignment when the task has an assignee; both may change it.
-    await fireTaskListeners(runner, execution, element, 'create', task, creating);
-    if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, creating);
+    await runner.catchingBpmnErrors(execution, async () => {
+      await fireTaskListeners(runner, execution, element, 'create', task, creating);
+      if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, creating);
+    });
     runner.tree.history.taskCreated(execution.activityInstanceId, id, task.assignee);
     await runner.ctx.tasks.insert(task, candidates);
     await creating.variables.flush(runner.ctx, task);
