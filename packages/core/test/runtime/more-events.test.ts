@@ -273,6 +273,25 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       expect(await keys(engine, instance.id)).toEqual(['handle']);
     });
 
+    it('sends a BpmnError thrown by a complete task listener to its catching event; the task is not completed', async () => {
+      const model = wrap(
+        'completeError',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}
+         <bpmn:userTask id="work"><bpmn:extensionElements><camunda:taskListener event="complete" class="org.example.Throws" /></bpmn:extensionElements></bpmn:userTask>
+         ${flow('f2', 'work', 'done')}<bpmn:userTask id="done" />
+         <bpmn:boundaryEvent id="caught" attachedToRef="work"><bpmn:errorEventDefinition errorRef="e1" /></bpmn:boundaryEvent>${flow('f3', 'caught', 'handle')}<bpmn:userTask id="handle" />`,
+        '<bpmn:error id="e1" errorCode="E1" />',
+      );
+      const engine = await engineWith(model);
+      engine.delegates.registerClass('org.example.Throws', () => {
+        throw new BpmnError('E1');
+      });
+      const instance = await start(engine, 'completeError');
+      const [work] = await engine.task.findTasks({ processInstanceId: instance.id });
+      await engine.task.complete(work!.id);
+      expect(await keys(engine, instance.id)).toEqual(['handle']);
+    });
+
     it('passes a thrown signal its camunda:in payload and business key, within its own tenant', async () => {
       const thrower = wrap(
         'signalThrower',

@@ -13,6 +13,7 @@ import { deployedForm, type DeployedForm } from '../process-definition/start-for
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
+import { findBpmnError } from '../../runtime/bpmn-error.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -774,7 +775,8 @@ export class TaskService {
     ensureActive(task);
     const execution = runner && task.executionId ? runner.tree.executions.get(task.executionId) : undefined;
     const element = runner && task.taskDefinitionKey ? runner.model.activity(task.taskDefinitionKey) : undefined;
-    if (runner && execution && element) await fireTaskListeners(runner, execution, element, 'complete', { ...task });
+    // A BpmnError from a complete listener goes to its catching event; the task is not completed (Camunda's TaskEntity.complete).
+    if (runner && execution && element && (await listenersThrewBpmnError(ctx, runner, execution, () => fireTaskListeners(runner, execution, element, 'complete', { ...task })))) return {};
     if (execution && hasTaskListeners(element, 'timeout')) {
       for (const job of await ctx.jobs.deleteByExecutionAndHandler(execution.id, JobHandlerTypes.taskListenerTimer)) JobLog.deleted(ctx, job);
     }
@@ -881,11 +883,31 @@ async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, updated
   const execution = runner?.tree.executions.get(task.executionId);
   if (!runner || !execution) return;
   const changed = { ...task };
-  await fireTaskListeners(runner, execution, element, 'update', changed);
-  if (assigneeChanged) await fireTaskListeners(runner, execution, element, 'assignment', changed);
+  const threw = await listenersThrewBpmnError(ctx, runner, execution, async () => {
+    await fireTaskListeners(runner, execution, element, 'update', changed);
+    if (assigneeChanged) await fireTaskListeners(runner, execution, element, 'assignment', changed);
+  });
+  if (threw) return;
   const changes = listenerChanges(task, changed);
   if (changes) await updateTask(ctx, task, changes);
   await completeRun(ctx, runner);
+}
+
+/**
+ * Runs task listeners; a BpmnError one throws goes to the event that catches it from the task's
+ * execution (Camunda's TaskEntity.invokeListener), the instance runs on, and this answers true.
+ */
+async function listenersThrewBpmnError(ctx: CommandContext, runner: ProcessRunner, execution: Execution, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return false;
+  } catch (error) {
+    const bpmnError = findBpmnError(error);
+    if (!bpmnError) throw error;
+    runner.schedule(execution, () => runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage));
+    await completeRun(ctx, runner);
+    return true;
+  }
 }
 
 /** What a new attachment of a task holds: a link (`url`) or uploaded `content` (which wins), with name, description and type. */
