@@ -13,7 +13,7 @@ import { deployedForm, type DeployedForm } from '../process-definition/start-for
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
-import { findBpmnError } from '../../runtime/bpmn-error.js';
+import { withErrorPropagation } from '../../runtime/behaviors/service-task.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -898,16 +898,9 @@ async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, updated
  * execution (Camunda's TaskEntity.invokeListener), the instance runs on, and this answers true.
  */
 async function listenersThrewBpmnError(ctx: CommandContext, runner: ProcessRunner, execution: Execution, work: () => Promise<void>): Promise<boolean> {
-  try {
-    await work();
-    return false;
-  } catch (error) {
-    const bpmnError = findBpmnError(error);
-    if (!bpmnError) throw error;
-    runner.schedule(execution, () => runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage));
-    await completeRun(ctx, runner);
-    return true;
-  }
+  if (!(await withErrorPropagation(runner, execution, work))) return false;
+  await completeRun(ctx, runner);
+  return true;
 }
 
 /** What a new attachment of a task holds: a link (`url`) or uploaded `content` (which wins), with name, description and type. */
