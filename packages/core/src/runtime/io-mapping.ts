@@ -16,12 +16,15 @@ export async function mapInputs(runner: ProcessRunner, scope: Execution, element
   }
 }
 
-/** camunda:outputParameter: evaluated in the activity's scope, set in the enclosing one (Camunda's setVariable). */
+/**
+ * camunda:outputParameter: each evaluated in the activity's scope and set in the enclosing one
+ * (Camunda's setVariable) before the next is evaluated (IoMapping.executeOutputParameters).
+ */
 export async function mapOutputs(runner: ProcessRunner, scope: Execution, element: FlowElementModel): Promise<void> {
   const parent = runner.parentOf(scope);
-  const values: Array<[string, unknown]> = [];
-  for (const parameter of element.inputOutput?.outputParameters ?? []) values.push([parameter.name, await parameterValue(runner, scope, parameter.value, element)]);
-  for (const [name, value] of values) runner.variables.setVisible(parent.id, name, untypedValue(value));
+  for (const parameter of element.inputOutput?.outputParameters ?? []) {
+    runner.variables.setVisible(parent.id, parameter.name, untypedValue(await parameterValue(runner, scope, parameter.value, element)));
+  }
 }
 
 /**

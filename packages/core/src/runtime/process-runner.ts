@@ -27,6 +27,7 @@ import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
 import { fireTaskListeners, hasTaskListeners } from './task-listeners.js';
 import { findBpmnError } from './bpmn-error.js';
+import { engineMessage } from '../errors/engine-message.js';
 
 export interface RunnerSkips {
   skipCustomListeners: boolean;
@@ -130,7 +131,19 @@ export class ProcessRunner {
 
   /** Queues an execution to arrive at an activity (skipAsync: the async-before job resumes it). */
   enter(execution: Execution, activityId: string, options: EnterOptions = {}): void {
-    this.schedule(execution, () => this.arrive(execution, activityId, options.skipAsync ?? false, false, options));
+    this.entering.set(execution.id, activityId);
+    this.schedule(execution, () => {
+      if (this.entering.get(execution.id) === activityId) this.entering.delete(execution.id);
+      return this.arrive(execution, activityId, options.skipAsync ?? false, false, options);
+    });
+  }
+
+  /** Executions queued to enter an activity, by id (Camunda's execution on its transition, with its destination). */
+  private readonly entering = new Map<string, string>();
+
+  /** The activity an execution is queued to enter, if it is on its way to one. */
+  enteringActivity(execution: Execution): string | null {
+    return this.entering.get(execution.id) ?? null;
   }
 
   /** Queues a waiting execution to continue (a completed user task, a received message, a fired timer). */
@@ -781,6 +794,14 @@ export class ProcessRunner {
     }
   }
 
+  /** An end event ends its path: its end listeners first (Camunda's PvmExecutionImpl.end), then its activity instance. */
+  async endAtEndEvent(execution: Execution): Promise<void> {
+    const element = this.elementOf(execution);
+    await this.catchingBpmnErrors(execution, () => this.notifyListeners(execution, element, 'end'));
+    this.endActivityInstance(execution);
+    await this.end(execution);
+  }
+
   /** The process's own execution listeners of `event` (its start, its end or cancellation), unless skipCustomListeners. */
   async notifyProcess(event: 'start' | 'end'): Promise<void> {
     const root = this.tree.root;
@@ -868,6 +889,10 @@ export class ProcessRunner {
     const flows = this.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
     const taken = flows.filter((flow) => !evaluateConditions || !flow.condition || this.conditionHolds(execution, flow.condition, element.id));
     if (taken.length === 0 && element.defaultFlow) return [element.defaultFlow];
+    // Camunda's BpmnActivityBehavior.performOutgoingBehavior: outgoing flows of which none holds are an error, not an end.
+    if (taken.length === 0 && flows.length > 0) {
+      throw new ProcessEngineException(engineMessage('02', '006', `No conditional sequence flow leaving the Flow Node '${element.id}' could be selected for continuing the process.`));
+    }
     return taken.map((flow) => flow.id);
   }
 

@@ -3,8 +3,7 @@ import type { ActivityBehavior } from './behavior.js';
 /** A none end event ends the path of control that reached it. */
 export const noneEndEvent: ActivityBehavior = {
   async execute(runner, execution) {
-    runner.endActivityInstance(execution);
-    await runner.end(execution);
+    await runner.endAtEndEvent(execution);
   },
 };
 

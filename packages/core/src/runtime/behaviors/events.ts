@@ -39,8 +39,7 @@ export const signalThrow = (end: boolean): ActivityBehavior => ({
     const { variables, businessKey } = definition ? inputPayload(runner, execution, element, definition) : { variables: {}, businessKey: null };
     await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId, variables, businessKey }, runner);
     if (!end) return runner.leave(execution);
-    runner.endActivityInstance(execution);
-    await runner.end(execution);
+    await runner.endAtEndEvent(execution);
   },
 });
 
@@ -58,14 +57,10 @@ export const messageThrow = (end: boolean): ActivityBehavior => ({
       await invokeDelegationOf(runner, execution, { ...element, camunda: implementation });
     }
     if (!end) return runner.leave(execution);
-    runner.endActivityInstance(execution);
-    await runner.end(execution);
+    await runner.endAtEndEvent(execution);
   },
   async signal(runner, execution) {
-    if (end) {
-      runner.endActivityInstance(execution);
-      return runner.end(execution);
-    }
+    if (end) return runner.endAtEndEvent(execution);
     runner.leave(execution);
   },
 });
@@ -90,7 +85,6 @@ export const escalationThrow = (end: boolean): ActivityBehavior => ({
     const { goesOn } = await runner.throwEscalation(execution, definition?.escalationCode ?? '');
     if (!goesOn) return;
     if (!end) return runner.leave(goesOn);
-    runner.endActivityInstance(goesOn);
-    await runner.end(goesOn);
+    await runner.endAtEndEvent(goesOn);
   },
 });

@@ -15,7 +15,10 @@ export const inclusiveGateway: ActivityBehavior = {
     const others =
       execution.parentId === null ? [] : runner.tree.childrenOf(execution.parentId).filter((other) => !arrived.includes(other));
     const stillComing = others.some((other) => {
-      const at = other.activityId ?? innermostActivity(runner.tree.childrenOf(other.id).map((child) => child.activityId));
+      // A path on its way to the gateway (forked, not yet entered) comes too (Camunda's transition destination).
+      const entering = runner.enteringActivity(other);
+      if (entering === element.id) return true;
+      const at = entering ?? other.activityId ?? innermostActivity(runner.tree.childrenOf(other.id).map((child) => child.activityId));
       return at !== null && at !== element.id && canReach(runner.model, at, element.id);
     });
     if (stillComing) return;
