@@ -1,5 +1,5 @@
 import type { FlowElementModel } from '../bpmn/index.js';
-import { NotFoundException, ProcessEngineException } from '../errors/exceptions.js';
+import { NullValueException, ProcessEngineException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import type { Execution } from './execution.js';
 import { completeRun, openInstance } from './open-instance.js';
@@ -178,20 +178,24 @@ async function calledDefinition(runner: ProcessRunner, execution: Execution, ele
   const tenantId = tenantValue === undefined ? runner.definition.tenantId : tenantValue === null ? null : String(tenantValue);
   const repo = runner.ctx.processDefinitions;
   let found: ProcessDefinition | null | undefined;
+  // Camunda's ProcessDefinitionCache.checkInvalidDefinition… texts, one per binding.
+  let missing: string;
   if (binding === 'deployment') {
     found = (await repo.find({ key, deploymentId: runner.definition.deploymentId }))[0];
+    missing = `no processes deployed with key = '${key}' in deployment = '${runner.definition.deploymentId}'`;
   } else if (binding === 'version') {
     const version = Number(runner.evaluate(execution, String(element.camunda.calledElementVersion ?? ''), element.id));
     found = (await repo.find({ key, version, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
+    missing = `no processes deployed with key = '${key}', version = '${version}' and tenant-id = '${tenantId}'`;
   } else if (binding === 'versionTag') {
     const versionTag = String(runner.evaluate(execution, String(element.camunda.calledElementVersionTag ?? ''), element.id));
     found = (await repo.find({ key, versionTag, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
+    missing = `no processes deployed with key = '${key}', versionTag = '${versionTag}' and tenant-id = '${tenantId}'`;
   } else {
     found = await repo.findLatestByKey(key, tenantId);
+    missing = `no processes deployed with key '${key}' and tenant-id '${tenantId}'`;
   }
-  if (!found) {
-    throw new NotFoundException(`no processes deployed with key '${key}'`);
-  }
+  if (!found) throw new NullValueException(`${missing}: processDefinition is null`);
   return found;
 }
 

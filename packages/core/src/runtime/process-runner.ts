@@ -378,6 +378,9 @@ export class ProcessRunner {
     this.tree.history.terminate('INTERNALLY_TERMINATED', null);
     await cancelCalledInstances(this, [...this.tree.executions.keys()]);
     for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child, true);
+    // What runs on the instance's own execution is cancelled too: its task's delete listeners, its end listeners.
+    await this.fireDeleteListeners(root);
+    await this.notifyCancelled([root.id]);
     await removeLoggedWorkOf(this.ctx, root.id);
     await this.finishInstance();
   }

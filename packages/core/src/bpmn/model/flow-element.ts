@@ -119,6 +119,8 @@ export interface FlowElementModel {
   /** Camunda's activity type as REST and history report it, e.g. 'userTask', 'boundaryTimer', 'noneEndEvent'. */
   readonly activityType: string;
   readonly name: string | null;
+  /** Its bpmn:documentation (a user task's description expression). */
+  readonly documentation: string | null;
   /** The flow scope: the process key, or the id of the enclosing sub-process. */
   readonly scopeId: string;
   /** Sequence flow ids, in document order of the flows. */

@@ -14,6 +14,7 @@ import {
 import { eventDefinitionsOf } from './event-definitions.js';
 import { resolveLinks } from './link-events.js';
 import {
+  documentationOf,
   expressionText,
   flowNodesOf,
   scopesOf,
@@ -128,6 +129,7 @@ function toFlowElement(
     type: node.$type,
     activityType: activityTypeOf(node),
     name: stringOrNull(node.name),
+    documentation: documentationOf(node),
     scopeId,
     incoming: frozenList(links.incoming),
     outgoing: frozenList(links.outgoing),

@@ -105,3 +105,9 @@ function referencedIds(value: unknown): unknown {
 
 /** Camunda's StringUtil.isExpression: the text (trimmed) starts with `${` or `#{`. */
 export const startsAsExpression = (text: string): boolean => /^\s*[$#]\{/.test(text);
+
+/** Camunda's BpmnParse.parseDocumentation: the bpmn:documentation texts, trimmed, separated by a blank line; null without any. */
+export function documentationOf(element: ModdleElement): string | null {
+  const texts = ((element.documentation ?? []) as ModdleElement[]).map((doc) => String(doc.text ?? '').trim());
+  return texts.length === 0 ? null : texts.join('\n\n');
+}

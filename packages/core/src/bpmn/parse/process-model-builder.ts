@@ -3,7 +3,7 @@ import { frozenList, frozenMap } from '../model/frozen.js';
 import { ProcessModel, type CallActivityReference } from '../model/process-model.js';
 import { camundaAttributes, listenersOf } from './camunda-extensions.js';
 import { mapProcessGraph } from './flow-elements.js';
-import { commaSeparatedList, stringOrNull, type ModdleElement } from './moddle-element.js';
+import { commaSeparatedList, documentationOf, stringOrNull, type ModdleElement } from './moddle-element.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
 import { UNKNOWN_POSITION, type XmlPositions } from './xml-positions.js';
 
@@ -91,7 +91,3 @@ function toCallActivity(element: FlowElementModel): CallActivityReference[] {
 }
 
 // Camunda's BpmnParse.parseDocumentation: every bpmn:documentation, trimmed, joined by a blank line.
-function documentationOf(element: ModdleElement): string | null {
-  const texts = ((element.documentation ?? []) as ModdleElement[]).map((doc) => String(doc.text ?? '').trim());
-  return texts.length === 0 ? null : texts.join('\n\n');
-}

@@ -8,6 +8,8 @@ import { grantTaskDefaults } from '../../services/authorization/default-authoriz
 import { fireTaskListeners } from '../task-listeners.js';
 import { TaskLocalVariables } from '../../services/task/task-local-variables.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
+import { ProcessEngineException } from '../../errors/exceptions.js';
+import { addDuration, parseDateTime, parseDuration } from '../timers/iso8601.js';
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
 export const userTask: ActivityBehavior = {
@@ -19,13 +21,14 @@ export const userTask: ActivityBehavior = {
     const task: Task = {
       id,
       name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
-      description: null,
+      // Camunda's TaskDecorator: the documentation is the description expression.
+      description: element.documentation === null ? null : String(runner.evaluate(execution, element.documentation, element.id) ?? ''),
       taskDefinitionKey: element.id,
       assignee,
       owner: null,
-      priority: priorityOf(text('priority')),
-      due: dateOf(runner, execution, element, 'dueDate'),
-      followUp: dateOf(runner, execution, element, 'followUpDate'),
+      priority: priorityOf(runner, execution, element),
+      due: dateOf(runner, execution, element, 'dueDate', 'Due date'),
+      followUp: dateOf(runner, execution, element, 'followUpDate', 'Follow up date'),
       created: runner.ctx.clock.now(),
       processInstanceId: execution.processInstanceId,
       executionId: execution.id,
@@ -66,22 +69,35 @@ function optionalText(runner: ProcessRunner, execution: Execution, element: Flow
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
-function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string): Date | null {
+/**
+ * Camunda's TaskDecorator.initializeTaskDueDate / FollowUpDate: a Date, or a text its
+ * DueDateBusinessCalendar reads (`P…` from now, else an ISO date-time); anything else fails.
+ */
+function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string, label: string): Date | null {
   const raw = element.camunda[attribute];
   if (raw === undefined || raw === '') return null;
   const value = runner.evaluate(execution, String(raw), element.id);
+  if (value === null || value === undefined) return null;
   if (value instanceof Date) return value;
-  if (typeof value === 'string' && value !== '') {
-    const date = new Date(value);
-    if (!Number.isNaN(date.getTime())) return date;
-  }
-  return null;
+  if (typeof value !== 'string') throw new ProcessEngineException(`${label} expression does not resolve to a Date or Date string: ${String(raw)}`);
+  const duration = value.startsWith('P') ? parseDuration(value) : null;
+  const date = duration ? addDuration(runner.ctx.clock.now(), duration) : value.startsWith('P') ? null : parseDateTime(value);
+  if (!date) throw new ProcessEngineException(`ENGINE-04027 Exception while resolving duedate '${value}': Invalid format: "${value}"`);
+  return date;
 }
 
-function priorityOf(text: string | null): number {
-  if (text === null) return TASK_PRIORITY_NORMAL;
-  const value = Number(text);
-  return Number.isInteger(value) ? value : TASK_PRIORITY_NORMAL;
+/** Camunda's TaskDecorator.initializeTaskPriority: a number's int value, a text parsed as an int; null keeps the default. */
+function priorityOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel): number {
+  const raw = element.camunda.priority;
+  if (raw === undefined || raw === null || raw === '') return TASK_PRIORITY_NORMAL;
+  const value = runner.evaluate(execution, String(raw), element.id);
+  if (value === null || value === undefined) return TASK_PRIORITY_NORMAL;
+  if (typeof value === 'number') return Math.trunc(value);
+  if (typeof value === 'string') {
+    if (!/^[+-]?\d+$/.test(value)) throw new ProcessEngineException(`Priority does not resolve to a number: ${value}`);
+    return Number.parseInt(value, 10);
+  }
+  throw new ProcessEngineException(`Priority expression does not resolve to a number: ${String(raw)}`);
 }
 
 const list = (text: string | null) => (text ? text.split(',').map((part) => part.trim()).filter(Boolean) : []);

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProcessEngine } from '../../src/engine.js';
+import type { FixedClock } from '../../src/clock.js';
+import { createTestEngine } from '../../src/testing/index.js';
+import { flow, wrap } from './scope-models.js';
+
+const string = (value: string) => ({ type: 'string' as const, value, valueInfo: {} });
+const double = (value: number) => ({ type: 'double' as const, value, valueInfo: {} });
+
+/** A user task with the given attributes and content, between start and end. */
+const taskModel = (attributes: string, content = '') =>
+  wrap('tasked', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" ${attributes}>${content}</bpmn:userTask>${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />`);
+
+describe('user tasks and call activities as Camunda', () => {
+  let engine: (ProcessEngine & { clock: FixedClock }) | undefined;
+  afterEach(async () => {
+    await engine?.close();
+    engine = undefined;
+  });
+  const deploy = async (...xmls: string[]) => {
+    engine = (await createTestEngine({})) as ProcessEngine & { clock: FixedClock };
+    for (const [index, xml] of xmls.entries()) await engine.deployment.deploy({ resources: [{ name: `m${index}.bpmn`, bytes: Buffer.from(xml) }] });
+  };
+  const start = async (key: string, variables = {}) => {
+    const definition = await engine!.processDefinition.findLatestByKey(key);
+    return engine!.runtime.startProcessInstanceById(definition!.id, { variables });
+  };
+
+  it('reads due and follow-up dates as durations from now or ISO dates, the documentation as description, the priority as a number', async () => {
+    await deploy(taskModel('camunda:dueDate="${due}" camunda:followUpDate="PT1H" camunda:priority="${p}"', '<bpmn:documentation>Check ${what}</bpmn:documentation>'));
+    const now = engine!.clock.now().getTime();
+    const { id } = await start('tasked', { due: string('P2D'), p: double(2.7), what: string('the invoice') });
+    const [task] = await engine!.task.findTasks({ processInstanceId: id });
+    expect([task!.due!.getTime() - now, task!.followUp!.getTime() - now, task!.priority, task!.description]).toEqual([2 * 86_400_000, 3_600_000, 2, 'Check the invoice']);
+
+    await expect(start('tasked', { due: string('tomorrow'), p: double(1), what: string('') })).rejects.toThrow("ENGINE-04027 Exception while resolving duedate 'tomorrow'");
+    await expect(start('tasked', { due: string('2026-12-24T10:00:00Z'), p: string('high'), what: string('') })).rejects.toThrow('Priority does not resolve to a number: high');
+  });
+
+  it('fires the delete listener of a task on the instance itself when the instance is deleted', async () => {
+    await deploy(taskModel('', '<bpmn:extensionElements><camunda:taskListener event="delete" expression="${log.add(task.eventName)}" /><camunda:executionListener event="end" expression="${log.add(execution.eventName)}" /></bpmn:extensionElements>'));
+    const events: string[] = [];
+    engine!.delegates.registerBean('log', { add: (event: string) => events.push(event) });
+    const { id } = await start('tasked');
+    await engine!.runtime.deleteProcessInstance(id);
+    expect(events).toEqual(['delete', 'end']);
+  });
+
+  it('names the binding in the error of a called process that is not deployed', async () => {
+    const caller = (binding: string) =>
+      wrap(`calls_${binding}`, `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="nope" camunda:calledElementBinding="${binding}" camunda:calledElementVersion="2" camunda:calledElementVersionTag="v1" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`);
+    await deploy(caller('latest'), caller('version'), caller('versionTag'));
+    await expect(start('calls_latest')).rejects.toThrow("no processes deployed with key 'nope' and tenant-id 'null': processDefinition is null");
+    await expect(start('calls_version')).rejects.toThrow("no processes deployed with key = 'nope', version = '2' and tenant-id = 'null': processDefinition is null");
+    await expect(start('calls_versionTag')).rejects.toThrow("no processes deployed with key = 'nope', versionTag = 'v1' and tenant-id = 'null': processDefinition is null");
+  });
+});
