@@ -32,12 +32,18 @@ export function inputPayload(
 ): { variables: Record<string, TypedValue>; businessKey: string | null } {
   const variables: Record<string, TypedValue> = {};
   let businessKey: string | null = null;
+  // local="true" reads the call activity's own variables only (Camunda's VariableScopeLocalAdapter), which
+  // it has when it is a scope of its own (input mappings); a signal's payload reads its execution's locals.
+  const ownScope = holder !== element || (execution.isScope && execution.scopeActivityId === element.id);
+  const local = (name: string) => (ownScope ? runner.variables.getLocal(execution.id, name) : undefined);
+  const locals = () => (ownScope ? runner.variables.snapshot(execution.id) : {});
   for (const mapping of mappings(holder, 'camunda:In')) {
     if (mapping.businessKey !== undefined) {
       businessKey = stringOrNull(runner.evaluate(execution, mapping.businessKey, element.id));
       continue;
     }
-    Object.assign(variables, mapped(runner, execution, mapping, element, (name) => runner.variables.lookup(execution.id, name), () => runner.variables.visible(execution.id), mapping.local === true));
+    const isLocal = mapping.local === true;
+    Object.assign(variables, mapped(runner, execution, mapping, element, isLocal ? local : (name) => runner.variables.lookup(execution.id, name), isLocal ? locals : () => runner.variables.visible(execution.id)));
   }
   return { variables, businessKey };
 }
@@ -68,12 +74,20 @@ export async function resumeCallingInstance(called: ProcessRunner, root: Executi
 function passOutputVariables(called: ProcessRunner, root: Execution, caller: ProcessRunner, execution: Execution): void {
   const element = caller.elementOf(execution);
   const output: Record<string, TypedValue> = {};
+  const outputLocal: Record<string, TypedValue> = {};
   for (const mapping of mappings(element, 'camunda:Out')) {
-    Object.assign(output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot(), false));
+    Object.assign(mapping.local === true ? outputLocal : output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot()));
   }
   // Camunda's CallableElementActivityBehavior.variablesFilter: a multi-instance body's counters are never overwritten.
-  for (const name of MI_COUNTERS) delete output[name];
+  for (const name of MI_COUNTERS) {
+    delete output[name];
+    delete outputLocal[name];
+  }
   for (const [name, value] of Object.entries(output)) caller.variables.setVisible(execution.id, name, value);
+  // local="true": on the call activity's own scope (seen by its output mappings and end listeners), gone when it ends.
+  if (execution.isScope && execution.scopeActivityId === element.id) {
+    for (const [name, value] of Object.entries(outputLocal)) caller.variables.setLocal(execution.id, name, value);
+  }
 }
 
 const MI_COUNTERS = ['nrOfInstances', 'nrOfActiveInstances', 'nrOfCompletedInstances'];
@@ -155,7 +169,6 @@ function mapped(
   element: FlowElementModel,
   lookup: (name: string) => TypedValue | undefined,
   all: () => Record<string, TypedValue>,
-  _local: boolean,
 ): Record<string, TypedValue> {
   if (mapping.variables === 'all') return { ...all() };
   if (!mapping.target) return {};

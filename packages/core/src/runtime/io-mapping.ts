@@ -63,8 +63,12 @@ async function parameterValue(runner: ProcessRunner, execution: Execution, value
       return scope ? evaluateOf(value.text, overlay(runner.expressionContext(execution), scope), element.id) : runner.evaluate(execution, value.text, element.id);
     case 'list':
       return Promise.all(value.items.map((item) => parameterValue(runner, execution, item, element, scope)));
-    case 'map':
-      return Object.fromEntries(await Promise.all(value.entries.map(async (entry) => [entry.key, await parameterValue(runner, execution, entry.value, element, scope)] as const)));
+    case 'map': {
+      // Camunda's MapValueProvider: keys are expressions too, and the map (a TreeMap) is sorted by key.
+      const key = async (text: string) => String(await parameterValue(runner, execution, { kind: 'text', text }, element, scope));
+      const entries = await Promise.all(value.entries.map(async (entry) => [await key(entry.key), await parameterValue(runner, execution, entry.value, element, scope)] as const));
+      return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
     case 'script':
       return runElementScript(runner, execution, value.script, element.id, scope ? { ...scope.variables, ...scope.bindings } : {});
     default:

@@ -48,6 +48,27 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(await engine!.runtime.findProcessInstances()).toEqual([]);
   });
 
+  it('evaluates camunda:map keys and sorts them; runs a flow listener whatever its event', async () => {
+    const taken: string[] = [];
+    const definitionId = await deploy(
+      wrap(
+        'mapped',
+        `<bpmn:startEvent id="start" />
+         <bpmn:sequenceFlow id="f0" sourceRef="start" targetRef="t"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${log.add('f0')}" /></bpmn:extensionElements></bpmn:sequenceFlow>
+         <bpmn:task id="t"><bpmn:extensionElements><camunda:inputOutput><camunda:outputParameter name="m"><camunda:map>
+           <camunda:entry key="zeta">1</camunda:entry><camunda:entry key="\${k}">2</camunda:entry><camunda:entry key="alpha">3</camunda:entry>
+         </camunda:map></camunda:outputParameter></camunda:inputOutput></bpmn:extensionElements></bpmn:task>${flow('f1', 't', 'wait')}<bpmn:userTask id="wait" />`,
+      ),
+    );
+    engine!.delegates.registerBean('log', { add: (id: string) => taken.push(id) });
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId, { variables: { k: { type: 'string', value: 'dyn', valueInfo: {} } } });
+    expect(taken).toEqual(['f0']);
+    const [m] = await engine!.variableInstance.findVariableInstances({ processInstanceIdIn: [id], variableName: 'm' });
+    const value = (m!.value as { value: { serializedValue?: string } | string }).value;
+    const text = typeof value === 'string' ? value : (value.serializedValue ?? '');
+    expect(Object.keys(JSON.parse(text))).toEqual(['alpha', 'dyn', 'zeta']);
+  });
+
   it('fires the end listeners of an end event, and sets each output parameter before the next is evaluated', async () => {
     const events: string[] = [];
     const definitionId = await deploy(

@@ -46,6 +46,31 @@ describe('user tasks and call activities as Camunda', () => {
     expect(events).toEqual(['delete', 'end']);
   });
 
+  it('passes local="true" variables from and to the call activity\'s own scope only', async () => {
+    const child = wrap(
+      'child',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />`,
+    );
+    const caller = wrap(
+      'caller',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+       <bpmn:callActivity id="call" calledElement="child"><bpmn:extensionElements>
+         <camunda:inputOutput><camunda:inputParameter name="localVar">L</camunda:inputParameter><camunda:outputParameter name="kept">\${outLocal}</camunda:outputParameter></camunda:inputOutput>
+         <camunda:in variables="all" local="true" /><camunda:in source="global" target="g2" local="true" />
+         <camunda:out source="result" target="outLocal" local="true" />
+       </bpmn:extensionElements></bpmn:callActivity>${flow('f2', 'call', 'after')}<bpmn:userTask id="after" />`,
+    );
+    await deploy(child, caller);
+    const { id } = await start('caller', { global: string('G') });
+    const [called] = await engine!.runtime.findProcessInstances({ processDefinitionKey: 'child' });
+    const passed = await engine!.runtime.getVariables(called!.id);
+    expect(Object.fromEntries(Object.entries(passed).map(([name, value]) => [name, value.value]))).toEqual({ localVar: 'L', g2: null });
+    const [work] = await engine!.task.findTasks({ processInstanceId: called!.id });
+    await engine!.task.complete(work!.id, { result: string('R') });
+    const variables = await engine!.runtime.getVariables(id);
+    expect(Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, value.value]))).toEqual({ global: 'G', kept: 'R' });
+  });
+
   it('names the binding in the error of a called process that is not deployed', async () => {
     const caller = (binding: string) =>
       wrap(`calls_${binding}`, `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="nope" camunda:calledElementBinding="${binding}" camunda:calledElementVersion="2" camunda:calledElementVersionTag="v1" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`);

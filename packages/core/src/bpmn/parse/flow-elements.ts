@@ -113,7 +113,8 @@ function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean
     conditionLanguage: stringOrNull(condition?.language),
     conditionResource: stringOrNull(condition?.resource),
     isDefault,
-    executionListeners: listenersOf(flow, 'camunda:ExecutionListener'),
+    // Camunda's parseExecutionListenersOnTransition: a flow's listeners run when it is taken, whatever their event.
+    executionListeners: frozenList(listenersOf(flow, 'camunda:ExecutionListener').map((listener) => Object.freeze({ ...listener, event: 'take' }))),
   });
 }
 
