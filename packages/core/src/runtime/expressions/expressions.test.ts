@@ -46,6 +46,10 @@ describe('evaluateExpression', () => {
     ["${execution.getVariable('amount')}", 1500],
     ['${S(loan).prop("amount").numberValue() > 1000}', true],
     ['${S(loan).prop("tags").elements()[1].stringValue()}', 'b'],
+    // Java List and Map methods on lists and maps.
+    ['${items.size() == 3 && items.contains(2) && !items.isEmpty()}', true],
+    ['${items.get(0)}', 1],
+    ["${customer.containsKey('address') && customer.get('address').size() == 1}", true],
     ['plain text', 'plain text'],
     ['Dear ${name}, total ${amount}', 'Dear Invoice, total 1500'],
   ])('%s → %o', (text, expected) => {

@@ -17,6 +17,27 @@ const STRING_METHODS: Record<string, (text: string, ...args: any[]) => unknown> 
   toString: (text: string) => text,
 };
 
+// Java List and Map methods on lists and maps (a camunda:list / camunda:map, a deserialized collection): `${items.size()}`.
+const LIST_METHODS: Record<string, (list: unknown[], ...args: any[]) => unknown> = {
+  size: (list) => list.length,
+  isEmpty: (list) => list.length === 0,
+  contains: (list, item) => list.includes(item),
+  get: (list, index) => list[Number(index)] ?? null,
+  indexOf: (list, item) => list.indexOf(item),
+};
+const MAP_METHODS: Record<string, (map: Record<string, unknown>, ...args: any[]) => unknown> = {
+  size: (map) => Object.keys(map).length,
+  isEmpty: (map) => Object.keys(map).length === 0,
+  containsKey: (map, key) => Object.hasOwn(map, String(key)),
+  containsValue: (map, value) => Object.values(map).includes(value),
+  get: (map, key) => (Object.hasOwn(map, String(key)) ? map[String(key)] : null),
+  keySet: (map) => Object.keys(map),
+  values: (map) => Object.values(map),
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
 /** `a.b` / `a['b']`: a property, an index, or a Java-style getter (`execution.processInstanceId`). */
 export function readProperty(target: unknown, property: unknown): unknown {
   if (target === null || target === undefined) throw new Error(`Cannot read property '${String(property)}' of null`);
@@ -37,6 +58,8 @@ export function callMethod(target: unknown, method: string, args: unknown[]): un
   if (typeof target === 'string' && STRING_METHODS[method]) return STRING_METHODS[method](target, ...args);
   if (typeof target === 'number' && method === 'toString') return String(target);
   if (typeof target === 'number' && method === 'equals') return target === Number(args[0]);
+  if (Array.isArray(target) && LIST_METHODS[method]) return LIST_METHODS[method](target, ...args);
+  if (isPlainObject(target) && typeof target[method] !== 'function' && MAP_METHODS[method]) return MAP_METHODS[method](target, ...args);
   const fn = (target as Record<string, unknown>)[method];
   if (typeof fn === 'function') return fn.apply(target, args);
   // A Json variable is a Spin node in Camunda's expressions: `${scores.elements()}`, `${score.numberValue()}`.
