@@ -160,7 +160,6 @@ describe('ProcessModel process attributes and camunda extensions', () => {
           <camunda:inputParameter name="to">\${customer.email}</camunda:inputParameter>
           <camunda:inputParameter name="tags"><camunda:list><camunda:value>a</camunda:value><camunda:value>b</camunda:value></camunda:list></camunda:inputParameter>
           <camunda:inputParameter name="headers"><camunda:map><camunda:entry key="X">1</camunda:entry></camunda:map></camunda:inputParameter>
-          <camunda:outputParameter name="sent" />
         </camunda:inputOutput>
         <camunda:executionListener event="end" class="org.example.Audit"><camunda:field name="level" stringValue="info" /></camunda:executionListener>
       </bpmn:extensionElements>
@@ -179,7 +178,8 @@ describe('ProcessModel process attributes and camunda extensions', () => {
         { name: 'tags', value: { kind: 'list', items: [{ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }] } },
         { name: 'headers', value: { kind: 'map', entries: [{ key: 'X', value: { kind: 'text', text: '1' } }] } },
       ],
-      outputParameters: [{ name: 'sent', value: { kind: 'null' } }],
+      // Camunda refuses output parameters on a multi-instance activity.
+      outputParameters: [],
     });
     expect(send.executionListeners).toEqual([
       { event: 'end', id: null, timer: null, class: 'org.example.Audit', expression: null, delegateExpression: null, script: null, fields: [{ name: 'level', stringValue: 'info', expression: null }] },

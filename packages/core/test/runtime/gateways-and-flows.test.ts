@@ -69,6 +69,30 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(Object.keys(JSON.parse(text))).toEqual(['alpha', 'dyn', 'zeta']);
   });
 
+  it('refuses input/output mappings where Camunda does not support them', async () => {
+    const io = (parameter: string) => `<bpmn:extensionElements><camunda:inputOutput>${parameter}</camunda:inputOutput></bpmn:extensionElements>`;
+    const input = io('<camunda:inputParameter name="x">1</camunda:inputParameter>');
+    const output = io('<camunda:outputParameter name="x">1</camunda:outputParameter>');
+    engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    const refusal = async (body: string) => {
+      const xml = wrap('io', body);
+      const error = await engine!.deployment.deploy({ resources: [{ name: 'io.bpmn', bytes: Buffer.from(xml) }] }).catch((caught: Error) => caught);
+      return error instanceof Error ? error.message : 'deployed';
+    };
+    const line = (start: string, middle: string, end = '<bpmn:endEvent id="end" />') => `${start}${flow('f1', 'start', 'm')}${middle}${flow('f2', 'm', 'end')}${end}`;
+    expect(await refusal(line(`<bpmn:startEvent id="start">${input}</bpmn:startEvent>`, '<bpmn:task id="m" />'))).toContain("camunda:inputOutput mapping unsupported for element type 'startEvent'.");
+    expect(await refusal(line('<bpmn:startEvent id="start" />', `<bpmn:exclusiveGateway id="m">${input}</bpmn:exclusiveGateway>`))).toContain(
+      "camunda:inputOutput mapping unsupported for element type 'exclusiveGateway'.",
+    );
+    expect(await refusal(line('<bpmn:startEvent id="start" />', '<bpmn:task id="m" />', `<bpmn:endEvent id="end">${output}</bpmn:endEvent>`))).toContain(
+      "camunda:outputParameter not allowed for element type 'endEvent'.",
+    );
+    expect(await refusal(line('<bpmn:startEvent id="start" />', `<bpmn:task id="m">${output}<bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:task>`))).toContain(
+      'camunda:outputParameter not allowed for multi-instance constructs',
+    );
+    expect(await refusal(line('<bpmn:startEvent id="start" />', `<bpmn:task id="m">${output}</bpmn:task>`, `<bpmn:endEvent id="end">${input}</bpmn:endEvent>`))).toBe('deployed');
+  });
+
   it('fires the end listeners of an end event, and sets each output parameter before the next is evaluated', async () => {
     const events: string[] = [];
     const definitionId = await deploy(

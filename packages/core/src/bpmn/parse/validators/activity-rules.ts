@@ -1,5 +1,5 @@
 import { isServiceTaskLike } from '../activity-type.js';
-import { connectorOf } from '../camunda-extensions.js';
+import { connectorOf, inputOutputOf } from '../camunda-extensions.js';
 import { multiInstanceOf } from '../flow-elements.js';
 import { miBodyId } from '../../model/flow-element.js';
 import { flowNodesOf, scopesOf, startsAsExpression, type ModdleElement } from '../moddle-element.js';
@@ -19,6 +19,7 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
       // ConnectorParseListener.parseConnectorElement.
       if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
       checkMultiInstance(node, context);
+      checkInputOutput(node, context);
       if (node.$type === 'bpmn:EventBasedGateway' && node.asyncAfter === true) {
         context.report.error("'asyncAfter' not supported for eventBasedGateway elements.", [node.id]);
       }
@@ -56,6 +57,22 @@ function checkPriority(element: ModdleElement, attribute: 'jobPriority' | 'taskP
   const value = element[attribute];
   if (value === undefined || value === null || isValidPriority(String(value))) return;
   report.error(`Value '${String(value)}' for attribute '${attribute}' is not a valid number`, [element.id]);
+}
+
+// BpmnParse.checkActivityInputOutputSupported / checkActivityOutputParameterSupported / ensureNoIoMappingDefined.
+function checkInputOutput(node: ModdleElement, { report }: RuleContext): void {
+  const io = inputOutputOf(node);
+  if (!io) return;
+  const tag = node.$type.replace(/^bpmn:(.)/, (_, first: string) => first.toLowerCase());
+  const unsupported = (suffix = '') => report.error(`camunda:inputOutput mapping unsupported for element type '${tag}'${suffix}.`, [node.id]);
+  if (tag === 'startEvent' || tag === 'boundaryEvent') return unsupported();
+  if (!(tag.toLowerCase().includes('task') || tag.includes('Event') || ['transaction', 'subProcess', 'callActivity'].includes(tag))) return unsupported();
+  if (tag === 'subProcess' && node.triggeredByEvent === true) return unsupported(" with attribute 'triggeredByEvent = true'");
+  if (io.outputParameters.length === 0) return;
+  if (tag === 'endEvent') report.error(`camunda:outputParameter not allowed for element type '${tag}'.`, [node.id]);
+  else if ((node.loopCharacteristics as ModdleElement | undefined)?.$type === 'bpmn:MultiInstanceLoopCharacteristics') {
+    report.error('camunda:outputParameter not allowed for multi-instance constructs', [node.id]);
+  }
 }
 
 // BpmnParse.parseMultiInstanceLoopCharacteristics: the problems name the multi-instance body.
