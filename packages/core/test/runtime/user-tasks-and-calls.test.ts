@@ -71,6 +71,25 @@ describe('user tasks and call activities as Camunda', () => {
     expect(Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, value.value]))).toEqual({ global: 'G', kept: 'R' });
   });
 
+  it('refuses listeners without a valid event and call activity parameters without source or target, as Camunda', async () => {
+    engine = (await createTestEngine({})) as ProcessEngine & { clock: FixedClock };
+    const refusal = async (xml: string) => {
+      const error = await engine!.deployment.deploy({ resources: [{ name: 'bad.bpmn', bytes: Buffer.from(xml) }] }).catch((caught: Error) => caught);
+      return error instanceof Error ? error.message : 'deployed';
+    };
+    const extensions = (content: string) => `<bpmn:extensionElements>${content}</bpmn:extensionElements>`;
+    expect(await refusal(taskModel('', extensions('<camunda:taskListener event="finish" class="a.B" />')))).toContain(
+      "Attribute 'event' must be one of {create|assignment|complete|update|delete|timeout}",
+    );
+    expect(await refusal(taskModel('', extensions('<camunda:executionListener class="a.B" />')))).toContain("Attribute 'event' is mandatory on listener");
+    expect(await refusal(taskModel('', extensions('<camunda:executionListener event="take" class="a.B" />')))).toContain("Attribute 'event' must be one of {start|end}");
+    const call = (parameter: string) =>
+      wrap('calling', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="x">${extensions(parameter)}</bpmn:callActivity>${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`);
+    expect(await refusal(call('<camunda:in target="x" />'))).toContain("Missing parameter 'source' or 'sourceExpression' when passing variables");
+    expect(await refusal(call('<camunda:out source="x" />'))).toContain("Missing attribute 'target' when attribute 'source' or 'sourceExpression' is set");
+    expect(await refusal(call('<camunda:in variables="all" /><camunda:in businessKey="${key}" /><camunda:out source="a" target="b" />'))).toBe('deployed');
+  });
+
   it('names the binding in the error of a called process that is not deployed', async () => {
     const caller = (binding: string) =>
       wrap(`calls_${binding}`, `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="nope" camunda:calledElementBinding="${binding}" camunda:calledElementVersion="2" camunda:calledElementVersionTag="v1" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`);

@@ -1,5 +1,5 @@
 import { isServiceTaskLike } from '../activity-type.js';
-import { connectorOf, inputOutputOf } from '../camunda-extensions.js';
+import { connectorOf, extensionsOf, inputOutputOf } from '../camunda-extensions.js';
 import { multiInstanceOf } from '../flow-elements.js';
 import { miBodyId } from '../../model/flow-element.js';
 import { flowNodesOf, scopesOf, startsAsExpression, type ModdleElement } from '../moddle-element.js';
@@ -11,6 +11,7 @@ const TASK_TYPES = new Set(['mail', 'shell', 'external']);
 export function checkActivities(process: ModdleElement, context: RuleContext): void {
   checkPriority(process, 'jobPriority', context);
   checkPriority(process, 'taskPriority', context);
+  checkListeners(process, context);
   for (const scope of scopesOf(process)) {
     const siblings = new Set(flowNodesOf(scope));
     for (const node of siblings) {
@@ -20,6 +21,8 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
       if (connectorOf(node)?.connectorId === '') context.report.error("No 'id' defined for connector.", [node.id]);
       checkMultiInstance(node, context);
       checkInputOutput(node, context);
+      checkListeners(node, context);
+      if (node.$type === 'bpmn:CallActivity') for (const type of ['camunda:In', 'camunda:Out'] as const) checkCallableParameters(node, extensionsOf(node, type), context);
       if (node.$type === 'bpmn:EventBasedGateway' && node.asyncAfter === true) {
         context.report.error("'asyncAfter' not supported for eventBasedGateway elements.", [node.id]);
       }
@@ -57,6 +60,39 @@ function checkPriority(element: ModdleElement, attribute: 'jobPriority' | 'taskP
   const value = element[attribute];
   if (value === undefined || value === null || isValidPriority(String(value))) return;
   report.error(`Value '${String(value)}' for attribute '${attribute}' is not a valid number`, [element.id]);
+}
+
+const TASK_EVENTS = new Set(['create', 'assignment', 'complete', 'update', 'delete', 'timeout']);
+
+// BpmnParse.isValidEventNameForScope and parseTaskListeners (a sequence flow's listeners take any event).
+function checkListeners(element: ModdleElement, { report }: RuleContext): void {
+  for (const listener of extensionsOf(element, 'camunda:ExecutionListener')) {
+    const event = typeof listener.event === 'string' ? listener.event.trim() : '';
+    if (event === '') report.error("Attribute 'event' is mandatory on listener", [element.id]);
+    else if (listener.event !== 'start' && listener.event !== 'end') report.error("Attribute 'event' must be one of {start|end}", [element.id]);
+  }
+  if (element.$type !== 'bpmn:UserTask') return;
+  for (const listener of extensionsOf(element, 'camunda:TaskListener')) {
+    if (typeof listener.event !== 'string') report.error("Attribute 'event' is mandatory on taskListener", [element.id]);
+    else if (!TASK_EVENTS.has(listener.event)) report.error("Attribute 'event' must be one of {create|assignment|complete|update|delete|timeout}", [element.id]);
+  }
+}
+
+// BpmnParse.parseCallableElementProvider (strict call activity validation, Camunda's default).
+function checkCallableParameters(element: ModdleElement, parameters: ModdleElement[], { report }: RuleContext): void {
+  for (const parameter of parameters) {
+    const attribute = (name: string) => (typeof parameter[name] === 'string' ? (parameter[name] as string) : undefined);
+    if (attribute('variables') === 'all' || (attribute('businessKey') ?? '') !== '') continue;
+    const problem = (message: string) => report.error(message, [element.id]);
+    const source = attribute('source');
+    const sourceExpression = attribute('sourceExpression');
+    if (source === '') problem("Empty attribute 'source' when passing variables");
+    else if (source === undefined && sourceExpression === '') problem("Empty attribute 'sourceExpression' when passing variables");
+    if (source === undefined && sourceExpression === undefined) problem("Missing parameter 'source' or 'sourceExpression' when passing variables");
+    const target = attribute('target');
+    if (target === undefined) problem("Missing attribute 'target' when attribute 'source' or 'sourceExpression' is set");
+    else if (target === '') problem("Empty attribute 'target' when attribute 'source' or 'sourceExpression' is set");
+  }
 }
 
 // BpmnParse.checkActivityInputOutputSupported / checkActivityOutputParameterSupported / ensureNoIoMappingDefined.
