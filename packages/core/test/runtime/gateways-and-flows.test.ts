@@ -69,6 +69,22 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(Object.keys(JSON.parse(text))).toEqual(['alpha', 'dyn', 'zeta']);
   });
 
+  it("fails a condition that is no Boolean, or names an unknown variable, with Camunda's texts", async () => {
+    const definitionId = await deploy(
+      wrap(
+        'conditions',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'g')}<bpmn:exclusiveGateway id="g" default="f2" />
+         ${flow('f1', 'g', 'one', '${flag}')}<bpmn:userTask id="one" />${flow('f2', 'g', 'two')}<bpmn:userTask id="two" />`,
+      ),
+    );
+    const startWith = (variables: Record<string, unknown>) => engine!.runtime.startProcessInstanceById(definitionId, { variables: variables as never });
+    await expect(startWith({ flag: { type: 'string', value: 'yes', valueInfo: {} } })).rejects.toThrow(
+      /^condition expression returns non-Boolean: result has class java.lang.String and not java.lang.Boolean$/,
+    );
+    await expect(startWith({ flag: { type: 'null', value: null, valueInfo: {} } })).rejects.toThrow(/^condition expression returns null: result is null$/);
+    await expect(startWith({})).rejects.toThrow(/^Unknown property used in expression: \$\{flag\}. Cause: Cannot resolve identifier 'flag'$/);
+  });
+
   it('refuses input/output mappings where Camunda does not support them', async () => {
     const io = (parameter: string) => `<bpmn:extensionElements><camunda:inputOutput>${parameter}</camunda:inputOutput></bpmn:extensionElements>`;
     const input = io('<camunda:inputParameter name="x">1</camunda:inputParameter>');

@@ -1,22 +1,25 @@
-import { ProcessEngineException } from '../../errors/exceptions.js';
+import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { ExpressionContext } from './evaluator.js';
 import { evaluateExpression } from './index.js';
 
-/** Evaluates an expression (or returns literal text) of an element; a failure names the text and the element. */
-export function evaluateOf(text: string, context: ExpressionContext, elementId: string): unknown {
+/** Evaluates an expression (or returns literal text) of an element; a failure is a ProcessEngineException with the expression's own text, as Camunda's JuelExpression. */
+export function evaluateOf(text: string, context: ExpressionContext, _elementId: string): unknown {
   try {
     return evaluateExpression(text, context);
   } catch (error) {
+    if (error instanceof ProcessEngineException) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new ProcessEngineException(`${message} (in '${text}' of element '${elementId}')`, { cause: error });
+    throw new ProcessEngineException(message, { cause: error });
   }
 }
 
 /** Whether a condition (of a sequence flow, gateway or event) holds; one that is no Boolean is Camunda's error. */
 export function conditionHolds(text: string, context: ExpressionContext, elementId: string): boolean {
   const value = evaluateOf(text, context, elementId);
+  // Camunda's UelExpressionCondition: EnsureUtil's texts.
+  if (value === null || value === undefined) throw new NullValueException('condition expression returns null: result is null');
   if (typeof value !== 'boolean') {
-    throw new ProcessEngineException(`Condition expression returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
+    throw new ProcessEngineException(`condition expression returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
   }
   return value;
 }
@@ -31,4 +34,6 @@ export function conditionHoldsIfDefined(text: string, context: ExpressionContext
   }
 }
 
-const typeName = (value: unknown) => (value === null ? 'null' : typeof value === 'string' ? 'java.lang.String' : typeof value);
+/** The Java class a JUEL result of this JavaScript value would have. */
+const typeName = (value: unknown) =>
+  typeof value === 'string' ? 'java.lang.String' : typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Long' : 'java.lang.Double') : Array.isArray(value) ? 'java.util.ArrayList' : 'java.lang.Object';
