@@ -197,7 +197,7 @@ export class JobExecutor {
     try {
       const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
-      const value = runner && execution ? runner.evaluate(execution, expression, job.activityId!) : evaluateExpression(expression, { has: () => false, resolve: () => undefined });
+      const value = runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined });
       return typeof value === 'string' ? value : null;
     } catch {
       return null;

@@ -1,3 +1,6 @@
+import type { Execution } from './execution.js';
+import type { ProcessRunner } from './process-runner.js';
+
 /** A business error a delegate, script or worker throws for the model to catch (Camunda's BpmnError). */
 export class BpmnError extends Error {
   override readonly name = 'BpmnError';
@@ -20,4 +23,17 @@ export function findBpmnError(error: unknown): BpmnError | null {
     if (current instanceof BpmnError) return current;
   }
   return null;
+}
+
+/** Runs `work`; a BpmnError it throws (a script's too) goes to its catcher, and then this answers true. */
+export async function withErrorPropagation(runner: ProcessRunner, execution: Execution, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return false;
+  } catch (error) {
+    const bpmnError = findBpmnError(error);
+    if (!bpmnError) throw error;
+    await runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
+    return true;
+  }
 }

@@ -39,11 +39,11 @@ export function inputPayload(
   const locals = () => (ownScope ? runner.variables.snapshot(execution.id) : {});
   for (const mapping of mappings(holder, 'camunda:In')) {
     if (mapping.businessKey !== undefined) {
-      businessKey = stringOrNull(runner.evaluate(execution, mapping.businessKey, element.id));
+      businessKey = stringOrNull(runner.evaluate(execution, mapping.businessKey));
       continue;
     }
     const isLocal = mapping.local === true;
-    Object.assign(variables, mapped(runner, execution, mapping, element, isLocal ? local : (name) => runner.variables.lookup(execution.id, name), isLocal ? locals : () => runner.variables.visible(execution.id)));
+    Object.assign(variables, mapped(runner, execution, mapping, isLocal ? local : (name) => runner.variables.lookup(execution.id, name), isLocal ? locals : () => runner.variables.visible(execution.id)));
   }
   return { variables, businessKey };
 }
@@ -76,7 +76,7 @@ function passOutputVariables(called: ProcessRunner, root: Execution, caller: Pro
   const output: Record<string, TypedValue> = {};
   const outputLocal: Record<string, TypedValue> = {};
   for (const mapping of mappings(element, 'camunda:Out')) {
-    Object.assign(mapping.local === true ? outputLocal : output, mapped(called, root, mapping, element, (name) => called.variables.get(name), () => called.variables.snapshot()));
+    Object.assign(mapping.local === true ? outputLocal : output, mapped(called, root, mapping, (name) => called.variables.get(name), () => called.variables.snapshot()));
   }
   // Camunda's CallableElementActivityBehavior.variablesFilter: a multi-instance body's counters are never overwritten.
   for (const name of MI_COUNTERS) {
@@ -166,14 +166,13 @@ function mapped(
   runner: ProcessRunner,
   execution: Execution,
   mapping: Mapping,
-  element: FlowElementModel,
   lookup: (name: string) => TypedValue | undefined,
   all: () => Record<string, TypedValue>,
 ): Record<string, TypedValue> {
   if (mapping.variables === 'all') return { ...all() };
   if (!mapping.target) return {};
   if (mapping.sourceExpression) {
-    return { [mapping.target]: untypedValue(runner.evaluate(execution, mapping.sourceExpression, element.id)) };
+    return { [mapping.target]: untypedValue(runner.evaluate(execution, mapping.sourceExpression)) };
   }
   if (mapping.source) {
     const value = lookup(mapping.source);
@@ -183,11 +182,11 @@ function mapped(
 }
 
 async function calledDefinition(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<ProcessDefinition> {
-  const key = String(runner.evaluate(execution, element.calledElement ?? '', element.id) ?? '');
+  const key = String(runner.evaluate(execution, element.calledElement ?? '') ?? '');
   const binding = String(element.camunda.calledElementBinding ?? 'latest');
   // camunda:calledElementTenantId picks the called definition's tenant (an expression may compute it); default: the caller's.
   const tenantText = element.camunda.calledElementTenantId;
-  const tenantValue = typeof tenantText === 'string' && tenantText !== '' ? runner.evaluate(execution, tenantText, element.id) : undefined;
+  const tenantValue = typeof tenantText === 'string' && tenantText !== '' ? runner.evaluate(execution, tenantText) : undefined;
   const tenantId = tenantValue === undefined ? runner.definition.tenantId : tenantValue === null ? null : String(tenantValue);
   const repo = runner.ctx.processDefinitions;
   let found: ProcessDefinition | null | undefined;
@@ -197,11 +196,11 @@ async function calledDefinition(runner: ProcessRunner, execution: Execution, ele
     found = (await repo.find({ key, deploymentId: runner.definition.deploymentId }))[0];
     missing = `no processes deployed with key = '${key}' in deployment = '${runner.definition.deploymentId}'`;
   } else if (binding === 'version') {
-    const version = Number(runner.evaluate(execution, String(element.camunda.calledElementVersion ?? ''), element.id));
+    const version = Number(runner.evaluate(execution, String(element.camunda.calledElementVersion ?? '')));
     found = (await repo.find({ key, version, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
     missing = `no processes deployed with key = '${key}', version = '${version}' and tenant-id = '${tenantId}'`;
   } else if (binding === 'versionTag') {
-    const versionTag = String(runner.evaluate(execution, String(element.camunda.calledElementVersionTag ?? ''), element.id));
+    const versionTag = String(runner.evaluate(execution, String(element.camunda.calledElementVersionTag ?? '')));
     found = (await repo.find({ key, versionTag, ...(tenantId ? { tenantIdIn: [tenantId] } : { withoutTenantId: true }) }))[0];
     missing = `no processes deployed with key = '${key}', versionTag = '${versionTag}' and tenant-id = '${tenantId}'`;
   } else {

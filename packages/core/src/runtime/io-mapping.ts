@@ -60,7 +60,7 @@ async function parameterValue(runner: ProcessRunner, execution: Execution, value
     case 'null':
       return null;
     case 'text':
-      return scope ? evaluateOf(value.text, overlay(runner.expressionContext(execution), scope), element.id) : runner.evaluate(execution, value.text, element.id);
+      return scope ? evaluateOf(value.text, overlay(runner.expressionContext(execution), scope)) : runner.evaluate(execution, value.text);
     case 'list':
       return Promise.all(value.items.map((item) => parameterValue(runner, execution, item, element, scope)));
     case 'map': {

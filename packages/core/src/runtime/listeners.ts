@@ -25,9 +25,9 @@ export async function invokeDelegation(
   elementId: string,
   task: object | null = null,
 ): Promise<unknown> {
-  const fields = injectedFields(runner, execution, delegation.fields, elementId);
+  const fields = injectedFields(runner, execution, delegation.fields);
   const argument = () => task ?? executionFacade(execution, runner);
-  const evaluate = (text: string) => evaluateOf(text, withTask(runner.expressionContext(execution), task), elementId);
+  const evaluate = (text: string) => evaluateOf(text, withTask(runner.expressionContext(execution), task));
   if (delegation.class) return invokeDelegate(withFields(runner.env.delegates.registeredClass(delegation.class), fields), argument() as never, delegation.class);
   if (delegation.expression) return evaluate(delegation.expression);
   if (delegation.delegateExpression) {
@@ -50,12 +50,12 @@ function withTask(base: ExpressionContext, task: object | null): ExpressionConte
  * The camunda:field values a delegate gets, as Camunda's Expression objects: getValue(scope) answers
  * the fixed string or evaluates the expression on the delegate's execution; null without fields.
  */
-export function injectedFields(runner: ProcessRunner, execution: Execution, fields: readonly FieldModel[], elementId: string): Record<string, unknown> | null {
+export function injectedFields(runner: ProcessRunner, execution: Execution, fields: readonly FieldModel[]): Record<string, unknown> | null {
   if (fields.length === 0) return null;
   return Object.fromEntries(
     fields.map((field) => {
       const text = field.expression ?? field.stringValue ?? '';
-      const getValue = field.expression === null ? () => field.stringValue : () => runner.evaluate(execution, text, elementId);
+      const getValue = field.expression === null ? () => field.stringValue : () => runner.evaluate(execution, text);
       return [field.name, { getValue, getExpressionText: () => text }];
     }),
   );

@@ -120,7 +120,7 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
 function completionConditionHolds(runner: ProcessRunner, execution: Execution, element: FlowElementModel): boolean {
   const condition = element.multiInstance!.completionCondition;
   if (condition === null) return false;
-  const value = runner.evaluate(execution, condition, element.id);
+  const value = runner.evaluate(execution, condition);
   if (typeof value !== 'boolean') {
     throw new ProcessEngineException(`ENGINE-02028 Could not resolve expression of type 'completionCondition'. Expression '${condition}' needs to evaluate to a boolean value.`);
   }
@@ -167,14 +167,14 @@ function startInstance(runner: ProcessRunner, body: Execution, path: Execution, 
 /** Camunda's resolveNrOfInstances: the loop cardinality, else the size of the collection. */
 function instanceCount(runner: ProcessRunner, body: Execution, element: FlowElementModel): number {
   const loop = element.multiInstance!;
-  const count = loop.loopCardinality !== null ? loopCardinalityOf(runner, body, element, loop.loopCardinality) : collectionOf(runner, body, element)!.length;
+  const count = loop.loopCardinality !== null ? loopCardinalityOf(runner, body, loop.loopCardinality) : collectionOf(runner, body, element)!.length;
   if (count < 0) throw new ProcessEngineException(`ENGINE-02023 Invalid number of 'instances': must be positive integer value or zero, but was '${count}'.`);
   return count;
 }
 
 /** Camunda's resolveLoopCardinality: a number's int value, a text parsed as an int, anything else ENGINE-02027. */
-function loopCardinalityOf(runner: ProcessRunner, body: Execution, element: FlowElementModel, expression: string): number {
-  const value = runner.evaluate(body, expression, element.id);
+function loopCardinalityOf(runner: ProcessRunner, body: Execution, expression: string): number {
+  const value = runner.evaluate(body, expression);
   if (typeof value === 'number') return Math.trunc(value);
   if (typeof value === 'string') {
     if (!/^[+-]?\d+$/.test(value)) throw new ProcessEngineException(`For input string: "${value}"`);
@@ -195,7 +195,7 @@ function collectionOf(runner: ProcessRunner, body: Execution, element: FlowEleme
   if (!text) return null;
   const isExpression = text.includes('{');
   let value: unknown;
-  if (isExpression) value = runner.evaluate(body, text, element.id);
+  if (isExpression) value = runner.evaluate(body, text);
   else {
     const variable = runner.variables.lookup(body.id, text);
     value = variable === undefined ? null : toJavaScriptValue(variable);

@@ -3,7 +3,6 @@ import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import type { FlowElementModel, ProcessModel } from '../bpmn/index.js';
 import type { Execution } from './execution.js';
 
-
 /**
  * Camunda's DefaultPriorityProvider: the priority the activity declares (camunda:jobPriority or
  * camunda:taskPriority, a number or an expression evaluated on the execution), else the process's,

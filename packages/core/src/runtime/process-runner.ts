@@ -26,7 +26,7 @@ import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
 import { fireTaskListeners, hasTaskListeners } from './task-listeners.js';
-import { findBpmnError } from './bpmn-error.js';
+import { withErrorPropagation } from './bpmn-error.js';
 import { engineMessage } from '../errors/engine-message.js';
 
 export interface RunnerSkips {
@@ -259,7 +259,7 @@ export class ProcessRunner {
             (definition.variableEvents.length === 0 || definition.variableEvents.includes(change.event)) &&
             this.isWithin(execution, change.executionId),
       );
-      if (reached && this.conditionHoldsIfDefined(execution, definition.condition, event.id)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
+      if (reached && this.conditionHoldsIfDefined(execution, definition.condition)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
     }
     this.agenda.unshift(...due);
   }
@@ -275,18 +275,18 @@ export class ProcessRunner {
   // --- expressions ---
 
   /** Whether a sequence flow or gateway condition holds for the execution's variables. */
-  conditionHolds(execution: Execution, condition: string, elementId: string): boolean {
-    return conditionHolds(condition, this.expressionContext(execution), elementId);
+  conditionHolds(execution: Execution, condition: string): boolean {
+    return conditionHolds(condition, this.expressionContext(execution));
   }
 
   /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist yet is false. */
-  private conditionHoldsIfDefined(execution: Execution, condition: string, elementId: string): boolean {
-    return conditionHoldsIfDefined(condition, this.expressionContext(execution), elementId);
+  private conditionHoldsIfDefined(execution: Execution, condition: string): boolean {
+    return conditionHoldsIfDefined(condition, this.expressionContext(execution));
   }
 
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */
-  evaluate(execution: Execution, text: string, elementId: string): unknown {
-    return evaluateOf(text, this.expressionContext(execution), elementId);
+  evaluate(execution: Execution, text: string): unknown {
+    return evaluateOf(text, this.expressionContext(execution));
   }
 
   /** Identifiers in expressions: visible variables, `execution`, Spin's `S`, then the host's beans. */
@@ -787,14 +787,7 @@ export class ProcessRunner {
    * step does not happen (Camunda's AbstractPvmEventAtomicOperation.eventNotificationsFailed).
    */
   async catchingBpmnErrors(execution: Execution, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      const bpmnError = findBpmnError(error);
-      if (!bpmnError) throw error;
-      await this.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
-      throw new FlowInterrupted();
-    }
+    if (await withErrorPropagation(this, execution, work)) throw new FlowInterrupted();
   }
 
   /** An end event ends its path: its end listeners first (Camunda's PvmExecutionImpl.end), then its activity instance. */
@@ -837,10 +830,7 @@ export class ProcessRunner {
     if (body) {
       const continuation = continuationOf(element, true);
       if (continuation.camunda.asyncAfter !== true) return instanceCompleted(this, body, leaving, element);
-      leaving.activityId = element.id;
-      this.tree.touch(leaving);
-      await createAsyncJob(this, leaving, element, 'async-after', continuation);
-      return;
+      return this.waitAfter(leaving, element, 'async-after', continuation);
     }
     await this.afterActivity(leaving, element, chosen, evaluateConditions);
   }
@@ -849,13 +839,16 @@ export class ProcessRunner {
   async afterActivity(leaving: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     this.endActivityInstance(leaving);
     if (element.camunda.asyncAfter === true) {
-      const continuation = continuationOf(element, false);
-      leaving.activityId = continuation.activityId;
-      this.tree.touch(leaving);
-      await createAsyncJob(this, leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after', continuation);
-      return;
+      return this.waitAfter(leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after', continuationOf(element, false));
     }
     await this.takeFlows(leaving, element, chosen, evaluateConditions);
+  }
+
+  /** An async-after break: the execution waits at the continuation's activity (a multi-instance body's, or the activity's) for its job. */
+  private async waitAfter(leaving: Execution, element: FlowElementModel, configuration: string, continuation: ReturnType<typeof continuationOf>): Promise<void> {
+    leaving.activityId = continuation.activityId;
+    this.tree.touch(leaving);
+    await createAsyncJob(this, leaving, element, configuration, continuation);
   }
 
   /** Leaves an activity along its outgoing flows (or the chosen ones); none left ends the path. */
@@ -890,7 +883,7 @@ export class ProcessRunner {
   // Camunda: unconditional flows and the conditional ones that hold; the default flow only when none does.
   private outgoingFlows(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): string[] {
     const flows = this.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
-    const taken = flows.filter((flow) => !evaluateConditions || !flow.condition || this.conditionHolds(execution, flow.condition, element.id));
+    const taken = flows.filter((flow) => !evaluateConditions || !flow.condition || this.conditionHolds(execution, flow.condition));
     if (taken.length === 0 && element.defaultFlow) return [element.defaultFlow];
     // Camunda's BpmnActivityBehavior.performOutgoingBehavior: outgoing flows of which none holds are an error, not an end.
     if (taken.length === 0 && flows.length > 0) {

@@ -59,7 +59,7 @@ export async function createTimerJob(
   timer: TimerModel,
   configuration: string = element.id,
 ): Promise<Job> {
-  const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression, element.id));
+  const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression));
   const schedule = parseTimerOrFail(timer, text, element.id);
   const now = runner.ctx.clock.now();
   // Camunda's TimerDeclarationImpl: an intermediate or interrupting timer never repeats.
@@ -107,8 +107,6 @@ function ownedBy(runner: ProcessRunner, execution: Execution, element: FlowEleme
     deploymentId: runner.definition.deploymentId,
     tenantId: runner.definition.tenantId,
     suspended: execution.suspended,
-    priority: declaredPriority(runner.model, element, 'jobPriority', (expression) => runner.evaluate(execution, expression, element.id), jobContext(element, handlerType, describeExecution(execution))),
+    priority: declaredPriority(runner.model, element, 'jobPriority', (expression) => runner.evaluate(execution, expression), jobContext(element, handlerType, describeExecution(execution))),
   };
 }
-
-

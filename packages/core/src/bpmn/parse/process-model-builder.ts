@@ -89,5 +89,3 @@ function toCallActivity(element: FlowElementModel): CallActivityReference[] {
     }),
   ];
 }
-
-// Camunda's BpmnParse.parseDocumentation: every bpmn:documentation, trimmed, joined by a blank line.

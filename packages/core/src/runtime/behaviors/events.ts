@@ -5,7 +5,8 @@ import { inputPayload } from '../call-activities.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import type { ActivityBehavior } from './behavior.js';
 import { externalTask } from './external-task.js';
-import { invokeDelegationOf, withErrorPropagation } from './service-task.js';
+import { invokeDelegationOf } from './service-task.js';
+import { withErrorPropagation } from '../bpmn-error.js';
 import { runConnector } from '../connectors.js';
 
 /** Intermediate catch events (timer, message, signal) and receive tasks with a message: arm the trigger and wait. */
@@ -34,7 +35,7 @@ export const catchEvent: ActivityBehavior = {
 export const signalThrow = (end: boolean): ActivityBehavior => ({
   async execute(runner, execution, element) {
     const definition = element.eventDefinitions[0];
-    const name = definition?.signalName ? String(runner.evaluate(execution, definition.signalName, element.id) ?? '') : '';
+    const name = definition?.signalName ? String(runner.evaluate(execution, definition.signalName) ?? '') : '';
     // Camunda's ThrowSignalEventActivityBehavior: the camunda:in payload of the signal's definition goes with it.
     const { variables, businessKey } = definition ? inputPayload(runner, execution, element, definition) : { variables: {}, businessKey: null };
     await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId, variables, businessKey }, runner);
@@ -69,7 +70,7 @@ export const messageThrow = (end: boolean): ActivityBehavior => ({
 export const errorEndEvent: ActivityBehavior = {
   async execute(runner, execution, element) {
     const definition = element.eventDefinitions[0];
-    const message = definition?.errorMessage ? runner.evaluate(execution, definition.errorMessage, element.id) : null;
+    const message = definition?.errorMessage ? runner.evaluate(execution, definition.errorMessage) : null;
     await runner.throwError(execution, definition?.errorCode ?? '', message === null || message === undefined ? null : String(message));
   },
 };

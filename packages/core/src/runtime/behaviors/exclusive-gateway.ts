@@ -7,7 +7,7 @@ export const exclusiveGateway: ActivityBehavior = {
   async execute(runner, execution, element) {
     const flows = runner.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
     for (const flow of flows) {
-      if (!flow.condition || runner.conditionHolds(execution, flow.condition, element.id)) {
+      if (!flow.condition || runner.conditionHolds(execution, flow.condition)) {
         runner.leaveVia(execution, [flow.id]);
         return;
       }

@@ -9,8 +9,8 @@ import { declaredPriority } from '../priority.js';
 export const externalTask: ActivityBehavior = {
   async execute(runner, execution, element) {
     runner.wroteRows = true;
-    const topic = String(runner.evaluate(execution, String(element.camunda.topic ?? ''), element.id) ?? '');
-    const priority = declaredPriority(runner.model, element, 'taskPriority', (expression) => runner.evaluate(execution, expression, element.id), '');
+    const topic = String(runner.evaluate(execution, String(element.camunda.topic ?? '')) ?? '');
+    const priority = declaredPriority(runner.model, element, 'taskPriority', (expression) => runner.evaluate(execution, expression), '');
     const topicName = topic;
     const task = {
       id: runner.ctx.ids.next(),

@@ -1,5 +1,5 @@
 import type { FlowElementModel } from '../../bpmn/index.js';
-import { BpmnError, findBpmnError } from '../bpmn-error.js';
+import { BpmnError, findBpmnError, withErrorPropagation } from '../bpmn-error.js';
 import type { Execution } from '../execution.js';
 import { invokeDelegation } from '../listeners.js';
 import type { ProcessRunner } from '../process-runner.js';
@@ -46,19 +46,6 @@ export const connectorTask: ActivityBehavior = {
     runner.leave(execution);
   },
 };
-
-/** Runs `work`; a BpmnError it throws (a script's too) goes to its catcher, and then this answers true. */
-export async function withErrorPropagation(runner: ProcessRunner, execution: Execution, work: () => Promise<void>): Promise<boolean> {
-  try {
-    await work();
-    return false;
-  } catch (error) {
-    const bpmnError = findBpmnError(error);
-    if (!bpmnError) throw error;
-    await runner.throwError(execution, bpmnError.errorCode, bpmnError.errorMessage);
-    return true;
-  }
-}
 
 /** Script tasks (when scripting is enabled): run the script, keep camunda:resultVariable, leave. */
 export const scriptTask: ActivityBehavior = {

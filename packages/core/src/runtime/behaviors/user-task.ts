@@ -20,9 +20,9 @@ export const userTask: ActivityBehavior = {
     const assignee = text('assignee');
     const task: Task = {
       id,
-      name: element.name === null ? null : String(runner.evaluate(execution, element.name, element.id) ?? ''),
+      name: element.name === null ? null : String(runner.evaluate(execution, element.name) ?? ''),
       // Camunda's TaskDecorator: the documentation is the description expression.
-      description: element.documentation === null ? null : String(runner.evaluate(execution, element.documentation, element.id) ?? ''),
+      description: element.documentation === null ? null : String(runner.evaluate(execution, element.documentation) ?? ''),
       taskDefinitionKey: element.id,
       assignee,
       owner: null,
@@ -64,7 +64,7 @@ export const userTask: ActivityBehavior = {
 function optionalText(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string): string | null {
   const raw = element.camunda[attribute];
   if (raw === undefined || raw === null || raw === '') return null;
-  const value = runner.evaluate(execution, String(raw), element.id);
+  const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return null;
   return Array.isArray(value) ? value.join(',') : String(value);
 }
@@ -76,7 +76,7 @@ function optionalText(runner: ProcessRunner, execution: Execution, element: Flow
 function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string, label: string): Date | null {
   const raw = element.camunda[attribute];
   if (raw === undefined || raw === '') return null;
-  const value = runner.evaluate(execution, String(raw), element.id);
+  const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value;
   if (typeof value !== 'string') throw new ProcessEngineException(`${label} expression does not resolve to a Date or Date string: ${String(raw)}`);
@@ -90,7 +90,7 @@ function dateOf(runner: ProcessRunner, execution: Execution, element: FlowElemen
 function priorityOf(runner: ProcessRunner, execution: Execution, element: FlowElementModel): number {
   const raw = element.camunda.priority;
   if (raw === undefined || raw === null || raw === '') return TASK_PRIORITY_NORMAL;
-  const value = runner.evaluate(execution, String(raw), element.id);
+  const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return TASK_PRIORITY_NORMAL;
   if (typeof value === 'number') return Math.trunc(value);
   if (typeof value === 'string') {

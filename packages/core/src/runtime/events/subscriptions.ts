@@ -25,7 +25,7 @@ export async function subscribe(
     runner.variables.conditionSubscribed(execution.id, element.id);
   }
   const rawName = kind === 'message' ? definition.messageName : kind === 'signal' ? definition.signalName : null;
-  const name = rawName === null ? null : String(runner.evaluate(execution, rawName, element.id) ?? '');
+  const name = rawName === null ? null : String(runner.evaluate(execution, rawName) ?? '');
   const subscription: EventSubscription = {
     id: runner.ctx.ids.next(),
     eventType: kind,

@@ -2,8 +2,8 @@ import { NullValueException, ProcessEngineException } from '../../errors/excepti
 import type { ExpressionContext } from './evaluator.js';
 import { evaluateExpression } from './index.js';
 
-/** Evaluates an expression (or returns literal text) of an element; a failure is a ProcessEngineException with the expression's own text, as Camunda's JuelExpression. */
-export function evaluateOf(text: string, context: ExpressionContext, _elementId: string): unknown {
+/** Evaluates an expression (or returns literal text); a failure is a ProcessEngineException with the expression's own text, as Camunda's JuelExpression. */
+export function evaluateOf(text: string, context: ExpressionContext): unknown {
   try {
     return evaluateExpression(text, context);
   } catch (error) {
@@ -14,8 +14,8 @@ export function evaluateOf(text: string, context: ExpressionContext, _elementId:
 }
 
 /** Whether a condition (of a sequence flow, gateway or event) holds; one that is no Boolean is Camunda's error. */
-export function conditionHolds(text: string, context: ExpressionContext, elementId: string): boolean {
-  const value = evaluateOf(text, context, elementId);
+export function conditionHolds(text: string, context: ExpressionContext): boolean {
+  const value = evaluateOf(text, context);
   // Camunda's UelExpressionCondition: EnsureUtil's texts.
   if (value === null || value === undefined) throw new NullValueException('condition expression returns null: result is null');
   if (typeof value !== 'boolean') {
@@ -25,9 +25,9 @@ export function conditionHolds(text: string, context: ExpressionContext, element
 }
 
 /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist (yet) is false. */
-export function conditionHoldsIfDefined(text: string, context: ExpressionContext, elementId: string): boolean {
+export function conditionHoldsIfDefined(text: string, context: ExpressionContext): boolean {
   try {
-    return conditionHolds(text, context, elementId);
+    return conditionHolds(text, context);
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('Unknown property used in expression')) return false;
     throw error;

@@ -40,7 +40,8 @@ export async function registerStartEventTriggers(
   }
   for (const start of conditionalStartEvents(model)) await insertStartSubscription(ctx, definition, 'conditional', null, start.id);
   for (const start of model.timerStartEvents) {
-    if (model.activity(start.activityId)?.scopeId !== model.key) continue;
+    const element = model.activity(start.activityId);
+    if (!element || element.scopeId !== model.key) continue;
     const text = resolveTimerText(start.timer, (expression) => evaluateExpression(expression, noVariables));
     const schedule = parseTimerOrFail(start.timer, text, start.activityId);
     await createJob(ctx, {
@@ -50,7 +51,7 @@ export async function registerStartEventTriggers(
       activityId: start.activityId,
       dueDate: schedule.firstDueDate(ctx.clock.now()),
       repeat: start.timer.kind === 'cycle' ? prepareRepeat(text, ctx.clock.now()) : null,
-      priority: declaredPriority(model, model.activity(start.activityId)!, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(model.activity(start.activityId)!, JobHandlerTypes.timerStartEvent, null)),
+      priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(element, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,
       deploymentId: definition.deploymentId,

@@ -118,7 +118,7 @@ export class ManagementService {
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
       // The declaration decides anew, its expression evaluated now (a cycle's schedule itself stays as it was).
       const text = resolveTimerText(timer, (expression) =>
-        runner && execution ? runner.evaluate(execution, expression, element.id) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
+        runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
       );
       const base = creationDateBased ? job.createTime : ctx.clock.now();
       const [before, dueDate] = [job.dueDate, parseTimerOrFail(timer, text, element.id).firstDueDate(base)];

@@ -116,6 +116,6 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
     return conditionHoldsIfDefined(condition, {
       has: (name) => name in variables || delegates.hasBean(name),
       resolve: (name) => (name in variables ? toJavaScriptValue(variables[name]) : delegates.bean(name)),
-    }, startEvent.id);
+    });
   }
 }

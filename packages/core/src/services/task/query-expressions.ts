@@ -80,7 +80,7 @@ export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): 
   delete resolved.expressions;
   for (const [key, text] of Object.entries(query.expressions)) {
     const target = TASK_QUERY_EXPRESSIONS[key as TaskQueryExpression];
-    let value = evaluateOf(text, context, key);
+    let value = evaluateOf(text, context);
     if (value instanceof QueryDateTime) value = value.date;
     // Camunda's query setter refuses null (and an empty group list), which its reflection reports so.
     if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) {

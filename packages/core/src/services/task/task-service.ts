@@ -13,7 +13,7 @@ import { deployedForm, type DeployedForm } from '../process-definition/start-for
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
-import { withErrorPropagation } from '../../runtime/behaviors/service-task.js';
+import { withErrorPropagation } from '../../runtime/bpmn-error.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
