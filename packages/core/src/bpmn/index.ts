@@ -10,6 +10,7 @@ export {
 } from './model/process-model.js';
 export type {
   CamundaAttributes,
+  ConditionModel,
   EventDefinitionModel,
   FieldModel,
   FlowElementModel,
@@ -23,3 +24,4 @@ export type {
   SequenceFlowModel,
   TimerModel,
 } from './model/flow-element.js';
+export { hasCondition } from './model/flow-element.js';

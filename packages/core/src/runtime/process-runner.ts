@@ -1,4 +1,4 @@
-import type { EventDefinitionModel, FlowElementModel, ListenerModel, ProcessModel } from '../bpmn/index.js';
+import { hasCondition, type ConditionModel, type EventDefinitionModel, type FlowElementModel, type ListenerModel, type ProcessModel, type SequenceFlowModel } from '../bpmn/index.js';
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException, suspendedEntity } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
@@ -7,7 +7,8 @@ import { activityInstanceId, type Execution } from './execution.js';
 import { executionFacade, type ListenerEvent } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
 import { S, type ExpressionContext } from './expressions/index.js';
-import { conditionHolds, conditionHoldsIfDefined, evaluateOf } from './expressions/conditions.js';
+import { conditionHolds, conditionResult, evaluateOf, failedOnUndefined } from './expressions/conditions.js';
+import { runElementScript } from './scripts.js';
 import type { ConditionTrigger, InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
 import { createBoundaryEventTriggers, matchingErrorBoundary, matchingEscalationBoundary } from './events/boundary-events.js';
@@ -251,7 +252,7 @@ export class ProcessRunner {
       const execution = this.tree.executions.get(subscription.executionId ?? '');
       const event = this.model.activity(subscription.activityId ?? '');
       const definition = event?.eventDefinitions.find((each) => each.type === 'bpmn:ConditionalEventDefinition');
-      if (!execution || !event || !definition?.condition || execution.suspended) continue;
+      if (!execution || !event || !definition || !hasCondition(definition) || execution.suspended) continue;
       const reached = changes.some((change) =>
         change.event === null
           ? change.executionId === execution.id && change.activityId === event.id
@@ -259,7 +260,7 @@ export class ProcessRunner {
             (definition.variableEvents.length === 0 || definition.variableEvents.includes(change.event)) &&
             this.isWithin(execution, change.executionId),
       );
-      if (reached && this.conditionHoldsIfDefined(execution, definition.condition)) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
+      if (reached && (await this.conditionHoldsIfDefined(execution, definition))) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
     }
     this.agenda.unshift(...due);
   }
@@ -274,14 +275,36 @@ export class ProcessRunner {
 
   // --- expressions ---
 
-  /** Whether a sequence flow or gateway condition holds for the execution's variables. */
-  conditionHolds(execution: Execution, condition: string): boolean {
-    return conditionHolds(condition, this.expressionContext(execution));
+  /**
+   * Whether a sequence flow's or conditional event's condition holds for the execution's variables:
+   * an expression (Camunda's UelExpressionCondition) or, when it names a language, a script
+   * (ScriptCondition), run as the element scripts are.
+   */
+  async conditionHolds(execution: Execution, holder: ConditionModel): Promise<boolean> {
+    if (holder.conditionScript === null) return this.expressionHolds(execution, holder.condition ?? '');
+    return conditionResult(await runElementScript(this, execution, holder.conditionScript, execution.activityId ?? ''), 'condition script');
+  }
+
+  /** The flows without a condition and those whose condition holds, in their order. */
+  async flowsHolding(execution: Execution, flows: readonly SequenceFlowModel[]): Promise<SequenceFlowModel[]> {
+    const holding: SequenceFlowModel[] = [];
+    for (const flow of flows) if (!hasCondition(flow) || (await this.conditionHolds(execution, flow))) holding.push(flow);
+    return holding;
+  }
+
+  /** Whether a condition expression holds for the execution's variables. */
+  expressionHolds(execution: Execution, expression: string): boolean {
+    return conditionHolds(expression, this.expressionContext(execution));
   }
 
   /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist yet is false. */
-  private conditionHoldsIfDefined(execution: Execution, condition: string): boolean {
-    return conditionHoldsIfDefined(condition, this.expressionContext(execution));
+  private async conditionHoldsIfDefined(execution: Execution, holder: ConditionModel): Promise<boolean> {
+    try {
+      return await this.conditionHolds(execution, holder);
+    } catch (error) {
+      if (failedOnUndefined(error)) return false;
+      throw error;
+    }
   }
 
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */
@@ -853,7 +876,7 @@ export class ProcessRunner {
 
   /** Leaves an activity along its outgoing flows (or the chosen ones); none left ends the path. */
   async takeFlows(execution: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
-    const flows = chosen ?? this.outgoingFlows(execution, element, evaluateConditions);
+    const flows = chosen ?? (await this.outgoingFlows(execution, element, evaluateConditions));
     // The first flow taken ends the instance's start (Camunda clears isProcessInstanceStarting there).
     this.variables.starting = false;
     if (flows.length === 0) return this.end(execution);
@@ -881,9 +904,9 @@ export class ProcessRunner {
   }
 
   // Camunda: unconditional flows and the conditional ones that hold; the default flow only when none does.
-  private outgoingFlows(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): string[] {
+  private async outgoingFlows(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): Promise<string[]> {
     const flows = this.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
-    const taken = flows.filter((flow) => !evaluateConditions || !flow.condition || this.conditionHolds(execution, flow.condition));
+    const taken = evaluateConditions ? await this.flowsHolding(execution, flows) : flows;
     if (taken.length === 0 && element.defaultFlow) return [element.defaultFlow];
     // Camunda's BpmnActivityBehavior.performOutgoingBehavior: outgoing flows of which none holds are an error, not an end.
     if (taken.length === 0 && flows.length > 0) {

@@ -38,7 +38,7 @@ describe('ProcessModel graph', () => {
   it('marks the default flow and keeps the trimmed condition text', async () => {
     const model = await parseProcess(ORDER);
 
-    expect(model.flows.get('f2')).toMatchObject({ name: 'big', sourceRef: 'gw', targetRef: 'review', condition: '${amount > 1000}', conditionLanguage: null, isDefault: false });
+    expect(model.flows.get('f2')).toMatchObject({ name: 'big', sourceRef: 'gw', targetRef: 'review', condition: '${amount > 1000}', conditionScript: null, isDefault: false });
     expect(model.flows.get('f3')).toMatchObject({ condition: null, isDefault: true });
   });
 

@@ -26,6 +26,8 @@ export interface EventDefinitionModel {
   readonly timer: TimerModel | null;
   /** A conditional event's condition text. */
   readonly condition: string | null;
+  /** A conditional event's condition as a script, when it names a `language`; else null. */
+  readonly conditionScript: ScriptModel | null;
   readonly variableName: string | null;
   readonly variableEvents: readonly string[];
   /** A link event's name. */
@@ -40,6 +42,15 @@ export interface EventDefinitionModel {
 }
 
 /** A script given inline or as a resource (camunda:resource). */
+/** What holds a condition (a sequence flow, a conditional event definition): an expression or a script. */
+export interface ConditionModel {
+  readonly condition: string | null;
+  readonly conditionScript: ScriptModel | null;
+}
+
+/** Whether a flow or event definition has a condition at all (a script from a resource has no text). */
+export const hasCondition = (holder: ConditionModel): boolean => holder.condition !== null || holder.conditionScript !== null;
+
 export interface ScriptModel {
   readonly format: string | null;
   readonly source: string | null;
@@ -175,10 +186,8 @@ export interface SequenceFlowModel {
   readonly targetRef: string;
   /** The condition expression's text, trimmed as Camunda does, e.g. '${amount > 1000}'. */
   readonly condition: string | null;
-  /** The condition's script language; null for an expression. */
-  readonly conditionLanguage: string | null;
-  /** A script condition loaded from a resource (camunda:resource). */
-  readonly conditionResource: string | null;
+  /** The condition as a script, when it names a `language` (its text or camunda:resource); else null. */
+  readonly conditionScript: ScriptModel | null;
   /** Whether the source names this flow as its default. */
   readonly isDefault: boolean;
   /** Listeners to the flow's take event. */

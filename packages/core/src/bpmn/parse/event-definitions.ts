@@ -1,7 +1,7 @@
 import type { EventDefinitionModel, TimerModel } from '../model/flow-element.js';
 import { frozenList } from '../model/frozen.js';
 import { camundaAttributes, extensionsOf } from './camunda-extensions.js';
-import { commaSeparatedList, expressionText, stringOrNull, toPlainData, type ModdleElement } from './moddle-element.js';
+import { commaSeparatedList, conditionScriptOf, expressionText, stringOrNull, toPlainData, type ModdleElement } from './moddle-element.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
 
 /**
@@ -46,6 +46,7 @@ function toEventDefinition(definition: ModdleElement, references: UnresolvedRefe
     escalationCode: stringOrNull(escalation?.escalationCode),
     timer: definition.$type === 'bpmn:TimerEventDefinition' ? timerOf(definition) : null,
     condition: expressionText(definition.condition),
+    conditionScript: conditionScriptOf(definition.condition as ModdleElement | undefined),
     variableName: stringOrNull(definition.variableName),
     variableEvents: frozenList(commaSeparatedList(definition.variableEvents)),
     linkName: definition.$type === 'bpmn:LinkEventDefinition' ? stringOrNull(definition.name) : null,

@@ -14,6 +14,7 @@ import {
 import { eventDefinitionsOf } from './event-definitions.js';
 import { resolveLinks } from './link-events.js';
 import {
+  conditionScriptOf,
   documentationOf,
   expressionText,
   flowNodesOf,
@@ -110,8 +111,7 @@ function toSequenceFlow(flow: ModdleElement, scopeId: string, isDefault: boolean
     sourceRef: (flow.sourceRef as ModdleElement | undefined)?.id ?? '',
     targetRef: redirect.get(targetRef) ?? targetRef,
     condition: expressionText(condition),
-    conditionLanguage: stringOrNull(condition?.language),
-    conditionResource: stringOrNull(condition?.resource),
+    conditionScript: conditionScriptOf(condition),
     isDefault,
     // Camunda's parseExecutionListenersOnTransition: a flow's listeners run when it is taken, whatever their event.
     executionListeners: frozenList(listenersOf(flow, 'camunda:ExecutionListener').map((listener) => Object.freeze({ ...listener, event: 'take' }))),

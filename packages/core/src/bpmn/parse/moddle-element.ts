@@ -1,3 +1,4 @@
+import type { ScriptModel } from '../model/flow-element.js';
 /** The slice of a moddle element the parser reads (moddle's own typings are too loose to help). */
 export interface ModdleElement {
   $type: string;
@@ -49,6 +50,17 @@ export function nearestId(element: ModdleElement | undefined): string | null {
 /** The trimmed text of a bpmn:Expression / FormalExpression (Camunda trims expression text). */
 export const expressionText = (expression: ModdleElement | undefined): string | null =>
   typeof expression?.body === 'string' ? expression.body.trim() : null;
+
+/**
+ * A condition element's script (Camunda's BpmnParse.parseConditionExpression: a `language` makes it
+ * a ScriptCondition, its text the source unless camunda:resource names one); null for an expression.
+ */
+export function conditionScriptOf(condition: ModdleElement | undefined): ScriptModel | null {
+  const language = stringOrNull(condition?.language);
+  if (language === null) return null;
+  const resource = stringOrNull(condition?.resource);
+  return Object.freeze({ format: language, source: resource === null ? (expressionText(condition) ?? '') : null, resource });
+}
 
 /** A string attribute, or null when absent or empty. */
 export const stringOrNull = (value: unknown): string | null =>

@@ -1,3 +1,4 @@
+import { hasCondition } from '../../bpmn/index.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ActivityBehavior } from './behavior.js';
@@ -7,7 +8,7 @@ export const exclusiveGateway: ActivityBehavior = {
   async execute(runner, execution, element) {
     const flows = runner.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
     for (const flow of flows) {
-      if (!flow.condition || runner.conditionHolds(execution, flow.condition)) {
+      if (!hasCondition(flow) || (await runner.conditionHolds(execution, flow))) {
         runner.leaveVia(execution, [flow.id]);
         return;
       }

@@ -24,7 +24,7 @@ export const inclusiveGateway: ActivityBehavior = {
     if (stillComing) return;
     runner.join(execution, arrived);
     const flows = runner.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
-    const taken = flows.filter((flow) => !flow.condition || runner.conditionHolds(execution, flow.condition)).map((flow) => flow.id);
+    const taken = (await runner.flowsHolding(execution, flows)).map((flow) => flow.id);
     if (taken.length === 0 && element.defaultFlow) taken.push(element.defaultFlow);
     if (taken.length === 0) {
       throw new ProcessEngineException(

@@ -1,4 +1,5 @@
 import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
+import { ScriptEvaluationError } from '../scripting/script-runner.js';
 import type { ExpressionContext } from './evaluator.js';
 import { evaluateExpression } from './index.js';
 
@@ -15,11 +16,17 @@ export function evaluateOf(text: string, context: ExpressionContext): unknown {
 
 /** Whether a condition (of a sequence flow, gateway or event) holds; one that is no Boolean is Camunda's error. */
 export function conditionHolds(text: string, context: ExpressionContext): boolean {
-  const value = evaluateOf(text, context);
-  // Camunda's UelExpressionCondition: EnsureUtil's texts.
-  if (value === null || value === undefined) throw new NullValueException('condition expression returns null: result is null');
+  return conditionResult(evaluateOf(text, context), 'condition expression');
+}
+
+/**
+ * A condition's value as a Boolean, with the texts of Camunda's UelExpressionCondition ('condition
+ * expression') and ScriptCondition ('condition script'): EnsureUtil's null and instance-of checks.
+ */
+export function conditionResult(value: unknown, kind: 'condition expression' | 'condition script'): boolean {
+  if (value === null || value === undefined) throw new NullValueException(`${kind} returns null: result is null`);
   if (typeof value !== 'boolean') {
-    throw new ProcessEngineException(`condition expression returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
+    throw new ProcessEngineException(`${kind} returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
   }
   return value;
 }
@@ -29,10 +36,17 @@ export function conditionHoldsIfDefined(text: string, context: ExpressionContext
   try {
     return conditionHolds(text, context);
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('Unknown property used in expression')) return false;
+    if (failedOnUndefined(error)) return false;
     throw error;
   }
 }
+
+/**
+ * The failures tryEvaluate reads as false: an expression naming an unknown property, or a script
+ * condition that failed to run (Camunda's ScriptEvaluationException cause).
+ */
+export const failedOnUndefined = (error: unknown): boolean =>
+  error instanceof Error && (error.message.startsWith('Unknown property used in expression') || error.cause instanceof ScriptEvaluationError);
 
 /** The Java class a JUEL result of this JavaScript value would have. */
 const typeName = (value: unknown) =>

@@ -477,7 +477,7 @@ function errorEventDefinitionHolding(runner: ProcessRunner, execution: Execution
     if (definition?.$type !== 'camunda:ErrorEventDefinition' || !definition.expression) continue;
     let holds = false;
     try {
-      holds = runner.conditionHolds(execution, definition.expression);
+      holds = runner.expressionHolds(execution, definition.expression);
     } catch (error) {
       if (!ignoreErrors) throw error;
     }

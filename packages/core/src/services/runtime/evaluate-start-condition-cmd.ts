@@ -1,11 +1,13 @@
-import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import { hasCondition, type FlowElementModel, type ProcessModel } from '../../bpmn/index.js';
 import { checkCreateInstance } from '../../authorization/instance-checks.js';
 import { Resources } from '../../authorization/resources.js';
 import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
-import { conditionHoldsIfDefined } from '../../runtime/expressions/conditions.js';
+import { conditionHoldsIfDefined, conditionResult, failedOnUndefined } from '../../runtime/expressions/conditions.js';
+import type { ExpressionContext } from '../../runtime/expressions/index.js';
+import { runScriptAt, scriptBindings } from '../../runtime/scripts.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
 import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
@@ -88,7 +90,7 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
     for (const { subscription, definition } of visible) {
       if (!definition || definition.suspended) continue;
       const startEvent = (await this.env.models.get(ctx, definition)).activity(subscription.activityId!);
-      if (startEvent && this.holds(startEvent)) matches.push({ definition, startEvent });
+      if (startEvent && (await this.holds(ctx, definition, startEvent))) matches.push({ definition, startEvent });
     }
     return matches;
   }
@@ -101,21 +103,31 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
     if (startEvents.length === 0) {
       throw new ProcessEngineException(engineMessage('13', '042', `Process definition with id '${processDefinitionId}' does not declare conditional start event.`));
     }
-    return startEvents.filter((startEvent) => this.holds(startEvent)).map((startEvent) => ({ definition, startEvent }));
+    const matches: Match[] = [];
+    for (const startEvent of startEvents) if (await this.holds(ctx, definition, startEvent)) matches.push({ definition, startEvent });
+    return matches;
   }
 
   /**
    * The condition on the given variables alone (Camunda's temporary execution); one naming a
    * `camunda:variableName` that is not among them does not hold, nor one on an unknown variable.
    */
-  private holds(startEvent: FlowElementModel): boolean {
-    const { condition, variableName } = startEvent.eventDefinitions[0];
+  private async holds(ctx: CommandContext, definition: ProcessDefinition, startEvent: FlowElementModel): Promise<boolean> {
+    const eventDefinition = startEvent.eventDefinitions[0];
     const variables = this.request.variables ?? {};
-    if (condition === null || (variableName !== null && !(variableName in variables))) return false;
+    if (!hasCondition(eventDefinition) || (eventDefinition.variableName !== null && !(eventDefinition.variableName in variables))) return false;
     const delegates = this.env.delegates;
-    return conditionHoldsIfDefined(condition, {
+    const expressions: ExpressionContext = {
       has: (name) => name in variables || delegates.hasBean(name),
       resolve: (name) => (name in variables ? toJavaScriptValue(variables[name]) : delegates.bean(name)),
-    });
+    };
+    if (eventDefinition.conditionScript === null) return conditionHoldsIfDefined(eventDefinition.condition ?? '', expressions);
+    try {
+      const site = { ctx, env: this.env, definition, elementId: startEvent.id, expressions };
+      return conditionResult(await runScriptAt(site, eventDefinition.conditionScript, scriptBindings(variables)), 'condition script');
+    } catch (error) {
+      if (failedOnUndefined(error)) return false;
+      throw error;
+    }
   }
 }
