@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // Timers are read in the process's time zone; tests that need another one set TZ themselves.
+    env: { TZ: 'UTC' },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTimer, TimerDefinitionError, type TimerKind } from '../../src/runtime/timers/index.js';
+import { prepareRepeat } from '../../src/runtime/timers/timer-definition.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -292,4 +293,55 @@ describe('timeCycle: cron', () => {
     ['? 0 0 * * ?', /'\?' is only allowed/],
     ['xyz', /6 or 7 fields/],
   ])('rejects %j', (text, detail) => expectInvalid('timeCycle', text, detail));
+});
+
+// Camunda reads timers in the JVM's default zone; Trellis in the process's (TZ).
+describe('timers in the local time zone', () => {
+  const inZone = (zone: string, run: () => void) => {
+    const previous = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      run();
+    } finally {
+      if (previous === undefined) delete process.env.TZ;
+      else process.env.TZ = previous;
+    }
+  };
+
+  it('reads a date-time without offset as local time, one with an offset as given', () => {
+    inZone('Europe/Berlin', () => {
+      const now = at('2026-11-01T00:00:00Z');
+      expect(iso(parseTimer('timeDate', '2026-11-23T10:00:00').firstDueDate(now))).toBe('2026-11-23T09:00:00.000Z');
+      expect(iso(parseTimer('timeDate', '2026-07-01T10:00:00').firstDueDate(now))).toBe('2026-07-01T08:00:00.000Z');
+      expect(iso(parseTimer('timeDate', '2026-11-23T10:00:00Z').firstDueDate(now))).toBe('2026-11-23T10:00:00.000Z');
+    });
+  });
+
+  it('adds days as calendar days across a daylight-saving change, hours as fixed lengths', () => {
+    inZone('Europe/Berlin', () => {
+      // 2026-03-29: clocks go from 02:00 to 03:00 in Berlin.
+      const before = at('2026-03-28T11:00:00Z'); // 12:00 local
+      expect(iso(parseTimer('timeDuration', 'P1D').firstDueDate(before))).toBe('2026-03-29T10:00:00.000Z'); // 12:00 local, 23 hours later
+      expect(iso(parseTimer('timeDuration', 'PT24H').firstDueDate(before))).toBe('2026-03-29T11:00:00.000Z'); // 13:00 local
+      expect(firings('timeCycle', 'R3/2026-03-27T12:00:00/P1D', at('2026-03-26T00:00:00Z'))).toEqual([
+        '2026-03-27T11:00:00.000Z',
+        '2026-03-28T11:00:00.000Z',
+        '2026-03-29T10:00:00.000Z',
+        '2026-03-30T10:00:00.000Z',
+      ]);
+    });
+  });
+
+  it('fires a cron expression at local times and writes the start of a repeating interval in local time', () => {
+    inZone('America/New_York', () => {
+      const schedule = parseTimer('timeCycle', '0 0 9 ? * MON-FRI');
+      // Friday 2026-11-27, 20:00 local (EST, UTC−5): the next firing is Monday 09:00 local.
+      expect(iso(schedule.firstDueDate(at('2026-11-28T01:00:00Z')))).toBe('2026-11-30T14:00:00.000Z');
+      // Before the change back to EST (2026-11-01), 09:00 local is 13:00 UTC.
+      expect(iso(schedule.firstDueDate(at('2026-10-29T12:00:00Z')))).toBe('2026-10-29T13:00:00.000Z');
+      const repeat = prepareRepeat('R2/PT1H', at('2026-11-28T01:00:00.700Z'));
+      expect(repeat).toBe('R2/2026-11-27T20:00:00/PT1H');
+      expect(iso(parseTimer('timeCycle', repeat).firstDueDate(at('2026-11-28T01:00:00.700Z')))).toBe('2026-11-28T02:00:00.000Z');
+    });
+  });
 });

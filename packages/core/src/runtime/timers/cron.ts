@@ -1,3 +1,4 @@
+import { localDate } from './iso8601.js';
 /**
  * Quartz cron expressions, which Camunda 7 accepts as a timeCycle:
  *
@@ -6,7 +7,8 @@
  * with `*`, `?`, ranges `a-b` (wrapping around, e.g. FRI-MON or 22-2), lists `a,b`, steps `a/b`,
  * `*\/b` and `a-b/c`, month names JAN-DEC, day names SUN-SAT (1 = SUN … 7 = SAT), and the day
  * specials `L`, `L-n`, `LW`, `nW` (day of month) and `L`, `nL`, `n#k` (day of week). One of
- * day-of-month and day-of-week must be `?`, as Quartz requires. Evaluated in UTC.
+ * day-of-month and day-of-week must be `?`, as Quartz requires. Evaluated in the process's local
+ * time zone, as Camunda in the JVM's default zone.
  */
 export class CronExpression {
   private readonly seconds: number[];
@@ -40,8 +42,8 @@ export class CronExpression {
   /** The first whole second strictly after `after` that matches, or null when none comes (before MAX_YEAR). */
   next(after: Date): Date | null {
     const from = new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000);
-    const [fromYear, fromMonth, fromDay] = [from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()];
-    const fromSecond = from.getUTCHours() * 3600 + from.getUTCMinutes() * 60 + from.getUTCSeconds();
+    const [fromYear, fromMonth, fromDay] = [from.getFullYear(), from.getMonth() + 1, from.getDate()];
+    const fromSecond = from.getHours() * 3600 + from.getMinutes() * 60 + from.getSeconds();
     const lastYear = this.years ? this.years[this.years.length - 1]! : MAX_YEAR;
     for (let year = fromYear; year <= lastYear; year++) {
       if (this.years && !this.years.includes(year)) continue;
@@ -52,7 +54,7 @@ export class CronExpression {
         for (let day = firstDay; day <= days; day++) {
           if (!this.dayOfMonth(year, month, day) || !this.dayOfWeek(year, month, day)) continue;
           const second = this.firstSecondOfDay(year === fromYear && month === fromMonth && day === fromDay ? fromSecond : 0);
-          if (second !== null) return new Date(Date.UTC(year, month - 1, day) + second * 1000);
+          if (second !== null) return localDate(year, month, day, Math.floor(second / 3600), Math.floor(second / 60) % 60, second % 60);
         }
       }
     }

@@ -1,8 +1,9 @@
 /**
  * ISO 8601 durations, date-times and repeating intervals as BPMN timers use them.
  *
- * All calendar arithmetic is in UTC. Camunda 7 computes in the JVM's default zone; Trellis's
- * servers run in UTC, so the results agree there (and no daylight-saving jumps are involved).
+ * Calendar arithmetic is in the process's local time zone (TZ), as Camunda 7 computes in the JVM's
+ * default zone: a date-time without offset is local, and a day added is a calendar day (23 or 25
+ * hours across a daylight-saving change), hours and below a fixed length.
  */
 
 export interface IsoDuration {
@@ -28,35 +29,36 @@ export function parseDuration(text: string): IsoDuration | null {
   return { years: n(1), months: n(2), weeks: n(3), days: n(4), hours: n(5), minutes: n(6), seconds: n(7) };
 }
 
-/** Whether the duration has a calendar part (years, months) whose length depends on the date. */
+/** Whether the duration has a calendar part (years to days) whose length depends on the date. */
 export function isCalendarDuration(duration: IsoDuration): boolean {
-  return duration.years !== 0 || duration.months !== 0;
+  return duration.years !== 0 || duration.months !== 0 || duration.weeks !== 0 || duration.days !== 0;
 }
 
-/** The length in milliseconds of the fixed part (weeks and below; a UTC day is always 24 hours). */
+/** The length in milliseconds of the fixed part (hours and below). */
 export function fixedMillis(duration: IsoDuration): number {
-  const seconds = (duration.weeks * 7 + duration.days) * 86_400 + duration.hours * 3600 + duration.minutes * 60 + duration.seconds;
-  return Math.round(seconds * 1000);
+  return Math.round((duration.hours * 3600 + duration.minutes * 60 + duration.seconds) * 1000);
 }
 
 /**
- * Adds (sign 1) or subtracts (sign -1) a duration: years and months first, by the calendar, keeping
- * the day of the month unless the target month is shorter (Jan 31 + P1M = Feb 28 or 29); then the
- * fixed part.
+ * Adds (sign 1) or subtracts (sign -1) a duration as Java's Calendar does in the local zone: years
+ * and months first, keeping the day of the month unless the target month is shorter (Jan 31 + P1M =
+ * Feb 28 or 29), then weeks and days keeping the time of day, then the fixed part.
  */
 export function addDuration(date: Date, duration: IsoDuration, sign: 1 | -1 = 1): Date {
-  let time = date.getTime();
+  const result = new Date(date.getTime());
   const months = sign * (duration.years * 12 + duration.months);
   if (months !== 0) {
-    const d = new Date(time);
-    const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-    target.setUTCDate(Math.min(d.getUTCDate(), daysInMonth(target.getUTCFullYear(), target.getUTCMonth())));
-    time = target.getTime();
+    const day = result.getDate();
+    result.setDate(1);
+    result.setMonth(result.getMonth() + months);
+    result.setDate(Math.min(day, daysInMonth(result.getFullYear(), result.getMonth())));
   }
-  return new Date(time + sign * fixedMillis(duration));
+  const days = sign * (duration.weeks * 7 + duration.days);
+  if (days !== 0) result.setDate(result.getDate() + days);
+  return new Date(result.getTime() + sign * fixedMillis(duration));
 }
 
-/** Days in a month (month 0-11). */
+/** Days in a month (month 0-11) of the calendar, whatever the zone. */
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
 }
@@ -66,8 +68,7 @@ const DATE_TIME = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T(\d{2})(?::(\d{2})(?::(
 
 /**
  * An ISO 8601 date or date-time, or null when `text` is none (or names no real date, e.g. Feb 30).
- * Without an offset it is read as UTC: Camunda uses the JVM's default zone, and Trellis's servers
- * run in UTC.
+ * Without an offset it is local time, as Camunda reads it in the JVM's default zone.
  */
 export function parseDateTime(text: string): Date | null {
   const match = DATE_TIME.exec(text.trim());
@@ -77,14 +78,28 @@ export function parseDateTime(text: string): Date | null {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month - 1)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+  if (!zone) return localDate(year, month, day, hour, minute, second, ms);
   let offsetMinutes = 0;
-  if (zone && zone !== 'Z') {
+  if (zone !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
     const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || '0')];
     if (oh > 23 || om > 59) return null;
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + om);
   }
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
+}
+
+/** A local date-time (month 1-12); years before 100 stay as given (Date's constructor would add 1900). */
+export function localDate(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): Date {
+  const date = new Date(2000, month - 1, day, hour, minute, second, ms);
+  date.setFullYear(year, month - 1, day);
+  return date;
+}
+
+/** A date as local `yyyy-MM-ddTHH:mm:ss` (Camunda's format for the dates it writes into a cycle). */
+export function localDateTimeText(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(date.getFullYear()).padStart(4, '0')}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
 /** A repeating interval `R[n]/…`: a start or an end (or neither) and the period between firings. */

@@ -3,6 +3,7 @@ import {
   addDuration,
   fixedMillis,
   isCalendarDuration,
+  localDateTimeText,
   parseDateTime,
   parseDuration,
   parseDurationExpression,
@@ -218,11 +219,11 @@ function firstBeforeEnd(end: Date, period: IsoDuration, count: number | null, af
 
 /**
  * Camunda's TimerEntity.replaceRepeatCycleAndDate: `R<n>/<duration>` becomes `R<n>/<now>/<duration>`
- * (now to the second, as Camunda's yyyy-MM-dd'T'HH:mm:ss, here in UTC) so that its instants stay
+ * (now to the second in local time, as Camunda's yyyy-MM-dd'T'HH:mm:ss) so that its instants stay
  * fixed; a cycle with a start or end, and a cron expression, are kept as written.
  */
 export function prepareRepeat(text: string, now: Date): string {
   const parts = text.split('/');
   if (!text.startsWith('R') || parts.length !== 2) return text;
-  return `${parts[0]}/${now.toISOString().slice(0, 19)}/${parts[1]}`;
+  return `${parts[0]}/${localDateTimeText(now)}/${parts[1]}`;
 }
