@@ -181,6 +181,11 @@ export class InstanceVariables {
     return changes;
   }
 
+  /** Whether variable events (or new conditional subscriptions) wait for their evaluation. */
+  get hasChanges(): boolean {
+    return this.changes.length > 0;
+  }
+
   /** A new conditional subscription: its condition is evaluated once at once. */
   conditionSubscribed(executionId: string, activityId: string): void {
     this.changes.push({ executionId, name: null, event: null, activityId });

@@ -785,6 +785,13 @@ export class ProcessRunner {
     if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper, localVariables: undefined }));
     // A catch event after an event-based gateway whose event already happened only passes through.
     if (occurred) return this.leave(target);
+    // Camunda's ACTIVITY_EXECUTE: a scope's conditional events are evaluated before its behavior runs,
+    // so one that already holds interrupts the activity before it does its work (the step is then
+    // skipped with its execution); it goes first on the agenda, after those events.
+    if (target !== execution && this.hasConditionalEvents !== false && this.variables.hasChanges) {
+      this.agenda.unshift({ execution: target, run: () => behaviorFor(element).execute(this, target, element) });
+      return;
+    }
     await behaviorFor(element).execute(this, target, element);
   }
 

@@ -343,6 +343,31 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       expect(await keys(engine, local.id)).toEqual(['side']);
     });
 
+    it('interrupts an activity whose conditional boundary event already holds before it does its work, as Camunda', async () => {
+      const watched = (interrupting: boolean) =>
+        wrap(
+          interrupting ? 'interrupted' : 'joined',
+          `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}
+           <bpmn:userTask id="work"><bpmn:extensionElements><camunda:taskListener event="create" expression="\${log.add('created')}" /></bpmn:extensionElements></bpmn:userTask>
+           ${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />
+           <bpmn:boundaryEvent id="urgent" attachedToRef="work" cancelActivity="${interrupting}"><bpmn:conditionalEventDefinition>
+             <bpmn:condition xsi:type="bpmn:tFormalExpression">\${level &gt; 5}</bpmn:condition>
+           </bpmn:conditionalEventDefinition></bpmn:boundaryEvent>${flow('f3', 'urgent', 'escalated')}<bpmn:userTask id="escalated" />`,
+        );
+      const engine = await engineWith(watched(true), watched(false));
+      const log: string[] = [];
+      engine.delegates.registerBean('log', { add: (entry: string) => log.push(entry) });
+      const high = { level: { type: 'integer' as const, value: 9, valueInfo: {} } };
+      const interrupted = await start(engine, 'interrupted', high);
+      expect(await keys(engine, interrupted.id)).toEqual(['escalated']);
+      expect(log).toEqual([]);
+      expect(await engine.history.tasks.findTasks({ processInstanceId: interrupted.id, taskDefinitionKey: 'work' })).toEqual([]);
+      // Non-interrupting: the event's path runs first, then the activity does its work.
+      const joined = await start(engine, 'joined', high);
+      expect(await keys(engine, joined.id)).toEqual(['escalated', 'work']);
+      expect(log).toEqual(['created']);
+    });
+
     it('refuses an event-based gateway followed by anything but a catch event, or with asyncAfter', async () => {
       const engine = await engineWith();
       const refusal = async (body: string) => {
