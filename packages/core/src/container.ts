@@ -53,6 +53,7 @@ import { HistoricInstanceDeletionJobHandler } from './services/batch/types/histo
 import { RuntimeEnvironment } from './runtime/runtime-environment.js';
 import {
   AsyncContinuationJobHandler,
+  SignalEventJobHandler,
   BoundaryTimerJobHandler,
   EventSubProcessTimerJobHandler,
   IntermediateTimerJobHandler,
@@ -139,6 +140,7 @@ export function createContainer(ports: ContainerPorts): Container {
   container.bind(JOB_HANDLER).to(TaskListenerTimerJobHandler);
   container.bind(JOB_HANDLER).to(BoundaryTimerJobHandler);
   container.bind(JOB_HANDLER).to(TimerStartEventJobHandler);
+  container.bind(JOB_HANDLER).to(SignalEventJobHandler);
   container.bind(JOB_HANDLER).to(EventSubProcessTimerJobHandler);
   container.bind(JobExecutor).toSelf();
   return container;

@@ -5,6 +5,7 @@ import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
 import type { JobHandler } from '../jobs/job-handler.js';
 import { completeRun, openInstance } from './open-instance.js';
+import { receiveSignalJob, SIGNAL_EVENT_JOB } from './events/signals.js';
 import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes } from './runtime-jobs.js';
 import { startInstance } from './start-instance.js';
@@ -139,6 +140,18 @@ async function fireTimerEvent(ctx: CommandContext, env: RuntimeEnvironment, job:
   if (!event) throw new ProcessEngineException(`${label} '${job.handlerConfiguration}' of job '${job.id}' does not exist`);
   runner.trigger(execution, event.id);
   await completeRun(ctx, runner);
+}
+
+/** An async signal throw's delivery to one subscription (Camunda's ProcessEventJobHandler, type "event"). */
+@injectable()
+export class SignalEventJobHandler implements JobHandler {
+  readonly type = SIGNAL_EVENT_JOB;
+
+  constructor(@inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment) {}
+
+  execute(ctx: CommandContext, job: Job): Promise<void> {
+    return receiveSignalJob(ctx, this.env, job.handlerConfiguration ?? '');
+  }
 }
 
 /** Timer start events: each firing starts an instance of the definition; cycles schedule the next. */

@@ -343,6 +343,42 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       expect(await keys(engine, local.id)).toEqual(['side']);
     });
 
+    it("delivers a camunda:async signal to catch events and start events in jobs without its payload, to boundary events at once (Camunda's event jobs)", async () => {
+      const signal = '<bpmn:signal id="s_go" name="go" />';
+      const thrower = wrap(
+        'asyncThrower',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'shout')}
+         <bpmn:intermediateThrowEvent id="shout"><bpmn:signalEventDefinition signalRef="s_go" camunda:async="true"><bpmn:extensionElements><camunda:in source="a" target="b" /></bpmn:extensionElements></bpmn:signalEventDefinition></bpmn:intermediateThrowEvent>
+         ${flow('f2', 'shout', 'end')}<bpmn:endEvent id="end" />`,
+        signal,
+      );
+      const catcher = wrap(
+        'asyncCatcher',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+         ${flow('f2', 'fork', 'wait')}<bpmn:intermediateCatchEvent id="wait" camunda:jobPriority="7"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:intermediateCatchEvent>${flow('f3', 'wait', 'caught')}<bpmn:userTask id="caught" />
+         ${flow('f4', 'fork', 'work')}<bpmn:userTask id="work" /><bpmn:boundaryEvent id="stop" attachedToRef="work"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:boundaryEvent>${flow('f5', 'stop', 'stopped')}<bpmn:userTask id="stopped" />`,
+        signal,
+      );
+      const starter = wrap('asyncStarted', `<bpmn:startEvent id="start"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:startEvent>${flow('f1', 'start', 'begun')}<bpmn:userTask id="begun" />`, signal);
+      const engine = await engineWith(thrower, catcher, starter);
+      const waiting = await start(engine, 'asyncCatcher');
+      expect(await keys(engine, waiting.id)).toEqual(['work']);
+      await start(engine, 'asyncThrower', { a: { type: 'integer', value: 42, valueInfo: {} } });
+      // The boundary event took the signal at once; the catch event and the start event wait for their jobs.
+      expect(await keys(engine, waiting.id)).toEqual(['stopped']);
+      expect(await engine.runtime.findProcessInstances({ processDefinitionKey: 'asyncStarted' })).toEqual([]);
+      const jobs = await engine.management.findJobs({});
+      expect(jobs.map((job) => [job.activityId, job.handlerType, job.priority, job.executionId === null]).sort()).toEqual([
+        ['start', 'event', 0, true],
+        ['wait', 'event', 7, false],
+      ]);
+      for (const job of jobs) await engine.management.executeJob(job.id);
+      expect(await keys(engine, waiting.id)).toEqual(['caught', 'stopped']);
+      const [started] = await engine.runtime.findProcessInstances({ processDefinitionKey: 'asyncStarted' });
+      expect(await keys(engine, started!.id)).toEqual(['begun']);
+      expect(await engine.runtime.getVariables(started!.id)).toEqual({});
+    });
+
     it('interrupts an activity whose conditional boundary event already holds before it does its work, as Camunda', async () => {
       const watched = (interrupting: boolean) =>
         wrap(

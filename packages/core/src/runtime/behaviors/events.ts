@@ -38,7 +38,8 @@ export const signalThrow = (end: boolean): ActivityBehavior => ({
     const name = definition?.signalName ? String(runner.evaluate(execution, definition.signalName) ?? '') : '';
     // Camunda's ThrowSignalEventActivityBehavior: the camunda:in payload of the signal's definition goes with it.
     const { variables, businessKey } = definition ? inputPayload(runner, execution, element, definition) : { variables: {}, businessKey: null };
-    await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId, variables, businessKey }, runner);
+    const async = definition?.camunda.async === true;
+    await throwSignal(runner.ctx, runner.env, { name, tenantId: runner.definition.tenantId, variables, businessKey, async }, runner);
     if (!end) return runner.leave(execution);
     await runner.endAtEndEvent(execution);
   },

@@ -6,6 +6,10 @@ import type { ProcessRunner } from '../process-runner.js';
 import type { RuntimeEnvironment } from '../runtime-environment.js';
 import { startInstance } from '../start-instance.js';
 import type { TypedValue } from '../variables/index.js';
+import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
+import { createJob } from '../../jobs/create-job.js';
+import { evaluateExpression } from '../expressions/index.js';
+import { declaredPriority, jobContext } from '../priority.js';
 
 export interface SignalThrow {
   name: string;
@@ -16,6 +20,11 @@ export interface SignalThrow {
   withoutTenantId?: boolean;
   /** The business key of the instances the signal starts (a throw event's camunda:in businessKey). */
   businessKey?: string | null;
+  /**
+   * A throw event's camunda:async: intermediate catch events and process start events receive the
+   * signal in a job each (Camunda's "event" job, which carries no payload); others at once.
+   */
+  async?: boolean;
 }
 
 /**
@@ -67,14 +76,62 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   }
   // Camunda's SignalEventReceivedCmd: the waiting executions first, then the start events.
   for (const subscription of waiting) {
-    const runner = thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId!);
-    const execution = runner?.tree.executions.get(subscription.executionId!);
-    if (!runner || !execution) continue;
-    for (const [name, value] of Object.entries(signal.variables ?? {})) runner.variables.setVisible(execution.id, name, value);
-    runner.trigger(execution, subscription.activityId!);
-    if (runner !== thrower) await completeRun(ctx, runner);
+    if (signal.async && (await receivesAsync(ctx, env, subscription, await definitionOf(subscription.processDefinitionId!)))) continue;
+    await deliverSignal(ctx, env, subscription, signal.variables ?? {}, thrower);
   }
   for (const { subscription, definition } of starts) {
+    if (signal.async && (await receivesAsync(ctx, env, subscription, definition))) continue;
     await startInstance(ctx, env, definition, { variables: signal.variables, businessKey: signal.businessKey ?? null, startActivityId: subscription.activityId! });
   }
+}
+
+/** A waiting execution receives a signal: the variables, then it moves on. */
+async function deliverSignal(ctx: CommandContext, env: RuntimeEnvironment, subscription: EventSubscription, variables: Record<string, TypedValue>, thrower: ProcessRunner | null): Promise<void> {
+  const runner = thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId!);
+  const execution = runner?.tree.executions.get(subscription.executionId!);
+  if (!runner || !execution) return;
+  for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
+  runner.trigger(execution, subscription.activityId!);
+  if (runner !== thrower) await completeRun(ctx, runner);
+}
+
+/**
+ * Camunda's EventSubscriptionEntity.scheduleEventAsync: a subscription of an intermediate catch
+ * event or a process's start event gets a job that delivers the signal later (its catching
+ * activity's priority); false for the others (boundary events, event sub-processes), which take it now.
+ */
+async function receivesAsync(ctx: CommandContext, env: RuntimeEnvironment, subscription: EventSubscription, definition: ProcessDefinition | null): Promise<boolean> {
+  const model = definition ? await env.models.get(ctx, definition) : null;
+  const element = model?.activity(subscription.activityId ?? '');
+  if (!definition || !model || !element) return false;
+  const catching = element.type === 'bpmn:IntermediateCatchEvent' || (element.type === 'bpmn:StartEvent' && element.scopeId === model.key);
+  if (!catching) return false;
+  await createJob(ctx, {
+    type: 'message',
+    handlerType: SIGNAL_EVENT_JOB,
+    handlerConfiguration: subscription.id,
+    executionId: subscription.executionId,
+    processInstanceId: subscription.processInstanceId,
+    activityId: element.id,
+    processDefinitionId: definition.id,
+    processDefinitionKey: definition.key,
+    deploymentId: definition.deploymentId,
+    tenantId: definition.tenantId,
+    priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, NO_VARIABLES), jobContext(element, SIGNAL_EVENT_JOB, null)),
+  });
+  return true;
+}
+
+const NO_VARIABLES = { has: () => false, resolve: () => undefined };
+
+/** Camunda's ProcessEventJobHandler type. */
+export const SIGNAL_EVENT_JOB = 'event';
+
+/** Delivers the signal of an async throw to its subscription (no payload, as Camunda's); a subscription gone meanwhile is ignored. */
+export async function receiveSignalJob(ctx: CommandContext, env: RuntimeEnvironment, subscriptionId: string): Promise<void> {
+  const [subscription] = await ctx.eventSubscriptions.find({ id: subscriptionId });
+  if (!subscription) return;
+  if (subscription.executionId !== null) return deliverSignal(ctx, env, subscription, {}, null);
+  const definition = await ctx.processDefinitions.findById(subscription.processDefinitionId!);
+  if (definition && !definition.suspended) await startInstance(ctx, env, definition, { startActivityId: subscription.activityId! });
 }
