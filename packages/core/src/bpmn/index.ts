@@ -21,5 +21,6 @@ export type {
   ParameterValue,
   ScriptModel,
   SequenceFlowModel,
+  TaskAssignmentModel,
   TimerModel,
 } from './model/flow-element.js';
