@@ -22,6 +22,7 @@ export type {
   ParameterValue,
   ScriptModel,
   SequenceFlowModel,
+  TaskAssignmentModel,
   TimerModel,
 } from './model/flow-element.js';
 export { hasCondition } from './model/flow-element.js';

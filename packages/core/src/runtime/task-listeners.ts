@@ -1,28 +1,23 @@
 import type { FlowElementModel, ListenerModel } from '../bpmn/index.js';
-import { ProcessEngineException } from '../errors/exceptions.js';
+import { suspendedEntity } from '../errors/exceptions.js';
 import type { Task } from '../services/task/task.js';
 import { TaskLocalVariables } from '../services/task/task-local-variables.js';
 import type { Execution } from './execution.js';
 import { executionFacade, plainValue } from './execution-facade.js';
 import { invokeDelegation } from './listeners.js';
 import type { ProcessRunner } from './process-runner.js';
+import { ListenerTaskLinks } from './task-links.js';
 import { untypedValue } from './variables/index.js';
 
 /** Camunda's task listener events (timeout: a timeout listener's timer fired). */
 export type TaskListenerEvent = 'create' | 'assignment' | 'update' | 'complete' | 'delete' | 'timeout';
 
-/** A new task's candidates, which a create listener may change. */
-export interface TaskCandidates {
-  users: string[];
-  groups: string[];
-}
-
 /**
- * A task being created, before its row is written: its candidates and local variables, which its
- * create (and assignment) listeners may change; the creator writes both after the task.
+ * A task being created, before its row is written: its identity links and local variables, which
+ * its create (and assignment) listeners may change; the creator writes both after the task.
  */
 export interface CreatingTask {
-  candidates: TaskCandidates;
+  links: ListenerTaskLinks;
   variables: TaskLocalVariables;
 }
 
@@ -35,8 +30,9 @@ export function hasTaskListeners(element: FlowElementModel | undefined, event: T
  * Runs the user task's camunda:taskListener elements of the event, in model order: a class
  * (registered with engine.delegates), an expression, a delegate expression or a script, each given
  * Camunda's DelegateTask as `task`. What a listener sets on the task changes `task` (and, while it
- * is being created, `creating`) in place; its local variables are written when the listeners are
- * done (a task being created: by its creator), its other variables go through its execution.
+ * is being created, `creating`) in place; its local variables and identity links are written when
+ * the listeners are done (a task being created: by its creator), its other variables go through
+ * its execution.
  */
 export async function fireTaskListeners(
   runner: ProcessRunner,
@@ -65,10 +61,15 @@ async function runListeners(
 ): Promise<void> {
   if (listeners.length === 0) return;
   const locals = creating?.variables ?? (await TaskLocalVariables.of(runner.ctx, task.id));
-  const facade = delegateTask(runner, execution, event, task, creating?.candidates ?? null, locals);
+  const links = creating?.links ?? (await ListenerTaskLinks.of(runner.ctx, task.id));
+  const facade = delegateTask(runner, execution, event, task, links, locals);
   for (const listener of listeners) await invokeDelegation(runner, execution, listener, activityId, facade);
-  if (!creating) await locals.flush(runner.ctx, task);
+  if (creating) return;
+  await locals.flush(runner.ctx, task);
+  await links.flush(runner.ctx, task);
 }
+
+const CANDIDATE = 'candidate';
 
 /** The task fields a listener may set. */
 const LISTENER_FIELDS = ['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const;
@@ -80,24 +81,27 @@ export function listenerChanges(before: Task, after: Task): Partial<Task> | null
 }
 
 /**
- * Camunda's DelegateTask: the task's getters and setters, its candidates while it is created, and
- * its variables as a variable scope whose parent is its execution (AbstractVariableScope: a name the
- * task holds is the task's, any other its execution's).
+ * Camunda's DelegateTask: the task's getters and setters, its identity links, and its variables as a
+ * variable scope whose parent is its execution (AbstractVariableScope: a name the task holds is the
+ * task's, any other its execution's).
  */
-function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, candidates: TaskCandidates | null, locals: TaskLocalVariables) {
+function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, links: ListenerTaskLinks, locals: TaskLocalVariables) {
   const onExecution = executionFacade(execution, runner);
   const localsRecord = () => Object.fromEntries(locals.names().map((name) => [name, plainValue(locals.get(name))]));
   const setVariable = (name: string, value: unknown) => (locals.has(name) ? locals.set(name, untypedValue(value)) : onExecution.setVariable(name, value));
   const setVariableLocal = (name: string, value: unknown) => locals.set(name, untypedValue(value));
-  const changeCandidates = (kind: keyof TaskCandidates, ids: readonly string[], add: boolean) => {
-    if (!candidates) throw new ProcessEngineException(`Task '${task.id}': candidates can be changed by a create listener only`);
-    const list = candidates[kind];
-    for (const id of ids) {
-      const index = list.indexOf(id);
-      if (add && index < 0) list.push(id);
-      if (!add && index >= 0) list.splice(index, 1);
-    }
+  // TaskEntity.addIdentityLink / deleteIdentityLink: ensureTaskActive first.
+  const addLink = (userId: string | null, groupId: string | null, type: string | null) => {
+    if (task.suspended) throw suspendedEntity('task', task.id);
+    links.add({ userId, groupId, type });
   };
+  // deleteUser/GroupIdentityLink do nothing for a null id.
+  const deleteLink = (userId: string | null, groupId: string | null, type: string | null) => {
+    if (userId === null && groupId === null) return;
+    if (task.suspended) throw suspendedEntity('task', task.id);
+    links.delete({ userId, groupId, type });
+  };
+  const candidateIds = (kind: 'userId' | 'groupId') => links.candidates().flatMap((link) => (link[kind] === null ? [] : [link[kind]]));
   return {
     getId: () => task.id,
     getEventName: () => event,
@@ -122,14 +126,19 @@ function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskLi
     getExecutionId: () => task.executionId,
     getExecution: () => onExecution,
     getTenantId: () => task.tenantId,
-    getCandidateUsers: () => [...(candidates?.users ?? [])],
-    getCandidateGroups: () => [...(candidates?.groups ?? [])],
-    addCandidateUser: (userId: string) => changeCandidates('users', [userId], true),
-    addCandidateUsers: (userIds: readonly string[]) => changeCandidates('users', userIds, true),
-    addCandidateGroup: (groupId: string) => changeCandidates('groups', [groupId], true),
-    addCandidateGroups: (groupIds: readonly string[]) => changeCandidates('groups', groupIds, true),
-    deleteCandidateUser: (userId: string) => changeCandidates('users', [userId], false),
-    deleteCandidateGroup: (groupId: string) => changeCandidates('groups', [groupId], false),
+    getCandidates: () => links.candidates().map((link) => ({ ...link, taskId: task.id })),
+    getCandidateUsers: () => candidateIds('userId'),
+    getCandidateGroups: () => candidateIds('groupId'),
+    addCandidateUser: (userId: string) => addLink(userId, null, CANDIDATE),
+    addCandidateUsers: (userIds: Iterable<string>) => [...userIds].forEach((userId) => addLink(userId, null, CANDIDATE)),
+    addCandidateGroup: (groupId: string) => addLink(null, groupId, CANDIDATE),
+    addCandidateGroups: (groupIds: Iterable<string>) => [...groupIds].forEach((groupId) => addLink(null, groupId, CANDIDATE)),
+    addUserIdentityLink: (userId: string | null, type: string | null) => addLink(userId, null, type),
+    addGroupIdentityLink: (groupId: string | null, type: string | null) => addLink(null, groupId, type),
+    deleteCandidateUser: (userId: string | null) => deleteLink(userId, null, CANDIDATE),
+    deleteCandidateGroup: (groupId: string | null) => deleteLink(null, groupId, CANDIDATE),
+    deleteUserIdentityLink: (userId: string | null, type: string | null) => deleteLink(userId, null, type),
+    deleteGroupIdentityLink: (groupId: string | null, type: string | null) => deleteLink(null, groupId, type),
     getVariable: (name: string) => (locals.has(name) ? plainValue(locals.get(name)) : onExecution.getVariable(name)),
     getVariableLocal: (name: string) => plainValue(locals.get(name)),
     getVariables: () => ({ ...onExecution.getVariables(), ...localsRecord() }),

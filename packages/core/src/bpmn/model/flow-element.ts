@@ -107,6 +107,17 @@ export interface ListenerModel {
   readonly fields: readonly FieldModel[];
 }
 
+/**
+ * A user task's assignment as Camunda's TaskDefinition holds it: the assignee expression (from
+ * bpmn:humanPerformer or camunda:assignee) and the candidate expressions (from bpmn:potentialOwner,
+ * then camunda:candidateUsers / candidateGroups), one per comma-separated entry.
+ */
+export interface TaskAssignmentModel {
+  readonly assignee: string | null;
+  readonly candidateUsers: readonly string[];
+  readonly candidateGroups: readonly string[];
+}
+
 /** Camunda's id suffix of the scope that runs a multi-instance activity's instances. */
 export const MI_BODY_SUFFIX = '#multiInstanceBody';
 
@@ -171,6 +182,8 @@ export interface FlowElementModel {
   readonly failedJobRetryTimeCycle: string | null;
   readonly executionListeners: readonly ListenerModel[];
   readonly taskListeners: readonly ListenerModel[];
+  /** A user task's assignee and candidates; null for any other element. */
+  readonly taskAssignment: TaskAssignmentModel | null;
   /** camunda:properties, in document order (names may repeat). */
   readonly properties: readonly { readonly name: string; readonly value: string | null }[];
   /** Every extension element as plain data (formData, connector, in/out mappings…), references as ids. */

@@ -24,6 +24,7 @@ import {
   toPlainData,
   type ModdleElement,
 } from './moddle-element.js';
+import { taskAssignmentOf } from './task-assignment.js';
 import type { UnresolvedReferences } from './unresolved-references.js';
 
 /** The flow nodes and sequence flows of a process at every depth, in document order per scope. */
@@ -153,6 +154,7 @@ function toFlowElement(
     failedJobRetryTimeCycle: failedJobRetryTimeCycleOf(node),
     executionListeners: listenersOf(node, 'camunda:ExecutionListener'),
     taskListeners: listenersOf(node, 'camunda:TaskListener'),
+    taskAssignment: taskAssignmentOf(node),
     properties: propertiesOf(node),
     extensions: frozenList(extensionsOf(node).map(toPlainData)),
   });

@@ -7,6 +7,7 @@ import { TaskHistory } from '../../history/task-history.js';
 import { grantTaskDefaults } from '../../services/authorization/default-authorizations.js';
 import { fireTaskListeners } from '../task-listeners.js';
 import { TaskLocalVariables } from '../../services/task/task-local-variables.js';
+import { ListenerTaskLinks } from '../task-links.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { addDuration, parseDateTime, parseDuration } from '../timers/iso8601.js';
@@ -15,9 +16,9 @@ import { addDuration, parseDateTime, parseDuration } from '../timers/iso8601.js'
 export const userTask: ActivityBehavior = {
   async execute(runner, execution, element) {
     runner.wroteRows = true;
-    const text = (name: string) => optionalText(runner, execution, element, name);
+    const assignment = element.taskAssignment;
     const id = runner.ctx.ids.next();
-    const assignee = text('assignee');
+    const assignee = optionalText(runner, execution, assignment?.assignee);
     const task: Task = {
       id,
       name: element.name === null ? null : String(runner.evaluate(execution, element.name) ?? ''),
@@ -34,12 +35,15 @@ export const userTask: ActivityBehavior = {
       executionId: execution.id,
       processDefinitionId: runner.definition.id,
       activityInstanceId: execution.activityInstanceId,
-      formKey: text('formKey'),
+      formKey: optionalText(runner, execution, element.camunda.formKey),
       suspended: false,
       tenantId: runner.definition.tenantId,
     };
-    const candidates = { users: list(text('candidateUsers')), groups: list(text('candidateGroups')) };
-    const creating = { candidates, variables: TaskLocalVariables.none() };
+    const candidates = {
+      users: candidatesOf(runner, execution, assignment?.candidateUsers ?? []),
+      groups: candidatesOf(runner, execution, assignment?.candidateGroups ?? []),
+    };
+    const creating = { links: ListenerTaskLinks.creating(candidates), variables: TaskLocalVariables.none() };
     // Camunda's order: create, then assignment when the task has an assignee; both may change it.
     await runner.catchingBpmnErrors(execution, async () => {
       await fireTaskListeners(runner, execution, element, 'create', task, creating);
@@ -48,6 +52,7 @@ export const userTask: ActivityBehavior = {
     runner.tree.history.taskCreated(execution.activityInstanceId, id, task.assignee);
     await runner.ctx.tasks.insert(task, candidates);
     await creating.variables.flush(runner.ctx, task);
+    await creating.links.flush(runner.ctx, task);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
     await grantTaskDefaults(runner.ctx, task, candidates);
     // Timeout listeners: a timer job each (Camunda's TimerTaskListenerJobHandler), removed with the task.
@@ -61,8 +66,7 @@ export const userTask: ActivityBehavior = {
   },
 };
 
-function optionalText(runner: ProcessRunner, execution: Execution, element: FlowElementModel, attribute: string): string | null {
-  const raw = element.camunda[attribute];
+function optionalText(runner: ProcessRunner, execution: Execution, raw: unknown): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return null;
@@ -100,4 +104,23 @@ function priorityOf(runner: ProcessRunner, execution: Execution, element: FlowEl
   throw new ProcessEngineException(`Priority expression does not resolve to a number: ${String(raw)}`);
 }
 
-const list = (text: string | null) => (text ? text.split(',').map((part) => part.trim()).filter(Boolean) : []);
+/**
+ * Camunda's TaskDecorator.initializeTaskCandidateUsers / Groups: each candidate expression gives a
+ * text (split at commas) or a collection of ids; anything else, null too, fails.
+ */
+function candidatesOf(runner: ProcessRunner, execution: Execution, expressions: readonly string[]): string[] {
+  return expressions.flatMap((expression) => {
+    const value = runner.evaluate(execution, expression);
+    if (typeof value === 'string') return splitCandidates(value);
+    if (Array.isArray(value) || value instanceof Set) return [...value].map(String);
+    throw new ProcessEngineException('Expression did not resolve to a string or collection of strings');
+  });
+}
+
+/** Java's `split("[\\s]*,[\\s]*")`, as TaskDecorator.extractCandidates uses it: trailing empty parts are dropped. */
+function splitCandidates(text: string): string[] {
+  const parts = text.split(/\s*,\s*/);
+  if (parts.length === 1) return parts;
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}

@@ -3,11 +3,12 @@ import { connectorOf, extensionsOf, inputOutputOf } from '../camunda-extensions.
 import { multiInstanceOf } from '../flow-elements.js';
 import { miBodyId } from '../../model/flow-element.js';
 import { flowNodesOf, scopesOf, startsAsExpression, type ModdleElement } from '../moddle-element.js';
+import { checkTaskAssignment } from '../task-assignment.js';
 import { referenceOf, type RuleContext } from './rule-context.js';
 
 const TASK_TYPES = new Set(['mail', 'shell', 'external']);
 
-/** Camunda's checks on boundary events, call activities and service-task-like activities. */
+/** Camunda's checks on boundary events, call activities, user tasks' assignment and service-task-like activities. */
 export function checkActivities(process: ModdleElement, context: RuleContext): void {
   checkPriority(process, 'jobPriority', context);
   checkPriority(process, 'taskPriority', context);
@@ -32,6 +33,9 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
           break;
         case 'bpmn:CallActivity':
           checkCallActivity(node, context);
+          break;
+        case 'bpmn:UserTask':
+          checkTaskAssignment(node, context.report);
           break;
         case 'bpmn:ServiceTask':
           checkServiceTaskLike(node, 'serviceTask', context);
