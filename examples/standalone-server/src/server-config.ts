@@ -71,6 +71,8 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       ...historyCleanupWindow(env.TRELLIS_HISTORY_CLEANUP_WINDOW),
       // The engine validates it (days, or P<n>D) when it starts.
       ...(env.TRELLIS_TASK_METRICS_TIME_TO_LIVE ? { taskMetricsTimeToLive: env.TRELLIS_TASK_METRICS_TIME_TO_LIVE } : {}),
+      ...(env.TRELLIS_FAILED_JOB_RETRY_TIME_CYCLE ? { failedJobRetryTimeCycle: env.TRELLIS_FAILED_JOB_RETRY_TIME_CYCLE } : {}),
+      reevaluateTimeCycleWhenDue: flag(env.TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE, 'TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE'),
     },
   };
 }

@@ -47,6 +47,13 @@ export interface EngineConfig {
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
   /**
+   * Camunda's failedJobRetryTimeCycle: the retry cycle (`R5/PT5M`, `PT1M,PT10M`, …) of the jobs of
+   * activities that declare none themselves; default null (three retries at once).
+   */
+  failedJobRetryTimeCycle?: string | null;
+  /** Camunda's reevaluateTimeCycleWhenDue: a timer cycle given as an expression is evaluated again at each firing (default false). */
+  reevaluateTimeCycleWhenDue?: boolean;
+  /**
    * Scripts in models (script tasks, camunda:script) run only when enabled: JavaScript in a
    * node:vm context, which isolates globals but is no security boundary against hostile authors.
    */
@@ -161,6 +168,8 @@ export interface ResolvedEngineConfig {
   login: LoginConfig;
   enablePasswordPolicy: boolean;
   jobExecutor: JobExecutorConfig;
+  failedJobRetryTimeCycle: string | null;
+  reevaluateTimeCycleWhenDue: boolean;
   scripting: ScriptingConfig;
   engineName: string;
   historyTimeToLive: number | null;
@@ -206,6 +215,8 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
       lockTimeMs: config.jobExecutor?.lockTimeMs ?? 5 * 60 * 1000,
       maxJobsPerAcquisition: config.jobExecutor?.maxJobsPerAcquisition ?? 3,
     },
+    failedJobRetryTimeCycle: config.failedJobRetryTimeCycle?.trim() || null,
+    reevaluateTimeCycleWhenDue: config.reevaluateTimeCycleWhenDue ?? false,
     scripting: { enabled: config.scripting?.enabled ?? false, timeoutMs: config.scripting?.timeoutMs ?? 1000 },
     engineName: config.engineName ?? 'default',
     historyTimeToLive,

@@ -135,7 +135,7 @@ export class JobExecutor {
     if (!handler) throw new Error(`No job handler for type '${job.handlerType}'`);
     // Queued before the handler runs the instance on, so the instance's history statement carries it (rolled back with a failure).
     JobLog.succeeded(ctx, job);
-    await scheduleNextCycle(ctx, job);
+    await scheduleNextCycle(ctx, this.env, job);
     if ((await handler.execute(ctx, job)) !== 'kept') await ctx.jobs.delete(job);
     if (job.exceptionMessage !== null) {
       await endFailedJobIncident(ctx, job.id);
@@ -147,7 +147,7 @@ export class JobExecutor {
   private async recordFailure(ctx: CommandContext, job: Job, error: unknown): Promise<void> {
     await recordJobFailure(ctx, job, error, await this.retryCycleOf(ctx, job));
     // Camunda's RepeatingFailedJobListener: a repeating timer's next firing is scheduled all the same, once.
-    if (await scheduleNextCycle(ctx, job)) await ctx.jobs.stopRepeating(job);
+    if (await scheduleNextCycle(ctx, this.env, job)) await ctx.jobs.stopRepeating(job);
     ctx.afterCommit(() => this.metrics.mark('job-failed'));
   }
 
@@ -186,7 +186,8 @@ export class JobExecutor {
     if (!RETRY_CYCLE_JOBS.has(job.handlerType) || !job.processDefinitionId || !job.activityId) return null;
     const definition = await ctx.processDefinitions.findById(job.processDefinitionId);
     if (!definition) return null;
-    let text = (await this.models.get(ctx, definition)).activity(scopeElementId(job.activityId))?.failedJobRetryTimeCycle ?? null;
+    // Camunda's DefaultFailedJobParseListener: the activity's own cycle, else the engine's.
+    let text = (await this.models.get(ctx, definition)).activity(scopeElementId(job.activityId))?.failedJobRetryTimeCycle ?? ctx.config.failedJobRetryTimeCycle;
     for (let depth = 0; text !== null && startsAsExpression(text); depth++) {
       text = depth < 8 ? await this.evaluateRetryCycle(ctx, job, text) : null;
     }

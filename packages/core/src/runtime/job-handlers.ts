@@ -7,9 +7,11 @@ import type { JobHandler } from '../jobs/job-handler.js';
 import { completeRun, openInstance } from './open-instance.js';
 import { receiveSignalJob, SIGNAL_EVENT_JOB } from './events/signals.js';
 import { RuntimeEnvironment } from './runtime-environment.js';
-import { JobHandlerTypes } from './runtime-jobs.js';
+import { JobHandlerTypes, resolveTimerText } from './runtime-jobs.js';
+import { evaluateExpression } from './expressions/index.js';
+import type { FlowElementModel, TimerModel } from '../bpmn/index.js';
 import { startInstance } from './start-instance.js';
-import { parseTimer } from './timers/index.js';
+import { parseTimer, prepareRepeat } from './timers/index.js';
 import { enclosingBody, instanceCompleted, scopeElementId } from './multi-instance.js';
 import { fireTaskListener, listenerChanges } from './task-listeners.js';
 import { updateTask } from '../services/task/task-update.js';
@@ -26,21 +28,71 @@ async function openJobExecution(ctx: CommandContext, env: RuntimeEnvironment, jo
  * A repeating timer about to fire schedules its next firing as a new job (Camunda's
  * TimerEntity.preExecute): the next instant of its cycle after now (less the offset a cascading
  * due date change added, which the new due date gets back), with the firing job's retries and
- * priority. Null when none is left.
+ * priority. With reevaluateTimeCycleWhenDue, a cycle declared as an expression is evaluated again
+ * first and a changed cycle replaces the job's. Null when none is left.
  */
-export async function scheduleNextCycle(ctx: CommandContext, job: Job): Promise<Job | null> {
+export async function scheduleNextCycle(ctx: CommandContext, env: RuntimeEnvironment, job: Job): Promise<Job | null> {
   if (job.type !== 'timer' || !job.repeat) return null;
-  const schedule = parseTimer('timeCycle', job.repeat);
-  if (!schedule.repeats()) return null;
   const now = ctx.clock.now();
+  const current = ctx.config.reevaluateTimeCycleWhenDue ? await reevaluatedCycle(ctx, env, job, now) : job.repeat;
+  const schedule = parseTimer('timeCycle', current);
+  if (!schedule.repeats()) return null;
   // Camunda's cron cycles ignore the offset.
-  const offset = job.repeat.startsWith('R') ? job.repeatOffset : 0;
+  const offset = current.startsWith('R') ? job.repeatOffset : 0;
   const next = schedule.nextDueDate(new Date(now.getTime() - offset));
   if (!next) return null;
   // A cycle still in the form Trellis once stored (R<n>/<duration>, counted down) goes on that way.
-  const repeat = job.repeat.startsWith('R') && job.repeat.split('/').length === 2 ? schedule.afterFiring() : job.repeat;
+  const repeat = current.startsWith('R') && current.split('/').length === 2 ? schedule.afterFiring() : current;
   const { id: _id, createTime: _created, lockOwner: _owner, lockExpirationTime: _expiry, ...rest } = job;
   return createJob(ctx, { ...rest, dueDate: new Date(next.getTime() + offset), repeat, exceptionMessage: null, exceptionStacktrace: null, failedActivityId: null });
+}
+
+/**
+ * Camunda's TimerEntity.adjustRepeatBasedOnNewExpression: the job's cycle after its declaration's
+ * expression was evaluated again — a cron expression as it is, the same repeating interval kept with
+ * its start, another one from now.
+ */
+async function reevaluatedCycle(ctx: CommandContext, env: RuntimeEnvironment, job: Job, now: Date): Promise<string> {
+  const repeat = job.repeat!;
+  const declaration = await timerDeclarationOf(ctx, env, job);
+  if (!declaration || !/[$#]\{/.test(declaration.timer.expression)) return repeat;
+  const value = await declaration.evaluated();
+  if (!value.startsWith('R')) return value;
+  const [currentParts, newParts] = [repeat.split('/'), value.split('/')];
+  const same =
+    !repeat.startsWith('R') ? false
+    : currentParts.length === 3 && newParts.length === 2 ? currentParts[0] === newParts[0] && currentParts[2] === newParts[1]
+    : currentParts.length === 3 && newParts.length === 3 ? repeat === value
+    : true;
+  return same ? repeat : prepareRepeat(value, now);
+}
+
+/**
+ * A timer job's declaration: its activity's timer event definition, or for a timeout task listener
+ * (`<task>$<listener id>`) the listener's, with the timer's text evaluated now on the job's
+ * execution (without one, on no variables). Null when the model has none.
+ */
+export async function timerDeclarationOf(
+  ctx: CommandContext,
+  env: RuntimeEnvironment,
+  job: Job,
+): Promise<{ element: FlowElementModel; timer: TimerModel; evaluated(): Promise<string> } | null> {
+  const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
+  const element = definition && job.activityId ? (await env.models.get(ctx, definition)).activity(job.activityId) : undefined;
+  const listenerId = job.handlerType === JobHandlerTypes.taskListenerTimer ? ((job.handlerConfiguration ?? '').split('$')[1] ?? '') : null;
+  const timer =
+    listenerId !== null
+      ? element?.taskListeners.find((each) => each.event === 'timeout' && (each.id ?? '') === listenerId)?.timer
+      : element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
+  if (!element || !timer) return null;
+  const evaluated = async () => {
+    const runner = job.processInstanceId ? await openInstance(ctx, env, job.processInstanceId) : null;
+    const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
+    return resolveTimerText(timer, (expression) =>
+      runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
+    );
+  };
+  return { element, timer, evaluated };
 }
 
 @injectable()

@@ -71,7 +71,7 @@ export async function createTimerJob(
     handlerConfiguration: configuration,
     dueDate: schedule.firstDueDate(now),
     repeat: repeats ? prepareRepeat(text, now) : null,
-    exclusive: element.camunda.exclusive !== false,
+    exclusive: timer.exclusive,
   });
 }
 

@@ -184,6 +184,25 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await engine.history.countHistoricProcessInstances({ processDefinitionId: first!.id })).toBe(1);
   });
 
+  it("takes a timer job's exclusive flag from the timer event definition's camunda:exclusive, not the activity's", async () => {
+    const timers = wrap(
+      'exclusiveTimers',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+       ${flow('f2', 'fork', 'plain')}<bpmn:intermediateCatchEvent id="plain" camunda:exclusive="false"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+       ${flow('f3', 'plain', 'end1')}<bpmn:endEvent id="end1" />
+       ${flow('f4', 'fork', 'free')}<bpmn:intermediateCatchEvent id="free"><bpmn:timerEventDefinition camunda:exclusive="false"><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+       ${flow('f5', 'free', 'end2')}<bpmn:endEvent id="end2" />`,
+    );
+    const engine = await engineWith(timers);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'exclusiveTimers' });
+    await engine.runtime.startProcessInstanceById(definition!.id);
+    const jobs = await engine.management.findJobs({});
+    expect(jobs.map((job) => [job.activityId, job.exclusive]).sort()).toEqual([
+      ['free', false],
+      ['plain', true],
+    ]);
+  });
+
   it('schedules the next firing of a timer start cycle when this one fails', async () => {
     const failing = wrap(
       'failingStart',
@@ -558,5 +577,60 @@ describe('pruning', () => {
     expect(after.executionId).toBe(instance.id);
     expect(await engine.execution.countExecutions({ processInstanceId: instance.id })).toBe(1);
     expect(tree!.childActivityInstances.map((child) => [child.activityId, child.executionIds])).toEqual([['after', [instance.id]]]);
+  });
+});
+
+describe('engine-wide job settings', () => {
+  const deployed = async (options: { failedJobRetryTimeCycle?: string; reevaluateTimeCycleWhenDue?: boolean }, xml: string) => {
+    const engine = await createTestEngine(options);
+    engines.push(engine);
+    await engine.deployment.deploy({ resources: [{ name: 'model.bpmn', bytes: Buffer.from(xml) }] });
+    return engine;
+  };
+  const failing = (key: string, own = '') =>
+    wrap(
+      key,
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+       <bpmn:serviceTask id="call" camunda:asyncBefore="true" camunda:expression="\${nobody.call()}">${own}</bpmn:serviceTask>${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
+    );
+
+  it("retries a failing job by the engine's failedJobRetryTimeCycle unless its activity declares its own", async () => {
+    const engine = await deployed({ failedJobRetryTimeCycle: 'R2/PT10M' }, failing('byEngine'));
+    await engine.deployment.deploy({
+      resources: [{ name: 'own.bpmn', bytes: Buffer.from(failing('byActivity', '<bpmn:extensionElements><camunda:failedJobRetryTimeCycle>R5/PT1M</camunda:failedJobRetryTimeCycle></bpmn:extensionElements>')) }],
+    });
+    for (const key of ['byEngine', 'byActivity']) {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      await engine.runtime.startProcessInstanceById(definition!.id);
+    }
+    await engine.jobExecutor.runDueJobs();
+    const jobs = await engine.management.findJobs({});
+    const now = engine.clock.now().getTime();
+    expect(jobs.map((job) => [job.processDefinitionKey, job.retries, (job.dueDate!.getTime() - now) / 60_000]).sort()).toEqual([
+      ['byActivity', 4, 1],
+      ['byEngine', 1, 10],
+    ]);
+  });
+
+  it.each([
+    [false, 10],
+    [true, 30],
+  ])('evaluates a timer cycle expression again when it fires with reevaluateTimeCycleWhenDue (%s)', async (reevaluate, minutes) => {
+    const engine = await deployed(
+      { reevaluateTimeCycleWhenDue: reevaluate },
+      wrap(
+        'reminded',
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />
+         <bpmn:boundaryEvent id="remind" attachedToRef="work" cancelActivity="false"><bpmn:timerEventDefinition><bpmn:timeCycle>\${cycle}</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+         ${flow('f2', 'remind', 'note')}<bpmn:userTask id="note" />`,
+      ),
+    );
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'reminded' });
+    const instance = await engine.runtime.startProcessInstanceById(definition!.id, { variables: { cycle: { type: 'string', value: 'R/PT10M', valueInfo: {} } } });
+    await engine.runtime.modifyVariables(instance.id, { cycle: { type: 'string', value: 'R/PT30M', valueInfo: {} } });
+    engine.clock.advance(10 * 60_000);
+    await engine.jobExecutor.runDueJobs();
+    const [next] = await engine.management.findJobs({ processInstanceId: instance.id });
+    expect((next!.dueDate!.getTime() - engine.clock.now().getTime()) / 60_000).toBe(minutes);
   });
 });

@@ -5,6 +5,8 @@ export type CamundaAttributes = Readonly<Record<string, string | number | boolea
 export interface TimerModel {
   readonly kind: 'date' | 'cycle' | 'duration';
   readonly expression: string;
+  /** The timer event definition's own camunda:exclusive (Camunda's TimerDeclarationImpl; only `true` or none is exclusive). */
+  readonly exclusive: boolean;
 }
 
 /** A BPMN event definition with the message, signal, error or escalation it references already looked up. */

@@ -17,10 +17,20 @@ export function eventDefinitionsOf(event: ModdleElement, references: UnresolvedR
 }
 
 /** Camunda's order of precedence when a timer sets more than one of timeDate, timeCycle and timeDuration. */
+/**
+ * BpmnParse.parseTimer reads camunda:exclusive from the timer event definition itself (which the
+ * Camunda moddle schema does not declare there, so it is among the element's other attributes).
+ */
+function timerExclusive(definition: ModdleElement): boolean {
+  const attributes = (definition.$attrs ?? {}) as Record<string, unknown>;
+  const key = Object.keys(attributes).find((name) => name.endsWith(':exclusive'));
+  return key === undefined || attributes[key] === 'true';
+}
+
 export function timerOf(definition: ModdleElement): TimerModel | null {
   for (const [kind, property] of [['date', 'timeDate'], ['cycle', 'timeCycle'], ['duration', 'timeDuration']] as const) {
     const expression = expressionText(definition[property]);
-    if (expression) return Object.freeze({ kind, expression });
+    if (expression) return Object.freeze({ kind, expression, exclusive: timerExclusive(definition) });
   }
   return null;
 }

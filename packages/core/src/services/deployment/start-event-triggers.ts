@@ -51,6 +51,7 @@ export async function registerStartEventTriggers(
       activityId: start.activityId,
       dueDate: schedule.firstDueDate(ctx.clock.now()),
       repeat: start.timer.kind === 'cycle' ? prepareRepeat(text, ctx.clock.now()) : null,
+      exclusive: start.timer.exclusive,
       priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(element, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,

@@ -1,8 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import { openInstance } from '../../runtime/open-instance.js';
-import { JobHandlerTypes, parseTimerOrFail, resolveTimerText, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
-import { evaluateExpression } from '../../runtime/expressions/index.js';
+import { parseTimerOrFail, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
+import { timerDeclarationOf } from '../../runtime/job-handlers.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
@@ -105,21 +104,11 @@ export class ManagementService {
         throw new ProcessEngineException(`Only timer jobs can be recalculated, but the job with id '${id}' is of type '${job.handlerType}'.`);
       }
       await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
-      const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
-      const element = definition && job.activityId ? (await this.env.models.get(ctx, definition)).activity(job.activityId) : undefined;
-      // A timeout task listener's job names its listener (`<task>$<listener id>`).
-      const listenerId = job.handlerType === JobHandlerTypes.taskListenerTimer ? (job.handlerConfiguration ?? '').split('$')[1] ?? '' : null;
-      const timer =
-        listenerId !== null
-          ? element?.taskListeners.find((each) => each.event === 'timeout' && (each.id ?? '') === listenerId)?.timer
-          : element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
-      if (!element || !timer) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
-      const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
-      const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
+      const declaration = await timerDeclarationOf(ctx, this.env, job);
+      if (!declaration) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
       // The declaration decides anew, its expression evaluated now (a cycle's schedule itself stays as it was).
-      const text = resolveTimerText(timer, (expression) =>
-        runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
-      );
+      const { element, timer } = declaration;
+      const text = await declaration.evaluated();
       const base = creationDateBased ? job.createTime : ctx.clock.now();
       const [before, dueDate] = [job.dueDate, parseTimerOrFail(timer, text, element.id).firstDueDate(base)];
       await ctx.jobs.setDueDate(job, dueDate);
