@@ -91,7 +91,7 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
     holder.activityInstanceId = null;
     return cancelPath(runner, holder);
   }
-  await runner.notifyCancelled([execution.id]);
+  await runner.endCancelledActivities([execution.id]);
   runner.tree.removeActivityInstance(instanceId, true);
   await runner.deleteTasksOf(execution);
   for (const job of await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution))) JobLog.deleted(runner.ctx, job);

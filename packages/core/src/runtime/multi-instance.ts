@@ -134,7 +134,7 @@ export function innerInstanceCancelled(runner: ProcessRunner, body: Execution): 
 }
 
 async function completeBody(runner: ProcessRunner, body: Execution, element: FlowElementModel): Promise<void> {
-  // Instances a completion condition cut short are cancelled: their end listeners fire (Camunda's deleteCascade).
+  // Instances a completion condition cut short are cancelled: their end listeners and output mappings run (Camunda's deleteCascade).
   const inner: string[] = [];
   const collect = (id: string) => {
     for (const child of runner.tree.childrenOf(id)) {
@@ -143,7 +143,9 @@ async function completeBody(runner: ProcessRunner, body: Execution, element: Flo
     }
   };
   collect(body.id);
-  if (inner.length > 0) await runner.notifyCancelled(inner);
+  if (inner.length > 0) await runner.endCancelledActivities(inner);
+  // Camunda's multi-instance behaviours leave(scopeExecution): the body chooses its flows on its own execution, before it goes.
+  const flows = await runner.outgoingFlows(body, element, true);
   const holder = runner.parentOf(body);
   const compensable = await compensableInside(runner, body, element);
   await runner.removeCompletedScope(body);
@@ -151,7 +153,7 @@ async function completeBody(runner: ProcessRunner, body: Execution, element: Flo
   holder.activityId = element.id;
   holder.isActive = true;
   runner.tree.touch(holder);
-  await runner.afterActivity(holder, element, undefined, true);
+  await runner.afterActivity(holder, element, flows, true);
 }
 
 function startInstance(runner: ProcessRunner, body: Execution, path: Execution, element: FlowElementModel, index: number): void {

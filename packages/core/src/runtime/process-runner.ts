@@ -403,14 +403,14 @@ export class ProcessRunner {
     for (const child of this.tree.childrenOf(root.id)) await this.removeExecution(child, true);
     // What runs on the instance's own execution is cancelled too: its task's delete listeners, its end listeners.
     await this.fireDeleteListeners(root);
-    await this.notifyCancelled([root.id]);
+    await this.endCancelledActivities([root.id]);
     await removeLoggedWorkOf(this.ctx, root.id);
     await this.finishInstance();
   }
 
   /**
    * Removes an execution and everything below it: activity instances, tasks, jobs, subscriptions,
-   * variables. `cancelled`: the activities there are cancelled (their end listeners fire).
+   * variables. `cancelled`: the activities there are cancelled (their end listeners and output mappings run).
    */
   async removeExecution(execution: Execution, cancelled = false): Promise<void> {
     const doomed: Execution[] = [];
@@ -421,7 +421,7 @@ export class ProcessRunner {
     collect(execution);
     const ids = doomed.map((each) => each.id);
     for (const each of doomed) await this.fireDeleteListeners(each);
-    if (cancelled) await this.notifyCancelled(ids);
+    if (cancelled) await this.endCancelledActivities(ids);
     for (const instance of [...this.tree.activityInstances.values()]) {
       if (ids.includes(instance.executionId)) this.tree.removeActivityInstance(instance.id, true);
     }
@@ -460,18 +460,22 @@ export class ProcessRunner {
   }
 
   /**
-   * Cancelled activities fire their end listeners, innermost first, as Camunda's cascading delete
-   * does (unless skipCustomListeners).
+   * Cancelled activities end as Camunda's cascading delete ends them, innermost first: each fires
+   * its end listeners (unless skipCustomListeners), then its scope runs its output mappings (unless
+   * skipIoMappings; PvmAtomicOperationDeleteCascadeFireActivityEnd destroys the scope after the
+   * listeners). An activity still waiting for its async-before job has no instance, so neither runs.
    */
-  async notifyCancelled(executionIds: readonly string[]): Promise<void> {
-    if (this.skips.skipCustomListeners) return;
+  async endCancelledActivities(executionIds: readonly string[]): Promise<void> {
     const instances = [...this.tree.activityInstances.values()].filter((instance) => executionIds.includes(instance.executionId));
     const depthOf = (id: string | null): number => (id === null ? 0 : 1 + depthOf(this.tree.activityInstances.get(id)?.parentId ?? null));
     const innermostFirst = instances.map((instance) => ({ instance, depth: depthOf(instance.id) })).sort((a, b) => b.depth - a.depth);
     for (const { instance } of innermostFirst) {
       const element = this.model.activity(instance.activityId);
       const execution = this.tree.executions.get(instance.executionId);
-      if (element && execution) await this.notify(execution, element.executionListeners, 'end', element.id);
+      if (!element || !execution) continue;
+      await this.notify(execution, element.executionListeners, 'end', element.id);
+      // Only the activity's own scope execution holds a mapping's scope (ExecutionEntity.destroy).
+      if (!this.skips.skipIoMappings && execution.scopeActivityId === element.id && execution.parentId !== null) await mapOutputs(this, execution, element);
     }
   }
 
@@ -841,6 +845,7 @@ export class ProcessRunner {
 
   private async completeActivity(execution: Execution, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     const element = this.elementOf(execution);
+    const flows = chosen ?? (await this.flowsBeforeEnding(execution, element, evaluateConditions));
     let leaving = execution;
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
       await this.catchingBpmnErrors(execution, () => this.endScope(execution, element));
@@ -862,14 +867,24 @@ export class ProcessRunner {
       if (continuation.camunda.asyncAfter !== true) return instanceCompleted(this, body, leaving, element);
       return this.waitAfter(leaving, element, 'async-after', continuation);
     }
-    await this.afterActivity(leaving, element, chosen, evaluateConditions);
+    await this.afterActivity(leaving, element, flows, evaluateConditions);
+  }
+
+  /**
+   * The flows an activity leaves along, chosen on its own execution before it ends (Camunda's
+   * BpmnActivityBehavior.performOutgoingBehavior): a condition sees the activity's local variables
+   * but not what its end listeners or output mappings set. An instance of a multi-instance activity
+   * leaves along none; its body chooses when it completes.
+   */
+  private async flowsBeforeEnding(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): Promise<string[] | undefined> {
+    return element.multiInstance ? undefined : this.outgoingFlows(execution, element, evaluateConditions);
   }
 
   /** After an activity completed: an async-after break, or on along the outgoing flows. */
   async afterActivity(leaving: Execution, element: FlowElementModel, chosen: readonly string[] | undefined, evaluateConditions: boolean): Promise<void> {
     this.endActivityInstance(leaving);
     if (element.camunda.asyncAfter === true) {
-      return this.waitAfter(leaving, element, chosen ? `async-after:${chosen.join(',')}` : 'async-after', continuationOf(element, false));
+      return this.waitAfter(leaving, element, chosen?.length ? `async-after:${chosen.join(',')}` : 'async-after', continuationOf(element, false));
     }
     await this.takeFlows(leaving, element, chosen, evaluateConditions);
   }
@@ -911,7 +926,7 @@ export class ProcessRunner {
   }
 
   // Camunda: unconditional flows and the conditional ones that hold; the default flow only when none does.
-  private async outgoingFlows(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): Promise<string[]> {
+  async outgoingFlows(execution: Execution, element: FlowElementModel, evaluateConditions: boolean): Promise<string[]> {
     const flows = this.model.flowsFrom(element.id).filter((flow) => flow.id !== element.defaultFlow);
     const taken = evaluateConditions ? await this.flowsHolding(execution, flows) : flows;
     if (taken.length === 0 && element.defaultFlow) return [element.defaultFlow];

@@ -129,4 +129,113 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     const variables = await engine!.history.variables.find({ processInstanceId: id });
     expect(Object.fromEntries(variables.map((each) => [each.name, (each.value as { value: unknown }).value]))).toEqual({ a: 1, b: 2 });
   });
+
+  it("chooses an activity's outgoing flows before its end listeners and output mappings run (Camunda's performOutgoingBehavior)", async () => {
+    const definitionId = await deploy(
+      wrap(
+        'choosing',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 't')}
+         <bpmn:task id="t"><bpmn:extensionElements>
+           <camunda:executionListener event="end" expression="\${execution.setVariable('y', 2)}" />
+           <camunda:inputOutput><camunda:outputParameter name="x">\${2}</camunda:outputParameter></camunda:inputOutput>
+         </bpmn:extensionElements></bpmn:task>
+         ${flow('f1', 't', 'before', '${x == 1 && y == 1}')}<bpmn:userTask id="before" />${flow('f2', 't', 'after', '${x == 2 || y == 2}')}<bpmn:userTask id="after" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId, { variables: { x: integer(1), y: integer(1) } });
+    expect(await keys(id)).toEqual(['before']);
+    expect(await engine!.runtime.getVariables(id)).toMatchObject({ x: { value: 2 }, y: { value: 2 } });
+  });
+
+  it("evaluates an activity's outgoing conditions on its scope, where its input mappings are visible", async () => {
+    const definitionId = await deploy(
+      wrap(
+        'scoped',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 't')}
+         <bpmn:task id="t" default="f2"><bpmn:extensionElements><camunda:inputOutput>
+           <camunda:inputParameter name="local">\${5}</camunda:inputParameter>
+         </camunda:inputOutput></bpmn:extensionElements></bpmn:task>
+         ${flow('f1', 't', 'seen', '${local == 5}')}<bpmn:userTask id="seen" />${flow('f2', 't', 'unseen')}<bpmn:userTask id="unseen" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+    expect(await keys(id)).toEqual(['seen']);
+    expect(await engine!.runtime.getVariables(id)).not.toHaveProperty('local');
+  });
+
+  it('chooses the flows of an async-after activity before its job, and of a multi-instance body on the body', async () => {
+    const definitionId = await deploy(
+      wrap(
+        'later',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 't')}
+         <bpmn:task id="t" camunda:asyncAfter="true"><bpmn:extensionElements><camunda:inputOutput>
+           <camunda:outputParameter name="x">\${2}</camunda:outputParameter>
+         </camunda:inputOutput></bpmn:extensionElements></bpmn:task>
+         ${flow('f1', 't', 'mi', '${x == 1}')}${flow('f2', 't', 'wrong', '${x == 2}')}<bpmn:userTask id="wrong" />
+         <bpmn:task id="mi"><bpmn:multiInstanceLoopCharacteristics isSequential="true"><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:task>
+         ${flow('f3', 'mi', 'counted', '${nrOfInstances == 2}')}<bpmn:userTask id="counted" />${flow('f4', 'mi', 'uncounted', '${execution.hasVariable("nrOfInstances") == false}')}<bpmn:userTask id="uncounted" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId, { variables: { x: integer(1) } });
+    for (const job of await engine!.management.findJobs({ processInstanceId: id })) await engine!.management.executeJob(job.id);
+    expect(await keys(id)).toEqual(['counted']);
+  });
+
+  describe('output mappings of a cancelled activity', () => {
+    const waiting = (key: string, beside: string) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />${flow('f1', 'fork', 'wait')}${flow('f2', 'fork', 'beside')}
+         <bpmn:userTask id="wait"><bpmn:extensionElements>
+           <camunda:executionListener event="end" expression="\${log.add(execution.getVariable('mapped'))}" />
+           <camunda:inputOutput><camunda:outputParameter name="mapped">\${42}</camunda:outputParameter></camunda:inputOutput>
+         </bpmn:extensionElements></bpmn:userTask>
+         <bpmn:boundaryEvent id="catch" attachedToRef="wait"><bpmn:messageEventDefinition messageRef="m" /></bpmn:boundaryEvent>${flow('f3', 'catch', 'caught')}<bpmn:userTask id="caught" />
+         ${beside}`,
+        '<bpmn:message id="m" name="cancel" />',
+      );
+    const mappedOf = async (processInstanceId: string) =>
+      (await engine!.history.variables.find({ processInstanceId })).filter((each) => each.name === 'mapped').map((each) => (each.value as { value: unknown }).value);
+    const start = async (beside: string) => {
+      const logged: unknown[] = [];
+      const definitionId = await deploy(waiting('cancelling', beside));
+      engine!.delegates.registerBean('log', { add: (value: unknown) => logged.push(value) });
+      const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+      return { id, logged, definitionId };
+    };
+
+    it('run after its end listeners when an interrupting boundary event fires', async () => {
+      const { id, logged } = await start('<bpmn:userTask id="beside" />');
+      await engine!.message.correlate({ messageName: 'cancel', processInstanceId: id });
+      expect(await keys(id)).toEqual(['beside', 'caught']);
+      expect(logged).toEqual([null]);
+      expect(await engine!.runtime.getVariables(id)).toMatchObject({ mapped: { value: 42 } });
+    });
+
+    it('run when a terminate end event ends the instance', async () => {
+      const { id, logged } = await start('<bpmn:endEvent id="beside"><bpmn:terminateEventDefinition /></bpmn:endEvent>');
+      expect(await engine!.runtime.findProcessInstances()).toEqual([]);
+      expect(logged).toEqual([null]);
+      expect(await mappedOf(id)).toEqual([42]);
+    });
+
+    it('run when a modification cancels the activity, unless it skips io mappings', async () => {
+      const { id } = await start('<bpmn:userTask id="beside" />');
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'wait' }]);
+      const [first, second] = (await engine!.runtime.getActivityInstanceTree(id))!.childActivityInstances.filter((each) => each.activityId === 'wait');
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', activityInstanceId: first!.id }], { skipIoMappings: true });
+      expect(await engine!.runtime.getVariables(id)).not.toHaveProperty('mapped');
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', activityInstanceId: second!.id }]);
+      expect(await engine!.runtime.getVariables(id)).toMatchObject({ mapped: { value: 42 } });
+    });
+
+    it('run when the instance is deleted, unless the deletion skips io mappings', async () => {
+      const { id: kept, definitionId } = await start('<bpmn:userTask id="beside" />');
+      await engine!.runtime.deleteProcessInstance(kept);
+      expect(await mappedOf(kept)).toEqual([42]);
+      const { id: skipped } = await engine!.runtime.startProcessInstanceById(definitionId);
+      await engine!.runtime.deleteProcessInstance(skipped, { skipIoMappings: true });
+      expect(await mappedOf(skipped)).toEqual([]);
+    });
+  });
 });
