@@ -34,6 +34,37 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(await keys(id)).toEqual(['after']);
   });
 
+  it('activates an inclusive join once as many tokens as incoming flows arrived, whatever may still come (Camunda)', async () => {
+    const definitionId = await deploy(
+      wrap(
+        'counted',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+         ${flow('f1', 'fork', 'x')}${flow('f2', 'fork', 'join')}${flow('f3', 'fork', 'slow')}<bpmn:userTask id="slow" />${flow('f4', 'slow', 'x')}
+         <bpmn:task id="x" />${flow('f5', 'x', 'join')}<bpmn:inclusiveGateway id="join" />${flow('f6', 'join', 'after')}<bpmn:userTask id="after" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+    // Two tokens for two incoming flows: the join fires although 'slow' can still reach it.
+    expect(await keys(id)).toEqual(['after', 'slow']);
+    const [slow] = await engine!.task.findTasks({ processInstanceId: id, taskDefinitionKey: 'slow' });
+    await engine!.task.complete(slow!.id);
+    expect(await keys(id)).toEqual(['after', 'after']);
+  });
+
+  it('does not wait at an inclusive join for a path that reaches it only through a boundary event (Camunda)', async () => {
+    const definitionId = await deploy(
+      wrap(
+        'boundaryPath',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+         ${flow('f1', 'fork', 'join')}${flow('f2', 'fork', 'work')}<bpmn:userTask id="work" />${flow('f3', 'work', 'done')}<bpmn:endEvent id="done" />
+         <bpmn:boundaryEvent id="late" attachedToRef="work"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+         ${flow('f4', 'late', 'join')}<bpmn:inclusiveGateway id="join" />${flow('f5', 'join', 'after')}<bpmn:userTask id="after" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+    expect(await keys(id)).toEqual(['after', 'work']);
+  });
+
   it("refuses to leave an activity none of whose conditional flows holds (Camunda's ENGINE-02006)", async () => {
     const definitionId = await deploy(
       wrap(

@@ -14,7 +14,8 @@ export const inclusiveGateway: ActivityBehavior = {
     const arrived = runner.waitingAt(execution, element.id);
     const others =
       execution.parentId === null ? [] : runner.tree.childrenOf(execution.parentId).filter((other) => !arrived.includes(other));
-    const stillComing = others.some((other) => {
+    // Camunda's activatesGateway: as many tokens as incoming flows activate it whatever else may come.
+    const stillComing = arrived.length < runner.model.flowsTo(element.id).length && others.some((other) => {
       // A path on its way to the gateway (forked, not yet entered) comes too (Camunda's transition destination).
       const entering = runner.enteringActivity(other);
       if (entering === element.id) return true;
@@ -39,7 +40,11 @@ const innermostActivity = (ids: Array<string | null>) => ids.find((id) => id !==
 
 const reachability = new WeakMap<ProcessModel, Map<string, Set<string>>>();
 
-/** Whether a path of sequence flows leads from one flow node to another (within their scope). */
+/**
+ * Whether a path of sequence flows leads from one flow node to another, as Camunda's
+ * InclusiveGatewayActivityBehavior.isReachable: along outgoing flows only (not through boundary
+ * events), from a node without any up to the scope activity that holds it.
+ */
 function canReach(model: ProcessModel, from: string, to: string): boolean {
   let cache = reachability.get(model);
   if (!cache) reachability.set(model, (cache = new Map()));
@@ -57,7 +62,6 @@ function canReach(model: ProcessModel, from: string, to: string): boolean {
       // A path inside a scope activity continues after it: follow the enclosing activity's flows too.
       const element = model.activity(current);
       if (element && element.scopeId !== model.key && model.flowsFrom(current).length === 0) pending.push(element.scopeId);
-      for (const boundary of element?.boundaryEvents ?? []) if (!reachable.has(boundary)) pending.push(boundary);
     }
     cache.set(from, reachable);
   }
