@@ -348,6 +348,8 @@ export class ProcessRunner {
 
   /** A joining gateway fires: the other arrived paths end there, this one goes on. */
   join(execution: Execution, arrived: readonly Execution[]): void {
+    // Camunda's leaveActivityViaTransitions: a path that joins others goes on without its local variables.
+    if (arrived.length > 1) this.variables.removeScope(execution.id);
     for (const other of arrived) {
       if (other.id === execution.id) continue;
       this.endActivityInstance(other);

@@ -65,6 +65,24 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(await keys(id)).toEqual(['after', 'work']);
   });
 
+  it("drops the joined paths' local variables at a parallel join, the last one's too (Camunda)", async () => {
+    const local = (id: string) =>
+      `<bpmn:task id="${id}"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${execution.setVariableLocal('mine', '${id}')}" /></bpmn:extensionElements></bpmn:task>`;
+    const definitionId = await deploy(
+      wrap(
+        'joinedLocals',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+         ${flow('f1', 'fork', 'a')}${local('a')}${flow('f2', 'a', 'join')}${flow('f3', 'fork', 'b')}${local('b')}${flow('f4', 'b', 'join')}
+         <bpmn:parallelGateway id="join" />${flow('f5', 'join', 'after')}<bpmn:userTask id="after" />`,
+      ),
+    );
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+    expect(await keys(id)).toEqual(['after']);
+    expect(await engine!.runtime.getVariables(id)).toEqual({});
+    const [after] = await engine!.execution.findExecutions({ processInstanceId: id, activityId: 'after' });
+    expect(await engine!.execution.getLocalVariables(after!.id)).toEqual({});
+  });
+
   it("refuses to leave an activity none of whose conditional flows holds (Camunda's ENGINE-02006)", async () => {
     const definitionId = await deploy(
       wrap(
