@@ -80,7 +80,7 @@ describe('parseBpmnResource on real Camunda models', () => {
       collection: '${creditScores.elements()}',
       elementVariable: 'score',
     });
-    expect(model.timerStartEvents).toEqual([{ activityId: 'StartEvent_1', timer: { kind: 'cycle', expression: '0/5 0/1 * 1/1 * ? *' } }]);
+    expect(model.timerStartEvents).toEqual([{ activityId: 'StartEvent_1', timer: { kind: 'cycle', expression: '0/5 0/1 * 1/1 * ? *', exclusive: true } }]);
     expect(model.childrenOf('SubProcess_16kr5xn').map((element) => element.activityType)).toContain('exclusiveGateway');
   });
 

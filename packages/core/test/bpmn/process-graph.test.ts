@@ -55,7 +55,7 @@ describe('ProcessModel graph', () => {
     const model = await parseProcess(ORDER);
 
     expect(model.activity('timeout')).toMatchObject({ attachedTo: 'review', cancelActivity: false, activityType: 'boundaryTimer' });
-    expect(model.activity('timeout')?.eventDefinitions[0].timer).toEqual({ kind: 'duration', expression: 'PT5M' });
+    expect(model.activity('timeout')?.eventDefinitions[0].timer).toEqual({ kind: 'duration', expression: 'PT5M', exclusive: true });
     expect(model.activity('review')?.boundaryEvents).toEqual(['timeout']);
   });
 
@@ -97,7 +97,7 @@ describe('ProcessModel event definitions', () => {
   it('reads timers with Camunda precedence: timeDate before timeCycle before timeDuration', async () => {
     const model = await parseProcess(EVENTS);
 
-    expect(model.timerStartEvents).toEqual([{ activityId: 'byTimer', timer: { kind: 'date', expression: '2030-01-01T00:00:00Z' } }]);
+    expect(model.timerStartEvents).toEqual([{ activityId: 'byTimer', timer: { kind: 'date', expression: '2030-01-01T00:00:00Z', exclusive: true } }]);
     expect(model.activity('cycle')).toMatchObject({ activityType: 'intermediateTimer', eventDefinitions: [{ timer: { kind: 'cycle', expression: '0 0 9 * * ?' } }] });
   });
 
