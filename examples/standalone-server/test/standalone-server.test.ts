@@ -130,6 +130,12 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'yes' })).toThrow(/TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION/);
   });
 
+  it('reads TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES (off unless true) and refuses anything but a flag', () => {
+    expect(serverConfigFromEnv({ TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES: 'true' }).engine.skipOutputMappingOnCanceledActivities).toBe(true);
+    expect(serverConfigFromEnv({}).engine.skipOutputMappingOnCanceledActivities).toBe(false);
+    expect(() => serverConfigFromEnv({ TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES: '1' })).toThrow(/TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES/);
+  });
+
   it('passes TRELLIS_TASK_METRICS_TIME_TO_LIVE on as taskMetricsTimeToLive (unset: none)', () => {
     expect(serverConfigFromEnv({ TRELLIS_TASK_METRICS_TIME_TO_LIVE: 'P30D' }).engine.taskMetricsTimeToLive).toBe('P30D');
     expect(serverConfigFromEnv({}).engine.taskMetricsTimeToLive).toBeUndefined();

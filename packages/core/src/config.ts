@@ -54,6 +54,12 @@ export interface EngineConfig {
   /** Camunda's reevaluateTimeCycleWhenDue: a timer cycle given as an expression is evaluated again at each firing (default false). */
   reevaluateTimeCycleWhenDue?: boolean;
   /**
+   * Camunda's skipOutputMappingOnCanceledActivities: an activity cancelled (by a boundary event, a
+   * modification, a deletion, a migration) runs no output mappings, which may read variables a failed
+   * activity never set (default false).
+   */
+  skipOutputMappingOnCanceledActivities?: boolean;
+  /**
    * Scripts in models (script tasks, camunda:script) run only when enabled: JavaScript in a
    * node:vm context, which isolates globals but is no security boundary against hostile authors.
    */
@@ -170,6 +176,7 @@ export interface ResolvedEngineConfig {
   jobExecutor: JobExecutorConfig;
   failedJobRetryTimeCycle: string | null;
   reevaluateTimeCycleWhenDue: boolean;
+  skipOutputMappingOnCanceledActivities: boolean;
   scripting: ScriptingConfig;
   engineName: string;
   historyTimeToLive: number | null;
@@ -217,6 +224,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     },
     failedJobRetryTimeCycle: config.failedJobRetryTimeCycle?.trim() || null,
     reevaluateTimeCycleWhenDue: config.reevaluateTimeCycleWhenDue ?? false,
+    skipOutputMappingOnCanceledActivities: config.skipOutputMappingOnCanceledActivities ?? false,
     scripting: { enabled: config.scripting?.enabled ?? false, timeoutMs: config.scripting?.timeoutMs ?? 1000 },
     engineName: config.engineName ?? 'default',
     historyTimeToLive,

@@ -462,10 +462,9 @@ export class ProcessRunner {
   }
 
   /**
-   * Cancelled activities end as Camunda's cascading delete ends them, innermost first: each fires
-   * its end listeners (unless skipCustomListeners), then its scope runs its output mappings (unless
-   * skipIoMappings; PvmAtomicOperationDeleteCascadeFireActivityEnd destroys the scope after the
-   * listeners). An activity still waiting for its async-before job has no instance, so neither runs.
+   * Cancelled activities end as Camunda's cascading delete ends them, innermost first (see
+   * endCancelledActivity). An activity still waiting for its async-before job has no instance, so
+   * nothing runs for it.
    */
   async endCancelledActivities(executionIds: readonly string[]): Promise<void> {
     const instances = [...this.tree.activityInstances.values()].filter((instance) => executionIds.includes(instance.executionId));
@@ -474,11 +473,28 @@ export class ProcessRunner {
     for (const { instance } of innermostFirst) {
       const element = this.model.activity(instance.activityId);
       const execution = this.tree.executions.get(instance.executionId);
-      if (!element || !execution) continue;
-      await this.notify(execution, element.executionListeners, 'end', element.id);
-      // Only the activity's own scope execution holds a mapping's scope (ExecutionEntity.destroy).
-      if (!this.skips.skipIoMappings && execution.scopeActivityId === element.id && execution.parentId !== null) await mapOutputs(this, execution, element);
+      if (element && execution) await this.endCancelledActivity(execution, element);
     }
+  }
+
+  /**
+   * A cancelled activity ends (Camunda's PvmAtomicOperationDeleteCascadeFireActivityEnd): its end
+   * listeners, then its scope is destroyed, whose output mappings the engine setting
+   * skipOutputMappingOnCanceledActivities leaves out (for mappings that read variables a failed
+   * activity never set).
+   */
+  async endCancelledActivity(execution: Execution, element: FlowElementModel): Promise<void> {
+    await this.notifyListeners(execution, element, 'end');
+    if (!this.ctx.config.skipOutputMappingOnCanceledActivities) await this.destroyScope(execution, element);
+  }
+
+  /**
+   * Camunda's ExecutionEntity.destroy: the activity's own scope execution (none other holds a
+   * mapping's scope), about to go, runs the output mappings unless the command skips io mappings.
+   */
+  private async destroyScope(execution: Execution, element: FlowElementModel): Promise<void> {
+    if (this.skips.skipIoMappings || execution.scopeActivityId !== element.id || execution.parentId === null) return;
+    await mapOutputs(this, execution, element);
   }
 
   /** A new concurrent path beside a scope execution (for a non-interrupting boundary event). */
@@ -811,12 +827,6 @@ export class ProcessRunner {
     if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, scope, element.id);
   }
 
-  /** A scope execution about to go: its output mappings unless skipped, then its end listeners. */
-  async endScope(scope: Execution, element: FlowElementModel): Promise<void> {
-    if (!this.skips.skipIoMappings) await mapOutputs(this, scope, element);
-    await this.notifyListeners(scope, element, 'end');
-  }
-
   /**
    * Runs listeners of the flow (an activity's start or end, a flow's take, a task's create): a
    * BpmnError one throws goes to the events that catch it from `execution`, and the rest of the
@@ -850,7 +860,11 @@ export class ProcessRunner {
     const flows = chosen ?? (await this.flowsBeforeEnding(execution, element, evaluateConditions));
     let leaving = execution;
     if (execution.isScope && execution.scopeActivityId === element.id && execution.parentId !== null) {
-      await this.catchingBpmnErrors(execution, () => this.endScope(execution, element));
+      // Camunda's TRANSITION_NOTIFY_LISTENER_END, then TRANSITION_DESTROY_SCOPE (ACTIVITY_END without
+      // outgoing flows): the end listeners before the output mappings, and only a BpmnError from a
+      // listener reaches the events that catch it.
+      await this.catchingBpmnErrors(execution, () => this.notifyListeners(execution, element, 'end'));
+      await this.destroyScope(execution, element);
       leaving = this.parentOf(execution);
       const compensable = await compensableInside(this, execution, element);
       await this.removeCompletedScope(execution);

@@ -11,8 +11,8 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     await engine?.close();
     engine = undefined;
   });
-  const deploy = async (xml: string) => {
-    engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+  const deploy = async (xml: string, options: { skipOutputMappingOnCanceledActivities?: boolean } = {}) => {
+    engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), ...options });
     const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'model.bpmn', bytes: Buffer.from(xml) }] });
     return processDefinitions![0]!.id;
   };
@@ -196,6 +196,32 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(await engine!.runtime.getVariables(id)).toMatchObject({ x: { value: 2 }, y: { value: 2 } });
   });
 
+  it('runs the end listeners of a completing scope before its output mappings, which see what they set', async () => {
+    const logged: unknown[] = [];
+    const ending = (out: string) => `<bpmn:extensionElements>
+         <camunda:executionListener event="end" expression="\${log.add(execution.getVariable('${out}'))}" />
+         <camunda:executionListener event="end" expression="\${execution.setVariableLocal('late', 1)}" />
+         <camunda:inputOutput><camunda:outputParameter name="${out}">\${late + 1}</camunda:outputParameter></camunda:inputOutput>
+       </bpmn:extensionElements>`;
+    const definitionId = await deploy(
+      wrap(
+        'destroying',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'sub')}
+         <bpmn:subProcess id="sub">${ending('subOut')}<bpmn:startEvent id="inner" /></bpmn:subProcess>${flow('f1', 'sub', 't')}
+         <bpmn:userTask id="t">${ending('taskOut')}</bpmn:userTask>
+         <bpmn:boundaryEvent id="timer" attachedToRef="t"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>`,
+      ),
+    );
+    engine!.delegates.registerBean('log', { add: (value: unknown) => logged.push(value) });
+    const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
+    const [task] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.complete(task!.id);
+
+    expect(logged).toEqual([null, null]);
+    const variables = await engine!.history.variables.find({ processInstanceId: id });
+    expect(Object.fromEntries(variables.filter((each) => each.name.endsWith('Out')).map((each) => [each.name, (each.value as { value: unknown }).value]))).toEqual({ subOut: 2, taskOut: 2 });
+  });
+
   it("evaluates an activity's outgoing conditions on its scope, where its input mappings are visible", async () => {
     const definitionId = await deploy(
       wrap(
@@ -245,9 +271,9 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
       );
     const mappedOf = async (processInstanceId: string) =>
       (await engine!.history.variables.find({ processInstanceId })).filter((each) => each.name === 'mapped').map((each) => (each.value as { value: unknown }).value);
-    const start = async (beside: string) => {
+    const start = async (beside: string, options: { skipOutputMappingOnCanceledActivities?: boolean } = {}) => {
       const logged: unknown[] = [];
-      const definitionId = await deploy(waiting('cancelling', beside));
+      const definitionId = await deploy(waiting('cancelling', beside), options);
       engine!.delegates.registerBean('log', { add: (value: unknown) => logged.push(value) });
       const { id } = await engine!.runtime.startProcessInstanceById(definitionId);
       return { id, logged, definitionId };
@@ -285,6 +311,18 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
       const { id: skipped } = await engine!.runtime.startProcessInstanceById(definitionId);
       await engine!.runtime.deleteProcessInstance(skipped, { skipIoMappings: true });
       expect(await mappedOf(skipped)).toEqual([]);
+    });
+
+    it("are left out with the engine's skipOutputMappingOnCanceledActivities, but not when the activity completes", async () => {
+      const { id: cancelled, logged, definitionId } = await start('<bpmn:userTask id="beside" />', { skipOutputMappingOnCanceledActivities: true });
+      await engine!.message.correlate({ messageName: 'cancel', processInstanceId: cancelled });
+      expect(logged).toEqual([null]);
+      expect(await mappedOf(cancelled)).toEqual([]);
+
+      const { id: completed } = await engine!.runtime.startProcessInstanceById(definitionId);
+      const [wait] = await engine!.task.findTasks({ processInstanceId: completed, taskDefinitionKey: 'wait' });
+      await engine!.task.complete(wait!.id);
+      expect(await mappedOf(completed)).toEqual([42]);
     });
   });
 });

@@ -79,7 +79,10 @@ const shape = (node: ActivityInstanceNode): unknown[] => [node.activityId, node.
 
 describe.each(testStoreConfigs())('migrating a changed scope hierarchy on $name', (testStore) => {
   async function engineWith(...xmls: string[]) {
-    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!) });
+    return engineWithOptions({}, ...xmls);
+  }
+  async function engineWithOptions(options: { skipOutputMappingOnCanceledActivities?: boolean }, ...xmls: string[]) {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), ...options });
     engines.push(engine);
     const ids: string[] = [];
     for (const xml of xmls) ids.push((await engine.deployment.deploy({ resources: [{ name: 'm.bpmn', bytes: Buffer.from(xml) }] })).processDefinitions![0].id);
@@ -173,6 +176,15 @@ describe.each(testStoreConfigs())('migrating a changed scope hierarchy on $name'
 
     expect(Object.keys(await variablesOf(engine, started.id)).sort()).toEqual(['amount', 'subStarted']);
     expect(shape((await engine.runtime.getActivityInstanceTree(started.id))!)).toEqual([v2, [['task', []]]]);
+  });
+
+  it("runs end listeners but no output mappings of removed scopes with the engine's skipOutputMappingOnCanceledActivities", async () => {
+    const { engine, ids: [v1, v2] } = await engineWithOptions({ skipOutputMappingOnCanceledActivities: true }, nested, flat);
+    const started = await engine.runtime.startProcessInstanceById(v1, { variables: { amount: integer(5) } });
+
+    await engine.migration.execute(plan(v1, v2, 'task', 'after'), { processInstanceIds: [started.id] });
+
+    expect(Object.keys(await variablesOf(engine, started.id)).sort()).toEqual(['amount', 'subEnded', 'subStarted']);
   });
 
   it('adds a boundary timer to a waiting task: the task becomes a scope, and the timer fires', async () => {

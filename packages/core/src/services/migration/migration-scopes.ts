@@ -65,8 +65,9 @@ async function cancelScope(runner: ProcessRunner, repository: MigrationRepositor
   const scope = [...tree.executions.values()].find((each) => each.isScope && each.scopeInstanceId === instance.id);
   const element = runner.model.activity(isBody ? scopeElementId(instance.activityId) : instance.activityId);
   if (!scope || !element || scope.parentId === null) throw unsupportedShape(processInstanceId, `activity instance '${instance.id}' is not mapped and is no scope that could be cancelled`);
-  // A multi-instance body has no mappings or listeners of its own (they belong to the inner activity).
-  if (!isBody) await runner.endScope(scope, element);
+  // Camunda removes it with a cascading delete (MigratingActivityInstance.remove). A multi-instance
+  // body has no mappings or listeners of its own (they belong to the inner activity).
+  if (!isBody) await runner.endCancelledActivity(scope, element);
 
   const holder = runner.parentOf(scope);
   const children = tree.childrenOf(scope.id);
