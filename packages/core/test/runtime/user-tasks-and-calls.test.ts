@@ -37,6 +37,15 @@ describe('user tasks and call activities as Camunda', () => {
     await expect(start('tasked', { due: string('2026-12-24T10:00:00Z'), p: string('high'), what: string('') })).rejects.toThrow('Priority does not resolve to a number: high');
   });
 
+  it('keeps a form key as written and evaluates it when the task is read, as Camunda\'s initializeFormKeys', async () => {
+    await deploy(taskModel('camunda:formKey="embedded:app:forms/${formName}.html"'));
+    const { id } = await start('tasked', { formName: string('a') });
+    const [task] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.setVariables(task!.id, { formName: string('b') });
+    const [read] = await engine!.task.findTasks({ processInstanceId: id });
+    expect([read!.formKey, (await engine!.task.getTask(task!.id))!.formKey, (await engine!.task.getTaskFormData(task!.id)).formKey]).toEqual(Array(3).fill('embedded:app:forms/b.html'));
+  });
+
   it('fires the delete listener of a task on the instance itself when the instance is deleted', async () => {
     await deploy(taskModel('', '<bpmn:extensionElements><camunda:taskListener event="delete" expression="${log.add(task.eventName)}" /><camunda:executionListener event="end" expression="${log.add(execution.eventName)}" /></bpmn:extensionElements>'));
     const events: string[] = [];
