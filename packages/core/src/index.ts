@@ -45,7 +45,7 @@ export type { MessageService, MessageCorrelation, MessageCorrelationResult } fro
 export { MismatchingMessageCorrelationException } from './services/message/message-service.js';
 export type { SignalThrow } from './runtime/events/signals.js';
 export { BpmnError } from './runtime/bpmn-error.js';
-export type { DelegateRegistry, DelegateExecution, JavaDelegate, ExecutionListener } from './runtime/delegates/delegate-registry.js';
+export type { DelegateRegistry, DelegateExecution, JavaDelegate, ExecutionListener, DelegateVariableMapping, VariableMap, VariableScope } from './runtime/delegates/delegate-registry.js';
 export { ConnectorException, ConnectorRequestException, type Connector } from './runtime/delegates/http-connector.js';
 export type { ScriptingConfig } from './config.js';
 export type { ManagementService } from './services/management/management-service.js';

@@ -164,6 +164,24 @@ describe('the Task group', () => {
       expect(tasks.body.map((task: any) => task.taskDefinitionKey)).toEqual(['after']);
     });
 
+    it('evaluates a form key expression when the task is read, on its variables (its own over its execution\'s), as Camunda', async () => {
+      const model = REVIEW.replace('id="review" name="Review"', 'id="keyed"').replace('camunda:formKey="embedded:app:forms/check.html"', 'camunda:formKey="embedded:app:forms/${customer}.html"');
+      await rest.engine.deployment.deploy({ resources: [{ name: 'keyed.bpmn', bytes: Buffer.from(model) }] });
+      const started = await rest.request('POST', '/process-definition/key/keyed/start', { json: { variables: { amount: { value: 1, type: 'Integer' }, customer: { value: 'acme', type: 'String' } } } });
+      const [task] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
+      const formKeys = async () => [
+        (await rest.request('GET', `/task/${task!.id}`)).body.formKey,
+        (await rest.request('GET', `/task?processInstanceId=${started.body.id}`)).body[0].formKey,
+        (await rest.request('GET', `/task/${task!.id}/form`)).body.key,
+      ];
+      expect(await formKeys()).toEqual(Array(3).fill('embedded:app:forms/acme.html'));
+
+      await rest.request('PUT', `/process-instance/${started.body.id}/variables/customer`, { json: { value: 'globex', type: 'String' } });
+      expect(await formKeys()).toEqual(Array(3).fill('embedded:app:forms/globex.html'));
+      await rest.request('PUT', `/task/${task!.id}/localVariables/customer`, { json: { value: 'initech', type: 'String' } });
+      expect(await formKeys()).toEqual(Array(3).fill('embedded:app:forms/initech.html'));
+    });
+
     it('serves the deployed form its form key names (HTML, or JSON for Camunda Forms), 400 for a key that names none', async () => {
       const withForms = (formKey: string) =>
         REVIEW.replace('id="review" name="Review"', 'id="forms"').replace('camunda:formKey="embedded:app:forms/check.html"', `camunda:formKey="${formKey}"`);

@@ -2,6 +2,7 @@ import type { FlowElementModel } from '../bpmn/index.js';
 import { NullValueException, ProcessEngineException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import type { Execution } from './execution.js';
+import { mapInputVariables, mapOutputVariables } from './call-variable-mapping.js';
 import { completeRun, openInstance } from './open-instance.js';
 import type { EscalationOutcome, ProcessRunner } from './process-runner.js';
 import { startInstance } from './start-instance.js';
@@ -48,10 +49,14 @@ export function inputPayload(
   return { variables, businessKey };
 }
 
-/** Starts the called process (camunda:calledElementBinding, camunda:in) with the call activity's execution as its super execution. */
+/**
+ * Starts the called process (camunda:in, the variable mapping, camunda:calledElementBinding; Camunda's
+ * order) with the call activity's execution as its super execution.
+ */
 export async function startCalledInstance(runner: ProcessRunner, execution: Execution, element: FlowElementModel): Promise<void> {
-  const definition = await calledDefinition(runner, execution, element);
   const { variables: input, businessKey } = inputPayload(runner, execution, element);
+  await mapInputVariables(runner, execution, element, input);
+  const definition = await calledDefinition(runner, execution, element);
   const model = await runner.env.models.get(runner.ctx, definition);
   const start = model.initialActivity();
   if (!start) throw new ProcessEngineException(`Process definition '${definition.id}' has no none start event to start from`);
@@ -65,13 +70,13 @@ export async function resumeCallingInstance(called: ProcessRunner, root: Executi
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId);
   const execution = caller?.tree.executions.get(root.superExecutionId);
   if (!caller || !execution) return;
-  passOutputVariables(called, root, caller, execution);
+  await passOutputVariables(called, root, caller, execution);
   caller.leave(execution);
   await completeRun(caller.ctx, caller);
 }
 
-/** camunda:out: the called instance's variables the call activity's execution receives. */
-function passOutputVariables(called: ProcessRunner, root: Execution, caller: ProcessRunner, execution: Execution): void {
+/** camunda:out, then the variable mapping: the called instance's variables the call activity's execution receives. */
+async function passOutputVariables(called: ProcessRunner, root: Execution, caller: ProcessRunner, execution: Execution): Promise<void> {
   const element = caller.elementOf(execution);
   const output: Record<string, TypedValue> = {};
   const outputLocal: Record<string, TypedValue> = {};
@@ -88,6 +93,7 @@ function passOutputVariables(called: ProcessRunner, root: Execution, caller: Pro
   if (execution.isScope && execution.scopeActivityId === element.id) {
     for (const [name, value] of Object.entries(outputLocal)) caller.variables.setLocal(execution.id, name, value);
   }
+  await mapOutputVariables(caller, execution, called, root);
 }
 
 const MI_COUNTERS = ['nrOfInstances', 'nrOfActiveInstances', 'nrOfCompletedInstances'];
@@ -101,7 +107,7 @@ export async function escalateToCaller(called: ProcessRunner, root: Execution, e
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
   const execution = caller?.tree.executions.get(root.superExecutionId!);
   if (!caller || !execution) return 'uncaught';
-  passOutputVariables(called, root, caller, execution);
+  await passOutputVariables(called, root, caller, execution);
   const found = caller.escalationCatchFor(execution, escalationCode);
   if (found) {
     caller.schedule(execution, () => caller.fireEscalationCatch(found, escalationCode));
@@ -134,7 +140,7 @@ export async function propagateErrorToCaller(called: ProcessRunner, root: Execut
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId!);
   const execution = caller?.tree.executions.get(root.superExecutionId!);
   if (!caller || !execution) return false;
-  passOutputVariables(called, root, caller, execution);
+  await passOutputVariables(called, root, caller, execution);
   root.superExecutionId = null;
   root.superProcessInstanceId = null;
   called.tree.touch(root);

@@ -37,6 +37,15 @@ describe('user tasks and call activities as Camunda', () => {
     await expect(start('tasked', { due: string('2026-12-24T10:00:00Z'), p: string('high'), what: string('') })).rejects.toThrow('Priority does not resolve to a number: high');
   });
 
+  it('keeps a form key as written and evaluates it when the task is read, as Camunda\'s initializeFormKeys', async () => {
+    await deploy(taskModel('camunda:formKey="embedded:app:forms/${formName}.html"'));
+    const { id } = await start('tasked', { formName: string('a') });
+    const [task] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.setVariables(task!.id, { formName: string('b') });
+    const [read] = await engine!.task.findTasks({ processInstanceId: id });
+    expect([read!.formKey, (await engine!.task.getTask(task!.id))!.formKey, (await engine!.task.getTaskFormData(task!.id)).formKey]).toEqual(Array(3).fill('embedded:app:forms/b.html'));
+  });
+
   it('fires the delete listener of a task on the instance itself when the instance is deleted', async () => {
     await deploy(taskModel('', '<bpmn:extensionElements><camunda:taskListener event="delete" expression="${log.add(task.eventName)}" /><camunda:executionListener event="end" expression="${log.add(execution.eventName)}" /></bpmn:extensionElements>'));
     const events: string[] = [];
@@ -97,5 +106,62 @@ describe('user tasks and call activities as Camunda', () => {
     await expect(start('calls_latest')).rejects.toThrow("no processes deployed with key 'nope' and tenant-id 'null': processDefinition is null");
     await expect(start('calls_version')).rejects.toThrow("no processes deployed with key = 'nope', version = '2' and tenant-id = 'null': processDefinition is null");
     await expect(start('calls_versionTag')).rejects.toThrow("no processes deployed with key = 'nope', versionTag = 'v1' and tenant-id = 'null': processDefinition is null");
+  });
+
+  describe('a call activity\'s variable mapping (camunda:variableMappingClass / …DelegateExpression)', () => {
+    const child = wrap('child', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'work')}<bpmn:userTask id="work" />${flow('f2', 'work', 'end')}<bpmn:endEvent id="end" />`);
+    const caller = (key: string, attribute: string) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+         <bpmn:callActivity id="call" calledElement="child" ${attribute}><bpmn:extensionElements>
+           <camunda:in source="a" target="viaIn" /><camunda:out source="result" target="viaOut" />
+         </bpmn:extensionElements></bpmn:callActivity>${flow('f2', 'call', 'after')}<bpmn:userTask id="after" />`,
+      );
+    const plain = (variables: Record<string, { value: unknown }>) => Object.fromEntries(Object.entries(variables).map(([name, variable]) => [name, variable.value]));
+    const completeChild = async () => {
+      const [called] = await engine!.runtime.findProcessInstances({ processDefinitionKey: 'child' });
+      const [work] = await engine!.task.findTasks({ processInstanceId: called!.id });
+      await engine!.task.complete(work!.id, { result: string('R') });
+    };
+
+    it('maps input after camunda:in as the called instance starts, and output after camunda:out as it ends', async () => {
+      await deploy(child, caller('caller', 'camunda:variableMappingClass="org.example.Mapping"'));
+      const seen: unknown[] = [];
+      engine!.delegates.registerClass('org.example.Mapping', {
+        mapInputVariables(superExecution, subVariables) {
+          seen.push(subVariables.get('viaIn'));
+          subVariables.putValue('mapped', `${String(superExecution.getVariable('a'))}!`);
+        },
+        mapOutputVariables(superExecution, subInstance) {
+          seen.push(superExecution.getVariable('viaOut'));
+          superExecution.setVariable('back', `${String(subInstance.getVariable('result'))}?`);
+        },
+      });
+      const { id } = await start('caller', { a: string('A') });
+      const [called] = await engine!.runtime.findProcessInstances({ processDefinitionKey: 'child' });
+      expect(plain(await engine!.runtime.getVariables(called!.id))).toEqual({ viaIn: 'A', mapped: 'A!' });
+      await completeChild();
+      expect(plain(await engine!.runtime.getVariables(id))).toEqual({ a: 'A', viaOut: 'R', back: 'R?' });
+      expect(seen).toEqual(['A', 'R']);
+    });
+
+    it('resolves a delegate expression to a bean, and fails as Camunda for an unknown class or a value that is no mapping', async () => {
+      await deploy(
+        child,
+        caller('byBean', 'camunda:variableMappingDelegateExpression="${mapper}"'),
+        caller('byText', 'camunda:variableMappingDelegateExpression="${\'text\'}"'),
+        caller('byClass', 'camunda:variableMappingClass="org.example.Missing"'),
+      );
+      engine!.delegates.registerBean('mapper', {
+        mapInputVariables: (_: unknown, subVariables: { putValue(name: string, value: unknown): unknown }) => subVariables.putValue('mapped', 1),
+        mapOutputVariables: (superExecution: { setVariable(name: string, value: unknown): void }) => superExecution.setVariable('back', 2),
+      });
+      const { id } = await start('byBean', { a: string('A') });
+      await completeChild();
+      expect(plain(await engine!.runtime.getVariables(id))).toMatchObject({ back: 2 });
+      await expect(start('byText')).rejects.toThrow("ENGINE-02041 Class 'java.lang.String' doesn't implement 'org.camunda.bpm.engine.delegate.DelegateVariableMapping'.");
+      await expect(start('byClass')).rejects.toThrow("ENGINE-09008 Exception while instantiating class 'org.example.Missing'");
+    });
   });
 });

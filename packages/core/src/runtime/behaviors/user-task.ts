@@ -35,7 +35,8 @@ export const userTask: ActivityBehavior = {
       executionId: execution.id,
       processDefinitionId: runner.definition.id,
       activityInstanceId: execution.activityInstanceId,
-      formKey: optionalText(runner, execution, element.camunda.formKey),
+      // Kept as written: Camunda evaluates it when the task is read (TaskService#withFormKey).
+      formKey: typeof element.camunda.formKey === 'string' && element.camunda.formKey !== '' ? element.camunda.formKey : null,
       suspended: false,
       tenantId: runner.definition.tenantId,
     };

@@ -33,8 +33,35 @@ export type DelegateExecution = Record<string, unknown> & {
 export type JavaDelegate = (execution: DelegateExecution) => unknown | Promise<unknown>;
 export type ExecutionListener = (execution: DelegateExecution) => unknown | Promise<unknown>;
 
-/** What `registerClass` accepts: a function, or an object shaped like a JavaDelegate or an ExecutionListener. */
-export type ClassDelegate = JavaDelegate | { execute: JavaDelegate } | { notify: ExecutionListener };
+/** Camunda's VariableMap, as far as a variable mapping uses it: plain values in and out. */
+export interface VariableMap {
+  putValue(name: string, value: unknown): VariableMap;
+  put(name: string, value: unknown): unknown;
+  get(name: string): unknown;
+  getValue(name: string): unknown;
+  containsKey(name: string): boolean;
+  remove(name: string): unknown;
+  keySet(): string[];
+}
+
+/** Camunda's VariableScope: the variables of the called instance a variable mapping reads. */
+export type VariableScope = Pick<
+  DelegateExecution,
+  'getVariable' | 'getVariableLocal' | 'hasVariable' | 'getVariables' | 'getVariablesLocal' | 'setVariable' | 'setVariableLocal' | 'setVariables' | 'removeVariable'
+> & { getVariableNames(): string[] };
+
+/**
+ * Camunda's DelegateVariableMapping (camunda:variableMappingClass / …DelegateExpression on a call
+ * activity): mapInputVariables adds to the called instance's variables as it starts,
+ * mapOutputVariables sets the caller's from the called instance as it ends.
+ */
+export interface DelegateVariableMapping {
+  mapInputVariables(superExecution: DelegateExecution, subVariables: VariableMap): unknown;
+  mapOutputVariables(superExecution: DelegateExecution, subInstance: VariableScope): unknown;
+}
+
+/** What `registerClass` accepts: a function, or an object shaped like a JavaDelegate, an ExecutionListener or a DelegateVariableMapping. */
+export type ClassDelegate = JavaDelegate | { execute: JavaDelegate } | { notify: ExecutionListener } | DelegateVariableMapping;
 
 /** The Java interfaces Camunda names when a delegate expression yields nothing it can invoke (their `Class.toString()`). */
 const DELEGATE_PARENT_INTERFACES = {
@@ -65,7 +92,9 @@ export class DelegateRegistry {
 
   /** Registers the implementation of a Java class name (camunda:class); replaces an earlier registration. */
   registerClass(className: string, delegate: ClassDelegate): this {
-    if (!asInvocable(delegate)) throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution) or notify(execution)`);
+    if (!asInvocable(delegate) && !isVariableMapping(delegate)) {
+      throw new TypeError(`The delegate for class '${className}' must be a function or an object with execute(execution), notify(execution) or mapInputVariables and mapOutputVariables`);
+    }
     this.classes.set(className, delegate);
     return this;
   }
@@ -157,6 +186,10 @@ export function withFields(delegate: unknown, fields: Record<string, unknown> | 
   if (typeof delegate === 'object' && delegate !== null) return Object.assign(Object.create(delegate) as object, fields);
   return delegate;
 }
+
+/** Whether a value can serve as a DelegateVariableMapping. */
+export const isVariableMapping = (value: unknown): value is DelegateVariableMapping =>
+  typeof value === 'object' && value !== null && typeof (value as DelegateVariableMapping).mapInputVariables === 'function' && typeof (value as DelegateVariableMapping).mapOutputVariables === 'function';
 
 /** A function of the execution for a delegate in any accepted form; methods keep their object as `this`. */
 function asInvocable(delegate: unknown): JavaDelegate | undefined {

@@ -26,7 +26,7 @@ export function conditionHolds(text: string, context: ExpressionContext): boolea
 export function conditionResult(value: unknown, kind: 'condition expression' | 'condition script'): boolean {
   if (value === null || value === undefined) throw new NullValueException(`${kind} returns null: result is null`);
   if (typeof value !== 'boolean') {
-    throw new ProcessEngineException(`${kind} returns non-Boolean: result has class ${typeName(value)} and not java.lang.Boolean`);
+    throw new ProcessEngineException(`${kind} returns non-Boolean: result has class ${javaTypeName(value)} and not java.lang.Boolean`);
   }
   return value;
 }
@@ -49,5 +49,5 @@ export const failedOnUndefined = (error: unknown): boolean =>
   error instanceof Error && (error.message.startsWith('Unknown property used in expression') || error.cause instanceof ScriptEvaluationError);
 
 /** The Java class a JUEL result of this JavaScript value would have. */
-const typeName = (value: unknown) =>
+export const javaTypeName = (value: unknown) =>
   typeof value === 'string' ? 'java.lang.String' : typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Long' : 'java.lang.Double') : Array.isArray(value) ? 'java.util.ArrayList' : 'java.lang.Object';

@@ -15,7 +15,9 @@ import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
 import { withErrorPropagation } from '../../runtime/bpmn-error.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
-import type { TypedValue } from '../../runtime/variables/index.js';
+import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { evaluateOf } from '../../runtime/expressions/conditions.js';
+import { isExpression, type ExpressionContext } from '../../runtime/expressions/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { TASK_PRIORITY_NORMAL, type NewTask, type Task, type TaskIdentityLink, type TaskQuery, type TaskUpdate } from './task.js';
 import { resolveQueryExpressions } from './query-expressions.js';
@@ -52,7 +54,10 @@ export class TaskService {
   ) {}
 
   findTasks(query: TaskQuery = {}): Promise<Task[]> {
-    return this.commands.run('TaskQuery', async (ctx) => ctx.tasks.find(ctx.tenantCheck.query(resolveQueryExpressions(ctx, query)), await readableTasks(ctx)));
+    return this.commands.run('TaskQuery', async (ctx) => {
+      const tasks = await ctx.tasks.find(ctx.tenantCheck.query(resolveQueryExpressions(ctx, query)), await readableTasks(ctx));
+      return Promise.all(tasks.map((task) => this.withFormKey(ctx, task)));
+    });
   }
 
   countTasks(query: TaskQuery = {}): Promise<number> {
@@ -60,7 +65,10 @@ export class TaskService {
   }
 
   getTask(id: string): Promise<Task | null> {
-    return this.commands.run('TaskQuery', async (ctx) => (await ctx.tasks.find(ctx.tenantCheck.query({ taskId: id }), await readableTasks(ctx)))[0] ?? null);
+    return this.commands.run('TaskQuery', async (ctx) => {
+      const [task] = await ctx.tasks.find(ctx.tenantCheck.query({ taskId: id }), await readableTasks(ctx));
+      return task ? this.withFormKey(ctx, task) : null;
+    });
   }
 
   /** Camunda's TaskReport.taskCountByCandidateGroup: needs READ on every task (ANY). */
@@ -457,7 +465,7 @@ export class TaskService {
    */
   getTaskFormData(taskId: string): Promise<TaskFormData> {
     return this.commands.run('GetTaskFormCmd', async (ctx) => {
-      const task = await this.load(ctx, taskId);
+      const task = await this.withFormKey(ctx, await this.load(ctx, taskId));
       await checkTask(ctx, task, readVariable(ctx));
       const { element } = await this.elementOf(ctx, task);
       const form = element ? startFormDataOf(element) : null;
@@ -477,7 +485,8 @@ export class TaskService {
       await checkTask(ctx, task, READ);
       const { definition, element } = await this.elementOf(ctx, task);
       const camundaFormRef = element ? startFormDataOf(element).camundaFormRef : null;
-      return deployedForm(ctx, definition?.deploymentId ?? '', { formKey: definition ? task.formKey : null, camundaFormRef });
+      const { formKey } = await this.withFormKey(ctx, task);
+      return deployedForm(ctx, definition?.deploymentId ?? '', { formKey: definition ? formKey : null, camundaFormRef });
     });
   }
 
@@ -496,6 +505,19 @@ export class TaskService {
   private async formFieldsOf(ctx: CommandContext, task: Task) {
     const { element } = await this.elementOf(ctx, task);
     return element ? startFormDataOf(element).fields : [];
+  }
+
+  /**
+   * Camunda's TaskEntity.initializeFormKey (what the task query's initializeFormKeys does for REST
+   * and filters): the form key is kept as written and evaluated when read, on the task's variables
+   * (its own over its execution's), so `forms/${name}.html` follows later changes of `name`.
+   */
+  private async withFormKey(ctx: CommandContext, task: Task): Promise<Task> {
+    if (task.formKey === null || !isExpression(task.formKey)) return task;
+    const scope = await this.openScope(ctx, task);
+    const execution = task.executionId ? scope.runner?.tree.executions.get(task.executionId) : undefined;
+    const value = evaluateOf(task.formKey, taskExpressionContext(visibleOf(task, scope), execution ? scope.runner!.expressionContext(execution) : null));
+    return { ...task, formKey: value === null || value === undefined ? null : String(value) };
   }
 
   /** The task's definition and user task element (neither for a task without a process). */
@@ -800,6 +822,14 @@ interface TaskScope {
   locals: StoredTaskLocals;
   /** A sub-task's parent task and its scope (the sub-task has no execution of its own). */
   parent: { task: Task; scope: TaskScope } | null;
+}
+
+/** Expressions on a task: its visible variables, then what its execution's expressions know (`execution`, beans). */
+function taskExpressionContext(variables: Record<string, TypedValue>, execution: ExpressionContext | null): ExpressionContext {
+  return {
+    has: (name) => Object.hasOwn(variables, name) || (execution?.has(name) ?? false),
+    resolve: (name) => (Object.hasOwn(variables, name) ? toJavaScriptValue(variables[name]!) : execution?.resolve(name)),
+  };
 }
 
 function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
