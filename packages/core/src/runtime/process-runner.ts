@@ -169,10 +169,17 @@ export class ProcessRunner {
     this.schedule(execution, () => this.completeActivity(execution, flowIds, options.evaluateConditions ?? false));
   }
 
-  /** Queues any step that concerns an execution; it is skipped when the execution is gone by then. */
+  /**
+   * Queues any step that concerns an execution; it is skipped when the execution is gone by then.
+   * Steps queued by one step run before the steps queued earlier, in the order they were queued
+   * (Camunda's invocation queue): a fork's first path goes as far as it can before the second starts.
+   */
   schedule(execution: Execution, run: () => Promise<void> | void): void {
-    this.agenda.push({ execution, run });
+    this.agenda.splice(this.queuedByStep++, 0, { execution, run });
   }
+
+  /** Where the running step's next queued step goes (steps it queued before it come first). */
+  private queuedByStep = 0;
 
   /** Runs the agenda to its end, then writes the tree. */
   async run(): Promise<void> {
@@ -188,6 +195,7 @@ export class ProcessRunner {
         }
         const step = this.agenda.shift();
         if (!step) break;
+        this.queuedByStep = 0;
         try {
           if (this.tree.executions.has(step.execution.id)) await step.run();
         } catch (error) {
@@ -811,7 +819,7 @@ export class ProcessRunner {
     // so one that already holds interrupts the activity before it does its work (the step is then
     // skipped with its execution); it goes first on the agenda, after those events.
     if (target !== execution && this.hasConditionalEvents !== false && this.variables.hasChanges) {
-      this.agenda.unshift({ execution: target, run: () => behaviorFor(element).execute(this, target, element) });
+      this.schedule(target, () => behaviorFor(element).execute(this, target, element));
       return;
     }
     await behaviorFor(element).execute(this, target, element);

@@ -83,6 +83,23 @@ describe.each(testStoreConfigs())('gateways and sequence flows on $name', (testS
     expect(await engine!.execution.getLocalVariables(after!.id)).toEqual({});
   });
 
+  it('runs the paths of a fork one after the other, each as far as it goes, in the order of the flows (Camunda)', async () => {
+    const logged = (id: string) =>
+      `<bpmn:task id="${id}"><bpmn:extensionElements><camunda:executionListener event="start" expression="\${log.add('${id}')}" /></bpmn:extensionElements></bpmn:task>`;
+    const definitionId = await deploy(
+      wrap(
+        'depthFirst',
+        `<bpmn:startEvent id="start" />${flow('f0', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+         ${flow('f1', 'fork', 'a1')}${logged('a1')}${flow('f2', 'a1', 'a2')}${logged('a2')}${flow('f3', 'a2', 'waitA')}<bpmn:userTask id="waitA" />
+         ${flow('f4', 'fork', 'b1')}${logged('b1')}${flow('f5', 'b1', 'b2')}${logged('b2')}${flow('f6', 'b2', 'waitB')}<bpmn:userTask id="waitB" />`,
+      ),
+    );
+    const log: string[] = [];
+    engine!.delegates.registerBean('log', { add: (entry: string) => log.push(entry) });
+    await engine!.runtime.startProcessInstanceById(definitionId);
+    expect(log).toEqual(['a1', 'a2', 'b1', 'b2']);
+  });
+
   it("refuses to leave an activity none of whose conditional flows holds (Camunda's ENGINE-02006)", async () => {
     const definitionId = await deploy(
       wrap(
