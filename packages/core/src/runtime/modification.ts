@@ -2,7 +2,7 @@ import { checkInstance } from '../authorization/instance-checks.js';
 import type { FlowElementModel } from '../bpmn/index.js';
 import { NotValidException, ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
-import { innerInstanceCancelled, MI_BODY_SUFFIX, miBodyId } from './multi-instance.js';
+import { addInnerInstance, innerInstanceCancelled, MI_BODY_SUFFIX, miBodyId, scopeElementId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
 import { JobLog } from '../history/job-log.js';
@@ -130,27 +130,30 @@ function start(runner: ProcessRunner, instruction: Exclude<ModificationInstructi
   const invalid = (why: string) => new NotValidException(`Cannot perform instruction: ${describe}; ${why}`);
   const missingElement = () => invalid(`Element '${elementId}' does not exist in process '${runner.definition.id}': element is null`);
   let target: FlowElementModel;
+  // Starting before a multi-instance activity starts one inner instance; before its body, the body with all of them.
+  let inner = false;
   if (instruction.type === 'startTransition') {
     const flow = model.flows.get(instruction.transitionId);
     if (!flow) throw missingElement();
     target = model.activity(flow.targetRef)!;
   } else {
-    const activity = model.activity(instruction.activityId);
+    const body = bodyElement(runner, instruction.activityId);
+    const activity = body ?? model.activity(instruction.activityId);
     if (instruction.type === 'startAfterActivity') {
-      // Camunda's ActivityAfterInstantiationCmd: its own checks, the flow ones as engine errors.
+      // Camunda's ActivityAfterInstantiationCmd: its own checks, the flow ones as engine errors; a body has its activity's flows.
       if (!activity) throw invalid(`Activity '${instruction.activityId}' does not exist: activity is null`);
-      const flows = model.flowsFrom(activity.id);
-      if (flows.length === 0) throw new ProcessEngineException(`Cannot start after activity ${activity.id}; activity has no outgoing sequence flow to take`);
-      if (flows.length > 1) throw new ProcessEngineException(`Cannot start after activity ${activity.id}; activity has more than one outgoing sequence flow`);
+      const flows = activity.multiInstance && !body ? [] : model.flowsFrom(activity.id);
+      if (flows.length === 0) throw new ProcessEngineException(`Cannot start after activity ${instruction.activityId}; activity has no outgoing sequence flow to take`);
+      if (flows.length > 1) throw new ProcessEngineException(`Cannot start after activity ${instruction.activityId}; activity has more than one outgoing sequence flow`);
       target = model.activity(flows[0].targetRef)!;
     } else {
       if (!activity) throw missingElement();
       target = activity;
+      inner = target.multiInstance !== null && !body;
     }
   }
   // The flow scopes from the process down to the target: use the innermost that runs, create the rest.
-  const chain: string[] = [];
-  for (let scopeId = target.scopeId; scopeId !== model.key; scopeId = model.activity(scopeId)!.scopeId) chain.unshift(scopeId);
+  const chain = flowScopesOf(runner, target, inner);
   let scope = runner.tree.root!;
   let depth = 0;
   if (ancestorId) {
@@ -170,20 +173,61 @@ function start(runner: ProcessRunner, instruction: Exclude<ModificationInstructi
       const candidates = [...runner.tree.executions.values()].filter((each) => each.isScope && each.scopeActivityId === chain[depth]);
       if (candidates.length === 0) break;
       // Camunda names the target's flow scope (ActivityImpl.toString).
-      if (candidates.length > 1) throw new ProcessEngineException(`Ancestor activity execution is ambiguous for activity Activity(${target.scopeId})`);
+      if (candidates.length > 1) throw new ProcessEngineException(`Ancestor activity execution is ambiguous for activity Activity(${chain.at(-1) ?? model.key})`);
       scope = candidates[0];
     }
   }
+  ensureConcurrentInstantiation(runner, depth === 0 ? null : chain[depth - 1]);
+  const missing = chain.slice(depth).map(scopeElementId);
   runner.schedule(scope, async () => {
-    const idle = scope.activityId === null && runner.tree.childrenOf(scope.id).length === 0;
-    const path = idle ? scope : await runner.newConcurrentPathIn(scope);
-    // Camunda's PvmExecutionImpl.startWithoutExecuting: setVariables, then setVariablesLocal.
-    for (const [name, value] of Object.entries(instruction.variables ?? {})) runner.variables.setVisible(path.id, name, value);
-    for (const [name, value] of Object.entries(instruction.variablesLocal ?? {})) runner.variables.setLocal(path.id, name, value);
-    const missing = chain.slice(depth);
-    if (missing.length === 0) runner.enter(path, target.id);
-    else runner.enter(path, missing[0], { startAt: [...missing.slice(1), target.id] });
+    const path = await pathIn(runner, scope);
+    // Camunda's startWithoutExecuting: setVariables, then setVariablesLocal, on the execution that runs the target.
+    const applyVariables = (on: Execution) => {
+      for (const [name, value] of Object.entries(instruction.variables ?? {})) runner.variables.setVisible(on.id, name, value);
+      for (const [name, value] of Object.entries(instruction.variablesLocal ?? {})) runner.variables.setLocal(on.id, name, value);
+    };
+    if (missing.length === 0) {
+      applyVariables(path);
+      runner.enter(path, target.id);
+    } else runner.enter(path, missing[0], { skipAsync: true, startAt: [...missing.slice(1), target.id], beforeTarget: applyVariables });
   });
+}
+
+/** The multi-instance activity `activityId` names the body of (`X#multiInstanceBody`), if it does. */
+function bodyElement(runner: ProcessRunner, activityId: string): FlowElementModel | undefined {
+  if (!activityId.endsWith(MI_BODY_SUFFIX)) return undefined;
+  const element = runner.model.activity(scopeElementId(activityId));
+  return element?.multiInstance ? element : undefined;
+}
+
+/**
+ * The flow scopes from the process down to `target`, as Camunda's model has them: a multi-instance
+ * sub-process's body above the sub-process, and the target's own body when one inner instance starts.
+ */
+function flowScopesOf(runner: ProcessRunner, target: FlowElementModel, inner: boolean): string[] {
+  const model = runner.model;
+  const chain = inner ? [miBodyId(target.id)] : [];
+  for (let scopeId = target.scopeId; scopeId !== model.key; scopeId = model.activity(scopeId)!.scopeId) {
+    chain.unshift(scopeId);
+    if (model.activity(scopeId)!.multiInstance) chain.unshift(miBodyId(scopeId));
+  }
+  return chain;
+}
+
+/** Camunda's supportsConcurrentChildInstantiation: a sequential body runs one instance at a time, so none can be added. */
+function ensureConcurrentInstantiation(runner: ProcessRunner, flowScopeId: string | null): void {
+  const body = flowScopeId === null ? undefined : bodyElement(runner, flowScopeId);
+  if (body?.multiInstance!.isSequential) throw new ProcessEngineException(`Concurrent instantiation not possible for activities in scope ${flowScopeId}`);
+}
+
+/**
+ * The execution a start runs on below `scope`: an idle scope itself, else a new concurrent path, in a
+ * running parallel body a new inner instance (Camunda's createInnerInstance).
+ */
+async function pathIn(runner: ProcessRunner, scope: Execution): Promise<Execution> {
+  if (scope.activityId === null && runner.tree.childrenOf(scope.id).length === 0) return scope;
+  if (scope.scopeActivityId?.endsWith(MI_BODY_SUFFIX)) return addInnerInstance(runner, scope);
+  return runner.newConcurrentPathIn(scope);
 }
 
 function ownTriggers(runner: ProcessRunner, execution: Execution): string[] {

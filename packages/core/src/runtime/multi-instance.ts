@@ -88,6 +88,39 @@ export function startInstances(runner: ProcessRunner, body: Execution, element: 
 }
 
 /**
+ * A modification entering the body on its way to one instance (Camunda's ModificationObserverBehavior.initializeScope
+ * with one instance): the counters at one, loopCounter 0 and no element variable. Returns the execution that runs the
+ * instance: a concurrent child of a parallel body, a sequential body itself.
+ */
+export function initializeSingleInstance(runner: ProcessRunner, body: Execution, element: FlowElementModel): Execution {
+  const set = (on: Execution, name: string, value: number) => runner.variables.setLocal(on.id, name, untypedValue(value));
+  set(body, 'nrOfInstances', 1);
+  set(body, 'nrOfActiveInstances', 1);
+  set(body, 'nrOfCompletedInstances', 0);
+  if (element.multiInstance!.isSequential) {
+    set(body, 'loopCounter', 0);
+    return body;
+  }
+  const [path] = runner.fork(body, 1);
+  set(path, 'loopCounter', 0);
+  return path;
+}
+
+/**
+ * A modification adding one instance to a running parallel body (Camunda's ParallelMultiInstanceActivityBehavior.createInnerInstance):
+ * a new concurrent child numbered after the last instance, counted as one more and active.
+ */
+export async function addInnerInstance(runner: ProcessRunner, body: Execution): Promise<Execution> {
+  const read = (name: string) => Number(runner.variables.getLocal(body.id, name)?.value ?? 0);
+  const instances = read('nrOfInstances');
+  const path = await runner.newConcurrentPathIn(body);
+  runner.variables.setLocal(body.id, 'nrOfInstances', untypedValue(instances + 1));
+  runner.variables.setLocal(body.id, 'nrOfActiveInstances', untypedValue(read('nrOfActiveInstances') + 1));
+  runner.variables.setLocal(path.id, 'loopCounter', untypedValue(instances));
+  return path;
+}
+
+/**
  * One instance completed on `path`: count it, then either end the body (all done, or the
  * completion condition holds) or, sequentially, start the next instance.
  */
@@ -111,8 +144,11 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
   // Camunda's ParallelMultiInstanceActivityBehavior.concurrentChildExecutionEnded: the condition first, on the ended
   // path; else done when no instance is active (one cancelled by a modification counts no more).
   const done = completionConditionHolds(runner, path, element) || active <= 0;
-  path.activityId = null;
-  await runner.removeExecution(path);
+  // The ended instance's execution stays, inactive at the activity with its loopCounter, until the body completes.
+  path.activityId = element.id;
+  path.activityInstanceId = null;
+  path.isActive = false;
+  runner.tree.touch(path);
   if (done) await completeBody(runner, body, element);
 }
 

@@ -20,7 +20,7 @@ import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
 import { callerCatchesError, cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
-import { continuationOf, enclosingBody, enterBody, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
+import { continuationOf, enclosingBody, enterBody, initializeSingleInstance, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
@@ -53,6 +53,11 @@ export interface EnterOptions {
    * the scope it triggered (Camunda's payload for the triggered scope).
    */
   localVariables?: Readonly<Record<string, TypedValue>>;
+  /**
+   * Runs on the execution about to enter the innermost startAt activity, once the scopes above it
+   * exist: a modification's variables (Camunda's ScopeInstantiationContext.applyVariables).
+   */
+  beforeTarget?: (execution: Execution) => void;
 }
 
 interface Step {
@@ -776,6 +781,8 @@ export class ProcessRunner {
     if (element.multiInstance && !enclosingBody(this, execution, element)) {
       const body = await enterBody(this, execution, element, parentInstanceId);
       await createBoundaryEventTriggers(this, body, element);
+      // A modification starting inside the activity: one instance, from which it goes on.
+      if (options.startAt?.[0] === element.id) return this.startAtNext(initializeSingleInstance(this, body, element), options);
       startInstances(this, body, element);
       return;
     }
@@ -811,8 +818,7 @@ export class ProcessRunner {
     this.setLocals(target, options.localVariables);
     await this.catchingBpmnErrors(target, () => this.notifyListeners(target, element, 'start'));
     // An event sub-process starts at the start event whose event happened; a modification inside a scope it creates.
-    const [next, ...deeper] = options.startAt ?? [];
-    if (next) return this.schedule(target, () => this.arrive(target, next, options.startOccurred ?? false, options.startOccurred ?? false, { ...options, startAt: deeper, localVariables: undefined }));
+    if (options.startAt?.length) return this.startAtNext(target, options);
     // A catch event after an event-based gateway whose event already happened only passes through.
     if (occurred) return this.leave(target);
     // Camunda's ACTIVITY_EXECUTE: a scope's conditional events are evaluated before its behavior runs,
@@ -823,6 +829,20 @@ export class ProcessRunner {
       return;
     }
     await behaviorFor(element).execute(this, target, element);
+  }
+
+  /**
+   * Goes on to the next of `options.startAt` on `execution`. Scopes on the way are only instantiated,
+   * without their async-before break (Camunda's ACTIVITY_INIT_STACK); a modification's variables go
+   * on the execution that enters the innermost.
+   */
+  private startAtNext(execution: Execution, options: EnterOptions): void {
+    const [next, ...deeper] = options.startAt!;
+    const innermost = deeper.length === 0;
+    if (innermost) options.beforeTarget?.(execution);
+    const occurred = options.startOccurred ?? false;
+    const rest = { ...options, startAt: deeper, localVariables: undefined, beforeTarget: innermost ? undefined : options.beforeTarget };
+    this.schedule(execution, () => this.arrive(execution, next, occurred || !innermost, occurred, rest));
   }
 
   /**

@@ -31,6 +31,18 @@ const loopModel = (loop: string, loopAttributes = '', taskContent = '') =>
      <bpmn:userTask id="mi" name="Review">${taskContent}<bpmn:multiInstanceLoopCharacteristics ${loopAttributes}>${loop}</bpmn:multiInstanceLoopCharacteristics></bpmn:userTask>
      ${flow('f2', 'mi', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />`,
   );
+/** beforeTask, then `mi` (three instances: a user task, or a sub-process around `subTask`), then afterTask (Camunda's ProcessInstanceModificationMultiInstanceTest models). */
+const modificationModel = (sequential: boolean, subProcess: boolean, condition = '') => {
+  const loop = `<bpmn:multiInstanceLoopCharacteristics isSequential="${sequential}"><bpmn:loopCardinality>3</bpmn:loopCardinality>${condition}</bpmn:multiInstanceLoopCharacteristics>`;
+  const mi = subProcess
+    ? `<bpmn:subProcess id="mi">${loop}<bpmn:startEvent id="subStart" />${flow('s1', 'subStart', 'subTask')}<bpmn:userTask id="subTask" />${flow('s2', 'subTask', 'subEnd')}<bpmn:endEvent id="subEnd" /></bpmn:subProcess>`
+    : `<bpmn:userTask id="mi">${loop}</bpmn:userTask>`;
+  return wrap(
+    'modified',
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'beforeTask')}<bpmn:userTask id="beforeTask" />${flow('f2', 'beforeTask', 'mi')}
+     ${mi}${flow('f3', 'mi', 'afterTask')}<bpmn:userTask id="afterTask" />${flow('f4', 'afterTask', 'end')}<bpmn:endEvent id="end" />`,
+  );
+};
 const json = (value: unknown) => ({ type: 'json' as const, value: JSON.stringify(value), valueInfo: {} });
 const integer = (value: number | null) => ({ type: 'integer' as const, value, valueInfo: {} });
 
@@ -187,6 +199,117 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
     await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', activityInstanceId: inner!.id }]);
     for (const task of await engine!.task.findTasks({ processInstanceId: id })) await engine!.task.complete(task.id);
     expect(await tasksOf(id)).toEqual(['after']);
+  });
+
+  it('keeps an ended parallel instance, inactive with its loopCounter, until the body completes (Camunda CAM-5609 shows it as a transition)', async () => {
+    await deploy(loopModel('<bpmn:loopCardinality>3</bpmn:loopCardinality>'));
+    const { id, processDefinitionId } = await start('loop');
+    const [first] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.complete(first!.id);
+    expect(await engine!.execution.findExecutions({ processInstanceId: id })).toHaveLength(5);
+    const loopCounters = (await engine!.variableInstance.findVariableInstances({ processInstanceIdIn: [id], variableName: 'loopCounter' })).map((each) => each.value.value);
+    expect(loopCounters.sort()).toEqual([0, 1, 2]);
+    const [body] = (await engine!.runtime.getActivityInstanceTree(id))!.childActivityInstances;
+    expect(body!.childActivityInstances.map((each) => each.activityId)).toEqual(['mi', 'mi']);
+    expect(body!.childTransitionInstances.map((each) => [each.activityId, each.executionId])).toEqual([['mi', first!.executionId]]);
+    const statistics = await engine!.statistics.getActivityStatistics(processDefinitionId);
+    expect(statistics.find((each) => each.id === 'mi')?.instances).toBe(2);
+    for (const task of await engine!.task.findTasks({ processInstanceId: id })) await engine!.task.complete(task.id);
+    expect(await tasksOf(id)).toEqual(['after']);
+    expect(await engine!.execution.findExecutions({ processInstanceId: id })).toHaveLength(1);
+  });
+
+  describe('process instance modification', () => {
+    type Node = { activityId: string; id: string; childActivityInstances: Node[] };
+    const shape = (node: Node): unknown => (node.childActivityInstances.length ? { [node.activityId]: node.childActivityInstances.map(shape) } : node.activityId);
+    const treeOf = async (id: string) => ((await engine!.runtime.getActivityInstanceTree(id)) as Node).childActivityInstances;
+    const completeAll = async (id: string, taskKey: string) => {
+      for (const task of await engine!.task.findTasks({ processInstanceId: id, taskDefinitionKey: taskKey })) await engine!.task.complete(task.id);
+    };
+    const counters = async (id: string, taskKey: string) => {
+      const values = [];
+      for (const task of await engine!.task.findTasks({ processInstanceId: id, taskDefinitionKey: taskKey })) {
+        const variables = await engine!.task.getVariables(task.id);
+        values.push(['loopCounter', 'nrOfInstances', 'nrOfActiveInstances', 'nrOfCompletedInstances'].map((name) => variables[name]?.value));
+      }
+      return values;
+    };
+    const startedAfterBeforeTask = async (sequential: boolean, subProcess: boolean, condition?: string) => {
+      await deploy(modificationModel(sequential, subProcess, condition));
+      const { id } = await start('modified');
+      await completeAll(id, 'beforeTask');
+      return id;
+    };
+
+    it.each([false, true])('starts a whole second body before X#multiInstanceBody (sequential: %s)', async (sequential) => {
+      const id = await startedAfterBeforeTask(sequential, false);
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'mi#multiInstanceBody' }]);
+      const body = { 'mi#multiInstanceBody': sequential ? ['mi'] : ['mi', 'mi', 'mi'] };
+      expect((await treeOf(id)).map(shape)).toEqual([body, body]);
+      for (let round = 0; round < (sequential ? 3 : 1); round++) await completeAll(id, 'mi');
+      expect(await tasksOf(id)).toEqual(['afterTask', 'afterTask']);
+    });
+
+    it('starts after X#multiInstanceBody along its flow, but not after the inner activity, which has none', async () => {
+      const id = await startedAfterBeforeTask(false, false);
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startAfterActivity', activityId: 'mi#multiInstanceBody' }]);
+      expect((await tasksOf(id)).sort()).toEqual(['afterTask', 'mi', 'mi', 'mi']);
+      await expect(engine!.runtime.modifyProcessInstance(id, [{ type: 'startAfterActivity', activityId: 'mi' }])).rejects.toThrow(
+        'Cannot start after activity mi; activity has no outgoing sequence flow to take',
+      );
+    });
+
+    it.each([false, true])('adds one instance to a running parallel body (sub-process: %s)', async (subProcess) => {
+      const id = await startedAfterBeforeTask(false, subProcess);
+      const [body] = await treeOf(id);
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'mi', ancestorActivityInstanceId: body!.id }]);
+      const leaf = subProcess ? 'subTask' : 'mi';
+      expect((await counters(id, leaf)).sort()).toEqual([0, 1, 2, 3].map((loopCounter) => [loopCounter, 4, 4, 0]));
+      expect((await treeOf(id)).map(shape)).toEqual([{ 'mi#multiInstanceBody': Array(4).fill(subProcess ? { mi: ['subTask'] } : 'mi') }]);
+      await completeAll(id, leaf);
+      expect(await tasksOf(id)).toEqual(['afterTask']);
+    });
+
+    it('adds instances to the running body without an ancestor, the completion condition counting them', async () => {
+      const id = await startedAfterBeforeTask(false, false, '<bpmn:completionCondition>${nrOfCompletedInstances == 4}</bpmn:completionCondition>');
+      await engine!.runtime.modifyProcessInstance(id, [
+        { type: 'startBeforeActivity', activityId: 'mi' },
+        { type: 'startBeforeActivity', activityId: 'mi' },
+      ]);
+      const tasks = await engine!.task.findTasks({ processInstanceId: id, taskDefinitionKey: 'mi' });
+      expect(tasks).toHaveLength(5);
+      for (const task of tasks.slice(0, 4)) await engine!.task.complete(task.id);
+      expect(await tasksOf(id)).toEqual(['afterTask']);
+    });
+
+    it.each([false, true])('refuses a second instance in a sequential body (sub-process: %s)', async (subProcess) => {
+      const id = await startedAfterBeforeTask(true, subProcess);
+      const [body] = await treeOf(id);
+      await expect(
+        engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'mi', ancestorActivityInstanceId: body!.id }]),
+      ).rejects.toThrow('Concurrent instantiation not possible for activities in scope mi#multiInstanceBody');
+    });
+
+    it.each([false, true])('starts a body of one instance before an inner activity when none runs (sequential: %s)', async (sequential) => {
+      await deploy(modificationModel(sequential, true));
+      const { id } = await start('modified');
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'subTask' }]);
+      expect((await treeOf(id)).map(shape)).toEqual(['beforeTask', { 'mi#multiInstanceBody': [{ mi: ['subTask'] }] }]);
+      expect(await counters(id, 'subTask')).toEqual([[0, 1, 1, 0]]);
+      await completeAll(id, 'subTask');
+      expect((await tasksOf(id)).sort()).toEqual(['afterTask', 'beforeTask']);
+    });
+
+    it("sets a start's variables once the body exists: nrOfInstances set to 2 runs two sequential instances", async () => {
+      await deploy(modificationModel(true, true));
+      const { id } = await start('modified');
+      await engine!.runtime.modifyProcessInstance(id, [{ type: 'startBeforeActivity', activityId: 'subTask', variables: { nrOfInstances: integer(2) } }]);
+      expect(await counters(id, 'subTask')).toEqual([[0, 2, 1, 0]]);
+      await completeAll(id, 'subTask');
+      expect(await counters(id, 'subTask')).toEqual([[1, 2, 1, 1]]);
+      await completeAll(id, 'subTask');
+      expect((await tasksOf(id)).sort()).toEqual(['afterTask', 'beforeTask']);
+    });
   });
 
   it('ends the path of a call activity whose called instance ends, beside a waiting branch', async () => {

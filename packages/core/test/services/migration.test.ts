@@ -290,6 +290,20 @@ describe.each(testStoreConfigs())('migrating event triggers and multi-instance o
     expect(await engine.runtime.getProcessInstance(started.id)).toBeNull();
   });
 
+  it('migrates a partially completed parallel body, its ended instance kept as Camunda (CAM-5609) and not validated as a transition', async () => {
+    const { engine, v1, v2 } = await deployBoth(multiInstance('A'), multiInstance('B'));
+    const started = await engine.runtime.startProcessInstanceById(v1);
+    const [first] = await engine.task.findTasks({ processInstanceId: started.id });
+    await engine.task.complete(first.id);
+    const plan = await engine.migration.generate({ sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2 });
+    await engine.migration.execute(plan, { processInstanceIds: [started.id] });
+    const [body] = (await engine.runtime.getActivityInstanceTree(started.id))!.childActivityInstances;
+    expect(body.childActivityInstances.map((each) => each.activityId)).toEqual(['review']);
+    expect(body.childTransitionInstances.map((each) => each.executionId)).toEqual([first.executionId]);
+    for (const task of await engine.task.findTasks({ processInstanceId: started.id })) await engine.task.complete(task.id);
+    expect(await engine.runtime.getProcessInstance(started.id)).toBeNull();
+  });
+
   const plain = wrap('events', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'task')}<bpmn:userTask id="task" />${flow('f2', 'task', 'end')}<bpmn:endEvent id="end" />`);
 
   it('migrates an activity that stops being a scope (its boundary events removed)', async () => {

@@ -51,7 +51,9 @@ export class StatisticsRepository {
       .innerJoin('trellis_execution as e', 'e.id', 'x.proc_inst_id')
       .where('x.proc_def_id', '=', processDefinitionId)
       .where('x.activity_id', 'is not', null)
-      .where('x.activity_instance_id', 'is', null);
+      .where('x.activity_instance_id', 'is', null)
+      // Camunda counts active executions: an ended instance a parallel multi-instance body keeps is not one.
+      .where('x.is_active', '=', 1);
     if (readable) transitions = transitions.where(readable('e.id', 'e.proc_def_key'));
     const transitionRows = await transitions
       .select((eb) => ['x.activity_id as groupId', eb.fn.countAll<number>().as('count')])

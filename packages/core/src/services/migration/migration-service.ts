@@ -243,9 +243,11 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
     if (!execution) return null;
     return execution.is_scope ? execution.scope_instance_id : scopeInstanceOf(execution.parent_id);
   };
-  const transitionParents = new Set(
-    rows.executions.filter((each) => each.activity_id !== null && each.activity_instance_id === null).map((each) => scopeInstanceOf(each.id)),
-  );
+  // Camunda's TransitionInstanceHandler (the CAM-5609 workaround): only an execution with an async continuation job
+  // is a transition instance to migrate; the ended instances a parallel multi-instance body keeps are not.
+  const asyncJobOf = (executionId: string) => rows.jobs.find((each) => each.execution_id === executionId && each.handler_type === JobHandlerTypes.asyncContinuation);
+  const transitions = rows.executions.filter((each) => each.activity_id !== null && each.activity_instance_id === null && asyncJobOf(each.id));
+  const transitionParents = new Set(transitions.map((each) => scopeInstanceOf(each.id)));
   for (const instance of rows.activityInstances) {
     if (instance.id === processInstanceId) continue;
     const failures: string[] = [];
@@ -273,11 +275,11 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
     }
   }
   // Transition instances: executions waiting for an async continuation.
-  for (const execution of rows.executions) {
-    if (execution.activity_id === null || execution.activity_instance_id !== null) continue;
+  for (const execution of transitions) {
+    const activityId = execution.activity_id!;
     const failures: string[] = [];
-    const instruction = instructionOf.get(execution.activity_id) ?? null;
-    const job = rows.jobs.find((each) => each.execution_id === execution.id && each.handler_type === JobHandlerTypes.asyncContinuation);
+    const instruction = instructionOf.get(activityId) ?? null;
+    const job = asyncJobOf(execution.id);
     if (!instruction) failures.push(NO_INSTRUCTION);
     else {
       const targetActivity = resolveActivity(sides.target, instruction.targetActivityId!);
@@ -292,7 +294,7 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       }
       // Camunda's AsyncProcessStartMigrationValidator: the job that starts the process (asynchronous
       // before the process's start event) can only move to a flow node of the process itself.
-      const sourceActivity = resolveActivity(sides.source, execution.activity_id);
+      const sourceActivity = resolveActivity(sides.source, activityId);
       const startsProcess = !asyncAfter && sourceActivity?.element.type === 'bpmn:StartEvent' && flowScopeOf(sides.source, sourceActivity) === null;
       if (startsProcess && targetActivity && flowScopeOf(sides.target, targetActivity) !== null) {
         failures.push('A transition instance that instantiates the process can only be migrated to a process-level flow node');
@@ -302,7 +304,7 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       if (!asyncAfter && camunda['asyncBefore'] !== true && camunda['async'] !== true) failures.push('Target activity is not asyncBefore');
     }
     if (failures.length > 0) {
-      report.transitionInstanceValidationReports.push({ migrationInstruction: instruction, transitionInstanceId: execution.id, sourceScopeId: execution.activity_id, failures });
+      report.transitionInstanceValidationReports.push({ migrationInstruction: instruction, transitionInstanceId: execution.id, sourceScopeId: activityId, failures });
     }
   }
   // Compensation subscriptions follow their compensation boundary event (Camunda's NoUnmappedLeafInstanceValidator),
