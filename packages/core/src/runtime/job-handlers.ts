@@ -14,6 +14,7 @@ import { startInstance } from './start-instance.js';
 import { parseTimer, prepareRepeat } from './timers/index.js';
 import { enclosingBody, instanceCompleted, scopeElementId } from './multi-instance.js';
 import { fireTaskListener, listenerChanges } from './task-listeners.js';
+import { completeProcessTask } from './task-completion.js';
 import { updateTask } from '../services/task/task-update.js';
 
 /** Opens the job's instance and execution; a job whose execution is gone is a programming error. */
@@ -154,9 +155,11 @@ export class TaskListenerTimerJobHandler implements JobHandler {
     const [task] = (await ctx.tasks.find({ executionId: execution.id })).filter((each) => each.taskDefinitionKey === activityId);
     if (!task) return;
     const changed = { ...task };
-    await fireTaskListener(runner, execution, element, listener, 'timeout', changed);
+    const completing = await fireTaskListener(runner, execution, element, listener, 'timeout', changed);
     const changes = listenerChanges(task, changed);
     if (changes) await updateTask(ctx, task, changes);
+    // The listener called task.complete().
+    if (completing) await completeProcessTask(runner, execution, element, { ...task, ...changes });
     await completeRun(ctx, runner);
   }
 }

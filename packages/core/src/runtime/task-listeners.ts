@@ -1,5 +1,5 @@
 import type { FlowElementModel, ListenerModel } from '../bpmn/index.js';
-import { suspendedEntity } from '../errors/exceptions.js';
+import { ProcessEngineException, suspendedEntity } from '../errors/exceptions.js';
 import type { Task } from '../services/task/task.js';
 import { TaskLocalVariables } from '../services/task/task-local-variables.js';
 import type { Execution } from './execution.js';
@@ -32,7 +32,8 @@ export function hasTaskListeners(element: FlowElementModel | undefined, event: T
  * Camunda's DelegateTask as `task`. What a listener sets on the task changes `task` (and, while it
  * is being created, `creating`) in place; its local variables and identity links are written when
  * the listeners are done (a task being created: by its creator), its other variables go through
- * its execution.
+ * its execution. True when a listener called `task.complete()`: the caller then completes the task
+ * (see completeProcessTask) once the listeners' changes are written.
  */
 export async function fireTaskListeners(
   runner: ProcessRunner,
@@ -41,13 +42,13 @@ export async function fireTaskListeners(
   event: TaskListenerEvent,
   task: Task,
   creating: CreatingTask | null = null,
-): Promise<void> {
-  await runListeners(runner, execution, element.id, element.taskListeners.filter((listener) => listener.event === event), event, task, creating);
+): Promise<boolean> {
+  return runListeners(runner, execution, element.id, element.taskListeners.filter((listener) => listener.event === event), event, task, creating);
 }
 
-/** Runs one task listener (a timeout listener whose timer fired). */
-export async function fireTaskListener(runner: ProcessRunner, execution: Execution, element: FlowElementModel, listener: ListenerModel, event: TaskListenerEvent, task: Task): Promise<void> {
-  await runListeners(runner, execution, element.id, [listener], event, task, null);
+/** Runs one task listener (a timeout listener whose timer fired); true when it called `task.complete()`. */
+export async function fireTaskListener(runner: ProcessRunner, execution: Execution, element: FlowElementModel, listener: ListenerModel, event: TaskListenerEvent, task: Task): Promise<boolean> {
+  return runListeners(runner, execution, element.id, [listener], event, task, null);
 }
 
 async function runListeners(
@@ -58,15 +59,17 @@ async function runListeners(
   event: TaskListenerEvent,
   task: Task,
   creating: CreatingTask | null,
-): Promise<void> {
-  if (listeners.length === 0) return;
+): Promise<boolean> {
+  if (listeners.length === 0) return false;
   const locals = creating?.variables ?? (await TaskLocalVariables.of(runner.ctx, task.id));
   const links = creating?.links ?? (await ListenerTaskLinks.of(runner.ctx, task.id));
-  const facade = delegateTask(runner, execution, event, task, links, locals);
+  const completion = { requested: false };
+  const facade = delegateTask(runner, execution, event, task, links, locals, completion);
   for (const listener of listeners) await invokeDelegation(runner, execution, listener, activityId, facade);
-  if (creating) return;
+  if (creating) return completion.requested;
   await locals.flush(runner.ctx, task);
   await links.flush(runner.ctx, task);
+  return completion.requested;
 }
 
 const CANDIDATE = 'candidate';
@@ -85,7 +88,15 @@ export function listenerChanges(before: Task, after: Task): Partial<Task> | null
  * variable scope whose parent is its execution (AbstractVariableScope: a name the task holds is the
  * task's, any other its execution's).
  */
-function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskListenerEvent, task: Task, links: ListenerTaskLinks, locals: TaskLocalVariables) {
+function delegateTask(
+  runner: ProcessRunner,
+  execution: Execution,
+  event: TaskListenerEvent,
+  task: Task,
+  links: ListenerTaskLinks,
+  locals: TaskLocalVariables,
+  completion: { requested: boolean },
+) {
   const onExecution = executionFacade(execution, runner);
   const localsRecord = () => Object.fromEntries(locals.names().map((name) => [name, plainValue(locals.get(name))]));
   const setVariable = (name: string, value: unknown) => (locals.has(name) ? locals.set(name, untypedValue(value)) : onExecution.setVariable(name, value));
@@ -100,6 +111,14 @@ function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskLi
     if (userId === null && groupId === null) return;
     if (task.suspended) throw suspendedEntity('task', task.id);
     links.delete({ userId, groupId, type });
+  };
+  // TaskEntity.complete: not from a complete or delete listener, nor twice; ensureTaskActive.
+  const complete = () => {
+    if (completion.requested || event === 'complete' || event === 'delete') {
+      throw new ProcessEngineException("ENGINE-03051 There was an exception while invoking the TaskListener. Message: 'invalid task state'");
+    }
+    if (task.suspended) throw suspendedEntity('task', task.id);
+    completion.requested = true;
   };
   const candidateIds = (kind: 'userId' | 'groupId') => links.candidates().flatMap((link) => (link[kind] === null ? [] : [link[kind]]));
   return {
@@ -126,6 +145,7 @@ function delegateTask(runner: ProcessRunner, execution: Execution, event: TaskLi
     getExecutionId: () => task.executionId,
     getExecution: () => onExecution,
     getTenantId: () => task.tenantId,
+    complete,
     getCandidates: () => links.candidates().map((link) => ({ ...link, taskId: task.id })),
     getCandidateUsers: () => candidateIds('userId'),
     getCandidateGroups: () => candidateIds('groupId'),

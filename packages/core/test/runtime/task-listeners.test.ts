@@ -201,3 +201,53 @@ describe('task listeners', () => {
     ]);
   });
 });
+
+// DelegateTask.complete(): a listener completes its task (Camunda's TaskEntity.complete).
+const completing = (listeners: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="c" targetNamespace="http://trellis.test">
+  <bpmn:process id="autoComplete" isExecutable="true" camunda:historyTimeToLive="1">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
+    <bpmn:userTask id="work"><bpmn:extensionElements>${listeners}
+      <camunda:taskListener event="complete" expression="\${log.add('complete')}" /></bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="after" /><bpmn:userTask id="after" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+describe('task listeners completing their task', () => {
+  let engine: ProcessEngine;
+  const log: string[] = [];
+  afterEach(async () => engine.close());
+  const deployAndStart = async (listeners: string) => {
+    engine = await createTestEngine();
+    log.length = 0;
+    engine.delegates.registerBean('log', { add: (entry: string) => log.push(entry) });
+    await engine.deployment.deploy({ resources: [{ name: 'auto.bpmn', bytes: Buffer.from(completing(listeners)) }] });
+    const definition = await engine.processDefinition.findLatestByKey('autoComplete');
+    return engine.runtime.startProcessInstanceById(definition!.id);
+  };
+  const keys = async (processInstanceId: string) => (await engine.task.findTasks({ processInstanceId })).map((task) => task.taskDefinitionKey);
+
+  it('completes the task from a create listener: complete listeners run, the history shows it completed, the process moves on', async () => {
+    const { id } = await deployAndStart('<camunda:taskListener event="create" expression="\${task.complete()}" />');
+    expect(await keys(id)).toEqual(['after']);
+    expect(log).toEqual(['complete']);
+    const [historic] = await engine.history.tasks.findTasks({ processInstanceId: id, taskDefinitionKey: 'work' });
+    expect(historic).toMatchObject({ deleteReason: 'completed' });
+    expect(historic!.endTime).not.toBeNull();
+  });
+
+  it('completes the task from an assignment listener when a command assigns it', async () => {
+    const { id } = await deployAndStart('<camunda:taskListener event="assignment" expression="\${task.complete()}" />');
+    const [work] = await engine.task.findTasks({ processInstanceId: id });
+    await engine.task.setAssignee(work!.id, 'kermit');
+    expect(await keys(id)).toEqual(['after']);
+    expect(log).toEqual(['complete']);
+  });
+
+  it("refuses task.complete() from a complete listener (Camunda's invalid task state)", async () => {
+    const { id } = await deployAndStart('<camunda:taskListener event="complete" expression="\${task.complete()}" />');
+    const [work] = await engine.task.findTasks({ processInstanceId: id });
+    await expect(engine.task.complete(work!.id)).rejects.toThrow("ENGINE-03051 There was an exception while invoking the TaskListener. Message: 'invalid task state'");
+    expect(await keys(id)).toEqual(['work']);
+  });
+});

@@ -8,6 +8,7 @@ import { grantTaskDefaults } from '../../services/authorization/default-authoriz
 import { fireTaskListeners } from '../task-listeners.js';
 import { TaskLocalVariables } from '../../services/task/task-local-variables.js';
 import { ListenerTaskLinks } from '../task-links.js';
+import { completeProcessTask } from '../task-completion.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { addDuration, parseDateTime, parseDuration } from '../timers/iso8601.js';
@@ -46,9 +47,10 @@ export const userTask: ActivityBehavior = {
     };
     const creating = { links: ListenerTaskLinks.creating(candidates), variables: TaskLocalVariables.none() };
     // Camunda's order: create, then assignment when the task has an assignee; both may change it.
+    let completing = false;
     await runner.catchingBpmnErrors(execution, async () => {
-      await fireTaskListeners(runner, execution, element, 'create', task, creating);
-      if (task.assignee !== null) await fireTaskListeners(runner, execution, element, 'assignment', task, creating);
+      completing = await fireTaskListeners(runner, execution, element, 'create', task, creating);
+      if (task.assignee !== null) completing = (await fireTaskListeners(runner, execution, element, 'assignment', task, creating)) || completing;
     });
     runner.tree.history.taskCreated(execution.activityInstanceId, id, task.assignee);
     await runner.ctx.tasks.insert(task, candidates);
@@ -61,6 +63,8 @@ export const userTask: ActivityBehavior = {
       if (listener.event !== 'timeout' || !listener.timer) continue;
       await createTimerJob(runner, execution, element, JobHandlerTypes.taskListenerTimer, listener.timer, `${element.id}$${listener.id ?? ''}`);
     }
+    // A create or assignment listener called task.complete(): the task is completed once it exists.
+    if (completing) await completeProcessTask(runner, execution, element, task);
   },
   async signal(runner, execution) {
     runner.leave(execution);

@@ -25,9 +25,8 @@ import { HistoryWriter } from '../../history/history-writer.js';
 import { TaskHistory } from '../../history/task-history.js';
 import { removeTasks } from './task-removal.js';
 import { fireTaskListeners, hasTaskListeners, listenerChanges } from '../../runtime/task-listeners.js';
+import { completeProcessTask } from '../../runtime/task-completion.js';
 import { updateTask } from './task-update.js';
-import { JobHandlerTypes } from '../../runtime/runtime-jobs.js';
-import { JobLog } from '../../history/job-log.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 import { writeTaskLocals, type StoredTaskLocals } from './task-local-variables.js';
 import { OperationLogEntries, type VariableOperation } from '../../history/user-operation-entries.js';
@@ -797,12 +796,14 @@ export class TaskService {
     ensureActive(task);
     const execution = runner && task.executionId ? runner.tree.executions.get(task.executionId) : undefined;
     const element = runner && task.taskDefinitionKey ? runner.model.activity(task.taskDefinitionKey) : undefined;
-    // A BpmnError from a complete listener goes to its catching event; the task is not completed (Camunda's TaskEntity.complete).
-    if (runner && execution && element && (await listenersThrewBpmnError(ctx, runner, execution, () => fireTaskListeners(runner, execution, element, 'complete', { ...task })))) return {};
-    if (execution && hasTaskListeners(element, 'timeout')) {
-      for (const job of await ctx.jobs.deleteByExecutionAndHandler(execution.id, JobHandlerTypes.taskListenerTimer)) JobLog.deleted(ctx, job);
+    const logged = () => OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
+    if (runner && execution && element) {
+      // A BpmnError from a complete listener goes to its catching event; the task is not completed (Camunda's TaskEntity.complete).
+      const completed = await completeProcessTask(runner, execution, element, task, logged);
+      await completeRun(ctx, runner);
+      return completed ? runner.variables.snapshot() : {};
     }
-    OperationLogEntries.task(ctx, 'Complete', task, [{ property: 'delete', orgValue: false, newValue: true }]);
+    logged();
     await removeTasks(ctx, [task], 'completed');
     // A task without a process answers no variables (Camunda's CompleteTaskCmd); a sub-task may have
     // set some on its parent's process instance.
@@ -913,13 +914,16 @@ async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, updated
   const execution = runner?.tree.executions.get(task.executionId);
   if (!runner || !execution) return;
   const changed = { ...task };
+  let completing = false;
   const threw = await listenersThrewBpmnError(ctx, runner, execution, async () => {
-    await fireTaskListeners(runner, execution, element, 'update', changed);
-    if (assigneeChanged) await fireTaskListeners(runner, execution, element, 'assignment', changed);
+    completing = await fireTaskListeners(runner, execution, element, 'update', changed);
+    if (assigneeChanged) completing = (await fireTaskListeners(runner, execution, element, 'assignment', changed)) || completing;
   });
   if (threw) return;
   const changes = listenerChanges(task, changed);
   if (changes) await updateTask(ctx, task, changes);
+  // A listener called task.complete().
+  if (completing) await completeProcessTask(runner, execution, element, { ...task, ...changes });
   await completeRun(ctx, runner);
 }
 
