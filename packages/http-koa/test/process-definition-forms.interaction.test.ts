@@ -354,3 +354,100 @@ describe('POST …/submit-form', () => {
     expect(unknownKey.status).toBe(404);
   });
 });
+
+describe('form field expressions of a start form', () => {
+  // Camunda's FormFieldHandler: label and default value are expressions. Read, a start form has no
+  // instance (its StartProcessVariableScope holds no variables), so only beans resolve there.
+  const FIELDS = `<camunda:formData>
+    <camunda:formField id="customer" label="Customer of \${defaults.company}" type="string" defaultValue="\${defaults.company}" />
+    <camunda:formField id="amount" label="Amount" type="long" defaultValue="\${defaults.amount}" />
+    <camunda:formField id="dueDate" type="date" defaultValue="\${defaults.due}" />
+  </camunda:formData>`;
+
+  beforeEach(() => {
+    rest.engine.delegates.registerBean('defaults', { company: 'Initech', amount: 7, due: new Date(2024, 11, 24) });
+  });
+
+  it('evaluates labels and default values on read: form variables and the rendered form', async () => {
+    await deploy(processXml('evaluated', '', FIELDS));
+
+    const variables = await rest.request('GET', '/process-definition/key/evaluated/form-variables');
+    const rendered = (await rest.request('GET', '/process-definition/key/evaluated/rendered-form')).body.toString('utf8');
+
+    expect(variables.body).toEqual({
+      customer: { type: 'String', value: 'Initech', valueInfo: {} },
+      amount: { type: 'Long', value: 7, valueInfo: {} },
+      dueDate: { type: 'String', value: '24/12/2024', valueInfo: {} },
+    });
+    expect(rendered).toContain('<label for="customer">\n      Customer of Initech\n');
+    expect(rendered).toContain('cam-variable-name="customer" type="text" value="Initech" />');
+    expect(rendered).toContain('cam-variable-name="amount" type="text" value="7" />');
+  });
+
+  it('fails reading a field whose expression names a variable, as no instance holds any yet', async () => {
+    await deploy(processXml('unresolved', '', '<camunda:formData><camunda:formField id="note" defaultValue="${customer}" /></camunda:formData>'));
+
+    const response = await rest.request('GET', '/process-definition/key/unresolved/form-variables');
+
+    expect(response.status).toBe(500);
+    expect(response.body.message).toMatch(/^Unknown property used in expression: \$\{customer\}/);
+  });
+
+  it('evaluates default values on submit on the new instance, which holds the fields handled before', async () => {
+    const xml = processXml('submitted', '', FIELDS.replace('</camunda:formData>', '<camunda:formField id="note" defaultValue="for ${customer}" /></camunda:formData>'));
+    const definition = await deploy(xml);
+
+    const response = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: { customer: { value: 'Globex' } } } });
+
+    const variables = await rest.engine.runtime.getVariables(response.body.id);
+    expect(variables.customer).toMatchObject({ type: 'string', value: 'Globex' });
+    expect(variables.amount).toMatchObject({ type: 'long', value: 7 });
+    expect(variables.dueDate).toMatchObject({ type: 'date', value: new Date(2024, 11, 24) });
+    expect(variables.note).toMatchObject({ type: 'string', value: 'for Globex' });
+  });
+});
+
+describe('legacy form properties of a start form', () => {
+  // Camunda's FormPropertyHandler: camunda:formProperty elements are rendered and submitted beside
+  // the form fields, but are no form fields (no form variables, no generated-form key).
+  const PROPERTIES = `<camunda:formProperty id="speaker" name="Speaker" variable="speakerName" default="\${defaults.company}" />
+    <camunda:formProperty id="duration" name="Duration" type="long" required="true" />
+    <camunda:formProperty id="secret" readable="false" />
+    <camunda:formProperty id="fixed" name="Fixed" writable="false" default="set" />`;
+
+  beforeEach(() => {
+    rest.engine.delegates.registerBean('defaults', { company: 'Initech' });
+  });
+
+  it('renders the readable properties with their defaults; they are no form fields', async () => {
+    const definition = await deploy(processXml('legacy', '', PROPERTIES));
+
+    const rendered = (await rest.request('GET', `/process-definition/${definition.id}/rendered-form`)).body.toString('utf8');
+    const variables = await rest.request('GET', `/process-definition/${definition.id}/form-variables`);
+    const form = await rest.request('GET', `/process-definition/${definition.id}/startForm`);
+
+    expect(rendered).toContain('<label for="speaker">\n      Speaker\n');
+    expect(rendered).toContain('cam-variable-name="speaker" type="text" value="Initech" />');
+    expect(rendered).toContain('cam-variable-name="duration" required type="text" />');
+    expect(rendered).toContain('cam-variable-name="fixed" disabled type="text" value="set" />');
+    expect(rendered).not.toContain('secret');
+    expect(variables.body).toEqual({});
+    expect(form.body.key).toBeNull();
+  });
+
+  it('submits each property into its variable, converted or defaulted; refuses one not writable and a missing required one', async () => {
+    const definition = await deploy(processXml('legacy', '', PROPERTIES));
+    const submit = (variables: Record<string, { value: unknown }>) => rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables } });
+
+    const started = await submit({ duration: { value: '90' }, extra: { value: 'x' } });
+    const notWritable = await submit({ duration: { value: '90' }, fixed: { value: 'other' } });
+    const missing = await submit({});
+
+    expect(started.status).toBe(200);
+    const variables = await rest.engine.runtime.getVariables(started.body.id);
+    expect(variables).toMatchObject({ speakerName: { type: 'string', value: 'Initech' }, duration: { type: 'long', value: 90 }, fixed: { type: 'string', value: 'set' }, extra: { type: 'string', value: 'x' } });
+    expect(variables.speaker).toBeUndefined();
+    expect([notWritable.status, notWritable.body.message]).toEqual([500, expect.stringContaining("form property 'fixed' is not writable")]);
+    expect([missing.status, missing.body.message]).toEqual([500, expect.stringContaining("form property 'duration' is required")]);
+  });
+});

@@ -582,6 +582,92 @@ describe('the Task group', () => {
     expect([loose.status, loose.body.type, loose.body.message]).toEqual([500, 'NullValueException', "Task form definition for 'loose' not found: task.getTaskDefinition() is null"]);
   });
 
+  it('evaluates form field labels and defaults on the task\'s execution when read, on the task when submitted, as Camunda', async () => {
+    // Camunda's createTaskForm reads the fields on task.getExecution(); submitFormVariables hands them the task.
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="limited" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
+    <bpmn:userTask id="decide"><bpmn:extensionElements><camunda:formData>
+      <camunda:formField id="amount" label="Amount up to \${limit}" type="long" defaultValue="\${limit}" />
+    </camunda:formData></bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="after" />
+    <bpmn:userTask id="after" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'limited.bpmn', bytes: Buffer.from(xml) }] });
+    const started = await rest.request('POST', '/process-definition/key/limited/start', { json: { variables: { limit: { value: 100, type: 'Integer' } } } });
+    const [decide] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
+    await rest.request('PUT', `/task/${decide!.id}/localVariables/limit`, { json: { value: 5, type: 'Integer' } });
+
+    const formVariables = await rest.request('GET', `/task/${decide!.id}/form-variables`);
+    expect(formVariables.body).toEqual({ amount: { type: 'Long', value: 100, valueInfo: {} }, limit: int(5) });
+    const rendered = (await rest.request('GET', `/task/${decide!.id}/rendered-form`)).body.toString('utf8');
+    expect(rendered).toContain('<label for="amount">\n      Amount up to 100\n');
+    expect(rendered).toContain('cam-variable-name="amount" type="text" value="100" />');
+
+    await rest.request('POST', `/task/${decide!.id}/submit-form`, { json: {} });
+    expect(await rest.engine.runtime.getVariables(started.body.id)).toMatchObject({ amount: { type: 'long', value: 5 } });
+  });
+
+  it('evaluates a user task\'s camunda:formRef key and version when its form is read, as its form key', async () => {
+    const withRef = (id: string, attributes: string) => REVIEW.replace('id="review" name="Review"', `id="${id}"`).replace('camunda:formKey="embedded:app:forms/check.html"', attributes);
+    await rest.engine.deployment.deploy({ resources: [{ name: 'ref.bpmn', bytes: Buffer.from(withRef('refd', 'camunda:formRef="\${form}" camunda:formRefBinding="version" camunda:formRefVersion="\${formVersion}"')) }] });
+    const started = await rest.request('POST', '/process-definition/key/refd/start', {
+      json: { variables: { amount: int(1), form: str('invoice'), formVersion: str('2') } },
+    });
+    const [task] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
+    const formRef = async () => (await rest.request('GET', `/task/${task!.id}/form`)).body.camundaFormRef;
+
+    expect(await formRef()).toEqual({ key: 'invoice', binding: 'version', version: 2 });
+    await rest.request('PUT', `/task/${task!.id}/localVariables/formVersion`, { json: { value: '3', type: 'String' } });
+    expect(await formRef()).toEqual({ key: 'invoice', binding: 'version', version: 3 });
+    await rest.request('PUT', `/process-instance/${started.body.id}/variables/form`, { json: { value: null, type: 'Null' } });
+    expect(await formRef()).toBeNull();
+
+    // The deployed form endpoint resolves the evaluated reference.
+    const deployment = { resources: [{ name: 'ref.bpmn', bytes: Buffer.from(withRef('deployedRef', 'camunda:formRef="\${form}" camunda:formRefBinding="deployment"')) }, { name: 'invoice.form', bytes: Buffer.from('{"id":"invoice","components":[]}') }] };
+    await rest.engine.deployment.deploy(deployment);
+    const deployedStart = await rest.request('POST', '/process-definition/key/deployedRef/start', { json: { variables: { amount: int(1), form: str('invoice') } } });
+    const [deployedTask] = await rest.engine.task.findTasks({ processInstanceId: deployedStart.body.id });
+    const deployed = await rest.request('GET', `/task/${deployedTask!.id}/deployed-form`, { outsideContract: true });
+    expect(deployed.body).toEqual({ id: 'invoice', components: [] });
+  });
+
+  it('renders and submits a user task\'s legacy form properties on its execution: variable, expression, default, not writable', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="legacy" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
+    <bpmn:userTask id="decide"><bpmn:extensionElements>
+      <camunda:formProperty id="limitShown" name="Limit" type="long" variable="limit" writable="false" />
+      <camunda:formProperty id="approval" name="Approved" type="boolean" expression="\${approved}" />
+      <camunda:formProperty id="comment" name="Comment" default="about \${customer}" />
+    </bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="after" />
+    <bpmn:userTask id="after" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'legacy.bpmn', bytes: Buffer.from(xml) }] });
+    const started = await rest.request('POST', '/process-definition/key/legacy/start', {
+      json: { variables: { limit: int(100), approved: { value: false, type: 'Boolean' }, customer: str('acme') } },
+    });
+    const [decide] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
+
+    const rendered = (await rest.request('GET', `/task/${decide!.id}/rendered-form`)).body.toString('utf8');
+    expect(rendered).toContain('cam-variable-name="limitShown" disabled type="text" value="100" />');
+    expect(rendered).toContain('cam-variable-name="approval" type="checkbox" value="false" />');
+    expect(rendered).toContain('cam-variable-name="comment" type="text" value="about acme" />');
+    expect((await rest.request('GET', `/task/${decide!.id}/form`)).body.key).toBeNull();
+
+    const refused = await rest.request('POST', `/task/${decide!.id}/submit-form`, { json: { variables: { limitShown: { value: 5 } } } });
+    expect([refused.status, refused.body.message]).toEqual([500, expect.stringContaining("form property 'limitShown' is not writable")]);
+    await rest.request('POST', `/task/${decide!.id}/submit-form`, { json: { variables: { approval: { value: 'true' } } } });
+    expect(await rest.engine.runtime.getVariables(started.body.id)).toMatchObject({ approved: { type: 'boolean', value: true }, comment: { type: 'string', value: 'about acme' } });
+  });
+
   describe('attachments (the Task Attachment group)', () => {
     const create = (id: string, fields: Record<string, string>, content?: string) => {
       const form = new FormData();

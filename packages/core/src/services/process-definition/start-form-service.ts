@@ -9,7 +9,9 @@ import type { TypedValue } from '../../runtime/variables/index.js';
 import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { ensureDefinitionActive, noDeployedDefinition } from './process-definition-messages.js';
-import { formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type StartFormData } from './start-form.js';
+import { evaluateFormFields, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type FormField, type StartFormData } from './start-form.js';
+import { beansContext } from './form-scope.js';
+import { readFormProperties } from './form-properties.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
 
 /** A deployed form file (GET …/deployed-start-form). */
@@ -40,9 +42,8 @@ export class StartFormService {
   /** The form fields' default values as typed values, optionally limited to some names (unknown names ignored). */
   getStartFormVariables(processDefinitionId: string, variableNames?: readonly string[]): Promise<Record<string, TypedValue>> {
     return this.commands.run('GetStartFormVariablesCmd', async (ctx) => {
-      const { form } = await this.load(ctx, processDefinitionId);
       const result: Record<string, TypedValue> = {};
-      for (const field of form.fields) {
+      for (const field of (await this.loadRead(ctx, processDefinitionId)).fields) {
         if (variableNames && !variableNames.includes(field.id)) continue;
         result[field.id] = formValueOf(field);
       }
@@ -50,9 +51,12 @@ export class StartFormService {
     });
   }
 
-  /** The HTML Camunda's default form engine generates from the form fields; null when there are none. */
+  /** The HTML Camunda's default form engine generates from the form fields, then the readable form properties; null when there are none. */
   getRenderedStartForm(processDefinitionId: string): Promise<string | null> {
-    return this.commands.run('GetRenderedStartFormCmd', async (ctx) => renderFormFields((await this.load(ctx, processDefinitionId)).form.fields));
+    return this.commands.run('GetRenderedStartFormCmd', async (ctx) => {
+      const { fields, properties } = await this.loadRead(ctx, processDefinitionId);
+      return renderFormFields([...fields, ...properties]);
+    });
   }
 
   /**
@@ -81,7 +85,8 @@ export class StartFormService {
       ensureDefinitionActive(definition);
       const model = await this.env.models.get(ctx, definition);
       const form = startFormDataOf(model.initialActivity());
-      const variables = submitFormVariables(form.fields, request.variables ?? {});
+      // Defaults are evaluated on the new instance, which holds no variables yet (only the fields handled before).
+      const variables = submitFormVariables(form, request.variables ?? {}, { variable: () => undefined, expressions: beansContext(this.env.delegates) });
       const started = await new StartProcessInstanceCmd(processDefinitionId, { businessKey: request.businessKey ?? null, variables }, this.env).execute(ctx);
       await formFieldsSubmitted(ctx, { processInstanceId: started.id, executionId: started.id, activityInstanceId: started.id, taskId: null, processDefinitionId, tenantId: definition.tenantId }, variables);
       return started;
@@ -95,6 +100,16 @@ export class StartFormService {
     await ctx.authz.check({ permission: 'READ', resource: Resources.PROCESS_DEFINITION, resourceId: definition.key });
     const model = await this.env.models.get(ctx, definition);
     return { definition, form: startFormDataOf(model.initialActivity()) };
+  }
+
+  /**
+   * The start form's fields and readable form properties as read (Camunda's createStartFormData):
+   * no instance exists, so their expressions see no variables, only beans.
+   */
+  private async loadRead(ctx: CommandContext, id: string): Promise<{ fields: FormField[]; properties: FormField[] }> {
+    const { form } = await this.load(ctx, id);
+    const expressions = beansContext(this.env.delegates);
+    return { fields: evaluateFormFields(form.fields, expressions), properties: readFormProperties(form.properties, { variables: null, expressions }) };
   }
 }
 

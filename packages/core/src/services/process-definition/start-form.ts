@@ -1,20 +1,24 @@
 import type { FlowElementModel } from '../../bpmn/model/flow-element.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
-import type { TypedValue } from '../../runtime/variables/index.js';
+import { evaluateOf } from '../../runtime/expressions/conditions.js';
+import type { ExpressionContext } from '../../runtime/expressions/index.js';
+import { untypedValue, type TypedValue } from '../../runtime/variables/index.js';
+import { variablesOver, type FormScope } from './form-scope.js';
+import { formPropertiesOf, submitFormProperties, type FormPropertyDefinition } from './form-properties.js';
 
 /** A submitted value fails a form field's validation constraint (Camunda's FormFieldValidatorException). */
 export class FormFieldValidationException extends ProcessEngineException {
   override readonly name: string = 'FormFieldValidationException';
 }
 
-/** A camunda:formRef of a start event (Camunda Forms). */
+/** A camunda:formRef of a start event or user task (Camunda Forms). */
 export interface CamundaFormRef {
   key: string;
   binding: string;
   version: number | null;
 }
 
-/** One camunda:formField of a camunda:formData. */
+/** One camunda:formField of a camunda:formData, as written: label and default value are expression texts. */
 export interface FormFieldDefinition {
   id: string;
   label: string | null;
@@ -35,24 +39,52 @@ export interface StartFormData {
   formKey: string | null;
   camundaFormRef: CamundaFormRef | null;
   fields: FormFieldDefinition[];
+  /** The legacy camunda:formProperty elements. */
+  properties: FormPropertyDefinition[];
+}
+
+/** What converting and rendering read of a field, as written or as read alike. */
+type FieldShape = Omit<FormFieldDefinition, 'defaultValue'>;
+
+/** A form field as read (Camunda's FormField): its label and default value evaluated in the form's scope. */
+export interface FormField extends FieldShape {
+  defaultValue: unknown;
 }
 
 export const DEFAULT_DATE_PATTERN = 'dd/MM/yyyy';
 
+/**
+ * Camunda's FormFieldHandler.createFormField: label and default value evaluated against the form's
+ * scope (a task's execution; for a start form, one without variables). A label evaluating to null is none.
+ */
+export function evaluateFormFields(fields: readonly FormFieldDefinition[], scope: ExpressionContext): FormField[] {
+  return fields.map((field) => {
+    const label = field.label === null ? null : evaluateOf(field.label, scope);
+    const defaultValue = field.defaultValue === null ? null : evaluateOf(field.defaultValue, scope);
+    return { ...field, label: label === null || label === undefined ? null : String(label), defaultValue: defaultValue ?? null };
+  });
+}
+
+/** The camunda:formRef attributes of a start event or user task as written (binding `latest` when not given). */
+export function formRefAttributesOf(element: FlowElementModel): { key: string; binding: string; version: string | null } | null {
+  const key = attributeOf(element, 'formRef');
+  return key === null ? null : { key, binding: attributeOf(element, 'formRefBinding') ?? 'latest', version: attributeOf(element, 'formRefVersion') };
+}
+
+function attributeOf(element: FlowElementModel, name: string): string | null {
+  const value = element.camunda[name];
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
 /** The form declarations of a start event (none when there is no start event). */
 export function startFormDataOf(start: FlowElementModel | null | undefined): StartFormData {
-  if (!start) return { formKey: null, camundaFormRef: null, fields: [] };
-  const attribute = (name: string): string | null => {
-    const value = start.camunda[name];
-    return value === undefined || value === null || value === '' ? null : String(value);
-  };
-  const formRefKey = attribute('formRef');
-  const binding = attribute('formRefBinding') ?? 'latest';
-  const version = attribute('formRefVersion');
+  if (!start) return { formKey: null, camundaFormRef: null, fields: [], properties: [] };
+  const ref = formRefAttributesOf(start);
   return {
-    formKey: attribute('formKey'),
-    camundaFormRef: formRefKey === null ? null : { key: formRefKey, binding, version: binding === 'version' && version !== null ? Number(version) : null },
+    formKey: attributeOf(start, 'formKey'),
+    camundaFormRef: ref === null ? null : { ...ref, version: ref.binding === 'version' && ref.version !== null ? Number(ref.version) : null },
     fields: formFieldsOf(start.extensions),
+    properties: formPropertiesOf(start.extensions),
   };
 }
 
@@ -85,14 +117,14 @@ function formFieldsOf(extensions: readonly unknown[]): FormFieldDefinition[] {
   return fields;
 }
 
-const datePatternOf = (field: FormFieldDefinition) => field.datePattern ?? DEFAULT_DATE_PATTERN;
+const datePatternOf = (field: FieldShape) => field.datePattern ?? DEFAULT_DATE_PATTERN;
 
 /**
  * A variable's value as the field's form value (Camunda's FormFieldHandler.handleFormField with
  * FormType.convertToFormValue: a date as its text in the field's pattern, other types as their model
  * value); a value the type cannot take is Camunda's FormFieldValidationException "failed to convert".
  */
-export function formValueFrom(field: FormFieldDefinition, value: TypedValue): TypedValue {
+export function formValueFrom(field: FieldShape, value: TypedValue): TypedValue {
   try {
     if (field.typeName !== 'date') return toModelValue(field, value);
     const transient = value.transient ? { transient: true } : {};
@@ -105,45 +137,40 @@ export function formValueFrom(field: FormFieldDefinition, value: TypedValue): Ty
   }
 }
 
-/** A field's default value as its form value (Camunda's FormType.convertToFormValue); value null without default. */
-export function formValueOf(field: FormFieldDefinition): TypedValue {
-  const raw = field.defaultValue;
-  switch (field.typeName) {
-    case 'long':
-      return { type: 'long', value: raw === null ? null : toLong(raw), valueInfo: {} };
-    case 'boolean':
-      return { type: 'boolean', value: raw === null ? null : raw.toLowerCase() === 'true', valueInfo: {} };
-    case 'date':
-      // Camunda's DateFormType.convertToFormValue: no date is the empty text.
-      return { type: 'string', value: raw === null ? '' : formatJavaDate(parseJavaDate(raw, datePatternOf(field)), datePatternOf(field)), valueInfo: {} };
-    default:
-      return { type: 'string', value: raw, valueInfo: {} };
-  }
+/**
+ * A field's evaluated default value as its form value (Camunda's createFormField: the type's model
+ * value, then its form value; a date as its text, no date the empty text); value null without default.
+ */
+export function formValueOf(field: FormField): TypedValue {
+  return formValueFrom(field, toModelValue(field, untypedValue(field.defaultValue)));
 }
 
 /**
- * Applies the form fields to submitted variables (Camunda's DefaultFormHandler.submitFormVariables):
- * each field's submitted value is validated, then converted to the field's model type or defaulted;
- * variables no field handles are passed through. `existing`: what the form's scope already holds (a
- * task's visible variables), which satisfies `required`. A failed constraint is Camunda's
+ * Applies a form to submitted variables (Camunda's DefaultFormHandler.submitFormVariables): first
+ * the legacy form properties (see submitFormProperties), then each field's submitted value is
+ * validated, then converted to the field's model type or defaulted; variables no property or field
+ * handles are passed through. `scope`: what the form's scope already holds (a
+ * task's visible variables), which satisfies `required`, and where default values are evaluated,
+ * each seeing the fields handled before it. A failed constraint is Camunda's
  * FormFieldValidatorException, an engine error (REST: 500), as are a value the type cannot convert
  * and a constraint configured wrongly.
  */
 export function submitFormVariables(
-  fields: readonly FormFieldDefinition[],
+  { fields, properties }: Pick<StartFormData, 'fields' | 'properties'>,
   submitted: Record<string, TypedValue>,
-  existing: (name: string) => TypedValue | undefined = () => undefined,
+  scope: FormScope,
 ): Record<string, TypedValue> {
   const rest: Record<string, TypedValue> = { ...submitted };
-  const result: Record<string, TypedValue> = {};
+  const result = submitFormProperties(properties, rest, scope);
   for (const field of fields) {
     if (field.isBusinessKey) continue;
     const value = Object.prototype.hasOwnProperty.call(rest, field.id) ? rest[field.id] : undefined;
     delete rest[field.id];
-    for (const constraint of field.constraints) validateConstraint(field, constraint, value, existing);
+    const defaultOf = () => (field.defaultValue === null ? null : evaluateOf(field.defaultValue, variablesOver(result, scope.expressions)));
+    for (const constraint of field.constraints) validateConstraint(field, constraint, value, { variable: (name) => result[name] ?? scope.variable(name), defaultOf });
     let model: TypedValue | null = null;
     if (value !== undefined) model = toModelValue(field, value);
-    else if (field.defaultValue !== null) model = toModelValue(field, { type: 'string', value: field.defaultValue, valueInfo: {} });
+    else if (field.defaultValue !== null) model = toModelValue(field, untypedValue(defaultOf()));
     if (model !== null) result[field.id] = model;
   }
   return { ...result, ...rest };
@@ -167,7 +194,7 @@ function validateConstraint(
   field: FormFieldDefinition,
   constraint: { name: string; config: string | null },
   submitted: TypedValue | undefined,
-  existing: (name: string) => TypedValue | undefined,
+  scope: { variable(name: string): TypedValue | undefined; defaultOf(): unknown },
 ): void {
   const value = (submitted?.value ?? null) as unknown;
   const fail = () => {
@@ -179,8 +206,8 @@ function validateConstraint(
     case 'required':
       // Nothing submitted: a value the scope holds, or the field's default, will do.
       if (value === null) {
-        const held = existing(field.id);
-        if (held !== undefined ? held.value === null : field.defaultValue === null) fail();
+        const held = scope.variable(field.id);
+        if (held !== undefined ? held.value === null : (scope.defaultOf() ?? null) === null) fail();
       } else if (value === '') fail();
       return;
     case 'readonly':
@@ -217,7 +244,7 @@ function validateConstraint(
   }
 }
 
-function toModelValue(field: FormFieldDefinition, submitted: TypedValue): TypedValue {
+function toModelValue(field: FieldShape, submitted: TypedValue): TypedValue {
   const value = submitted.value as unknown;
   const transient = submitted.transient ? { transient: true } : {};
   switch (field.typeName) {
@@ -358,7 +385,7 @@ class HtmlDocument {
 const FORM = 'this.generatedForm';
 
 /** The generated HTML form of camunda:formData fields (a start or a task form), or null when there are none. */
-export function renderFormFields(fields: readonly FormFieldDefinition[]): string | null {
+export function renderFormFields(fields: readonly FormField[]): string | null {
   if (fields.length === 0) return null;
   const doc = new HtmlDocument().start('form', [['name', 'generatedForm'], ['role', 'form']]);
   for (const field of fields) {
@@ -383,9 +410,9 @@ export function renderFormFields(fields: readonly FormFieldDefinition[]): string
   return doc.end().toString();
 }
 
-const isReadOnly = (field: FormFieldDefinition) => field.constraints.some((constraint) => constraint.name === 'readonly');
+const isReadOnly = (field: FieldShape) => field.constraints.some((constraint) => constraint.name === 'readonly');
 
-function commonAttributes(field: FormFieldDefinition): Array<[string, string | null]> {
+function commonAttributes(field: FieldShape): Array<[string, string | null]> {
   const typeName = field.typeName === 'enum' || field.typeName === 'date' ? 'string' : field.typeName;
   const attributes: Array<[string, string | null]> = [['class', 'form-control'], ['name', field.id]];
   if (field.isBusinessKey) attributes.push(['cam-business-key', null]);
@@ -394,7 +421,7 @@ function commonAttributes(field: FormFieldDefinition): Array<[string, string | n
   return attributes;
 }
 
-function renderDatePicker(doc: HtmlDocument, field: FormFieldDefinition): void {
+function renderDatePicker(doc: HtmlDocument, field: FieldShape): void {
   doc.start('div', [['class', 'input-group']]);
   const input = commonAttributes(field);
   input.push(['type', 'text'], ['uib-datepicker-popup', datePatternOf(field)], ['is-open', `dateFieldOpened${field.id}`]);
@@ -411,7 +438,7 @@ function renderDatePicker(doc: HtmlDocument, field: FormFieldDefinition): void {
   doc.end();
 }
 
-function renderInvalidMessages(doc: HtmlDocument, field: FormFieldDefinition): void {
+function renderInvalidMessages(doc: HtmlDocument, field: FieldShape): void {
   const id = field.id;
   doc.start('div', [['ng-if', `${FORM}.${id}.$invalid && ${FORM}.${id}.$dirty`], ['class', 'has-error']]);
   if (field.typeName !== 'date') {

@@ -5,17 +5,20 @@ import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, TaskAlreadyClaimedException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import type { FlowElementModel } from '../../bpmn/index.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { formValueFrom, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
+import { evaluateFormFields, formRefAttributesOf, formValueFrom, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
+import { beansContext, variablesOver } from '../process-definition/form-scope.js';
+import { readFormProperties } from '../process-definition/form-properties.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
 import { grantTaskDefault, grantTaskDefaults } from '../authorization/default-authorizations.js';
 import { rootInstanceOf } from '../../runtime/root-instance.js';
 import type { Execution } from '../../runtime/execution.js';
 import { withErrorPropagation } from '../../runtime/bpmn-error.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
-import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
 import { evaluateOf } from '../../runtime/expressions/conditions.js';
 import { isExpression, type ExpressionContext } from '../../runtime/expressions/index.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -445,7 +448,8 @@ export class TaskService {
       const scope = await this.openScope(ctx, task);
       // Form fields of the task (camunda:formData) validate, convert and default what was submitted.
       const visible = visibleOf(task, scope);
-      variables = submitFormVariables(await this.formFieldsOf(ctx, task), variables, (name) => visible[name]);
+      const expressions = variablesOver(visible, this.executionExpressions(task, scope));
+      variables = submitFormVariables(await this.formOf(ctx, task), variables, { variable: (name) => visible[name], expressions });
       if (task.processInstanceId && task.executionId) await formFieldsSubmitted(ctx, { ...task, processInstanceId: task.processInstanceId, executionId: task.executionId, taskId: task.id }, variables);
       await this.write(ctx, task, scope, variables, [], false);
       if (task.delegationState === 'PENDING') {
@@ -464,11 +468,12 @@ export class TaskService {
    */
   getTaskFormData(taskId: string): Promise<TaskFormData> {
     return this.commands.run('GetTaskFormCmd', async (ctx) => {
-      const task = await this.withFormKey(ctx, await this.load(ctx, taskId));
+      const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, readVariable(ctx));
       const { element } = await this.elementOf(ctx, task);
-      const form = element ? startFormDataOf(element) : null;
-      return { formKey: task.formKey, processDefinitionId: task.processDefinitionId, hasFormFields: (form?.fields.length ?? 0) > 0, camundaFormRef: form?.camundaFormRef ?? null };
+      const { formKey } = await this.withFormKey(ctx, task);
+      const hasFormFields = (await this.formRead(ctx, task)).fields.length > 0;
+      return { formKey, processDefinitionId: task.processDefinitionId, hasFormFields, camundaFormRef: await this.formRefOf(ctx, task, element) };
     });
   }
 
@@ -483,27 +488,41 @@ export class TaskService {
       if (!task) throw new NullValueException(`No task found for taskId '${taskId}': task is null`);
       await checkTask(ctx, task, READ);
       const { definition, element } = await this.elementOf(ctx, task);
-      const camundaFormRef = element ? startFormDataOf(element).camundaFormRef : null;
+      const camundaFormRef = await this.formRefOf(ctx, task, element);
       const { formKey } = await this.withFormKey(ctx, task);
       return deployedForm(ctx, definition?.deploymentId ?? '', { formKey: definition ? formKey : null, camundaFormRef });
     });
   }
 
-  /** Camunda's GetRenderedTaskFormCmd: the generated HTML form of the task's camunda:formData fields; null when it has none. */
+  /** Camunda's GetRenderedTaskFormCmd: the generated HTML form of the task's form fields, then its readable form properties; null without either. */
   getRenderedTaskForm(taskId: string): Promise<string | null> {
     return this.commands.run('GetRenderedTaskFormCmd', async (ctx) => {
       const task = await this.load(ctx, taskId, 'rendered');
       await checkTask(ctx, task, readVariable(ctx));
       // Camunda's GetRenderedTaskFormCmd: a task without a process has no task definition.
       if (!task.taskDefinitionKey) throw new NullValueException(`Task form definition for '${taskId}' not found: task.getTaskDefinition() is null`);
-      return renderFormFields(await this.formFieldsOf(ctx, task));
+      const { fields, properties } = await this.formRead(ctx, task);
+      return renderFormFields([...fields, ...properties]);
     });
   }
 
-  /** The camunda:formData fields of the task's user task element, read from the model (no instance loaded). */
-  private async formFieldsOf(ctx: CommandContext, task: Task) {
+  /** The form declarations (camunda:formData fields, camunda:formProperty) of the task's user task element, from the model. */
+  private async formOf(ctx: CommandContext, task: Task) {
     const { element } = await this.elementOf(ctx, task);
-    return element ? startFormDataOf(element).fields : [];
+    return startFormDataOf(element);
+  }
+
+  /**
+   * Camunda's DefaultTaskFormHandler.createTaskForm: the fields (labels and defaults evaluated) and
+   * the readable form properties, read on the task's execution, not the task.
+   */
+  private async formRead(ctx: CommandContext, task: Task) {
+    const { fields, properties } = await this.formOf(ctx, task);
+    if (fields.length === 0 && properties.length === 0) return { fields: [], properties: [] };
+    const scope = await this.openScope(ctx, task);
+    const expressions = this.executionExpressions(task, scope);
+    const variables = scope.runner && task.executionId ? scope.runner.variables.visible(task.executionId) : null;
+    return { fields: evaluateFormFields(fields, expressions), properties: readFormProperties(properties, { variables, expressions }) };
   }
 
   /**
@@ -513,10 +532,35 @@ export class TaskService {
    */
   private async withFormKey(ctx: CommandContext, task: Task): Promise<Task> {
     if (task.formKey === null || !isExpression(task.formKey)) return task;
-    const scope = await this.openScope(ctx, task);
-    const execution = task.executionId ? scope.runner?.tree.executions.get(task.executionId) : undefined;
-    const value = evaluateOf(task.formKey, taskExpressionContext(visibleOf(task, scope), execution ? scope.runner!.expressionContext(execution) : null));
+    const value = evaluateOf(task.formKey, await this.taskExpressions(ctx, task));
     return { ...task, formKey: value === null || value === undefined ? null : String(value) };
+  }
+
+  /**
+   * Camunda's DefaultTaskFormHandler.createTaskForm for a camunda:formRef, which counts only without
+   * a form key: its key and (binding `version`) version evaluated as the form key is; none when the
+   * key evaluates to null.
+   */
+  private async formRefOf(ctx: CommandContext, task: Task, element: FlowElementModel | undefined): Promise<CamundaFormRef | null> {
+    const ref = element && task.formKey === null ? formRefAttributesOf(element) : null;
+    if (ref === null) return null;
+    const expressions = await this.taskExpressions(ctx, task);
+    const key = evaluateOf(ref.key, expressions);
+    if (key === null || key === undefined) return null;
+    const version = ref.binding === 'version' && ref.version !== null ? evaluateOf(ref.version, expressions) : null;
+    return { key: String(key), binding: ref.binding, version: version === null || version === undefined ? null : javaInteger(String(version)) };
+  }
+
+  /** What expressions on the task resolve (Camunda's TaskEntity as variable scope): its variables (its own over its execution's), then its execution's context. */
+  private async taskExpressions(ctx: CommandContext, task: Task): Promise<ExpressionContext> {
+    const scope = await this.openScope(ctx, task);
+    return variablesOver(visibleOf(task, scope), this.executionExpressions(task, scope));
+  }
+
+  /** What expressions on the task's execution resolve; the host's beans alone for a task without one. */
+  private executionExpressions(task: Task, scope: TaskScope): ExpressionContext {
+    const execution = task.executionId ? scope.runner?.tree.executions.get(task.executionId) : undefined;
+    return execution ? scope.runner!.expressionContext(execution) : beansContext(this.env.delegates);
   }
 
   /** The task's definition and user task element (neither for a task without a process). */
@@ -538,7 +582,7 @@ export class TaskService {
       const scope = await this.openScope(ctx, task);
       const execution = scope.runner && task.executionId ? scope.runner.variables.visible(task.executionId) : {};
       const fields: Record<string, TypedValue> = {};
-      for (const field of await this.formFieldsOf(ctx, task)) {
+      for (const field of (await this.formRead(ctx, task)).fields) {
         const held = execution[field.id];
         fields[field.id] = held !== undefined ? formValueFrom(field, held) : formValueOf(field);
       }
@@ -825,12 +869,11 @@ interface TaskScope {
   parent: { task: Task; scope: TaskScope } | null;
 }
 
-/** Expressions on a task: its visible variables, then what its execution's expressions know (`execution`, beans). */
-function taskExpressionContext(variables: Record<string, TypedValue>, execution: ExpressionContext | null): ExpressionContext {
-  return {
-    has: (name) => Object.hasOwn(variables, name) || (execution?.has(name) ?? false),
-    resolve: (name) => (Object.hasOwn(variables, name) ? toJavaScriptValue(variables[name]!) : execution?.resolve(name)),
-  };
+/** Java's Integer.parseInt, as Camunda reads an evaluated camunda:formRefVersion: a failure is its NumberFormatException text. */
+function javaInteger(text: string): number {
+  const value = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) throw new ProcessEngineException(`For input string: "${text}"`);
+  return value;
 }
 
 function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
