@@ -198,6 +198,26 @@ describe('the Filter group', () => {
     expect((await rest.request('GET', `/filter/${either}`, { query: { itemCount: 'TRUE' } })).body.itemCount).toBe(2);
   });
 
+  it("shows each task's camunda:formRef, evaluated, in a filter's list and single result, JSON and HAL", async () => {
+    rest = await startRestHarness();
+    const withRef = MODEL.replace('name="Check"', 'name="Check" camunda:formRef="form-\${who}" camunda:formRefBinding="deployment"');
+    await rest.engine.deployment.deploy({ resources: [{ name: 'review.bpmn', bytes: Buffer.from(withRef) }] });
+    const john = await startFor('john');
+    const mary = await startFor('mary');
+    const ref = (who: string) => ({ key: `form-${who}`, binding: 'deployment', version: null });
+    const all = (await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', query: { sortBy: 'assignee', sortOrder: 'asc' } } })).body.id as string;
+    const hal = { headers: { accept: 'application/hal+json' }, outsideContract: true };
+
+    const listed = await rest.request('GET', `/filter/${all}/list`);
+    expect(listed.body.map((task: { id: string; camundaFormRef: unknown }) => [task.id, task.camundaFormRef])).toEqual([[john.taskId, ref('john')], [mary.taskId, ref('mary')]]);
+    const halListed = JSON.parse((await rest.request('GET', `/filter/${all}/list`, hal)).body.toString('utf8'))._embedded.task;
+    expect(halListed.map((task: { camundaFormRef: unknown }) => task.camundaFormRef)).toEqual([ref('john'), ref('mary')]);
+    const single = await rest.request('POST', `/filter/${all}/singleResult`, { json: { assignee: 'mary' } });
+    expect(single.body.camundaFormRef).toEqual(ref('mary'));
+    const halSingle = JSON.parse((await rest.request('POST', `/filter/${all}/singleResult`, { json: { assignee: 'john' }, ...hal })).body.toString('utf8'));
+    expect(halSingle.camundaFormRef).toEqual(ref('john'));
+  });
+
   it('checks CREATE before the query and the name before the query; an owner * cannot get the default grant', async () => {
     rest = await startRestHarness({ authorization: { enabled: true } }, { authentication: 'basic' });
     await rest.engine.identity.setUpAdministrator('admin', 'admin-secret');

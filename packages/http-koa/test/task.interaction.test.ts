@@ -635,6 +635,27 @@ describe('the Task group', () => {
     expect(deployed.body).toEqual({ id: 'invoice', components: [] });
   });
 
+  it('shows a user task\'s camunda:formRef, evaluated when read, in the tasks listed, queried and read, as Camunda\'s TaskDto', async () => {
+    const withRef = REVIEW.replace('id="review" name="Review"', 'id="refd"').replace('camunda:formKey="embedded:app:forms/check.html"', 'camunda:formRef="\${form}" camunda:formRefBinding="version" camunda:formRefVersion="\${formVersion}"');
+    await rest.engine.deployment.deploy({ resources: [{ name: 'ref.bpmn', bytes: Buffer.from(withRef) }] });
+    const start = (form: string) => rest.request('POST', '/process-definition/key/refd/start', { json: { variables: { amount: int(1), form: str(form), formVersion: str('2') } } });
+    const [first, second] = [(await start('invoice')).body.id, (await start('order')).body.id];
+    const [task] = await rest.engine.task.findTasks({ processInstanceId: first });
+    const refs = (tasks: Array<{ processInstanceId: string; camundaFormRef: unknown }>) => Object.fromEntries(tasks.map((each) => [each.processInstanceId, each.camundaFormRef]));
+    const expected = { [instanceId]: null, [first]: { key: 'invoice', binding: 'version', version: 2 }, [second]: { key: 'order', binding: 'version', version: 2 } };
+
+    // Two tasks of one definition, one with a form key of another: each evaluated on its own variables.
+    expect(refs((await rest.request('GET', '/task')).body)).toEqual(expected);
+    expect(refs((await rest.request('GET', '/task', { query: { withCommentAttachmentInfo: 'true' } })).body)).toEqual(expected);
+    expect(refs((await rest.request('POST', '/task', { json: {} })).body)).toEqual(expected);
+    const hal = await rest.request('GET', '/task', { headers: { accept: 'application/hal+json' }, outsideContract: true });
+    expect(refs(JSON.parse(hal.body.toString('utf8'))._embedded.task)).toEqual(expected);
+
+    await rest.request('PUT', `/task/${task!.id}/localVariables/formVersion`, { json: { value: '3', type: 'String' } });
+    expect((await rest.request('GET', `/task/${task!.id}`)).body.camundaFormRef).toEqual({ key: 'invoice', binding: 'version', version: 3 });
+    expect((await rest.request('GET', `/task/${taskId}`)).body).toMatchObject({ formKey: 'embedded:app:forms/check.html', camundaFormRef: null });
+  });
+
   it('renders and submits a user task\'s legacy form properties on its execution: variable, expression, default, not writable', async () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">

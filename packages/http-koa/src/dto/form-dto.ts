@@ -1,4 +1,4 @@
-import type { StartFormData } from '@trellis/core';
+import type { CamundaFormRef, StartFormData } from '@trellis/core';
 
 /** FormDto of GET …/startForm; contextPath is a process application's path, which Trellis has none of. */
 export function toStartFormDto(definitionId: string, form: StartFormData) {
@@ -9,9 +9,12 @@ export function toStartFormDto(definitionId: string, form: StartFormData) {
   }
   return {
     key,
-    camundaFormRef: form.camundaFormRef
-      ? { key: form.camundaFormRef.key, binding: form.camundaFormRef.binding, version: form.camundaFormRef.version }
-      : null,
+    camundaFormRef: toCamundaFormRefDto(form.camundaFormRef),
     contextPath: null,
   };
+}
+
+/** Camunda's CamundaFormRef as its DTOs (FormDto, TaskDto) serialize it: key, binding and version. */
+export function toCamundaFormRefDto(ref: CamundaFormRef | null | undefined) {
+  return ref ? { key: ref.key, binding: ref.binding, version: ref.version } : null;
 }

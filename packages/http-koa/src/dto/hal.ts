@@ -69,6 +69,7 @@ function halTask(task: Task, formKeys: boolean): HalResource {
     _embedded: null,
     ...fields,
     formKey: formKeys ? fields.formKey : null,
+    camundaFormRef: formKeys ? fields.camundaFormRef : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ActivityInstanceNode, Attachment, Comment, ProcessInstance, Task, TransitionInstanceNode } from '@trellis/core';
 import { formatRestDate } from './dates.js';
+import { toCamundaFormRefDto } from './form-dto.js';
 import type { LinkDto } from './links.js';
 
 export function toProcessInstanceDto(instance: ProcessInstance, links: LinkDto[] = []) {
@@ -72,7 +73,7 @@ export function toTaskDto(task: Task) {
     taskDefinitionKey: task.taskDefinitionKey,
     suspended: task.suspended,
     formKey: task.formKey,
-    camundaFormRef: null,
+    camundaFormRef: toCamundaFormRefDto(task.camundaFormRef),
     tenantId: task.tenantId,
   };
 }

@@ -3,6 +3,7 @@ import { TASK_QUERY_EXPRESSIONS, type TaskQueryExpression, AuthorizationExceptio
 import { readJsonBody, readJsonObject, text, flag, integer, dateValue } from '../body.js';
 import { attachmentDisposition, REPORT_MEDIA_TYPES, sendDeployedForm, XHTML } from '../dto/content-types.js';
 import { toAttachmentDto, toCommentDto, toTaskDto } from '../dto/runtime-dto.js';
+import { toCamundaFormRefDto } from '../dto/form-dto.js';
 import { readMultipart } from '../multipart.js';
 import { selfLink } from '../dto/links.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -401,8 +402,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     // Generated forms: Camunda points the tasklist at the rendered-form endpoint. contextPath: a
     // process application's path, which Trellis has none of.
     const key = form.formKey || !form.hasFormFields ? form.formKey : `embedded:engine://engine/:engine/task/${id}/rendered-form`;
-    const ref = form.camundaFormRef;
-    ctx.body = { key, camundaFormRef: ref ? { key: ref.key, binding: ref.binding, version: ref.version } : null, contextPath: null };
+    ctx.body = { key, camundaFormRef: toCamundaFormRefDto(form.camundaFormRef), contextPath: null };
   });
 
   // Camunda's TaskResourceImpl.getDeployedForm: the file as HTML (XHTML) or, for Camunda Forms, JSON.

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, TaskAlreadyClaimedException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
-import type { FlowElementModel } from '../../bpmn/index.js';
+import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
@@ -58,7 +58,7 @@ export class TaskService {
   findTasks(query: TaskQuery = {}): Promise<Task[]> {
     return this.commands.run('TaskQuery', async (ctx) => {
       const tasks = await ctx.tasks.find(ctx.tenantCheck.query(resolveQueryExpressions(ctx, query)), await readableTasks(ctx));
-      return Promise.all(tasks.map((task) => this.withFormKey(ctx, task)));
+      return this.withForms(ctx, tasks);
     });
   }
 
@@ -69,7 +69,7 @@ export class TaskService {
   getTask(id: string): Promise<Task | null> {
     return this.commands.run('TaskQuery', async (ctx) => {
       const [task] = await ctx.tasks.find(ctx.tenantCheck.query({ taskId: id }), await readableTasks(ctx));
-      return task ? this.withFormKey(ctx, task) : null;
+      return task ? (await this.withForms(ctx, [task]))[0]! : null;
     });
   }
 
@@ -470,10 +470,9 @@ export class TaskService {
     return this.commands.run('GetTaskFormCmd', async (ctx) => {
       const task = await this.load(ctx, taskId);
       await checkTask(ctx, task, readVariable(ctx));
-      const { element } = await this.elementOf(ctx, task);
-      const { formKey } = await this.withFormKey(ctx, task);
+      const [{ formKey, camundaFormRef = null }] = await this.withForms(ctx, [task]);
       const hasFormFields = (await this.formRead(ctx, task)).fields.length > 0;
-      return { formKey, processDefinitionId: task.processDefinitionId, hasFormFields, camundaFormRef: await this.formRefOf(ctx, task, element) };
+      return { formKey, processDefinitionId: task.processDefinitionId, hasFormFields, camundaFormRef };
     });
   }
 
@@ -526,9 +525,21 @@ export class TaskService {
   }
 
   /**
-   * Camunda's TaskEntity.initializeFormKey (what the task query's initializeFormKeys does for REST
-   * and filters): the form key is kept as written and evaluated when read, on the task's variables
-   * (its own over its execution's), so `forms/${name}.html` follows later changes of `name`.
+   * Camunda's TaskQueryImpl.initializeFormKeys (which REST's task lists, GET /task/{id} and filters
+   * ask for): each task's form key and camunda:formRef evaluated as it is read. A list of tasks
+   * mostly shares a few definitions, so each definition's model is looked up once for the list.
+   */
+  private withForms(ctx: CommandContext, tasks: readonly Task[]): Promise<Task[]> {
+    const elementOf = this.elementsOf(ctx);
+    return Promise.all(
+      tasks.map(async (task) => ({ ...(await this.withFormKey(ctx, task)), camundaFormRef: await this.formRefOf(ctx, task, await elementOf(task)) })),
+    );
+  }
+
+  /**
+   * Camunda's TaskEntity.initializeFormKey: the form key is kept as written and evaluated when read,
+   * on the task's variables (its own over its execution's), so `forms/${name}.html` follows later
+   * changes of `name`.
    */
   private async withFormKey(ctx: CommandContext, task: Task): Promise<Task> {
     if (task.formKey === null || !isExpression(task.formKey)) return task;
@@ -568,6 +579,23 @@ export class TaskService {
     const definition = task.processDefinitionId ? await this.env.definition(ctx, task.processDefinitionId) : null;
     const element = definition && task.taskDefinitionKey ? (await this.env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
     return { definition, element };
+  }
+
+  /**
+   * The user task element of each of many tasks (none for a task without a process): each
+   * definition's model is looked up once, even while the tasks are read side by side.
+   */
+  private elementsOf(ctx: CommandContext): (task: Task) => Promise<FlowElementModel | undefined> {
+    const models = new Map<string, Promise<ProcessModel | null>>();
+    const modelOf = async (definitionId: string) => {
+      const definition = await this.env.definition(ctx, definitionId);
+      return definition ? this.env.models.get(ctx, definition) : null;
+    };
+    return async ({ processDefinitionId, taskDefinitionKey }) => {
+      if (!processDefinitionId || !taskDefinitionKey) return undefined;
+      if (!models.has(processDefinitionId)) models.set(processDefinitionId, modelOf(processDefinitionId));
+      return (await models.get(processDefinitionId))?.activity(taskDefinitionKey);
+    };
   }
 
   /**

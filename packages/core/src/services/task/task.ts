@@ -2,6 +2,7 @@ import type { Page, Sorting } from '../../persistence/repositories/query-support
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 import type { TaskQueryExpression } from './query-expressions.js';
 import type { TenantChecked } from '../../authorization/tenant-check.js';
+import type { CamundaFormRef } from '../process-definition/start-form.js';
 
 /** Camunda's Task.PRIORITY_NORMAL: the priority of a task nothing else gives one. */
 export const TASK_PRIORITY_NORMAL = 50;
@@ -23,6 +24,11 @@ export interface Task {
   processDefinitionId: string | null;
   activityInstanceId: string | null;
   formKey: string | null;
+  /**
+   * The user task's camunda:formRef, evaluated; only where the task has no form key. Filled in as
+   * a task is read (Camunda's initializeFormKeys); absent on tasks the engine works on inside.
+   */
+  camundaFormRef?: CamundaFormRef | null;
   suspended: boolean;
   tenantId: string | null;
   /** PENDING while delegated, RESOLVED once resolved; null (or absent) for a task never delegated. */
