@@ -52,8 +52,8 @@ function sortedEmbedded(entries: Record<string, unknown[]>): Record<string, unkn
   return Object.fromEntries(names.map((name) => [name, entries[name]]));
 }
 
-/** HalTask.fromTask: the TaskDto's fields (no lastUpdated) with links to what the task names. `formKeys`: whether the query initialized them. */
-function halTask(task: Task, formKeys: boolean): HalResource {
+/** HalTask.fromTask: the TaskDto's fields (no lastUpdated) with links to what the task names; every caller's query initializes form keys. */
+function halTask(task: Task): HalResource {
   const { lastUpdated: _lastUpdated, ...fields } = toTaskDto(task);
   return {
     _links: links({
@@ -68,8 +68,6 @@ function halTask(task: Task, formKeys: boolean): HalResource {
     }),
     _embedded: null,
     ...fields,
-    formKey: formKeys ? fields.formKey : null,
-    camundaFormRef: formKeys ? fields.camundaFormRef : null,
   };
 }
 
@@ -136,8 +134,8 @@ async function definitions(engine: ProcessEngine, ids: Iterable<string | null>):
 const distinct = (ids: Iterable<string | null>) => [...new Set([...ids].filter((id): id is string => id !== null))];
 
 /** HalTaskList.generate: the tasks, and the assignees, owners and process definitions they link to. */
-export async function halTaskList(engine: ProcessEngine, tasks: readonly Task[], count: number, options: { formKeys: boolean }): Promise<{ halTasks: HalResource[]; list: object }> {
-  const halTasks = tasks.map((task) => halTask(task, options.formKeys));
+export async function halTaskList(engine: ProcessEngine, tasks: readonly Task[], count: number): Promise<{ halTasks: HalResource[]; list: object }> {
+  const halTasks = tasks.map((task) => halTask(task));
   const list = {
     _links: links({ self: '/task' }),
     // The task list is always there; a relation only where it resolved something.
@@ -155,8 +153,8 @@ export async function halTaskList(engine: ProcessEngine, tasks: readonly Task[],
 }
 
 /** HalTask.generate: one task with its process definition, identity links and their users and groups. */
-export async function halTaskWithLinks(engine: ProcessEngine, task: Task, options: { formKeys: boolean }): Promise<HalResource> {
-  const resource = halTask(task, options.formKeys);
+export async function halTaskWithLinks(engine: ProcessEngine, task: Task): Promise<HalResource> {
+  const resource = halTask(task);
   const identityLinks = await engine.task.getIdentityLinks(task.id);
   resource._embedded = sortedEmbedded({
     group: await groups(engine, identityLinks.map((link) => link.groupId)),

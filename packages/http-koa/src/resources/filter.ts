@@ -142,7 +142,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
         return;
       }
       // Camunda's AbstractExecuteFilterCmd initializes the form keys.
-      const { halTasks, list } = await halTaskList(engine, tasks, count, { formKeys: true });
+      const { halTasks, list } = await halTaskList(engine, tasks, count);
       await embedFilterVariables(engine, halTasks, tasks, variableNamesOf(filter));
       sendHal(ctx, list);
     });
@@ -171,7 +171,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
           sendHal(ctx, EMPTY_HAL_RESOURCE);
           return;
         }
-        const task = await halTaskWithLinks(engine, tasks[0], { formKeys: true });
+        const task = await halTaskWithLinks(engine, tasks[0]);
         await embedFilterVariables(engine, [task], tasks, variableNamesOf(filter));
         sendHal(ctx, task);
         return;

@@ -148,7 +148,7 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     }
     const tasks = await engine.task.findTasks(query);
     const count = await engine.task.countTasks(countCriteria(query));
-    sendHal(ctx, (await halTaskList(engine, tasks, count, { formKeys: true })).list);
+    sendHal(ctx, (await halTaskList(engine, tasks, count)).list);
   });
 
   router.get('/task/count', async (ctx) => {
