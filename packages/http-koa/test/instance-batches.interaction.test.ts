@@ -43,6 +43,17 @@ async function runBatches() {
 
 const BATCH_DEFAULTS = { jobsCreated: 0, batchJobsPerSeed: 100, invocationsPerBatchJob: 1, suspended: false, executionStartTime: null };
 const runningIds = async () => (await rest.request('GET', '/process-instance')).body.map((each: any) => each.id).sort();
+/** GET /variable-instance?batchIdIn=<id>, sorted by name, without the generated ids. */
+const batchVariables = async (batchId: string) => {
+  const response = await rest.request('GET', `/variable-instance?batchIdIn=${batchId}&sortBy=variableName&sortOrder=asc`);
+  expect(response.status).toBe(200);
+  return response.body.map(({ id: _id, ...variable }: any) => variable);
+};
+/** What a batch variable shows besides its name, value and batch: no instance, execution, task, activity instance or tenant. */
+const BATCH_VARIABLE = {
+  valueInfo: {}, processDefinitionId: null, processInstanceId: null, executionId: null, caseInstanceId: null, caseExecutionId: null,
+  taskId: null, activityInstanceId: null, tenantId: null, errorMessage: null,
+};
 const JAVA_OBJECT = { type: 'Object', value: 'rO0AB', valueInfo: { objectTypeName: 'com.Foo', serializationDataFormat: 'application/x-java-serialized-object' } };
 
 describe('instance batches', () => {
@@ -82,7 +93,13 @@ describe('instance batches', () => {
       });
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ ...BATCH_DEFAULTS, type: 'set-variables', totalJobs: 2 });
-      expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 0 });
+      // The batch keeps its variables as variable instances of the batch, listed with the others.
+      expect(await batchVariables(created.body.id)).toEqual([
+        { ...BATCH_VARIABLE, name: 'amount', value: 42, type: 'Integer', batchId: created.body.id },
+        { ...BATCH_VARIABLE, name: 'note', value: 'checked', type: 'String', batchId: created.body.id },
+      ]);
+      expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 2 });
+      expect((await rest.request('POST', '/variable-instance/count', { json: { batchIdIn: [created.body.id] } })).body).toEqual({ count: 2 });
 
       await runBatches();
       for (const id of [ids[0], ids[1]]) {
@@ -94,6 +111,14 @@ describe('instance batches', () => {
       expect((await rest.request('GET', `/process-instance/${ids[2]}/variables`)).body).toEqual({});
       // The batch variables went with the completed batch: only the instances' four remain.
       expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 4 });
+      expect(await batchVariables(created.body.id)).toEqual([]);
+    });
+
+    it('drops the batch variables with a deleted batch', async () => {
+      const created = await rest.request('POST', '/process-instance/variables-async', { json: { processInstanceIds: ids, variables: { note: { value: 'x', type: 'String' } } } });
+      expect(await batchVariables(created.body.id)).toHaveLength(1);
+      expect((await rest.request('DELETE', `/batch/${created.body.id}`)).status).toBe(204);
+      expect((await rest.request('GET', '/variable-instance/count')).body).toEqual({ count: 0 });
     });
 
     it('answers Camunda errors for missing or empty variables and selections and Java objects', async () => {
@@ -124,6 +149,7 @@ describe('instance batches', () => {
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ ...BATCH_DEFAULTS, type: 'correlate-message', totalJobs: 2 });
       expect((await rest.request('GET', '/task/count')).body).toEqual({ count: 0 });
+      expect(await batchVariables(created.body.id)).toEqual([{ ...BATCH_VARIABLE, name: 'reply', value: 'yes', type: 'String', batchId: created.body.id }]);
 
       await runBatches();
       const tasks = (await rest.request('GET', '/task')).body.map((task: any) => task.processInstanceId).sort();

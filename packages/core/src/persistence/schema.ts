@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The table shapes Kysely types its queries with. Column names are snake_case; only repositories
@@ -221,6 +221,8 @@ export interface VariableTable {
   execution_id: string | null;
   proc_inst_id: string | null;
   task_id: string | null;
+  /** A batch's variable (Camunda's BATCH_ID_): set on insert only, and then no execution, instance or task. */
+  batch_id: ColumnType<string | null, string | null | undefined, never>;
   text: string | null;
   text2: string | null;
   long_value: number | null;

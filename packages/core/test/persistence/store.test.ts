@@ -6,6 +6,7 @@ import { OptimisticLockingException } from '../../src/errors/index.js';
 import { ProcessDefinitionRepository } from '../../src/persistence/repositories/process-definition-repository.js';
 import type { ProcessDefinition } from '../../src/services/process-definition/process-definition.js';
 import { migrations } from '../../src/persistence/migrations/index.js';
+import { migrateToLatest } from '../../src/persistence/migrator.js';
 import { FixedClock, createTestEngine } from '../../src/testing/index.js';
 
 const stores: Store[] = [];
@@ -42,6 +43,34 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
     expect(await second.migrate(() => Date.now())).toEqual([]);
     const rows = await first.db.selectFrom('trellis_schema_migration').select('version').execute();
     expect(rows.map((row) => row.version)).toEqual(migrations.map((_, index) => index + 1));
+  });
+
+  it("moves a running batch's variables out of its settings into variable rows of the batch (migration 30)", async () => {
+    const config = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const store = Store.open(config);
+    stores.push(store);
+    const schema = config.type === 'postgres' ? (config.schema ?? null) : null;
+    await migrateToLatest(store.db, store.dialect, schema, () => Date.now(), migrations.filter((migration) => migration.version < 30));
+    const variables = {
+      note: { type: 'string', text: 'checked', text2: null, long_value: null, double_value: null, bytes: null },
+      blob: { type: 'bytes', text: null, text2: null, long_value: null, double_value: null, bytes: Buffer.from([0, 255]).toString('base64') },
+    };
+    const batch = { rev: 1, total_jobs: 1, jobs_created: 0, batch_jobs_per_seed: 100, invocations_per_batch_job: 1, seed_job_def_id: null, monitor_job_def_id: null, batch_job_def_id: null, tenant_id: null, create_user_id: null, suspended: 0, start_time: 0, execution_start_time: null };
+    const configuration = (settings: unknown) => JSON.stringify({ ids: ['p1'], settings, deploymentId: null });
+    await store.db.insertInto('trellis_batch').values([
+      { ...batch, id: 'b1', type: 'set-variables', configuration: configuration({ variables }) },
+      { ...batch, id: 'b2', type: 'correlate-message', configuration: configuration({ messageName: 'go', variables: null }) },
+    ]).execute();
+
+    expect(await store.migrate(() => Date.now())).toEqual([30]);
+    const rows = await store.db.selectFrom('trellis_variable').selectAll().orderBy('name').execute();
+    expect(rows.map(({ name, type, text, batch_id, execution_id, proc_inst_id }) => ({ name, type, text, batch_id, execution_id, proc_inst_id }))).toEqual([
+      { name: 'blob', type: 'bytes', text: null, batch_id: 'b1', execution_id: null, proc_inst_id: null },
+      { name: 'note', type: 'string', text: 'checked', batch_id: 'b1', execution_id: null, proc_inst_id: null },
+    ]);
+    expect(Buffer.from(rows[0]!.bytes!)).toEqual(Buffer.from([0, 255]));
+    const configurations = await store.db.selectFrom('trellis_batch').select(['id', 'configuration']).orderBy('id').execute();
+    expect(configurations.map((row) => JSON.parse(row.configuration!).settings)).toEqual([{}, { messageName: 'go' }]);
   });
 
   it("shows the schema's creation as one schema log entry and a later migration as its own", async () => {

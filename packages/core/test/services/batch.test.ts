@@ -114,7 +114,9 @@ describe('batches: asynchronous instance migration', () => {
     const { engine, ids, plan } = await setup(2);
     const at = new Date('2026-01-02T03:04:05.678Z');
     const variables = { at: { type: 'date', value: at }, blob: { type: 'bytes', value: Buffer.from([0, 1, 254, 255]) } } as never;
-    await engine.batch.migrateAsync({ ...plan, variables }, { processInstanceIds: ids });
+    const batch = await engine.batch.migrateAsync({ ...plan, variables }, { processInstanceIds: ids });
+    // The batch keeps the plan variables as variables of its own until it completes.
+    expect((await engine.variableInstance.findVariableInstances({ batchIdIn: [batch.id] })).map((each) => [each.name, each.batchId]).sort()).toEqual([['at', batch.id], ['blob', batch.id]]);
     for (let i = 0; i < 3; i++) await engine.jobExecutor.runDueJobs();
     for (const id of ids) {
       const stored = await engine.runtime.getVariables(id);
@@ -122,6 +124,10 @@ describe('batches: asynchronous instance migration', () => {
       expect(stored.blob).toMatchObject({ type: 'bytes' });
       expect(Buffer.from((stored.blob as { value: Uint8Array }).value)).toEqual(Buffer.from([0, 1, 254, 255]));
     }
+    engine.clock.advance(30_000);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.batch.count()).toBe(0);
+    expect(await engine.variableInstance.countVariableInstances({ batchIdIn: [batch.id] })).toBe(0);
   });
 
   it('keeps a batch with a failed execution job until the job is deleted', async () => {

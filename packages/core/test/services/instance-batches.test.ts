@@ -111,7 +111,12 @@ describe.each(testStoreConfigs())('instance batches on $name', (testStore) => {
     // An unknown id is not taken: only running instances are selected.
     const batch = await engine.instanceBatches.setVariablesAsync({ processInstanceIds: [ids[0]!, 'unknown'], processInstanceQuery: { businessKey: 'bk1' } }, variables);
     expect(batch).toMatchObject({ type: 'set-variables', totalJobs: 2 });
-    expect(await engine.variableInstance.countVariableInstances({})).toBe(0);
+    // Until then the batch keeps them as variables of its own, typed as given.
+    const kept = await engine.variableInstance.findVariableInstances({ batchIdIn: [batch.id], sorting: [{ sortBy: 'variableName', sortOrder: 'asc' }] });
+    expect(kept.map(({ name, value, batchId, processInstanceId, executionId }) => ({ name, value, batchId, processInstanceId, executionId }))).toEqual(
+      ['blob', 'due', 'note'].map((name) => ({ name, value: name === 'blob' ? expect.objectContaining({ type: 'bytes' }) : variables[name], batchId: batch.id, processInstanceId: null, executionId: null })),
+    );
+    expect(await engine.variableInstance.countVariableInstances({ variableScopeIdIn: [batch.id] })).toBe(3);
 
     await runBatch(engine);
     for (const id of [ids[0]!, ids[1]!]) {

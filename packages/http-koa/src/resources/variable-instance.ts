@@ -33,7 +33,7 @@ export function toVariableInstanceDto(variable: VariableInstance, deserializeVal
     caseInstanceId: null,
     caseExecutionId: null,
     taskId: variable.taskId,
-    batchId: null,
+    batchId: variable.batchId,
     activityInstanceId: variable.activityInstanceId,
     tenantId: variable.tenantId,
     errorMessage: null,

@@ -27,6 +27,7 @@ import { tenants } from './0026-tenants.js';
 import { taskLastUpdated } from './0027-task-last-updated.js';
 import { taskIdentityLinkTypes } from './0028-task-identity-link-types.js';
 import { timerRepeatOffset } from './0029-timer-repeat-offset.js';
+import { batchVariables } from './0030-batch-variables.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -60,5 +61,6 @@ export const migrations: readonly Migration[] = [
   taskLastUpdated,
   taskIdentityLinkTypes,
   timerRepeatOffset,
+  batchVariables,
 ];
 export type { Migration } from './migration.js';

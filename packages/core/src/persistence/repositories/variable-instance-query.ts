@@ -61,7 +61,7 @@ export class VariableInstanceQueryRepository {
   /** `withBinary`: load Bytes values and File contents (Camunda's list and single reads leave them out). */
   async find(query: VariableInstanceQuery, readable: VariableReadFilter = null, withBinary = false): Promise<VariableInstance[]> {
     const select = this.filtered(query, readable).select([
-      'v.id', 'v.name', 'v.type', 'v.execution_id', 'v.proc_inst_id', 'v.task_id', 'v.text', 'v.text2', 'v.long_value', 'v.double_value',
+      'v.id', 'v.name', 'v.type', 'v.execution_id', 'v.proc_inst_id', 'v.task_id', 'v.batch_id', 'v.text', 'v.text2', 'v.long_value', 'v.double_value',
       'p.proc_def_id', TENANT.as('tenant_id'), ACTIVITY_INSTANCE.as('act_inst_id'),
       withBinary ? 'v.bytes' : sql<Buffer | null>`null`.as('bytes'),
     ]);
@@ -81,6 +81,7 @@ export class VariableInstanceQueryRepository {
       processInstanceId: row.proc_inst_id,
       executionId: row.execution_id,
       taskId: row.task_id,
+      batchId: row.batch_id,
       activityInstanceId: row.act_inst_id ?? null,
       tenantId: row.tenant_id ?? null,
     }));
@@ -105,13 +106,14 @@ export class VariableInstanceQueryRepository {
     if (q.processInstanceIdIn !== undefined) select = select.where(isIn(sql.ref('v.proc_inst_id'), q.processInstanceIdIn));
     if (q.executionIdIn !== undefined) select = select.where(isIn(sql.ref('v.execution_id'), q.executionIdIn));
     if (q.taskIdIn !== undefined) select = select.where(isIn(sql.ref('v.task_id'), q.taskIdIn));
+    if (q.batchIdIn !== undefined) select = select.where(isIn(sql.ref('v.batch_id'), q.batchIdIn));
     if (q.variableScopeIdIn !== undefined) {
       const scopes = q.variableScopeIdIn;
-      // Camunda's VAR_SCOPE_: a task's variable belongs to the task, not to its execution.
-      select = select.where(sql<SqlBool>`((v.task_id is null and ${isIn(sql.ref('v.execution_id'), scopes)}) or ${isIn(sql.ref('v.task_id'), scopes)})`);
+      // Camunda's VAR_SCOPE_: a task's variable belongs to the task, not to its execution; a batch's to the batch.
+      select = select.where(isIn(sql`coalesce(v.task_id, v.batch_id, v.execution_id)`, scopes));
     }
-    // No case instances, case executions or batches in Trellis: asking for some finds none.
-    for (const ids of [q.caseInstanceIdIn, q.caseExecutionIdIn, q.batchIdIn]) {
+    // No case instances or case executions in Trellis: asking for some finds none.
+    for (const ids of [q.caseInstanceIdIn, q.caseExecutionIdIn]) {
       if (ids !== undefined) select = select.where(sql<SqlBool>`1 = 0`);
     }
     if (q.activityInstanceIdIn !== undefined) select = select.where(isIn(ACTIVITY_INSTANCE, q.activityInstanceIdIn));

@@ -4,8 +4,8 @@ import type { DialectName } from '../dialect.js';
 import { joinText, sqlText } from '../sql-text.js';
 import { RevisionTracker } from './revision-tracker.js';
 
-/** A stored variable: its scope and its value columns (Camunda's ACT_RU_VARIABLE). */
-export type VariableRow = Omit<Selectable<VariableTable>, 'rev'>;
+/** A stored variable of a process instance: its scope and its value columns (Camunda's ACT_RU_VARIABLE). */
+export type VariableRow = Omit<Selectable<VariableTable>, 'rev' | 'batch_id'>;
 
 /** Variables, within one transaction; updates and deletes are revision-checked. */
 export class VariableRepository {
@@ -50,7 +50,8 @@ export class VariableRepository {
 
   private remember(row: Selectable<VariableTable>): VariableRow {
     this.revisions.remember(row.id, row.rev);
-    const { rev: _rev, ...rest } = row;
+    // An instance's variable has no batch; leaving the column out keeps the row fit for the history tables.
+    const { rev: _rev, batch_id: _batchId, ...rest } = row;
     return { ...rest, bytes: rest.bytes ? Buffer.from(rest.bytes) : null, long_value: rest.long_value == null ? null : Number(rest.long_value), double_value: rest.double_value == null ? null : Number(rest.double_value) };
   }
 }

@@ -1,4 +1,3 @@
-import { loadBatchVariables, storeBatchVariables, type StoredBatchVariables } from './batch-variables.js';
 import { inject, injectable } from 'inversify';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
@@ -21,6 +20,7 @@ import {
   type BatchStatisticsQuery,
 } from './batch.js';
 import { BatchRepository } from './batch-repository.js';
+import { deleteBatchVariables, loadBatchVariables, storeBatchVariables } from './batch-variables.js';
 import { deleteHistoricBatch, recordBatchEnd, recordBatchExecutionStart, recordBatchStart } from './historic-batch-events.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { UserOperationLog } from '../../history/user-operation-log.js';
@@ -73,16 +73,16 @@ export class BatchService {
       OperationLogEntries.migrated(ctx, { processDefinitionId: plan.sourceProcessDefinitionId }, plan.targetProcessDefinitionId, prepared.processInstanceIds.length, variables, true);
       const settings: MigrationBatchSettings = {
         plan,
-        // Typed values (dates, bytes, files) survive the JSON configuration only in their stored form.
-        variables: variables ? storeBatchVariables(variables) : null,
         skipCustomListeners: selection.skipCustomListeners === true,
         skipIoMappings: selection.skipIoMappings === true,
       };
-      return createBatch(ctx, BatchTypes.instanceMigration, prepared.processInstanceIds, settings, {
+      const batch = await createBatch(ctx, BatchTypes.instanceMigration, prepared.processInstanceIds, settings, {
         ...sizing,
         tenantId: prepared.tenantId,
         deploymentId: prepared.sourceDeploymentId,
       });
+      if (variables) await storeBatchVariables(ctx, batch.id, variables);
+      return batch;
     });
   }
 
@@ -219,7 +219,7 @@ async function createBatchJob(ctx: CommandContext, batch: Batch, handlerType: st
   });
 }
 
-/** Camunda's BatchEntity#delete: jobs (execution jobs only with deleteJobs), their incidents, job definitions, the batch. */
+/** Camunda's BatchEntity#delete: jobs (execution jobs only with deleteJobs), their incidents, job definitions, variables, the batch. */
 async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJobs: boolean; exceptJobId?: string; ended: 'completed' | 'deleted' }): Promise<void> {
   const definitions = [batch.seedJobDefinitionId, batch.monitorJobDefinitionId, ...(options.deleteJobs ? [batch.batchJobDefinitionId] : [])].filter(
     (each): each is string => each !== null,
@@ -234,6 +234,7 @@ async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJ
     await ctx.trx.deleteFrom('trellis_incident').where('job_def_id', 'in', all).execute();
     await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
   }
+  await deleteBatchVariables(ctx, batch.id);
   await repository(ctx).delete(batch.id);
   await recordBatchEnd(ctx, batch);
   ctx.emitAfterCommit('batch.changed', { batchId: batch.id, ended: options.ended });
@@ -313,7 +314,6 @@ export abstract class BatchExecutionJobHandler<Settings> implements JobHandler {
 
 interface MigrationBatchSettings {
   plan: Omit<MigrationPlan, 'variables'>;
-  variables: StoredBatchVariables | null;
   skipCustomListeners: boolean;
   skipIoMappings: boolean;
 }
@@ -327,8 +327,8 @@ export class MigrationBatchJobHandler extends BatchExecutionJobHandler<Migration
     super();
   }
 
-  protected async run(ctx: CommandContext, ids: string[], settings: MigrationBatchSettings): Promise<void> {
-    const plan: MigrationPlan = { ...settings.plan, variables: settings.variables ? loadBatchVariables(settings.variables) : null };
+  protected async run(ctx: CommandContext, ids: string[], settings: MigrationBatchSettings, { configuration }: { configuration: ExecutionJobConfiguration }): Promise<void> {
+    const plan: MigrationPlan = { ...settings.plan, variables: await loadBatchVariables(ctx, configuration.batchId) };
     for (const id of ids) await this.migration.migrateByPlan(ctx, plan, id, settings);
   }
 }

@@ -1,16 +1,40 @@
-import { checkJavaSerialization, fromJsonStorage, toJsonStorage, type JsonStoredVariables, type TypedValue } from '../../runtime/variables/index.js';
+import type { CommandContext } from '../../command/command-context.js';
+import { checkJavaSerialization, fromStorage, toStorage, type TypedValue } from '../../runtime/variables/index.js';
 
 /**
- * Batch variables (Camunda keeps them in ACT_RU_VARIABLE under the batch id): here they live in the
- * batch's JSON configuration (toJsonStorage), so that dates, bytes and files come back as they went
- * in. They go when the batch row goes, that is when the batch completes or is deleted.
+ * Batch variables, as Camunda keeps them: variable rows of the batch (BATCH_ID_) that belong to no
+ * execution, instance or task, so that the variable instance query lists them. They are written in the
+ * transaction that creates the batch and go when the batch goes (completed or deleted).
  */
-export type StoredBatchVariables = JsonStoredVariables;
 
-/** Camunda's VariableUtil#setVariablesByBatchId: refuses Java-serialized objects (ENGINE-17007), then stores. */
-export function storeBatchVariables(variables: Record<string, TypedValue>): StoredBatchVariables {
-  for (const [name, value] of Object.entries(variables)) checkJavaSerialization(name, value);
-  return toJsonStorage(variables);
+/** Camunda's VariableUtil#setVariablesByBatchId: refuses Java-serialized objects (ENGINE-17007), then inserts. */
+export async function storeBatchVariables(ctx: CommandContext, batchId: string, variables: Record<string, TypedValue>): Promise<void> {
+  for (const [name, value] of Object.entries(variables)) {
+    checkJavaSerialization(name, value);
+    await ctx.trx
+      .insertInto('trellis_variable')
+      .values({ ...toStorage(value), id: ctx.ids.next(), rev: 1, name, execution_id: null, proc_inst_id: null, task_id: null, batch_id: batchId })
+      .execute();
+  }
 }
 
-export const loadBatchVariables: (stored: StoredBatchVariables) => Record<string, TypedValue> = fromJsonStorage;
+/** Camunda's VariableUtil#findBatchVariablesSerialized: the batch's variables by name (none: empty). */
+export async function loadBatchVariables(ctx: CommandContext, batchId: string): Promise<Record<string, TypedValue>> {
+  const rows = await ctx.trx.selectFrom('trellis_variable').selectAll().where('batch_id', '=', batchId).execute();
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.name,
+      fromStorage({
+        ...row,
+        long_value: row.long_value == null ? null : Number(row.long_value),
+        double_value: row.double_value == null ? null : Number(row.double_value),
+        bytes: row.bytes == null ? null : Buffer.from(row.bytes),
+      }),
+    ]),
+  );
+}
+
+/** Part of Camunda's BatchEntity#delete: the batch's variables go with it. */
+export async function deleteBatchVariables(ctx: CommandContext, batchId: string): Promise<void> {
+  await ctx.trx.deleteFrom('trellis_variable').where('batch_id', '=', batchId).execute();
+}

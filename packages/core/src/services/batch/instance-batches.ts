@@ -14,7 +14,6 @@ import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import { storeBatchVariables } from './batch-variables.js';
 import type { CorrelateMessageSettings } from './types/correlate-message.js';
 import type { InstanceDeletionSettings } from './types/instance-deletion.js';
-import type { SetVariablesSettings } from './types/set-variables.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
 /** Which process instances a batch works on: the union of ids and a query (the query sees only readable instances). */
@@ -71,8 +70,9 @@ export class InstanceBatchService {
       if (ids.length === 0) throw new BadUserRequestException('processInstanceIds is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_SET_VARIABLES');
       OperationLogEntries.processInstance(ctx, 'SetVariables', {}, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'nrOfVariables', newValue: Object.keys(variables).length }, { property: 'async', newValue: true }]);
-      const settings: SetVariablesSettings = { variables: storeBatchVariables(variables) };
-      return createBatch(ctx, BatchTypes.setVariables, ids, settings, sizing);
+      const batch = await createBatch(ctx, BatchTypes.setVariables, ids, {}, sizing);
+      await storeBatchVariables(ctx, batch.id, variables);
+      return batch;
     });
   }
 
@@ -92,8 +92,10 @@ export class InstanceBatchService {
       if (ids.length === 0) throw new BadUserRequestException('Process instance ids cannot be empty: process instance ids is empty');
       await checkCreateBatch(ctx, 'CREATE_BATCH_CORRELATE_MESSAGE');
       OperationLogEntries.processInstance(ctx, 'CorrelateMessage', {}, [{ property: 'messageName', newValue: messageName }, { property: 'nrOfInstances', newValue: ids.length }, { property: 'nrOfVariables', newValue: variables ? Object.keys(variables).length : 0 }, { property: 'async', newValue: true }]);
-      const settings: CorrelateMessageSettings = { messageName, variables: variables ? storeBatchVariables(variables) : null };
-      return createBatch(ctx, BatchTypes.correlateMessage, ids, settings, sizing);
+      const settings: CorrelateMessageSettings = { messageName };
+      const batch = await createBatch(ctx, BatchTypes.correlateMessage, ids, settings, sizing);
+      if (variables) await storeBatchVariables(ctx, batch.id, variables);
+      return batch;
     });
   }
 }

@@ -12,6 +12,8 @@ export interface VariableInstance {
   processInstanceId: string | null;
   executionId: string | null;
   taskId: string | null;
+  /** The batch a batch variable belongs to (it has no instance, execution or task). */
+  batchId: string | null;
   /** The activity instance of the variable's scope (the process instance id for instance variables). */
   activityInstanceId: string | null;
   tenantId: string | null;
@@ -38,13 +40,14 @@ export interface VariableInstanceQuery extends Page, TenantChecked {
   variableNameLike?: string;
   processInstanceIdIn?: string[];
   executionIdIn?: string[];
-  /** Trellis has no cases and no batch variables: a non-empty list matches nothing. */
+  /** Trellis has no cases: a non-empty list matches nothing. */
   caseInstanceIdIn?: string[];
   caseExecutionIdIn?: string[];
+  /** The variables of these batches (set-variables, correlate-message and instance-migration keep theirs). */
   batchIdIn?: string[];
   taskIdIn?: string[];
   activityInstanceIdIn?: string[];
-  /** Execution or task ids the variables belong to. */
+  /** Execution, task or batch ids the variables belong to. */
   variableScopeIdIn?: string[];
   tenantIdIn?: string[];
   withoutTenantId?: boolean;

@@ -1,14 +1,13 @@
 import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../../../command/command-context.js';
 import { MessageService } from '../../message/message-service.js';
-import { BatchExecutionJobHandler } from '../batch-service.js';
+import { BatchExecutionJobHandler, type ExecutionJobConfiguration } from '../batch-service.js';
 import { BatchTypes } from '../batch.js';
-import { loadBatchVariables, type StoredBatchVariables } from '../batch-variables.js';
+import { loadBatchVariables } from '../batch-variables.js';
 
 export interface CorrelateMessageSettings {
   /** null correlates a message of any name. */
   messageName: string | null;
-  variables: StoredBatchVariables | null;
 }
 
 /**
@@ -24,8 +23,8 @@ export class CorrelateMessageJobHandler extends BatchExecutionJobHandler<Correla
     super();
   }
 
-  protected async run(ctx: CommandContext, ids: string[], settings: CorrelateMessageSettings): Promise<void> {
-    const processVariables = settings.variables ? loadBatchVariables(settings.variables) : {};
+  protected async run(ctx: CommandContext, ids: string[], settings: CorrelateMessageSettings, { configuration }: { configuration: ExecutionJobConfiguration }): Promise<void> {
+    const processVariables = await loadBatchVariables(ctx, configuration.batchId);
     for (const processInstanceId of ids) {
       await this.messages.correlateIn(ctx, { messageName: settings.messageName, processInstanceId, processVariables, all: true });
     }
