@@ -13,7 +13,7 @@ import { RuntimeEnvironment } from '../runtime/runtime-environment.js';
 import { openInstance } from '../runtime/open-instance.js';
 import { JobHandlerTypes } from '../runtime/runtime-jobs.js';
 import { scopeElementId } from '../runtime/multi-instance.js';
-import { evaluateExpression } from '../runtime/expressions/index.js';
+import { evaluateExpression, NO_VARIABLES } from '../runtime/expressions/index.js';
 import { scheduleNextCycle } from '../runtime/job-handlers.js';
 import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
@@ -198,7 +198,7 @@ export class JobExecutor {
     try {
       const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
       const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
-      const value = runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined });
+      const value = runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES);
       return typeof value === 'string' ? value : null;
     } catch {
       return null;

@@ -8,7 +8,7 @@ import { completeRun, openInstance } from './open-instance.js';
 import { receiveSignalJob, SIGNAL_EVENT_JOB } from './events/signals.js';
 import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes, resolveTimerText } from './runtime-jobs.js';
-import { evaluateExpression } from './expressions/index.js';
+import { evaluateExpression, isExpression, NO_VARIABLES } from './expressions/index.js';
 import type { FlowElementModel, TimerModel } from '../bpmn/index.js';
 import { startInstance } from './start-instance.js';
 import { parseTimer, prepareRepeat } from './timers/index.js';
@@ -56,7 +56,7 @@ export async function scheduleNextCycle(ctx: CommandContext, env: RuntimeEnviron
 async function reevaluatedCycle(ctx: CommandContext, env: RuntimeEnvironment, job: Job, now: Date): Promise<string> {
   const repeat = job.repeat!;
   const declaration = await timerDeclarationOf(ctx, env, job);
-  if (!declaration || !/[$#]\{/.test(declaration.timer.expression)) return repeat;
+  if (!declaration || !isExpression(declaration.timer.expression)) return repeat;
   const value = await declaration.evaluated();
   if (!value.startsWith('R')) return value;
   const [currentParts, newParts] = [repeat.split('/'), value.split('/')];
@@ -90,7 +90,7 @@ export async function timerDeclarationOf(
     const runner = job.processInstanceId ? await openInstance(ctx, env, job.processInstanceId) : null;
     const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
     return resolveTimerText(timer, (expression) =>
-      runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, { has: () => false, resolve: () => undefined }),
+      runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES),
     );
   };
   return { element, timer, evaluated };

@@ -76,7 +76,8 @@ async function cancel(runner: ProcessRunner, instruction: Extract<ModificationIn
   const instances = [...runner.tree.activityInstances.values()].filter(
     (each) => each.activityId === instruction.activityId || each.activityId === miBodyId(instruction.activityId!),
   );
-  const transitions = [...runner.tree.executions.values()].filter((each) => each.activityId === instruction.activityId && each.activityInstanceId === null);
+  // An ended instance a parallel multi-instance body keeps (inactive) goes with its body.
+  const transitions = [...runner.tree.executions.values()].filter((each) => each.activityId === instruction.activityId && each.activityInstanceId === null && each.isActive);
   for (const instance of instances) if (runner.tree.activityInstances.has(instance.id)) await cancelActivityInstance(runner, instance.id);
   for (const execution of transitions) if (runner.tree.executions.has(execution.id)) await cancelPath(runner, execution);
 }

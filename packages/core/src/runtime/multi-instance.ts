@@ -142,14 +142,16 @@ export async function instanceCompleted(runner: ProcessRunner, body: Execution, 
   const active = read('nrOfActiveInstances') - 1;
   set('nrOfActiveInstances', active);
   // Camunda's ParallelMultiInstanceActivityBehavior.concurrentChildExecutionEnded: the condition first, on the ended
-  // path; else done when no instance is active (one cancelled by a modification counts no more).
-  const done = completionConditionHolds(runner, path, element) || active <= 0;
+  // path; else done when no instance is active (one cancelled by a modification counts no more) and every
+  // instance's execution ended (allExecutionsEnded).
+  const conditionHolds = completionConditionHolds(runner, path, element);
   // The ended instance's execution stays, inactive at the activity with its loopCounter, until the body completes.
   path.activityId = element.id;
   path.activityInstanceId = null;
   path.isActive = false;
   runner.tree.touch(path);
-  if (done) await completeBody(runner, body, element);
+  const ended = (child: Execution) => !child.isActive && child.activityInstanceId === null && runner.tree.childrenOf(child.id).length === 0;
+  if (conditionHolds || (active <= 0 && runner.tree.childrenOf(body.id).every(ended))) await completeBody(runner, body, element);
 }
 
 /** Camunda's completionConditionSatisfied: false without a condition; a result other than a Boolean is ENGINE-02028. */

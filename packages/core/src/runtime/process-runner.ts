@@ -7,7 +7,7 @@ import { activityInstanceId, type Execution } from './execution.js';
 import { executionFacade, type ListenerEvent } from './execution-facade.js';
 import type { ExecutionTree } from './execution-tree.js';
 import { S, type ExpressionContext } from './expressions/index.js';
-import { conditionHolds, conditionResult, evaluateOf, failedOnUndefined } from './expressions/conditions.js';
+import { conditionHolds, conditionResult, evaluateOf, tryCondition } from './expressions/conditions.js';
 import { runElementScript } from './scripts.js';
 import type { ConditionTrigger, InstanceVariables } from './instance-variables.js';
 import { instanceVariableScope } from '../history/variable-history.js';
@@ -311,13 +311,8 @@ export class ProcessRunner {
   }
 
   /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist yet is false. */
-  private async conditionHoldsIfDefined(execution: Execution, holder: ConditionModel): Promise<boolean> {
-    try {
-      return await this.conditionHolds(execution, holder);
-    } catch (error) {
-      if (failedOnUndefined(error)) return false;
-      throw error;
-    }
+  private conditionHoldsIfDefined(execution: Execution, holder: ConditionModel): Promise<boolean> {
+    return tryCondition(() => this.conditionHolds(execution, holder));
   }
 
   /** Evaluates an expression (or returns literal text) in the scope of an execution. */

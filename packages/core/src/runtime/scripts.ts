@@ -1,4 +1,5 @@
 import type { ScriptModel } from '../bpmn/index.js';
+import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import type { CommandContext } from '../command/command-context.js';
 import { ProcessEngineException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
@@ -50,7 +51,7 @@ export async function runScriptAt(site: ScriptSite, script: ScriptModel, binding
       `Cannot run the ${format} script of element '${site.elementId}': scripting is disabled (enable it with the engine option scripting.enabled)`,
     );
   }
-  const dynamic = (text: string) => (isExpression(text) ? String(evaluateOf(text, site.expressions)) : text);
+  const dynamic = (text: string) => (startsAsExpression(text) ? String(evaluateOf(text, site.expressions)) : text);
   const source = script.source !== null ? dynamic(script.source) : await loadResource(site, script.resource === null ? null : dynamic(script.resource));
   try {
     return runScript(source, format, bindings, { timeoutMs: site.env.config.scripting.timeoutMs });
@@ -61,9 +62,6 @@ export async function runScriptAt(site: ScriptSite, script: ScriptModel, binding
     );
   }
 }
-
-/** Camunda's StringUtil.isExpression. */
-const isExpression = (text: string) => /^\s*[$#]\{/.test(text);
 
 async function loadResource(site: ScriptSite, resource: string | null): Promise<string> {
   if (!resource) throw new ProcessEngineException(`The script of element '${site.elementId}' has neither source nor resource`);

@@ -374,13 +374,14 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
       const catcher = wrap(
         'asyncCatcher',
         `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
-         ${flow('f2', 'fork', 'wait')}<bpmn:intermediateCatchEvent id="wait" camunda:jobPriority="7"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:intermediateCatchEvent>${flow('f3', 'wait', 'caught')}<bpmn:userTask id="caught" />
+         ${flow('f2', 'fork', 'wait')}<bpmn:intermediateCatchEvent id="wait" camunda:jobPriority="\${urgency + 2}"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:intermediateCatchEvent>${flow('f3', 'wait', 'caught')}<bpmn:userTask id="caught" />
          ${flow('f4', 'fork', 'work')}<bpmn:userTask id="work" /><bpmn:boundaryEvent id="stop" attachedToRef="work"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:boundaryEvent>${flow('f5', 'stop', 'stopped')}<bpmn:userTask id="stopped" />`,
         signal,
       );
       const starter = wrap('asyncStarted', `<bpmn:startEvent id="start"><bpmn:signalEventDefinition signalRef="s_go" /></bpmn:startEvent>${flow('f1', 'start', 'begun')}<bpmn:userTask id="begun" />`, signal);
       const engine = await engineWith(thrower, catcher, starter);
-      const waiting = await start(engine, 'asyncCatcher');
+      // The catch event's priority is an expression on the waiting execution's variables.
+      const waiting = await start(engine, 'asyncCatcher', { urgency: { type: 'integer', value: 5, valueInfo: {} } });
       expect(await keys(engine, waiting.id)).toEqual(['work']);
       await start(engine, 'asyncThrower', { a: { type: 'integer', value: 42, valueInfo: {} } });
       // The boundary event took the signal at once; the catch event and the start event wait for their jobs.

@@ -219,6 +219,21 @@ describe.each(testStoreConfigs())('multi-instance activities on $name', (testSto
     expect(await engine!.execution.findExecutions({ processInstanceId: id })).toHaveLength(1);
   });
 
+  it('completes a parallel body only when every instance ended, also after its kept ended instance was cancelled', async () => {
+    await deploy(loopModel('<bpmn:loopCardinality>3</bpmn:loopCardinality>'));
+    const { id } = await start('loop');
+    const [first] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.complete(first!.id);
+    const [body] = (await engine!.runtime.getActivityInstanceTree(id))!.childActivityInstances;
+    await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', transitionInstanceId: body!.childTransitionInstances[0]!.id }]);
+    const [second] = await engine!.task.findTasks({ processInstanceId: id });
+    await engine!.task.complete(second!.id);
+    expect(await tasksOf(id)).toEqual(['mi']);
+    // Cancelling the activity leaves no stale transition behind: the kept instances go with their body.
+    await engine!.runtime.modifyProcessInstance(id, [{ type: 'cancel', activityId: 'mi' }, { type: 'startBeforeActivity', activityId: 'after' }]);
+    expect(await tasksOf(id)).toEqual(['after']);
+  });
+
   describe('process instance modification', () => {
     type Node = { activityId: string; id: string; childActivityInstances: Node[] };
     const shape = (node: Node): unknown => (node.childActivityInstances.length ? { [node.activityId]: node.childActivityInstances.map(shape) } : node.activityId);

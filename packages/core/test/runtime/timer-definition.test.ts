@@ -340,7 +340,7 @@ describe('timers in the local time zone', () => {
       // Before the change back to EST (2026-11-01), 09:00 local is 13:00 UTC.
       expect(iso(schedule.firstDueDate(at('2026-10-29T12:00:00Z')))).toBe('2026-10-29T13:00:00.000Z');
       const repeat = prepareRepeat('R2/PT1H', at('2026-11-28T01:00:00.700Z'));
-      expect(repeat).toBe('R2/2026-11-27T20:00:00/PT1H');
+      expect(repeat).toBe('R2/2026-11-27T20:00:00-05:00/PT1H');
       expect(iso(parseTimer('timeCycle', repeat).firstDueDate(at('2026-11-28T01:00:00.700Z')))).toBe('2026-11-28T02:00:00.000Z');
     });
   });

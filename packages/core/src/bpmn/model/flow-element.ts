@@ -43,7 +43,6 @@ export interface EventDefinitionModel {
   readonly extensions: readonly unknown[];
 }
 
-/** A script given inline or as a resource (camunda:resource). */
 /** What holds a condition (a sequence flow, a conditional event definition): an expression or a script. */
 export interface ConditionModel {
   readonly condition: string | null;
@@ -53,6 +52,7 @@ export interface ConditionModel {
 /** Whether a flow or event definition has a condition at all (a script from a resource has no text). */
 export const hasCondition = (holder: ConditionModel): boolean => holder.condition !== null || holder.conditionScript !== null;
 
+/** A script given inline or as a resource (camunda:resource). */
 export interface ScriptModel {
   readonly format: string | null;
   readonly source: string | null;

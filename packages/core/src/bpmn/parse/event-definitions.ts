@@ -16,7 +16,6 @@ export function eventDefinitionsOf(event: ModdleElement, references: UnresolvedR
   return frozenList(((event.eventDefinitions ?? []) as ModdleElement[]).map((definition) => toEventDefinition(definition, references)));
 }
 
-/** Camunda's order of precedence when a timer sets more than one of timeDate, timeCycle and timeDuration. */
 /**
  * BpmnParse.parseTimer reads camunda:exclusive from the timer event definition itself (which the
  * Camunda moddle schema does not declare there, so it is among the element's other attributes).
@@ -27,6 +26,7 @@ function timerExclusive(definition: ModdleElement): boolean {
   return key === undefined || attributes[key] === 'true';
 }
 
+/** Camunda's order of precedence when a timer sets more than one of timeDate, timeCycle and timeDuration. */
 export function timerOf(definition: ModdleElement): TimerModel | null {
   for (const [kind, property] of [['date', 'timeDate'], ['cycle', 'timeCycle'], ['duration', 'timeDuration']] as const) {
     const expression = expressionText(definition[property]);

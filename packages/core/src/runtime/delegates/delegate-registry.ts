@@ -122,9 +122,11 @@ export class DelegateRegistry {
     return connector;
   }
 
-  /** The delegate registered for a class name, as a function of the execution. */
+  /** The delegate registered for a class name, as a function of the execution (not for a variable mapping only). */
   resolveClass(className: string): JavaDelegate {
-    return asInvocable(this.registeredClass(className))!;
+    const invocable = asInvocable(this.registeredClass(className));
+    if (!invocable) throw new ProcessEngineException(`Class '${className}' is registered as a variable mapping, not as a delegate`);
+    return invocable;
   }
 
   /** The delegate of a class name as registered (a function or an object), for field injection. */

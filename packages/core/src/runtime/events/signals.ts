@@ -8,8 +8,8 @@ import { startInstance } from '../start-instance.js';
 import type { TypedValue } from '../variables/index.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { createJob } from '../../jobs/create-job.js';
-import { evaluateExpression } from '../expressions/index.js';
-import { declaredPriority, jobContext } from '../priority.js';
+import { evaluateExpression, NO_VARIABLES } from '../expressions/index.js';
+import { declaredPriority, describeExecution, jobContext } from '../priority.js';
 
 export interface SignalThrow {
   name: string;
@@ -76,11 +76,11 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   }
   // Camunda's SignalEventReceivedCmd: the waiting executions first, then the start events.
   for (const subscription of waiting) {
-    if (signal.async && (await receivesAsync(ctx, env, subscription, await definitionOf(subscription.processDefinitionId!)))) continue;
+    if (signal.async && (await receivesAsync(ctx, env, subscription, await definitionOf(subscription.processDefinitionId!), thrower))) continue;
     await deliverSignal(ctx, env, subscription, signal.variables ?? {}, thrower);
   }
   for (const { subscription, definition } of starts) {
-    if (signal.async && (await receivesAsync(ctx, env, subscription, definition))) continue;
+    if (signal.async && (await receivesAsync(ctx, env, subscription, definition, thrower))) continue;
     await startInstance(ctx, env, definition, { variables: signal.variables, businessKey: signal.businessKey ?? null, startActivityId: subscription.activityId! });
   }
 }
@@ -98,14 +98,24 @@ async function deliverSignal(ctx: CommandContext, env: RuntimeEnvironment, subsc
 /**
  * Camunda's EventSubscriptionEntity.scheduleEventAsync: a subscription of an intermediate catch
  * event or a process's start event gets a job that delivers the signal later (its catching
- * activity's priority); false for the others (boundary events, event sub-processes), which take it now.
+ * activity's priority, evaluated on the waiting execution); false for the others (boundary events,
+ * event sub-processes), which take it now.
  */
-async function receivesAsync(ctx: CommandContext, env: RuntimeEnvironment, subscription: EventSubscription, definition: ProcessDefinition | null): Promise<boolean> {
+async function receivesAsync(
+  ctx: CommandContext,
+  env: RuntimeEnvironment,
+  subscription: EventSubscription,
+  definition: ProcessDefinition | null,
+  thrower: ProcessRunner | null,
+): Promise<boolean> {
   const model = definition ? await env.models.get(ctx, definition) : null;
   const element = model?.activity(subscription.activityId ?? '');
   if (!definition || !model || !element) return false;
   const catching = element.type === 'bpmn:IntermediateCatchEvent' || (element.type === 'bpmn:StartEvent' && element.scopeId === model.key);
   if (!catching) return false;
+  const runner = subscription.processInstanceId === null ? null : thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId);
+  const execution = runner?.tree.executions.get(subscription.executionId ?? '');
+  const evaluate = (expression: string) => (runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES));
   await createJob(ctx, {
     type: 'message',
     handlerType: SIGNAL_EVENT_JOB,
@@ -117,12 +127,10 @@ async function receivesAsync(ctx: CommandContext, env: RuntimeEnvironment, subsc
     processDefinitionKey: definition.key,
     deploymentId: definition.deploymentId,
     tenantId: definition.tenantId,
-    priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, NO_VARIABLES), jobContext(element, SIGNAL_EVENT_JOB, null)),
+    priority: declaredPriority(model, element, 'jobPriority', evaluate, jobContext(element, SIGNAL_EVENT_JOB, execution ? describeExecution(execution) : null)),
   });
   return true;
 }
-
-const NO_VARIABLES = { has: () => false, resolve: () => undefined };
 
 /** Camunda's ProcessEventJobHandler type. */
 export const SIGNAL_EVENT_JOB = 'event';

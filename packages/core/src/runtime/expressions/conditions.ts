@@ -32,9 +32,9 @@ export function conditionResult(value: unknown, kind: 'condition expression' | '
 }
 
 /** Camunda's tryEvaluate for conditional events: a condition on a variable that does not exist (yet) is false. */
-export function conditionHoldsIfDefined(text: string, context: ExpressionContext): boolean {
+export async function tryCondition(holds: () => boolean | Promise<boolean>): Promise<boolean> {
   try {
-    return conditionHolds(text, context);
+    return await holds();
   } catch (error) {
     if (failedOnUndefined(error)) return false;
     throw error;
@@ -45,7 +45,7 @@ export function conditionHoldsIfDefined(text: string, context: ExpressionContext
  * The failures tryEvaluate reads as false: an expression naming an unknown property, or a script
  * condition that failed to run (Camunda's ScriptEvaluationException cause).
  */
-export const failedOnUndefined = (error: unknown): boolean =>
+const failedOnUndefined = (error: unknown): boolean =>
   error instanceof Error && (error.message.startsWith('Unknown property used in expression') || error.cause instanceof ScriptEvaluationError);
 
 /** The Java class a JUEL result of this JavaScript value would have. */

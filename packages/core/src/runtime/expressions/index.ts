@@ -12,6 +12,9 @@ export class ExpressionException extends Error {
 const PART = /([$#])\{((?:[^}'"]|'[^']*'|"[^"]*")*)\}/g;
 const cache = new Map<string, Array<string | Node>>();
 
+/** What an expression without an execution resolves: no variables (a start event's timer or priority, say). */
+export const NO_VARIABLES: ExpressionContext = { has: () => false, resolve: () => undefined };
+
 /** Whether the text holds `${…}` or `#{…}`. */
 export function isExpression(text: string): boolean {
   return /[$#]\{/.test(text);

@@ -96,10 +96,15 @@ export function localDate(year: number, month: number, day: number, hour = 0, mi
   return date;
 }
 
-/** A date as local `yyyy-MM-ddTHH:mm:ss` (Camunda's format for the dates it writes into a cycle). */
+/**
+ * A date as local `yyyy-MM-ddTHH:mm:ss` (Camunda's format for the dates it writes into a cycle) with
+ * the zone's offset, so that the instant stays the same should the process's time zone change.
+ */
 export function localDateTimeText(date: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(date.getFullYear()).padStart(4, '0')}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+  const offset = -date.getTimezoneOffset();
+  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return `${String(date.getFullYear()).padStart(4, '0')}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}${zone}`;
 }
 
 /** A repeating interval `R[n]/…`: a start or an end (or neither) and the period between firings. */

@@ -219,7 +219,7 @@ function firstBeforeEnd(end: Date, period: IsoDuration, count: number | null, af
 
 /**
  * Camunda's TimerEntity.replaceRepeatCycleAndDate: `R<n>/<duration>` becomes `R<n>/<now>/<duration>`
- * (now to the second in local time, as Camunda's yyyy-MM-dd'T'HH:mm:ss) so that its instants stay
+ * (now to the second in local time, as Camunda's yyyy-MM-dd'T'HH:mm:ss, with the zone's offset) so that its instants stay
  * fixed; a cycle with a start or end, and a cron expression, are kept as written.
  */
 export function prepareRepeat(text: string, now: Date): string {

@@ -179,7 +179,8 @@ function resolve(runner: ProcessRunner, instruction: BatchModificationInstructio
   };
   const cancels: ModificationInstruction[] = [...matches].filter((id) => !nested(id)).map((id) => ({ type: 'cancel', activityInstanceId: id }));
   for (const execution of runner.tree.executions.values()) {
-    if (execution.activityId === activityId && execution.activityInstanceId === null) cancels.push({ type: 'cancel', transitionInstanceId: execution.id });
+    // An ended instance a parallel multi-instance body keeps (inactive) goes with its body.
+    if (execution.activityId === activityId && execution.activityInstanceId === null && execution.isActive) cancels.push({ type: 'cancel', transitionInstanceId: execution.id });
   }
   return cancels;
 }

@@ -2,7 +2,7 @@ import type { ProcessModel } from '../../bpmn/index.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
-import { evaluateExpression } from '../../runtime/expressions/index.js';
+import { evaluateExpression, NO_VARIABLES } from '../../runtime/expressions/index.js';
 import { declaredPriority, jobContext } from '../../runtime/priority.js';
 import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
 import { prepareRepeat } from '../../runtime/timers/index.js';
@@ -23,7 +23,6 @@ export async function registerStartEventTriggers(
     await ctx.eventSubscriptions.deleteStartEventSubscriptions(previous.id);
     await ctx.jobs.deleteTimerStartJobs(previous.id);
   }
-  const noVariables = { has: () => false, resolve: () => undefined };
   for (const start of model.messageStartEvents) {
     if (start.activityId && model.activity(start.activityId)?.scopeId !== model.key) continue;
     const others = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: start.messageName, startEvents: true });
@@ -42,7 +41,7 @@ export async function registerStartEventTriggers(
   for (const start of model.timerStartEvents) {
     const element = model.activity(start.activityId);
     if (!element || element.scopeId !== model.key) continue;
-    const text = resolveTimerText(start.timer, (expression) => evaluateExpression(expression, noVariables));
+    const text = resolveTimerText(start.timer, (expression) => evaluateExpression(expression, NO_VARIABLES));
     const schedule = parseTimerOrFail(start.timer, text, start.activityId);
     await createJob(ctx, {
       type: 'timer',
@@ -52,7 +51,7 @@ export async function registerStartEventTriggers(
       dueDate: schedule.firstDueDate(ctx.clock.now()),
       repeat: start.timer.kind === 'cycle' ? prepareRepeat(text, ctx.clock.now()) : null,
       exclusive: start.timer.exclusive,
-      priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, noVariables), jobContext(element, JobHandlerTypes.timerStartEvent, null)),
+      priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, NO_VARIABLES), jobContext(element, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
       processDefinitionKey: definition.key,
       deploymentId: definition.deploymentId,

@@ -5,7 +5,7 @@ import type { Command } from '../../command/command.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
-import { conditionHoldsIfDefined, conditionResult, failedOnUndefined } from '../../runtime/expressions/conditions.js';
+import { conditionHolds, conditionResult, tryCondition } from '../../runtime/expressions/conditions.js';
 import type { ExpressionContext } from '../../runtime/expressions/index.js';
 import { runScriptAt, scriptBindings } from '../../runtime/scripts.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
@@ -121,13 +121,9 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
       has: (name) => name in variables || delegates.hasBean(name),
       resolve: (name) => (name in variables ? toJavaScriptValue(variables[name]) : delegates.bean(name)),
     };
-    if (eventDefinition.conditionScript === null) return conditionHoldsIfDefined(eventDefinition.condition ?? '', expressions);
-    try {
-      const site = { ctx, env: this.env, definition, elementId: startEvent.id, expressions };
-      return conditionResult(await runScriptAt(site, eventDefinition.conditionScript, scriptBindings(variables)), 'condition script');
-    } catch (error) {
-      if (failedOnUndefined(error)) return false;
-      throw error;
-    }
+    const script = eventDefinition.conditionScript;
+    if (script === null) return tryCondition(() => conditionHolds(eventDefinition.condition ?? '', expressions));
+    const site = { ctx, env: this.env, definition, elementId: startEvent.id, expressions };
+    return tryCondition(async () => conditionResult(await runScriptAt(site, script, scriptBindings(variables)), 'condition script'));
   }
 }

@@ -529,11 +529,12 @@ export class TaskService {
    * ask for): each task's form key and camunda:formRef evaluated as it is read. A list of tasks
    * mostly shares a few definitions, so each definition's model is looked up once for the list.
    */
-  private withForms(ctx: CommandContext, tasks: readonly Task[]): Promise<Task[]> {
+  private async withForms(ctx: CommandContext, tasks: readonly Task[]): Promise<Task[]> {
     const elementOf = this.elementsOf(ctx);
-    return Promise.all(
-      tasks.map(async (task) => ({ ...(await this.withFormKey(ctx, task)), camundaFormRef: await this.formRefOf(ctx, task, await elementOf(task)) })),
-    );
+    // One after the other: tasks of one instance share its loaded rows (openInstance) instead of racing to load them.
+    const read: Task[] = [];
+    for (const task of tasks) read.push({ ...(await this.withFormKey(ctx, task)), camundaFormRef: await this.formRefOf(ctx, task, await elementOf(task)) });
+    return read;
   }
 
   /**
@@ -555,11 +556,16 @@ export class TaskService {
   private async formRefOf(ctx: CommandContext, task: Task, element: FlowElementModel | undefined): Promise<CamundaFormRef | null> {
     const ref = element && task.formKey === null ? formRefAttributesOf(element) : null;
     if (ref === null) return null;
+    const version = ref.binding === 'version' ? ref.version : null;
+    // Plain text needs no variables (the task's scope costs its instance's rows).
+    if (!isExpression(ref.key) && (version === null || !isExpression(version))) {
+      return { key: ref.key, binding: ref.binding, version: version === null ? null : javaInteger(version) };
+    }
     const expressions = await this.taskExpressions(ctx, task);
     const key = evaluateOf(ref.key, expressions);
     if (key === null || key === undefined) return null;
-    const version = ref.binding === 'version' && ref.version !== null ? evaluateOf(ref.version, expressions) : null;
-    return { key: String(key), binding: ref.binding, version: version === null || version === undefined ? null : javaInteger(String(version)) };
+    const evaluatedVersion = version === null ? null : evaluateOf(version, expressions);
+    return { key: String(key), binding: ref.binding, version: evaluatedVersion === null || evaluatedVersion === undefined ? null : javaInteger(String(evaluatedVersion)) };
   }
 
   /** What expressions on the task resolve (Camunda's TaskEntity as variable scope): its variables (its own over its execution's), then its execution's context. */
