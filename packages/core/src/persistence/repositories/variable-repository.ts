@@ -33,6 +33,20 @@ export class VariableRepository {
     return rows.map((row) => this.remember(row));
   }
 
+  /** A batch's variable (Camunda's BATCH_ID_): no execution, instance or task. */
+  async insertForBatch(batchId: string, row: Omit<VariableRow, 'execution_id' | 'proc_inst_id' | 'task_id'>): Promise<void> {
+    await this.trx.insertInto('trellis_variable').values({ ...row, execution_id: null, proc_inst_id: null, task_id: null, batch_id: batchId, rev: 1 }).execute();
+  }
+
+  async findByBatch(batchId: string): Promise<VariableRow[]> {
+    const rows = await this.trx.selectFrom('trellis_variable').selectAll().where('batch_id', '=', batchId).execute();
+    return rows.map((row) => this.remember(row));
+  }
+
+  async deleteByBatch(batchId: string): Promise<void> {
+    await this.trx.deleteFrom('trellis_variable').where('batch_id', '=', batchId).execute();
+  }
+
   async insert(row: VariableRow): Promise<void> {
     await this.trx.insertInto('trellis_variable').values({ ...row, rev: 1 }).execute();
     this.revisions.remember(row.id, 1);
@@ -50,7 +64,7 @@ export class VariableRepository {
 
   private remember(row: Selectable<VariableTable>): VariableRow {
     this.revisions.remember(row.id, row.rev);
-    // An instance's variable has no batch; leaving the column out keeps the row fit for the history tables.
+    // Leaving the batch column out keeps an instance's row fit for the history tables.
     const { rev: _rev, batch_id: _batchId, ...rest } = row;
     return { ...rest, bytes: rest.bytes ? Buffer.from(rest.bytes) : null, long_value: rest.long_value == null ? null : Number(rest.long_value), double_value: rest.double_value == null ? null : Number(rest.double_value) };
   }

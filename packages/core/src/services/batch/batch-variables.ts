@@ -11,30 +11,16 @@ import { checkJavaSerialization, fromStorage, toStorage, type TypedValue } from 
 export async function storeBatchVariables(ctx: CommandContext, batchId: string, variables: Record<string, TypedValue>): Promise<void> {
   for (const [name, value] of Object.entries(variables)) {
     checkJavaSerialization(name, value);
-    await ctx.trx
-      .insertInto('trellis_variable')
-      .values({ ...toStorage(value), id: ctx.ids.next(), rev: 1, name, execution_id: null, proc_inst_id: null, task_id: null, batch_id: batchId })
-      .execute();
+    await ctx.variables.insertForBatch(batchId, { ...toStorage(value), id: ctx.ids.next(), name });
   }
 }
 
 /** Camunda's VariableUtil#findBatchVariablesSerialized: the batch's variables by name (none: empty). */
 export async function loadBatchVariables(ctx: CommandContext, batchId: string): Promise<Record<string, TypedValue>> {
-  const rows = await ctx.trx.selectFrom('trellis_variable').selectAll().where('batch_id', '=', batchId).execute();
-  return Object.fromEntries(
-    rows.map((row) => [
-      row.name,
-      fromStorage({
-        ...row,
-        long_value: row.long_value == null ? null : Number(row.long_value),
-        double_value: row.double_value == null ? null : Number(row.double_value),
-        bytes: row.bytes == null ? null : Buffer.from(row.bytes),
-      }),
-    ]),
-  );
+  return Object.fromEntries((await ctx.variables.findByBatch(batchId)).map((row) => [row.name, fromStorage(row)]));
 }
 
 /** Part of Camunda's BatchEntity#delete: the batch's variables go with it. */
 export async function deleteBatchVariables(ctx: CommandContext, batchId: string): Promise<void> {
-  await ctx.trx.deleteFrom('trellis_variable').where('batch_id', '=', batchId).execute();
+  await ctx.variables.deleteByBatch(batchId);
 }
