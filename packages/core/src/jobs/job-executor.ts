@@ -10,10 +10,9 @@ import { CLOCK, ENGINE_CONFIG, LOGGER } from '../tokens.js';
 import type { CommandContext } from '../command/command-context.js';
 import { parseRetryIntervals, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
 import { RuntimeEnvironment } from '../runtime/runtime-environment.js';
-import { openInstance } from '../runtime/open-instance.js';
+import { expressionsOn } from '../runtime/open-instance.js';
 import { JobHandlerTypes } from '../runtime/runtime-jobs.js';
 import { scopeElementId } from '../runtime/multi-instance.js';
-import { evaluateExpression, NO_VARIABLES } from '../runtime/expressions/index.js';
 import { scheduleNextCycle } from '../runtime/job-handlers.js';
 import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import { ProcessModelCache } from '../services/process-definition/process-model-cache.js';
@@ -196,9 +195,7 @@ export class JobExecutor {
 
   private async evaluateRetryCycle(ctx: CommandContext, job: Job, expression: string): Promise<string | null> {
     try {
-      const runner = job.processInstanceId ? await openInstance(ctx, this.env, job.processInstanceId) : null;
-      const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
-      const value = runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES);
+      const value = (await expressionsOn(ctx, this.env, job.processInstanceId, job.executionId)).evaluate(expression);
       return typeof value === 'string' ? value : null;
     } catch {
       return null;

@@ -4,11 +4,11 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import { createJob } from '../jobs/create-job.js';
 import type { Job } from '../jobs/job.js';
 import type { JobHandler } from '../jobs/job-handler.js';
-import { completeRun, openInstance } from './open-instance.js';
+import { completeRun, expressionsOn, openInstance } from './open-instance.js';
 import { receiveSignalJob, SIGNAL_EVENT_JOB } from './events/signals.js';
 import { RuntimeEnvironment } from './runtime-environment.js';
 import { JobHandlerTypes, resolveTimerText } from './runtime-jobs.js';
-import { evaluateExpression, isExpression, NO_VARIABLES } from './expressions/index.js';
+import { isExpression } from './expressions/index.js';
 import type { FlowElementModel, TimerModel } from '../bpmn/index.js';
 import { startInstance } from './start-instance.js';
 import { parseTimer, prepareRepeat } from './timers/index.js';
@@ -86,13 +86,7 @@ export async function timerDeclarationOf(
       ? element?.taskListeners.find((each) => each.event === 'timeout' && (each.id ?? '') === listenerId)?.timer
       : element?.eventDefinitions.find((each) => each.type === 'bpmn:TimerEventDefinition')?.timer;
   if (!element || !timer) return null;
-  const evaluated = async () => {
-    const runner = job.processInstanceId ? await openInstance(ctx, env, job.processInstanceId) : null;
-    const execution = runner && job.executionId ? runner.tree.executions.get(job.executionId) : undefined;
-    return resolveTimerText(timer, (expression) =>
-      runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES),
-    );
-  };
+  const evaluated = async () => resolveTimerText(timer, (await expressionsOn(ctx, env, job.processInstanceId, job.executionId)).evaluate);
   return { element, timer, evaluated };
 }
 

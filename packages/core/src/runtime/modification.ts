@@ -76,8 +76,7 @@ async function cancel(runner: ProcessRunner, instruction: Extract<ModificationIn
   const instances = [...runner.tree.activityInstances.values()].filter(
     (each) => each.activityId === instruction.activityId || each.activityId === miBodyId(instruction.activityId!),
   );
-  // An ended instance a parallel multi-instance body keeps (inactive) goes with its body.
-  const transitions = [...runner.tree.executions.values()].filter((each) => each.activityId === instruction.activityId && each.activityInstanceId === null && each.isActive);
+  const transitions = transitionsAt(runner, instruction.activityId);
   for (const instance of instances) if (runner.tree.activityInstances.has(instance.id)) await cancelActivityInstance(runner, instance.id);
   for (const execution of transitions) if (runner.tree.executions.has(execution.id)) await cancelPath(runner, execution);
 }
@@ -192,6 +191,14 @@ function start(runner: ProcessRunner, instruction: Exclude<ModificationInstructi
       runner.enter(path, target.id);
     } else runner.enter(path, missing[0], { skipAsync: true, startAt: [...missing.slice(1), target.id], beforeTarget: applyVariables });
   });
+}
+
+/**
+ * The executions waiting at an activity without an instance of it (transition instances: an async
+ * continuation's); an ended instance a parallel multi-instance body keeps (inactive) goes with its body.
+ */
+export function transitionsAt(runner: ProcessRunner, activityId: string): Execution[] {
+  return [...runner.tree.executions.values()].filter((each) => each.activityId === activityId && each.activityInstanceId === null && each.isActive);
 }
 
 /** The multi-instance activity `activityId` names the body of (`X#multiInstanceBody`), if it does. */

@@ -3,7 +3,9 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import { deleteInstanceRows } from '../persistence/repositories/instance-cleanup.js';
 import { loadInstanceRows, type InstanceRows } from '../persistence/repositories/instance-rows.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
+import type { Execution } from './execution.js';
 import { ExecutionTree } from './execution-tree.js';
+import { evaluateExpression, NO_VARIABLES } from './expressions/index.js';
 import { InstanceVariables } from './instance-variables.js';
 import { ProcessRunner } from './process-runner.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
@@ -43,6 +45,22 @@ export async function openInstance(ctx: CommandContext, env: RuntimeEnvironment,
   const runner = new ProcessRunner(ctx, env, tree, await env.models.get(ctx, definition), definition, variables);
   openInstances(ctx).set(processInstanceId, runner);
   return runner;
+}
+
+/**
+ * What a job's or subscription's declaration (a priority, a timer, a retry cycle) is evaluated on:
+ * its execution, the instance loaded for it (or already open in this command), or no variables
+ * where there is none (a start event's).
+ */
+export async function expressionsOn(
+  ctx: CommandContext,
+  env: RuntimeEnvironment,
+  processInstanceId: string | null,
+  executionId: string | null,
+): Promise<{ execution: Execution | undefined; evaluate(expression: string): unknown }> {
+  const runner = processInstanceId ? await openInstance(ctx, env, processInstanceId) : null;
+  const execution = runner && executionId ? runner.tree.executions.get(executionId) : undefined;
+  return { execution, evaluate: (expression) => (runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES)) };
 }
 
 /** A runner for an instance this command creates. */

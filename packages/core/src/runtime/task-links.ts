@@ -1,17 +1,15 @@
 import type { CommandContext } from '../command/command-context.js';
 import { TaskHistory } from '../history/task-history.js';
 import { grantTaskDefault } from '../services/authorization/default-authorizations.js';
-import type { Task, TaskIdentityLink } from '../services/task/task.js';
+import type { Task, TaskCandidates, TaskIdentityLink } from '../services/task/task.js';
 
-/** A new task's candidates, which a create listener may change. */
-export interface TaskCandidates {
-  users: string[];
-  groups: string[];
-}
+/** A new task's candidates, which its create listeners change in place. */
+type CreatingCandidates = { -readonly [K in keyof TaskCandidates]: string[] };
 
 type Link = Omit<TaskIdentityLink, 'taskId'>;
 
-const CANDIDATE = 'candidate';
+/** Camunda's IdentityLinkType.CANDIDATE. */
+export const CANDIDATE = 'candidate';
 
 /**
  * A task's identity links as its listeners see and change them (Camunda's TaskEntity.addIdentityLink
@@ -24,11 +22,11 @@ export class ListenerTaskLinks {
 
   private constructor(
     private readonly stored: Link[],
-    private readonly creating: TaskCandidates | null,
+    private readonly creating: CreatingCandidates | null,
   ) {}
 
   /** The links of a task being created: its candidates, changed in place. */
-  static creating(candidates: TaskCandidates): ListenerTaskLinks {
+  static creating(candidates: CreatingCandidates): ListenerTaskLinks {
     return new ListenerTaskLinks([], candidates);
   }
 

@@ -6,7 +6,7 @@ import type { Execution } from './execution.js';
 import { executionFacade, plainValue } from './execution-facade.js';
 import { invokeDelegation } from './listeners.js';
 import type { ProcessRunner } from './process-runner.js';
-import { ListenerTaskLinks } from './task-links.js';
+import { CANDIDATE, ListenerTaskLinks } from './task-links.js';
 import { untypedValue } from './variables/index.js';
 
 /** Camunda's task listener events (timeout: a timeout listener's timer fired). */
@@ -71,8 +71,6 @@ async function runListeners(
   await links.flush(runner.ctx, task);
   return completion.requested;
 }
-
-const CANDIDATE = 'candidate';
 
 /** The task fields a listener may set. */
 const LISTENER_FIELDS = ['name', 'description', 'priority', 'assignee', 'owner', 'due', 'followUp'] as const;

@@ -1,14 +1,13 @@
 import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { ProcessDefinition } from '../../services/process-definition/process-definition.js';
-import { completeRun, openInstance } from '../open-instance.js';
+import { completeRun, expressionsOn, openInstance } from '../open-instance.js';
 import type { ProcessRunner } from '../process-runner.js';
 import type { RuntimeEnvironment } from '../runtime-environment.js';
 import { startInstance } from '../start-instance.js';
 import type { TypedValue } from '../variables/index.js';
 import type { EventSubscription } from '../../persistence/repositories/event-subscription-repository.js';
 import { createJob } from '../../jobs/create-job.js';
-import { evaluateExpression, NO_VARIABLES } from '../expressions/index.js';
 import { declaredPriority, describeExecution, jobContext } from '../priority.js';
 
 export interface SignalThrow {
@@ -76,11 +75,11 @@ export async function throwSignal(ctx: CommandContext, env: RuntimeEnvironment, 
   }
   // Camunda's SignalEventReceivedCmd: the waiting executions first, then the start events.
   for (const subscription of waiting) {
-    if (signal.async && (await receivesAsync(ctx, env, subscription, await definitionOf(subscription.processDefinitionId!), thrower))) continue;
+    if (signal.async && (await receivesAsync(ctx, env, subscription, await definitionOf(subscription.processDefinitionId!)))) continue;
     await deliverSignal(ctx, env, subscription, signal.variables ?? {}, thrower);
   }
   for (const { subscription, definition } of starts) {
-    if (signal.async && (await receivesAsync(ctx, env, subscription, definition, thrower))) continue;
+    if (signal.async && (await receivesAsync(ctx, env, subscription, definition))) continue;
     await startInstance(ctx, env, definition, { variables: signal.variables, businessKey: signal.businessKey ?? null, startActivityId: subscription.activityId! });
   }
 }
@@ -101,21 +100,13 @@ async function deliverSignal(ctx: CommandContext, env: RuntimeEnvironment, subsc
  * activity's priority, evaluated on the waiting execution); false for the others (boundary events,
  * event sub-processes), which take it now.
  */
-async function receivesAsync(
-  ctx: CommandContext,
-  env: RuntimeEnvironment,
-  subscription: EventSubscription,
-  definition: ProcessDefinition | null,
-  thrower: ProcessRunner | null,
-): Promise<boolean> {
+async function receivesAsync(ctx: CommandContext, env: RuntimeEnvironment, subscription: EventSubscription, definition: ProcessDefinition | null): Promise<boolean> {
   const model = definition ? await env.models.get(ctx, definition) : null;
   const element = model?.activity(subscription.activityId ?? '');
   if (!definition || !model || !element) return false;
   const catching = element.type === 'bpmn:IntermediateCatchEvent' || (element.type === 'bpmn:StartEvent' && element.scopeId === model.key);
   if (!catching) return false;
-  const runner = subscription.processInstanceId === null ? null : thrower?.tree.processInstanceId === subscription.processInstanceId ? thrower : await openInstance(ctx, env, subscription.processInstanceId);
-  const execution = runner?.tree.executions.get(subscription.executionId ?? '');
-  const evaluate = (expression: string) => (runner && execution ? runner.evaluate(execution, expression) : evaluateExpression(expression, NO_VARIABLES));
+  const { execution, evaluate } = await expressionsOn(ctx, env, subscription.processInstanceId, subscription.executionId);
   await createJob(ctx, {
     type: 'message',
     handlerType: SIGNAL_EVENT_JOB,

@@ -1,4 +1,4 @@
-import { localDate } from './iso8601.js';
+import { daysInMonth as daysInCalendarMonth, localDate } from './iso8601.js';
 /**
  * Quartz cron expressions, which Camunda 7 accepts as a timeCycle:
  *
@@ -89,7 +89,8 @@ const MAX_YEAR = 2299;
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 
-const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Days in a month numbered 1-12, as Quartz numbers them. */
+const daysInMonth = (year: number, month: number) => daysInCalendarMonth(year, month - 1);
 /** Day of week, 1 = Sunday … 7 = Saturday (Quartz numbering). */
 const weekdayOf = (year: number, month: number, day: number) => new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 1;
 

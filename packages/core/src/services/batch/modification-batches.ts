@@ -4,7 +4,7 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
 import { miBodyId } from '../../runtime/multi-instance.js';
-import { mapInstructionVariables, modifyInstance, type ModificationInstruction } from '../../runtime/modification.js';
+import { mapInstructionVariables, modifyInstance, transitionsAt, type ModificationInstruction } from '../../runtime/modification.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { runnerSkips, type ProcessRunner, type RunnerSkips } from '../../runtime/process-runner.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -178,10 +178,7 @@ function resolve(runner: ProcessRunner, instruction: BatchModificationInstructio
     return false;
   };
   const cancels: ModificationInstruction[] = [...matches].filter((id) => !nested(id)).map((id) => ({ type: 'cancel', activityInstanceId: id }));
-  for (const execution of runner.tree.executions.values()) {
-    // An ended instance a parallel multi-instance body keeps (inactive) goes with its body.
-    if (execution.activityId === activityId && execution.activityInstanceId === null && execution.isActive) cancels.push({ type: 'cancel', transitionInstanceId: execution.id });
-  }
+  for (const execution of transitionsAt(runner, activityId)) cancels.push({ type: 'cancel', transitionInstanceId: execution.id });
   return cancels;
 }
 

@@ -6,11 +6,11 @@ import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { conditionHolds, conditionResult, tryCondition } from '../../runtime/expressions/conditions.js';
-import type { ExpressionContext } from '../../runtime/expressions/index.js';
 import { runScriptAt, scriptBindings } from '../../runtime/scripts.js';
+import { beansContext, variablesOver } from '../process-definition/form-scope.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
-import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import type { TypedValue } from '../../runtime/variables/index.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { noDeployedDefinition } from '../process-definition/process-definition-messages.js';
 import type { ProcessInstance } from './process-instance.js';
@@ -116,11 +116,7 @@ export class EvaluateStartConditionCmd implements Command<ProcessInstance[]> {
     const eventDefinition = startEvent.eventDefinitions[0];
     const variables = this.request.variables ?? {};
     if (!hasCondition(eventDefinition) || (eventDefinition.variableName !== null && !(eventDefinition.variableName in variables))) return false;
-    const delegates = this.env.delegates;
-    const expressions: ExpressionContext = {
-      has: (name) => name in variables || delegates.hasBean(name),
-      resolve: (name) => (name in variables ? toJavaScriptValue(variables[name]) : delegates.bean(name)),
-    };
+    const expressions = variablesOver(variables, beansContext(this.env.delegates));
     const script = eventDefinition.conditionScript;
     if (script === null) return tryCondition(() => conditionHolds(eventDefinition.condition ?? '', expressions));
     const site = { ctx, env: this.env, definition, elementId: startEvent.id, expressions };

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NotValidException, NullValueException, ProcessEngineException, suspendedEntity, TaskAlreadyClaimedException } from '../../errors/exceptions.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
-import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
+import type { FlowElementModel } from '../../bpmn/index.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
@@ -526,14 +526,13 @@ export class TaskService {
 
   /**
    * Camunda's TaskQueryImpl.initializeFormKeys (which REST's task lists, GET /task/{id} and filters
-   * ask for): each task's form key and camunda:formRef evaluated as it is read. A list of tasks
-   * mostly shares a few definitions, so each definition's model is looked up once for the list.
+   * ask for): each task's form key and camunda:formRef evaluated as it is read (definitions and
+   * models come from the engine's caches).
    */
   private async withForms(ctx: CommandContext, tasks: readonly Task[]): Promise<Task[]> {
-    const elementOf = this.elementsOf(ctx);
     // One after the other: tasks of one instance share its loaded rows (openInstance) instead of racing to load them.
     const read: Task[] = [];
-    for (const task of tasks) read.push({ ...(await this.withFormKey(ctx, task)), camundaFormRef: await this.formRefOf(ctx, task, await elementOf(task)) });
+    for (const task of tasks) read.push({ ...(await this.withFormKey(ctx, task)), camundaFormRef: await this.formRefOf(ctx, task, (await this.elementOf(ctx, task)).element) });
     return read;
   }
 
@@ -585,23 +584,6 @@ export class TaskService {
     const definition = task.processDefinitionId ? await this.env.definition(ctx, task.processDefinitionId) : null;
     const element = definition && task.taskDefinitionKey ? (await this.env.models.get(ctx, definition)).activity(task.taskDefinitionKey) : undefined;
     return { definition, element };
-  }
-
-  /**
-   * The user task element of each of many tasks (none for a task without a process): each
-   * definition's model is looked up once, even while the tasks are read side by side.
-   */
-  private elementsOf(ctx: CommandContext): (task: Task) => Promise<FlowElementModel | undefined> {
-    const models = new Map<string, Promise<ProcessModel | null>>();
-    const modelOf = async (definitionId: string) => {
-      const definition = await this.env.definition(ctx, definitionId);
-      return definition ? this.env.models.get(ctx, definition) : null;
-    };
-    return async ({ processDefinitionId, taskDefinitionKey }) => {
-      if (!processDefinitionId || !taskDefinitionKey) return undefined;
-      if (!models.has(processDefinitionId)) models.set(processDefinitionId, modelOf(processDefinitionId));
-      return (await models.get(processDefinitionId))?.activity(taskDefinitionKey);
-    };
   }
 
   /**
