@@ -77,6 +77,18 @@ describe('GET …/startForm', () => {
     expect(forNone.body).toEqual({ key: null, camundaFormRef: null, contextPath: null });
   });
 
+  it('reads camunda:formRefVersion as Java\'s Integer.parseInt when the form is read, not when it is submitted', async () => {
+    const definition = await deploy(processXml('badVersion', 'camunda:formRef="invoiceForm" camunda:formRefBinding="version" camunda:formRefVersion="3.5"'));
+
+    const read = await rest.request('GET', `/process-definition/${definition.id}/startForm`);
+    const submitted = await rest.request('POST', `/process-definition/${definition.id}/submit-form`, { json: { variables: {} } });
+
+    expect(read.status).toBe(500);
+    expect(read.body).toEqual({ type: 'NumberFormatException', message: 'For input string: "3.5"', code: null });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.definitionId).toBe(definition.id);
+  });
+
   it('answers 400 for an unknown id and 404 for an unknown key', async () => {
     const unknown = await rest.request('GET', '/process-definition/nope/startForm');
     const unknownKey = await rest.request('GET', '/process-definition/key/nope/startForm');

@@ -9,7 +9,7 @@ import type { TypedValue } from '../../runtime/variables/index.js';
 import { StartProcessInstanceCmd, type StartedProcessInstance } from '../runtime/start-process-instance-cmd.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { ensureDefinitionActive, noDeployedDefinition } from './process-definition-messages.js';
-import { evaluateFormFields, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type FormField, type StartFormData } from './start-form.js';
+import { evaluateFormFields, formDeclarationsOf, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type FormField, type StartFormData } from './start-form.js';
 import { beansContext } from './form-scope.js';
 import { readFormProperties } from './form-properties.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
@@ -84,7 +84,7 @@ export class StartFormService {
       // Camunda creates the instance (refused for a suspended definition) before the fields validate.
       ensureDefinitionActive(definition);
       const model = await this.env.models.get(ctx, definition);
-      const form = startFormDataOf(model.initialActivity());
+      const form = formDeclarationsOf(model.initialActivity());
       // Defaults are evaluated on the new instance, which holds no variables yet (only the fields handled before).
       const variables = submitFormVariables(form, request.variables ?? {}, { variable: () => undefined, expressions: beansContext(this.env.delegates) });
       const started = await new StartProcessInstanceCmd(processDefinitionId, { businessKey: request.businessKey ?? null, variables }, this.env).execute(ctx);

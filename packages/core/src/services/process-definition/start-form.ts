@@ -76,16 +76,34 @@ function attributeOf(element: FlowElementModel, name: string): string | null {
   return value === undefined || value === null || value === '' ? null : String(value);
 }
 
-/** The form declarations of a start event (none when there is no start event). */
+/**
+ * What a start event declares about its form (none when there is no start event), as Camunda's
+ * DefaultStartFormHandler.createStartFormData reads it: a camunda:formRefVersion (binding `version`)
+ * as Java's Integer.parseInt, failing there (when the form is read, not when it is submitted).
+ */
 export function startFormDataOf(start: FlowElementModel | null | undefined): StartFormData {
   if (!start) return { formKey: null, camundaFormRef: null, fields: [], properties: [] };
   const ref = formRefAttributesOf(start);
   return {
     formKey: attributeOf(start, 'formKey'),
-    camundaFormRef: ref === null ? null : { ...ref, version: ref.binding === 'version' && ref.version !== null ? Number(ref.version) : null },
-    fields: formFieldsOf(start.extensions),
-    properties: formPropertiesOf(start.extensions),
+    camundaFormRef: ref === null ? null : { ...ref, version: ref.binding === 'version' && ref.version !== null ? javaInteger(ref.version) : null },
+    ...formDeclarationsOf(start),
   };
+}
+
+/** The camunda:formData fields and camunda:formProperty elements of a start event or user task (what a submit applies). */
+export function formDeclarationsOf(element: FlowElementModel | null | undefined): Pick<StartFormData, 'fields' | 'properties'> {
+  return element ? { fields: formFieldsOf(element.extensions), properties: formPropertiesOf(element.extensions) } : { fields: [], properties: [] };
+}
+
+/**
+ * Java's Integer.parseInt, as Camunda reads a camunda:formRefVersion. It fails with Java's
+ * NumberFormatException, not an engine exception (the REST API answers 500 with that type).
+ */
+export function javaInteger(text: string): number {
+  const value = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isInteger(value) && value <= 2147483647 && value >= -2147483648) return value;
+  throw Object.assign(new Error(`For input string: "${text}"`), { name: 'NumberFormatException' });
 }
 
 function formFieldsOf(extensions: readonly unknown[]): FormFieldDefinition[] {

@@ -9,7 +9,7 @@ import type { FlowElementModel } from '../../bpmn/index.js';
 import type { Comment } from '../../persistence/repositories/comment-repository.js';
 import type { Attachment } from '../../persistence/repositories/attachment-repository.js';
 import type { TaskReadFilter } from '../../persistence/repositories/task-repository.js';
-import { evaluateFormFields, formRefAttributesOf, formValueFrom, formValueOf, renderFormFields, startFormDataOf, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
+import { evaluateFormFields, formDeclarationsOf, formRefAttributesOf, formValueFrom, formValueOf, javaInteger, renderFormFields, submitFormVariables, type CamundaFormRef } from '../process-definition/start-form.js';
 import { beansContext, variablesOver } from '../process-definition/form-scope.js';
 import { readFormProperties } from '../process-definition/form-properties.js';
 import { deployedForm, type DeployedForm } from '../process-definition/start-form-service.js';
@@ -508,7 +508,7 @@ export class TaskService {
   /** The form declarations (camunda:formData fields, camunda:formProperty) of the task's user task element, from the model. */
   private async formOf(ctx: CommandContext, task: Task) {
     const { element } = await this.elementOf(ctx, task);
-    return startFormDataOf(element);
+    return formDeclarationsOf(element);
   }
 
   /**
@@ -883,13 +883,6 @@ interface TaskScope {
   locals: StoredTaskLocals;
   /** A sub-task's parent task and its scope (the sub-task has no execution of its own). */
   parent: { task: Task; scope: TaskScope } | null;
-}
-
-/** Java's Integer.parseInt, as Camunda reads an evaluated camunda:formRefVersion: a failure is its NumberFormatException text. */
-function javaInteger(text: string): number {
-  const value = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(value) || value > 2147483647 || value < -2147483648) throw new ProcessEngineException(`For input string: "${text}"`);
-  return value;
 }
 
 function visibleOf(task: Task, scope: TaskScope): Record<string, TypedValue> {
