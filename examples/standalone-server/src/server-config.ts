@@ -74,6 +74,7 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       ...(env.TRELLIS_FAILED_JOB_RETRY_TIME_CYCLE ? { failedJobRetryTimeCycle: env.TRELLIS_FAILED_JOB_RETRY_TIME_CYCLE } : {}),
       reevaluateTimeCycleWhenDue: flag(env.TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE, 'TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE'),
       skipOutputMappingOnCanceledActivities: flag(env.TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES, 'TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES'),
+      disableStrictCamundaFormParsing: flag(env.TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING, 'TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING'),
     },
   };
 }

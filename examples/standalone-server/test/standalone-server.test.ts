@@ -130,6 +130,12 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'yes' })).toThrow(/TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION/);
   });
 
+  it('reads TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING (off unless true)', () => {
+    expect(serverConfigFromEnv({ TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING: 'true' }).engine.disableStrictCamundaFormParsing).toBe(true);
+    expect(serverConfigFromEnv({}).engine.disableStrictCamundaFormParsing).toBe(false);
+    expect(() => serverConfigFromEnv({ TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING: 'yes' })).toThrow(/TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING/);
+  });
+
   it('reads TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES (off unless true) and refuses anything but a flag', () => {
     expect(serverConfigFromEnv({ TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES: 'true' }).engine.skipOutputMappingOnCanceledActivities).toBe(true);
     expect(serverConfigFromEnv({}).engine.skipOutputMappingOnCanceledActivities).toBe(false);

@@ -20,6 +20,11 @@ export interface EngineConfig {
   historyTimeToLive?: number | null;
   /** Reject definitions without a history time to live (Camunda's default since 7.20). */
   enforceHistoryTimeToLive?: boolean;
+  /**
+   * Deploy a `.form` resource that is no JSON object without registering it as a Camunda Form
+   * definition, instead of failing the deployment (Camunda's disableStrictCamundaFormParsing; default false).
+   */
+  disableStrictCamundaFormParsing?: boolean;
   /** Days (or `P<n>D`) historic batches of every type are kept after they end; default null (kept for ever). */
   batchOperationHistoryTimeToLive?: TimeToLiveSetting | null;
   /** Per batch type (e.g. `instance-migration`), overriding batchOperationHistoryTimeToLive. */
@@ -181,6 +186,7 @@ export interface ResolvedEngineConfig {
   engineName: string;
   historyTimeToLive: number | null;
   enforceHistoryTimeToLive: boolean;
+  disableStrictCamundaFormParsing: boolean;
   /** Days, or null. */
   batchOperationHistoryTimeToLive: number | null;
   /** Days per batch type. */
@@ -229,6 +235,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     engineName: config.engineName ?? 'default',
     historyTimeToLive,
     enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,
+    disableStrictCamundaFormParsing: config.disableStrictCamundaFormParsing ?? false,
     batchOperationHistoryTimeToLive: parseTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
     batchOperationsForHistoryCleanup: parseBatchTimeToLiveMap(config.batchOperationsForHistoryCleanup),
     taskMetricsTimeToLive: parseTimeToLive('taskMetricsTimeToLive', config.taskMetricsTimeToLive),

@@ -261,6 +261,61 @@ describe('GET …/deployed-start-form', () => {
     expect(camundaForm.body).toEqual({ id: 'startForm', components: [] });
   });
 
+  it('finds a Camunda Form by reference: in its own deployment, the latest version, or a given version', async () => {
+    const form = (version: number) => ({ name: 'forms/invoice.form', bytes: Buffer.from(JSON.stringify({ id: 'invoice', components: [], version })) });
+    const withForm = async (key: string, attributes: string) => deploy(processXml(key, `camunda:formRef="invoice" ${attributes}`), [form(1)]);
+    await withForm('deployment', 'camunda:formRefBinding="deployment"');
+    await rest.engine.deployment.deploy({ resources: [form(2)] });
+    await withForm('latest', 'camunda:formRefBinding="latest"');
+    await rest.engine.deployment.deploy({ resources: [form(4)] });
+    await withForm('version', 'camunda:formRefBinding="version" camunda:formRefVersion="2"');
+    const outsideContract = true;
+    const formOf = async (key: string) => (await rest.request('GET', `/process-definition/key/${key}/deployed-start-form`, { outsideContract })).body.version;
+
+    // Deployed: 1 (with "deployment"), 2, 3 (with "latest"), 4, 5 (with "version").
+    expect(await formOf('deployment')).toBe(1);
+    expect(await formOf('latest')).toBe(1);
+    expect(await formOf('version')).toBe(2);
+    const latest = await rest.engine.deployment.deploy({ resources: [form(6)] });
+    expect(await formOf('latest')).toBe(6);
+    await rest.engine.deployment.deleteDeployment(latest.deployment.id);
+    expect(await formOf('latest')).toBe(1);
+  });
+
+  it('takes a form version of no tenant, and no latest form of a key deployed for two tenants', async () => {
+    const form = { name: 'shared.form', bytes: Buffer.from('{"id":"shared"}') };
+    await deploy(processXml('byVersion', 'camunda:formRef="shared" camunda:formRefBinding="version" camunda:formRefVersion="1"'), [form], 'acme');
+    await rest.engine.deployment.deploy({ tenantId: 'globex', resources: [form] });
+    await deploy(processXml('byLatest', 'camunda:formRef="shared" camunda:formRefBinding="latest"'));
+
+    const byVersion = await rest.request('GET', '/process-definition/key/byVersion/tenant-id/acme/deployed-start-form');
+    const byLatest = await rest.request('GET', '/process-definition/key/byLatest/deployed-start-form');
+
+    expect(byVersion.status).toBe(404);
+    expect(byVersion.body.message).toBe('No Camunda Form Definition was found for Camunda Form Ref: CamundaFormRefImpl [key=shared, binding=version, version=1]');
+    expect(byLatest.status).toBe(500);
+    expect(byLatest.body).toEqual({ type: 'ProcessEngineException', message: "ENGINE-03109 Cannot resolve a unique Camunda Form definition for key 'shared' because it exists for multiple tenants.", code: 0 });
+  });
+
+  it('refuses a deployment whose form is no JSON object or repeats a form id, unless strict form parsing is disabled', async () => {
+    const broken = { name: 'broken.form', bytes: Buffer.from('{"id": "broken", ') };
+    const bpmn = { name: 'process.bpmn', bytes: Buffer.from(processXml('withBroken')) };
+
+    const refused = rest.engine.deployment.deploy({ resources: [bpmn, broken] });
+    const repeated = rest.engine.deployment.deploy({ resources: [{ name: 'a.form', bytes: Buffer.from('{"id":"same"}') }, { name: 'b.form', bytes: Buffer.from('{"id":"same"}') }] });
+
+    await expect(refused).rejects.toThrow(/^ENGINE-09033 Could not parse Camunda Form resource broken\.form\. Cause: /);
+    await expect(repeated).rejects.toThrow("The deployment contains definitions with the same key 'same' (id attribute), this is not allowed");
+    expect((await rest.request('GET', '/deployment/count')).body).toEqual({ count: 0 });
+    const lenient = await startRestHarness({ disableStrictCamundaFormParsing: true });
+    try {
+      const deployed = await lenient.engine.deployment.deploy({ resources: [bpmn, broken] });
+      expect(deployed.processDefinitions).toHaveLength(1);
+    } finally {
+      await lenient.close();
+    }
+  });
+
   it('answers 400 without a key or with a key that names no deployed form, 404 for a missing resource', async () => {
     await deploy(processXml('plain'));
     await deploy(processXml('app', 'camunda:formKey="embedded:app:forms/start.html"'));

@@ -633,6 +633,15 @@ describe('the Task group', () => {
     const [deployedTask] = await rest.engine.task.findTasks({ processInstanceId: deployedStart.body.id });
     const deployed = await rest.request('GET', `/task/${deployedTask!.id}/deployed-form`, { outsideContract: true });
     expect(deployed.body).toEqual({ id: 'invoice', components: [] });
+    // The first task's reference by version finds version 1 of that form (it has no tenant), and a
+    // version that is no Java int fails as Integer.parseInt does.
+    await rest.request('PUT', `/process-instance/${started.body.id}/variables/form`, { json: { value: 'invoice', type: 'String' } });
+    await rest.request('PUT', `/task/${task!.id}/localVariables/formVersion`, { json: { value: '1', type: 'String' } });
+    expect((await rest.request('GET', `/task/${task!.id}/deployed-form`, { outsideContract: true })).body).toEqual({ id: 'invoice', components: [] });
+    await rest.request('PUT', `/task/${task!.id}/localVariables/formVersion`, { json: { value: 'x', type: 'String' } });
+    const unreadable = await rest.request('GET', `/task/${task!.id}/deployed-form`);
+    expect(unreadable.status).toBe(500);
+    expect(unreadable.body).toEqual({ type: 'NumberFormatException', message: 'For input string: "x"', code: null });
   });
 
   it('shows a user task\'s camunda:formRef, evaluated when read, in the tasks listed, queried and read, as Camunda\'s TaskDto', async () => {

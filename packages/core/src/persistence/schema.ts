@@ -11,6 +11,7 @@ export interface StoreSchema {
   trellis_deployment: DeploymentTable;
   trellis_resource: ResourceTable;
   trellis_process_definition: ProcessDefinitionTable;
+  trellis_camunda_form_definition: CamundaFormDefinitionTable;
   trellis_definition_starter: DefinitionStarterTable;
   trellis_job: JobTable;
   trellis_user: UserTable;
@@ -64,6 +65,17 @@ export interface DeploymentTable {
   name: string | null;
   source: string | null;
   deploy_time: number;
+  tenant_id: string | null;
+}
+
+export interface CamundaFormDefinitionTable {
+  id: string;
+  rev: number;
+  /** The form's `id` in its JSON. */
+  key: string;
+  version: number;
+  deployment_id: string;
+  resource_name: string;
   tenant_id: string | null;
 }
 

@@ -62,7 +62,7 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
       { ...batch, id: 'b2', type: 'correlate-message', configuration: configuration({ messageName: 'go', variables: null }) },
     ]).execute();
 
-    expect(await store.migrate(() => Date.now())).toEqual([30]);
+    expect(await store.migrate(() => Date.now())).toEqual([30, 31]);
     const rows = await store.db.selectFrom('trellis_variable').selectAll().orderBy('name').execute();
     expect(rows.map(({ name, type, text, batch_id, execution_id, proc_inst_id }) => ({ name, type, text, batch_id, execution_id, proc_inst_id }))).toEqual([
       { name: 'blob', type: 'bytes', text: null, batch_id: 'b1', execution_id: null, proc_inst_id: null },
@@ -71,6 +71,37 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
     expect(Buffer.from(rows[0]!.bytes!)).toEqual(Buffer.from([0, 255]));
     const configurations = await store.db.selectFrom('trellis_batch').select(['id', 'configuration']).orderBy('id').execute();
     expect(configurations.map((row) => JSON.parse(row.configuration!).settings)).toEqual([{}, { messageName: 'go' }]);
+  });
+
+  it('registers the Camunda Forms deployed before as form definitions, versioned by form id and tenant in deployment order (migration 31)', async () => {
+    const config = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const store = Store.open(config);
+    stores.push(store);
+    const schema = config.type === 'postgres' ? (config.schema ?? null) : null;
+    await migrateToLatest(store.db, store.dialect, schema, () => Date.now(), migrations.filter((migration) => migration.version < 31));
+    const deployments = [
+      { id: 'd2', deploy_time: 2_000, tenant_id: null },
+      { id: 'd1', deploy_time: 1_000, tenant_id: null },
+      { id: 'd3', deploy_time: 3_000, tenant_id: 'acme' },
+    ];
+    await store.db.insertInto('trellis_deployment').values(deployments.map((deployment) => ({ ...deployment, name: null, source: null }))).execute();
+    const resource = (id: string, deploymentId: string, name: string, text: string) => ({ id, deployment_id: deploymentId, name, bytes: Buffer.from(text), position: 0 });
+    await store.db.insertInto('trellis_resource').values([
+      resource('r1', 'd1', 'invoice.form', '{"id":"invoice"}'),
+      resource('r2', 'd2', 'forms/invoice.form', '{"id":"invoice","components":[]}'),
+      resource('r3', 'd2', 'broken.form', '{"id":'),
+      resource('r4', 'd3', 'invoice.form', '{"id":"invoice"}'),
+      resource('r5', 'd3', 'process.bpmn', '<definitions/>'),
+    ]).execute();
+
+    expect(await store.migrate(() => Date.now())).toEqual([31]);
+    const rows = await store.db.selectFrom('trellis_camunda_form_definition').selectAll().orderBy('deployment_id').execute();
+    expect(rows.map(({ key, version, deployment_id, resource_name, tenant_id }) => ({ key, version, deployment_id, resource_name, tenant_id }))).toEqual([
+      { key: 'invoice', version: 1, deployment_id: 'd1', resource_name: 'invoice.form', tenant_id: null },
+      { key: 'invoice', version: 2, deployment_id: 'd2', resource_name: 'forms/invoice.form', tenant_id: null },
+      { key: 'invoice', version: 1, deployment_id: 'd3', resource_name: 'invoice.form', tenant_id: 'acme' },
+    ]);
+    expect(rows[0]!.id).toMatch(/^invoice:1:/);
   });
 
   it("shows the schema's creation as one schema log entry and a later migration as its own", async () => {

@@ -28,6 +28,7 @@ import { taskLastUpdated } from './0027-task-last-updated.js';
 import { taskIdentityLinkTypes } from './0028-task-identity-link-types.js';
 import { timerRepeatOffset } from './0029-timer-repeat-offset.js';
 import { batchVariables } from './0030-batch-variables.js';
+import { camundaFormDefinitions } from './0031-camunda-form-definitions.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -62,5 +63,6 @@ export const migrations: readonly Migration[] = [
   taskIdentityLinkTypes,
   timerRepeatOffset,
   batchVariables,
+  camundaFormDefinitions,
 ];
 export type { Migration } from './migration.js';

@@ -3,6 +3,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { Resources } from '../../authorization/resources.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
+import { deleteCamundaFormDefinitions } from './camunda-form-definitions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { ProcessModelCache } from '../process-definition/process-model-cache.js';
 
@@ -12,7 +13,7 @@ export interface DeleteDeploymentOptions {
   skipIoMappings?: boolean;
 }
 
-/** Removes a deployment, its resources and its process definitions (and, with cascade, their instances). */
+/** Removes a deployment, its resources, its process and Camunda Form definitions (and, with cascade, the processes' instances). */
 export class DeleteDeploymentCmd implements Command<void> {
   readonly name = 'DeleteDeploymentCmd';
 
@@ -32,6 +33,7 @@ export class DeleteDeploymentCmd implements Command<void> {
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
       await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false, models: this.models });
     }
+    await deleteCamundaFormDefinitions(ctx, deployment.id);
     await ctx.resources.deleteByDeployment(deployment.id);
     await ctx.deployments.delete(deployment.id);
     ctx.emitAfterCommit('deployment.deleted', { deploymentId: deployment.id });

@@ -4,6 +4,7 @@ import { grantDefault } from '../authorization/default-authorizations.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { deployProcessDefinitions } from './process-definition-deployer.js';
+import { deployCamundaFormDefinitions } from './camunda-form-definitions.js';
 import { selectResourcesToDeploy } from './duplicate-filter.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
@@ -32,7 +33,7 @@ export interface DeploymentWithDefinitions {
   processDefinitions: ProcessDefinition[] | null;
 }
 
-/** Stores a deployment, parses its BPMN resources and versions their processes, all or nothing. */
+/** Stores a deployment, parses its BPMN resources and versions their processes and its Camunda Forms, all or nothing. */
 export class DeployCmd implements Command<DeploymentWithDefinitions> {
   readonly name = 'DeployCmd';
 
@@ -63,6 +64,7 @@ export class DeployCmd implements Command<DeploymentWithDefinitions> {
     await ctx.deployments.insert(deployment);
     await ctx.resources.insertAll(resources);
     const processDefinitions = await deployProcessDefinitions(ctx, deployment, resources, request.activationTime);
+    await deployCamundaFormDefinitions(ctx, deployment, resources);
     OperationLogEntries.deployment(ctx, 'Create', deployment.id, deployment.tenantId, [{ property: 'duplicateFilterEnabled', newValue: request.enableDuplicateFiltering }, ...(request.enableDuplicateFiltering ? [{ property: 'deployChangedOnly', newValue: request.deployChangedOnly }] : [])]);
     if (ctx.authentication) {
       await grantDefault(ctx, { userId: ctx.authentication.userId, resource: Resources.DEPLOYMENT, resourceId: deployment.id, permissions: READ_AND_DELETE });

@@ -47,9 +47,8 @@ export async function deployProcessDefinitions(
   for (const { resource, model } of parsed) {
     const previous = await ctx.processDefinitions.findLatestByKey(model.key, deployment.tenantId);
     const version = (await ctx.processDefinitions.maxVersion(model.key, deployment.tenantId)) + 1;
-    const generatedId = `${model.key}:${version}:${ctx.ids.next()}`;
     const definition: ProcessDefinition = {
-      id: generatedId.length <= MAX_ID_LENGTH ? generatedId : ctx.ids.next(),
+      id: versionedDefinitionId(ctx, model.key, version),
       key: model.key,
       name: model.name,
       description: model.documentation,
@@ -105,7 +104,15 @@ function refuseWhatCannotRun(resourceName: string, model: ProcessModel): void {
   throw new ParseException(engineMessage('09', '005', `Could not parse BPMN process. Errors: ${listed}`), { [resourceName]: { errors, warnings: [] } });
 }
 
-function ensureNoDuplicateKeys(keys: readonly string[]): void {
+/** Camunda's AbstractDefinitionDeployer.generateDefinitionId: `key:version:<generated id>`, or the generated id alone when that is longer than the id column. */
+export function versionedDefinitionId(ctx: CommandContext, key: string, version: number): string {
+  const generated = ctx.ids.next();
+  const id = `${key}:${version}:${generated}`;
+  return id.length <= MAX_ID_LENGTH ? id : generated;
+}
+
+/** Camunda's AbstractDefinitionDeployer.ensureNoDuplicateDefinitionKeys, per kind of definition. */
+export function ensureNoDuplicateKeys(keys: readonly string[]): void {
   const seen = new Set<string>();
   for (const key of keys) {
     if (seen.has(key)) {

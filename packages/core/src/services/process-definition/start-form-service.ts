@@ -13,6 +13,7 @@ import { evaluateFormFields, formDeclarationsOf, formValueOf, renderFormFields, 
 import { beansContext } from './form-scope.js';
 import { readFormProperties } from './form-properties.js';
 import { formFieldsSubmitted } from '../../history/variable-history.js';
+import { camundaFormDefinitionFor } from '../deployment/camunda-form-definitions.js';
 
 /** A deployed form file (GET …/deployed-start-form). */
 export interface DeployedForm {
@@ -131,13 +132,13 @@ export async function deployedForm(
     return { name: resource.name, bytes: resource.bytes, isCamundaForm: formKey.endsWith('.form') };
   }
   if (ref !== null) {
-    // Only deployment binding is resolvable: the .form resource of this deployment whose id is the key.
-    const resources = ref.binding === 'deployment' ? await ctx.resources.listDataByDeployment(deploymentId) : [];
-    const match = resources.find((resource) => resource.name.endsWith('.form') && camundaFormId(resource.bytes) === ref.key);
-    if (!match) {
+    const definition = await camundaFormDefinitionFor(ctx, ref, deploymentId);
+    if (!definition) {
       throw new NotFoundException(`No Camunda Form Definition was found for Camunda Form Ref: CamundaFormRefImpl [key=${ref.key}, binding=${ref.binding}, version=${ref.version}]`);
     }
-    return { name: match.name, bytes: match.bytes, isCamundaForm: true };
+    const resource = await ctx.resources.findDataByName(definition.deploymentId, definition.resourceName);
+    if (!resource) throw formNotFound(definition.resourceName, definition.deploymentId);
+    return { name: resource.name, bytes: resource.bytes, isCamundaForm: true };
   }
   throw new BadUserRequestException("One of the attributes 'formKey' and 'camunda:formRef' must be supplied but none were set.");
 }
@@ -156,12 +157,3 @@ function deployedResourceName(formKey: string): string {
 
 const formNotFound = (resourceName: string, deploymentId: string) =>
   new NotFoundException(`The form with the resource name '${resourceName}' cannot be found in deployment with id ${deploymentId}`);
-
-function camundaFormId(bytes: Buffer): string | null {
-  try {
-    const parsed = JSON.parse(bytes.toString('utf8')) as { id?: unknown };
-    return typeof parsed.id === 'string' ? parsed.id : null;
-  } catch {
-    return null;
-  }
-}
