@@ -152,9 +152,9 @@ export interface ResolvedAuthorizationConfig {
   enabled: boolean;
   /** Camunda's authorizationCheckRevokes: auto (only when a REVOKE concerns the user), always or never. */
   checkRevokes: 'auto' | 'always' | 'never';
-  /** Users who pass every check, besides members of camunda-admin. */
+  /** Administrators besides members of camunda-admin: they pass the tenant check and the admin-only commands; other checks need their grants (Camunda's adminUsers). */
   adminUsers: string[];
-  /** Groups whose members pass every check; camunda-admin always is one. */
+  /** Groups whose members are administrators as adminUsers are; camunda-admin always is one (Camunda's adminGroups). */
   adminGroups: string[];
   /**
    * Camunda's enforceSpecificVariablePermission (off by default): reading variables then needs the

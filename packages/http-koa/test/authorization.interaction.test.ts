@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic } from './support/basic-auth.js';
-import { startRestHarness, type RestHarness } from './support/rest-harness.js';
+import { deploymentForm, startRestHarness, type RestHarness } from './support/rest-harness.js';
+import { simpleProcessXml } from '@trellis/core/testing';
 
 let rest: RestHarness;
 beforeEach(async () => {
@@ -194,6 +195,32 @@ describe('GET /authorization/check with authentication and authorization on', ()
       expect(await links()).toContain('create');
       // the administrator set up the usual way holds ALL through camunda-admin
       expect((await check({ permissionName: 'DELETE', resourceId: 'd1' }, basic('admin', 'secret'))).body.authorized).toBe(true);
+    } finally {
+      await ops.close();
+    }
+  });
+
+  it('lets a configured administrator without grants do only what Camunda reserves to administrators', async () => {
+    const ops = await startRestHarness({ authorization: { enabled: true, adminUsers: ['ops'] } }, { authentication: 'basic' });
+    try {
+      await ops.engine.identity.createUser({ id: 'ops', firstName: null, lastName: null, email: null }, 'pw');
+      await ops.engine.deployment.deploy({ tenantId: 'acme', resources: [{ name: 'p.bpmn', bytes: Buffer.from(simpleProcessXml('p')) }] });
+      const as = (method: string, path: string) => ops.request(method, path, { headers: basic('ops', 'pw') });
+
+      const definitions = await as('GET', '/process-definition');
+      const deployment = await ops.request('POST', '/deployment/create', { form: deploymentForm({}, [{ name: 'q.bpmn', content: simpleProcessXml('q') }]), headers: basic('ops', 'pw') });
+      const cleanup = await as('POST', '/history/cleanup');
+      const telemetry = await as('GET', '/telemetry/data');
+      await ops.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 6, resourceId: '*', permissions: ['READ'] });
+      const granted = await as('GET', '/process-definition');
+
+      // Grants decide the ordinary checks (none yet: an empty list), administrators pass the
+      // admin-only commands and the tenant check (the definition of tenant acme shows once granted).
+      expect(definitions.body).toEqual([]);
+      expect(deployment.status).toBe(403);
+      expect(cleanup.status).toBe(200);
+      expect(telemetry.status).toBe(200);
+      expect(granted.body.map((definition: { key: string; tenantId: string }) => [definition.key, definition.tenantId])).toEqual([['p', 'acme']]);
     } finally {
       await ops.close();
     }

@@ -23,11 +23,15 @@ describe('a custom authenticator', () => {
     const anonymous = await rest.request('POST', '/deployment/create', { form: form(), outsideContract: true });
     const outsider = await rest.request('POST', '/deployment/create', { form: form(), headers: { 'X-User': 'eve' } });
     const member = await rest.request('POST', '/deployment/create', { form: form(), headers: { 'X-User': 'bob', 'X-Groups': 'deployers' } });
+    // camunda-admin passes through its grants, as in Camunda.
+    const adminWithoutGrants = await rest.request('POST', '/deployment/create', { form: form(), headers: { 'X-User': 'root', 'X-Groups': 'camunda-admin' } });
+    await rest.engine.authorization.createAuthorization({ type: 1, groupId: 'camunda-admin', resourceType: 9, resourceId: '*', permissions: ['ALL'] });
     const admin = await rest.request('POST', '/deployment/create', { form: form(), headers: { 'X-User': 'root', 'X-Groups': 'camunda-admin' } });
 
     expect(anonymous.status).toBe(401);
     expect(outsider.status).toBe(403);
     expect(member.status).toBe(200);
+    expect(adminWithoutGrants.status).toBe(403);
     expect(admin.status).toBe(200);
   });
 });

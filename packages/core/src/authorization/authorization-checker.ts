@@ -18,8 +18,11 @@ export interface PermissionCheck {
 }
 
 /**
- * The one place a command asks "may the caller do this?". Checks apply only when authorization is
- * enabled and someone is authenticated; administrators pass everything (Camunda's AuthorizationManager).
+ * The one place a command asks "may the caller do this?". Checks apply when authorization is enabled
+ * and someone is authenticated, administrators included: as Camunda's AuthorizationManager, being an
+ * administrator (camunda-admin, or a configured admin user or group) counts only for the commands
+ * reserved to administrators (requireAdmin), those open to administrators or holders of a System
+ * permission (passesAsAdmin), and the tenant check; everything else needs grants.
  */
 export class AuthorizationChecker {
   private revokes: Promise<boolean> | undefined;
@@ -30,9 +33,14 @@ export class AuthorizationChecker {
     private readonly config: ResolvedAuthorizationConfig,
   ) {}
 
-  /** Whether checks apply to this command at all. */
+  /** Whether checks apply to this command at all (Camunda's isAuthCheckExecuted). */
   get isActive(): boolean {
-    return this.config.enabled && this.authentication !== null && !this.isAdmin(this.authentication);
+    return this.config.enabled && this.authentication !== null;
+  }
+
+  /** Checks do not apply, or the caller is an administrator (the first half of Camunda's checkCamundaAdminOrPermission). */
+  passesAsAdmin(): boolean {
+    return !this.isActive || this.isAdmin();
   }
 
   /** Camunda admin: a member of an admin group or a listed admin user. */
@@ -65,9 +73,9 @@ export class AuthorizationChecker {
     return Number(result.rows[0]?.authorized) === 1;
   }
 
-  /** ENGINE-03029 unless the caller is an administrator (or checks do not apply). */
+  /** ENGINE-03029 unless the caller is an administrator (or checks do not apply): Camunda's checkCamundaAdmin. */
   requireAdmin(): void {
-    if (this.config.enabled && this.authentication !== null && !this.isAdmin()) {
+    if (!this.passesAsAdmin()) {
       throw new AuthorizationException(engineMessage('03', '029', 'Required admin authenticated group or user.'));
     }
   }

@@ -190,6 +190,8 @@ describe.each(testStoreConfigs())('user operation log on $name', (testStore) => 
 
   it('shows entries by READ_HISTORY on the definition or READ on the category; annotating needs UPDATE', async () => {
     const { engine, definition } = await setup({ authorization: true });
+    // An administrator holds ALL through camunda-admin's grants.
+    await engine.identity.setUpAdministrator('root', 'secret');
     const admin = { userId: 'root', groupIds: ['camunda-admin'], tenantIds: [] };
     const instance = await engine.runtime.startProcessInstanceById(definition.id);
     await engine.runAs(admin, () => engine.runtime.updateSuspensionState({ processInstanceIds: [instance.id] }, true));

@@ -26,7 +26,7 @@ const SCHEMA_VERSION = '7.22.0';
  * schema was created (in one go: one timestamp) are its creation entry.
  */
 export async function findSchemaLog(ctx: CommandContext, query: SchemaLogQuery): Promise<SchemaLogEntry[]> {
-  if (ctx.authz.isActive && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.SYSTEM }))) return [];
+  if (!ctx.authz.passesAsAdmin() && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.SYSTEM }))) return [];
   const rows = await ctx.trx.selectFrom('trellis_schema_migration').select(['version', 'applied_at']).orderBy('version').execute();
   const created = rows.length > 0 ? Number(rows[0]!.applied_at) : null;
   let entries: SchemaLogEntry[] = created === null ? [] : [{ id: '0', timestamp: new Date(created), version: SCHEMA_VERSION }];
