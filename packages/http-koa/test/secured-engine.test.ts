@@ -170,13 +170,16 @@ describe('with HTTP Basic authentication and authorization on', () => {
     expect(response.status).toBe(404);
   });
 
-  it('keeps registered deployments for administrators', async () => {
+  it('shows registered deployments to administrators and holders of READ on System', async () => {
     const denied = await rest.request('GET', '/deployment/registered', { headers: jonny });
     const allowed = await rest.request('GET', '/deployment/registered', { headers: admin });
+    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 21, resourceId: '*', permissions: ['READ'] });
+    const granted = await rest.request('GET', '/deployment/registered', { headers: jonny });
 
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toBe('ENGINE-03029 Required admin authenticated group or user.');
+    expect(denied.body.message).toBe("ENGINE-03110 Required admin authenticated group or user or any of the following permissions: 'READ' permission on resource 'System'.");
     expect(allowed.status).toBe(200);
+    expect(granted.status).toBe(200);
   });
 
   it('filters authorizations to those the caller may read', async () => {

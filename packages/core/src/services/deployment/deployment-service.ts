@@ -9,6 +9,7 @@ import { DeployCmd, type DeploymentRequest, type DeploymentWithDefinitions } fro
 import type { Deployment, DeploymentQuery, DeploymentResource, DeploymentResourceData } from './deployment.js';
 import { RedeployCmd, type RedeployRequest } from './redeploy-cmd.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import { requireSystemPermission } from '../telemetry/telemetry-service.js';
 
 /** Deployments and their resources (the deployment half of Camunda's RepositoryService). */
 @injectable()
@@ -75,11 +76,12 @@ export class DeploymentService {
 
   /**
    * Ids of the deployments this engine registered since it started (its own deployments, as
-   * Camunda's job executor registers them), in deployment order. Camunda-admin only.
+   * Camunda's job executor registers them), in deployment order. An administrator or READ on System
+   * (Camunda's checkCamundaAdminOrPermission).
    */
   getRegisteredDeployments(): Promise<string[]> {
     return this.commands.run('GetRegisteredDeploymentsCmd', async (ctx) => {
-      ctx.authz.requireAdmin();
+      await requireSystemPermission(ctx, 'READ');
       return [...this.registered];
     });
   }
