@@ -75,6 +75,11 @@ export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serve
       reevaluateTimeCycleWhenDue: flag(env.TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE, 'TRELLIS_REEVALUATE_TIME_CYCLE_WHEN_DUE'),
       skipOutputMappingOnCanceledActivities: flag(env.TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES, 'TRELLIS_SKIP_OUTPUT_MAPPING_ON_CANCELED_ACTIVITIES'),
       disableStrictCamundaFormParsing: flag(env.TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING, 'TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING'),
+      // The engine compiles them when it starts (a pattern that is no regular expression stops it there).
+      ...(env.TRELLIS_GENERAL_RESOURCE_WHITELIST_PATTERN ? { generalResourceWhitelistPattern: env.TRELLIS_GENERAL_RESOURCE_WHITELIST_PATTERN } : {}),
+      ...(env.TRELLIS_USER_RESOURCE_WHITELIST_PATTERN ? { userResourceWhitelistPattern: env.TRELLIS_USER_RESOURCE_WHITELIST_PATTERN } : {}),
+      ...(env.TRELLIS_GROUP_RESOURCE_WHITELIST_PATTERN ? { groupResourceWhitelistPattern: env.TRELLIS_GROUP_RESOURCE_WHITELIST_PATTERN } : {}),
+      ...(env.TRELLIS_TENANT_RESOURCE_WHITELIST_PATTERN ? { tenantResourceWhitelistPattern: env.TRELLIS_TENANT_RESOURCE_WHITELIST_PATTERN } : {}),
     },
   };
 }

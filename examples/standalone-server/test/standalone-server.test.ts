@@ -130,6 +130,11 @@ describe('standalone server', () => {
     expect(() => serverConfigFromEnv({ TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION: 'yes' })).toThrow(/TRELLIS_ENFORCE_SPECIFIC_VARIABLE_PERMISSION/);
   });
 
+  it('reads the resource id patterns of users, groups and tenants', () => {
+    const engine = serverConfigFromEnv({ TRELLIS_GENERAL_RESOURCE_WHITELIST_PATTERN: '[a-z]+', TRELLIS_USER_RESOURCE_WHITELIST_PATTERN: '[a-z.@]+' }).engine;
+    expect([engine.generalResourceWhitelistPattern, engine.userResourceWhitelistPattern, engine.groupResourceWhitelistPattern]).toEqual(['[a-z]+', '[a-z.@]+', undefined]);
+  });
+
   it('reads TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING (off unless true)', () => {
     expect(serverConfigFromEnv({ TRELLIS_DISABLE_STRICT_CAMUNDA_FORM_PARSING: 'true' }).engine.disableStrictCamundaFormParsing).toBe(true);
     expect(serverConfigFromEnv({}).engine.disableStrictCamundaFormParsing).toBe(false);

@@ -6,6 +6,7 @@ import type { IdGenerator } from './id-generator.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
 import { parseWindowTime, WEEKDAYS, type BatchWindowTimes, type Weekday } from './history/batch-window.js';
+import { DEFAULT_RESOURCE_ID_PATTERN, resourceIdPatterns, type ResourceIdPatterns } from './services/identity/identity-messages.js';
 
 /** What a host passes to createEngine(); everything but the store has a default. */
 export interface EngineConfig {
@@ -20,6 +21,15 @@ export interface EngineConfig {
   historyTimeToLive?: number | null;
   /** Reject definitions without a history time to live (Camunda's default since 7.20). */
   enforceHistoryTimeToLive?: boolean;
+  /**
+   * The ids users, groups and tenants may have: a regular expression matching the whole id (Camunda's
+   * generalResourceWhitelistPattern, default `[a-zA-Z0-9]+|camunda-admin`), and per kind one that
+   * replaces it when set (userResourceWhitelistPattern, groupResourceWhitelistPattern, tenantResourceWhitelistPattern).
+   */
+  generalResourceWhitelistPattern?: string;
+  userResourceWhitelistPattern?: string | null;
+  groupResourceWhitelistPattern?: string | null;
+  tenantResourceWhitelistPattern?: string | null;
   /**
    * Deploy a `.form` resource that is no JSON object without registering it as a Camunda Form
    * definition, instead of failing the deployment (Camunda's disableStrictCamundaFormParsing; default false).
@@ -187,6 +197,8 @@ export interface ResolvedEngineConfig {
   historyTimeToLive: number | null;
   enforceHistoryTimeToLive: boolean;
   disableStrictCamundaFormParsing: boolean;
+  /** The id patterns of users, groups and tenants (compiled from the *ResourceWhitelistPattern options). */
+  resourceIdPatterns: ResourceIdPatterns;
   /** Days, or null. */
   batchOperationHistoryTimeToLive: number | null;
   /** Days per batch type. */
@@ -236,6 +248,12 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     historyTimeToLive,
     enforceHistoryTimeToLive: config.enforceHistoryTimeToLive ?? true,
     disableStrictCamundaFormParsing: config.disableStrictCamundaFormParsing ?? false,
+    resourceIdPatterns: resourceIdPatterns({
+      general: config.generalResourceWhitelistPattern || DEFAULT_RESOURCE_ID_PATTERN,
+      user: config.userResourceWhitelistPattern ?? null,
+      group: config.groupResourceWhitelistPattern ?? null,
+      tenant: config.tenantResourceWhitelistPattern ?? null,
+    }),
     batchOperationHistoryTimeToLive: parseTimeToLive('batchOperationHistoryTimeToLive', config.batchOperationHistoryTimeToLive),
     batchOperationsForHistoryCleanup: parseBatchTimeToLiveMap(config.batchOperationsForHistoryCleanup),
     taskMetricsTimeToLive: parseTimeToLive('taskMetricsTimeToLive', config.taskMetricsTimeToLive),

@@ -72,6 +72,23 @@ describe('the User group', () => {
     expect((await rest.request('GET', '/user/count', { query: { lastName: 'Zed' } })).body).toEqual({ count: 1 });
   });
 
+  it('takes ids by the configured patterns: the kind\'s own, else the general one, matching the whole id', async () => {
+    const custom = await startRestHarness({ generalResourceWhitelistPattern: '[a-z]+', userResourceWhitelistPattern: '[a-z.]+@[a-z.]+' });
+    try {
+      const post = (path: string, json: unknown) => custom.request('POST', path, { json });
+      const user = (id: string) => post('/user/create', { profile: { id, firstName: 'A', lastName: 'B', email: 'c' }, credentials: { password: 'pw' } });
+
+      expect((await user('mary@acme.com')).status).toBe(204);
+      expect((await user('mary')).body.message).toBe("User has an invalid id: 'mary' is not a valid resource identifier.");
+      expect((await post('/group/create', { id: 'sales' })).status).toBe(204);
+      expect((await post('/group/create', { id: 'Sales1' })).body.message).toBe("Group has an invalid id: 'Sales1' is not a valid resource identifier.");
+      expect((await post('/tenant/create', { id: 'acme.com' })).body.message).toBe("Tenant has an invalid id: 'acme.com' is not a valid resource identifier.");
+    } finally {
+      await custom.close();
+    }
+    await expect(startRestHarness({ generalResourceWhitelistPattern: '[a-z' })).rejects.toThrow("Invalid resource whitelist pattern '[a-z'");
+  });
+
   it('rejects an invalid user id and a duplicate', async () => {
     const invalid = await createUser('not valid!', 'A', 'B', 'c');
     await createUser('jonny', 'A', 'B', 'c');

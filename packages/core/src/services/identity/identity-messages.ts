@@ -1,15 +1,39 @@
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 
-// Camunda's default resource id whitelist for users and groups (generalResourceWhitelistPattern).
-const VALID_ID = /^([a-zA-Z0-9]+|camunda-admin)$/;
+/** The id patterns of users, groups and tenants as the engine resolved them (see resourceIdPatterns). */
+export type ResourceIdPatterns = Readonly<Record<'User' | 'Group' | 'Tenant', RegExp>>;
+
+/** Camunda's default generalResourceWhitelistPattern. */
+export const DEFAULT_RESOURCE_ID_PATTERN = '[a-zA-Z0-9]+|camunda-admin';
+
+/**
+ * Camunda's EnsureUtil.determineResourceWhitelistPattern: the kind's own pattern when set and not
+ * empty, else the general one; each must match a whole id (Java's Matcher.matches). A pattern that
+ * is no regular expression fails the engine's start.
+ */
+export function resourceIdPatterns(patterns: { general: string; user: string | null; group: string | null; tenant: string | null }): ResourceIdPatterns {
+  const compile = (pattern: string | null) => {
+    const source = pattern ? pattern : patterns.general;
+    try {
+      return new RegExp(`^(?:${source})$`, 'u');
+    } catch {
+      try {
+        return new RegExp(`^(?:${source})$`);
+      } catch (error) {
+        throw new ProcessEngineException(`Invalid resource whitelist pattern '${source}': ${(error as Error).message}`);
+      }
+    }
+  };
+  return { User: compile(patterns.user), Group: compile(patterns.group), Tenant: compile(patterns.tenant) };
+}
 
 /**
  * Camunda's EnsureUtil.ensureWhitelistedResourceId: "User has an invalid id: 'x' is not a valid resource
  * identifier."; a missing id is the command's NullValueException ("groupId is null").
  */
-export function ensureValidId(kind: 'User' | 'Group' | 'Tenant', id: string | null | undefined): string {
+export function ensureValidId(kind: 'User' | 'Group' | 'Tenant', id: string | null | undefined, patterns: ResourceIdPatterns): string {
   if (id === null || id === undefined) throw new NullValueException(`${kind.toLowerCase()}Id is null`);
-  if (!VALID_ID.test(id)) throw new ProcessEngineException(`${kind} has an invalid id: '${id}' is not a valid resource identifier.`);
+  if (!patterns[kind].test(id)) throw new ProcessEngineException(`${kind} has an invalid id: '${id}' is not a valid resource identifier.`);
   return id;
 }
 

@@ -30,7 +30,7 @@ export class IdentityService {
     const hash = password !== null ? await hashPassword(password) : null;
     await this.commands.run('SaveUserCmd', async (ctx) => {
       // Camunda's SaveUserCmd: the id, the password policy, then the permission.
-      ensureValidId('User', user.id);
+      ensureValidId('User', user.id, ctx.config.resourceIdPatterns);
       if (password !== null) ensurePolicyPassed(ctx, password, user);
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.USER });
       if (await ctx.users.findById(user.id)) throw alreadyExists('user');
@@ -46,7 +46,7 @@ export class IdentityService {
    * Returns whether the user was created.
    */
   async setUpAdministrator(userId: string, password: string): Promise<boolean> {
-    ensureValidId('User', userId);
+    ensureValidId('User', userId, this.config.resourceIdPatterns);
     const hash = await hashPassword(password);
     return this.commands.run('SetUpAdministratorCmd', (ctx) => setUpAdministrator(ctx, userId, hash));
   }
@@ -150,7 +150,7 @@ export class IdentityService {
   createGroup(group: Group): Promise<void> {
     return this.commands.run('SaveGroupCmd', async (ctx) => {
       // Camunda's SaveGroupCmd checks the id before the provider checks CREATE.
-      ensureValidId('Group', group.id);
+      ensureValidId('Group', group.id, ctx.config.resourceIdPatterns);
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP });
       if (await ctx.groups.findById(group.id)) throw alreadyExists('group');
       await ctx.groups.insert(group);
@@ -223,7 +223,7 @@ export class IdentityService {
   /** Needs CREATE on Tenant; the id follows the resource id rules; a tenant gets no default authorizations. */
   createTenant(tenant: Tenant): Promise<void> {
     return this.commands.run('SaveTenantCmd', async (ctx) => {
-      ensureValidId('Tenant', tenant.id);
+      ensureValidId('Tenant', tenant.id, ctx.config.resourceIdPatterns);
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.TENANT });
       if (await ctx.tenants.findById(tenant.id)) throw alreadyExists('tenant');
       await ctx.tenants.insert(tenant);
