@@ -7,6 +7,7 @@ import type { Logger, LogLevel } from './logger.js';
 import type { StoreConfig } from './persistence/store.js';
 import { parseWindowTime, WEEKDAYS, type BatchWindowTimes, type Weekday } from './history/batch-window.js';
 import { DEFAULT_RESOURCE_ID_PATTERN, resourceIdPatterns, type ResourceIdPatterns } from './services/identity/identity-messages.js';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from './services/identity/password-policy.js';
 
 /** What a host passes to createEngine(); everything but the store has a default. */
 export interface EngineConfig {
@@ -57,8 +58,13 @@ export interface EngineConfig {
   tenantCheckEnabled?: boolean;
   /** Locking users out after failed password checks (Camunda's login settings and defaults). */
   login?: Partial<LoginConfig>;
-  /** New passwords must pass Camunda's default password policy (off by default, as in Camunda). */
+  /** New passwords must pass the password policy (off by default, as in Camunda). */
   enablePasswordPolicy?: boolean;
+  /**
+   * The password policy enablePasswordPolicy turns on (Camunda's passwordPolicy): rules, each with
+   * its placeholder, parameters and check; Camunda's default policy when not given.
+   */
+  passwordPolicy?: PasswordPolicy;
   /** The job executor runs timers and asynchronous work; tests usually drive it by hand. */
   jobExecutor?: Partial<JobExecutorConfig>;
   /**
@@ -188,6 +194,8 @@ export interface ResolvedEngineConfig {
   tenantCheckEnabled: boolean;
   login: LoginConfig;
   enablePasswordPolicy: boolean;
+  /** The policy new passwords must pass; null when enablePasswordPolicy is off. */
+  passwordPolicy: PasswordPolicy | null;
   jobExecutor: JobExecutorConfig;
   failedJobRetryTimeCycle: string | null;
   reevaluateTimeCycleWhenDue: boolean;
@@ -234,6 +242,7 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     tenantCheckEnabled: config.tenantCheckEnabled ?? true,
     login: resolveLogin(config.login ?? {}),
     enablePasswordPolicy: config.enablePasswordPolicy ?? false,
+    passwordPolicy: config.enablePasswordPolicy ? (config.passwordPolicy ?? DEFAULT_PASSWORD_POLICY) : null,
     jobExecutor: {
       activate: config.jobExecutor?.activate ?? true,
       waitTimeMs: config.jobExecutor?.waitTimeMs ?? 5000,

@@ -30,6 +30,7 @@ export { namesFromBits, permissionsFromNames } from './authorization/permission-
 export type { AuthorizationService, AuthorizationCheckRequest } from './services/authorization/authorization-service.js';
 export type { IdentityService } from './services/identity/identity-service.js';
 export type { User, Group, UserQuery, GroupQuery, Tenant, TenantQuery } from './services/identity/identity.js';
+export { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, type PasswordPolicyRuleDefinition, type PasswordUserData } from './services/identity/password-policy.js';
 export type { TenantMember } from './persistence/repositories/tenant-repository.js';
 export type { RuntimeService, InstanceSuspensionTarget } from './services/runtime/runtime-service.js';
 export type { TaskService, NewAttachment } from './services/task/task-service.js';

@@ -342,6 +342,38 @@ describe('the password policy (enablePasswordPolicy)', () => {
       await policed.close();
     }
   });
+
+  it('takes a policy of the host\'s own rules, shown and enforced only while the policy is enabled', async () => {
+    const passwordPolicy = {
+      rules: [
+        { placeholder: 'PASSPHRASE_WORDS', parameter: { minWords: '3' }, passes: (password: string) => password.trim().split(/\s+/).length >= 3 },
+        { placeholder: 'NOT_THE_LAST_NAME', parameter: null, passes: (password: string, user: { lastName: string | null } | null) => !user?.lastName || !password.includes(user.lastName) },
+      ],
+    };
+    const policed = await startRestHarness({ enablePasswordPolicy: true, passwordPolicy });
+    const off = await startRestHarness({ passwordPolicy });
+    try {
+      const check = async (json: unknown) => (await policed.request('POST', '/identity/password-policy', { json })).body;
+
+      expect((await policed.request('GET', '/identity/password-policy')).body.rules).toEqual([
+        { placeholder: 'PASSPHRASE_WORDS', parameter: { minWords: '3' } },
+        { placeholder: 'NOT_THE_LAST_NAME', parameter: null },
+      ]);
+      expect(await check({ password: 'correct horse battery' })).toMatchObject({ valid: true });
+      expect((await check({ password: 'horse Smith battery', profile: { id: 'x', lastName: 'Smith' } })).rules).toEqual([
+        { placeholder: 'PASSPHRASE_WORDS', parameter: { minWords: '3' }, valid: true },
+        { placeholder: 'NOT_THE_LAST_NAME', parameter: null, valid: false },
+      ]);
+      expect((await createUserOn(policed, 'mary', 'Str0ng-enough!')).body.message).toBe('Password does not match policy');
+      expect((await createUserOn(policed, 'mary', 'three short words')).status).toBe(204);
+      // Camunda's GetPasswordPolicyCmd: no policy while enablePasswordPolicy is off, whatever is configured.
+      expect((await off.request('GET', '/identity/password-policy')).status).toBe(404);
+      expect((await createUserOn(off, 'mary', 'x')).status).toBe(204);
+    } finally {
+      await policed.close();
+      await off.close();
+    }
+  });
 });
 
 const createUserOn = (harness: RestHarness, id: string, password: string) =>

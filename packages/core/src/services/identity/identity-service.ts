@@ -116,15 +116,16 @@ export class IdentityService {
     });
   }
 
-  /** The rules of the password policy; null when it is not enabled (enablePasswordPolicy). */
+  /** The rules of the password policy (the configured one, else Camunda's default); null when it is not enabled (enablePasswordPolicy). */
   getPasswordPolicy(): PasswordPolicyRule[] | null {
-    return this.config.enablePasswordPolicy ? passwordPolicyRules() : null;
+    return this.config.passwordPolicy && passwordPolicyRules(this.config.passwordPolicy);
   }
 
   /** A password checked against the policy, with the user data it must not contain (Camunda's checkPasswordAgainstPolicy). */
   checkPasswordAgainstPolicy(password: string | null, user: PasswordUserData | null = null): PasswordPolicyResult {
+    if (!this.config.passwordPolicy) throw new NullValueException('policy is null');
     if (password === null) throw new NullValueException('password is null');
-    return checkAgainstPolicy(password, user);
+    return checkAgainstPolicy(this.config.passwordPolicy, password, user);
   }
 
   /** Whether the password is the user's (false for an unknown or locked-out user); a failure counts towards the lockout. */
@@ -361,5 +362,7 @@ async function deleteTenantGrantsOf(ctx: CommandContext, member: TenantMember): 
 
 /** With the password policy enabled, a new password must pass it (Camunda's SaveUserCmd.validateUserEntity). */
 function ensurePolicyPassed(ctx: CommandContext, password: string, user: PasswordUserData): void {
-  if (ctx.config.enablePasswordPolicy && !checkAgainstPolicy(password, user).valid) throw new ProcessEngineException('Password does not match policy');
+  if (ctx.config.passwordPolicy && !checkAgainstPolicy(ctx.config.passwordPolicy, password, user).valid) {
+    throw new ProcessEngineException('Password does not match policy');
+  }
 }

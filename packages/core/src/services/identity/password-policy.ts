@@ -17,9 +17,18 @@ export interface PasswordPolicyResult {
 /** The user data a password must not contain (Camunda's PasswordPolicyUserDataRuleImpl). */
 export type PasswordUserData = Pick<User, 'id' | 'firstName' | 'lastName' | 'email'>;
 
-interface Rule extends PasswordPolicyRule {
+/** A rule of a password policy (Camunda's PasswordPolicyRule): what it shows, and its check. */
+export interface PasswordPolicyRuleDefinition extends PasswordPolicyRule {
+  /** Whether the password keeps the rule; `user` is null when it is checked without one. */
   passes(password: string, user: PasswordUserData | null): boolean;
 }
+
+/** A password policy (Camunda's PasswordPolicy): its rules, checked and shown in this order. */
+export interface PasswordPolicy {
+  rules: readonly PasswordPolicyRuleDefinition[];
+}
+
+type Rule = PasswordPolicyRuleDefinition;
 
 // Camunda's PasswordPolicySpecialCharacterRuleImpl.SPECIALCHARACTERS
 const SPECIAL_CHARACTERS = ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
@@ -34,7 +43,7 @@ const atLeast = (placeholder: string, name: string, minimum: number, counts: (ch
  * Camunda's DefaultPasswordPolicyImpl: no user data, at least 10 characters, one lower case letter,
  * one upper case letter, one digit and one special character, in this order.
  */
-const DEFAULT_RULES: readonly Rule[] = [
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { rules: [
   {
     placeholder: 'PASSWORD_POLICY_USER_DATA',
     parameter: null,
@@ -49,14 +58,14 @@ const DEFAULT_RULES: readonly Rule[] = [
   atLeast('UPPERCASE', 'minUpperCase', 1, (character) => /\p{Lu}/u.test(character)),
   atLeast('DIGIT', 'minDigit', 1, (character) => /\p{Nd}/u.test(character)),
   atLeast('SPECIAL', 'minSpecial', 1, (character) => SPECIAL_CHARACTERS.includes(character)),
-];
+] };
 
-export function passwordPolicyRules(): PasswordPolicyRule[] {
-  return DEFAULT_RULES.map(({ placeholder, parameter }) => ({ placeholder, parameter }));
+export function passwordPolicyRules(policy: PasswordPolicy): PasswordPolicyRule[] {
+  return policy.rules.map(({ placeholder, parameter }) => ({ placeholder, parameter }));
 }
 
 /** Camunda's IdentityServiceImpl.checkPasswordAgainstPolicy. */
-export function checkAgainstPolicy(password: string, user: PasswordUserData | null): PasswordPolicyResult {
-  const results = DEFAULT_RULES.map(({ placeholder, parameter, passes }) => ({ placeholder, parameter, valid: passes(password, user) }));
+export function checkAgainstPolicy(policy: PasswordPolicy, password: string, user: PasswordUserData | null): PasswordPolicyResult {
+  const results = policy.rules.map((rule) => ({ placeholder: rule.placeholder, parameter: rule.parameter, valid: rule.passes(password, user) }));
   return { valid: results.every((rule) => rule.valid), rules: [...results.filter((rule) => rule.valid), ...results.filter((rule) => !rule.valid)] };
 }
