@@ -211,6 +211,9 @@ describe('GET /authorization/check with authentication and authorization on', ()
       const deployment = await ops.request('POST', '/deployment/create', { form: deploymentForm({}, [{ name: 'q.bpmn', content: simpleProcessXml('q') }]), headers: basic('ops', 'pw') });
       const cleanup = await as('POST', '/history/cleanup');
       const telemetry = await as('GET', '/telemetry/data');
+      const taskMetrics = await as('DELETE', '/metrics/task-worker');
+      const schemaLog = await as('GET', '/schema/log');
+      const registered = await as('GET', '/deployment/registered');
       await ops.engine.authorization.createAuthorization({ type: 1, userId: 'ops', resourceType: 6, resourceId: '*', permissions: ['READ'] });
       const granted = await as('GET', '/process-definition');
 
@@ -220,6 +223,9 @@ describe('GET /authorization/check with authentication and authorization on', ()
       expect(deployment.status).toBe(403);
       expect(cleanup.status).toBe(200);
       expect(telemetry.status).toBe(200);
+      expect(taskMetrics.status).toBe(204);
+      expect(schemaLog.body.length).toBeGreaterThan(0);
+      expect(registered.status).toBe(200);
       expect(granted.body.map((definition: { key: string; tenantId: string }) => [definition.key, definition.tenantId])).toEqual([['p', 'acme']]);
     } finally {
       await ops.close();

@@ -112,6 +112,9 @@ describe('Camunda rules on activities and events', () => {
     ['<bpmn:intermediateCatchEvent id="t"><bpmn:timerEventDefinition /></bpmn:intermediateCatchEvent>', 'Timer needs configuration (either timeDate, timeCycle or timeDuration is needed).'],
     ['<bpmn:endEvent id="t"><bpmn:errorEventDefinition /></bpmn:endEvent>', "'errorRef' attribute is mandatory on error end event"],
     ['<bpmn:intermediateThrowEvent id="t"><bpmn:escalationEventDefinition /></bpmn:intermediateThrowEvent>', "escalationEventDefinition does not have required attribute 'escalationRef'"],
+    ['<bpmn:userTask id="t" camunda:formRef="invoice" />', 'Invalid element definition: value for formRefBinding attribute has to be one of [deployment, latest, version] but was null'],
+    ['<bpmn:userTask id="t" camunda:formRef="invoice" camunda:formRefBinding="newest" />', 'Invalid element definition: value for formRefBinding attribute has to be one of [deployment, latest, version] but was newest'],
+    ['<bpmn:userTask id="t" camunda:formKey="embedded:app:a.html" camunda:formRef="invoice" camunda:formRefBinding="latest" />', 'Invalid element definition: only one of the attributes formKey and formRef is allowed.'],
   ])('rejects %s', async (element, message) => {
     const errors = await parseErrors(processXml(startAndEnd(`    ${element}`)));
 
@@ -125,8 +128,17 @@ describe('Camunda rules on activities and events', () => {
     '<bpmn:sendTask id="t" camunda:delegateExpression="${sender}" />',
     '<bpmn:callActivity id="t" calledElement="other" />',
     '<bpmn:receiveTask id="t" />',
+    '<bpmn:userTask id="t" camunda:formRef="invoice" camunda:formRefBinding="version" />',
   ])('accepts %s', async (element) => {
     await expect(parseBpmnResource('model.bpmn', processXml(startAndEnd(`    ${element}`)))).resolves.toBeDefined();
+  });
+
+  it('checks the form reference of the initial start event only, as Camunda parses no other start form', async () => {
+    const withStart = (initial: string, other: string) =>
+      processXml(`    <bpmn:startEvent id="start" ${initial} />\n    <bpmn:startEvent id="other" ${other}><bpmn:messageEventDefinition messageRef="m" /></bpmn:startEvent>\n    <bpmn:endEvent id="end" />`, undefined, '  <bpmn:message id="m" name="go" />\n');
+
+    expect(await parseErrors(withStart('camunda:formRef="invoice"', ''))).toMatchObject([{ message: expect.stringMatching(/formRefBinding attribute .* but was null$/), mainElementId: 'start' }]);
+    await expect(parseBpmnResource('model.bpmn', withStart('', 'camunda:formRef="invoice"'))).resolves.toBeDefined();
   });
 
   it('rejects a boundary event attached to an activity of another scope', async () => {

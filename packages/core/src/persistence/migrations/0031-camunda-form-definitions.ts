@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Migration } from './migration.js';
+import { camundaFormKey, isFormResource } from '../../services/deployment/camunda-form-definitions.js';
 
 /**
  * Camunda Form definitions (Camunda's ACT_RE_CAMFORMDEF): each deployed `.form` resource versioned
  * by its form id and tenant, so that a camunda:formRef with binding `latest` or `version` finds it.
- * The `.form` resources deployed before are registered in deployment order (those that are no JSON
- * object are left out, as with strict parsing disabled).
+ * The `.form` resources deployed before are registered in deployment order (those that cannot be
+ * parsed are left out, as with strict parsing disabled).
  */
 export const camundaFormDefinitions: Migration = {
   version: 31,
@@ -35,19 +36,15 @@ async function registerDeployedForms(db: Kysely<any>): Promise<void> {
     .select(['r.deployment_id', 'r.name', 'r.bytes', 'd.tenant_id'])
     .where('r.name', 'like', '%form')
     .orderBy('d.deploy_time')
+    .orderBy('d.id')
     .orderBy('r.position')
     .execute();
   const versions = new Map<string, number>();
   for (const resource of resources) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(resource.bytes).toString('utf8'));
-    } catch {
-      continue;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
-    const id = (parsed as { id?: unknown }).id;
-    const key = typeof id === 'string' || typeof id === 'number' || typeof id === 'boolean' ? String(id) : '';
+    // SQLite's LIKE ignores case: the deployer's own test of the name decides.
+    if (!isFormResource(resource.name)) continue;
+    const key = camundaFormKey(Buffer.from(resource.bytes).toString('utf8'));
+    if (key === null) continue;
     const counted = `${resource.tenant_id ?? ''}\u0000${key}`;
     const version = (versions.get(counted) ?? 0) + 1;
     versions.set(counted, version);

@@ -32,8 +32,8 @@ export interface FormReference {
 export async function deployCamundaFormDefinitions(ctx: CommandContext, deployment: Deployment, resources: readonly DeploymentResourceData[]): Promise<void> {
   const forms: Array<{ key: string; resourceName: string }> = [];
   for (const resource of resources) {
-    if (!resource.name.endsWith('form')) continue;
-    const key = formKeyOf(resource);
+    if (!isFormResource(resource.name)) continue;
+    const key = camundaFormKey(resource.bytes.toString('utf8'));
     if (key === null) {
       if (ctx.config.disableStrictCamundaFormParsing) continue;
       throw new ProcessEngineException(engineMessage('09', '033', `Could not parse Camunda Form resource ${resource.name}. Cause: ${unparsable(resource)}`));
@@ -77,7 +77,11 @@ export async function deleteCamundaFormDefinitions(ctx: CommandContext, deployme
 export async function camundaFormDefinitionFor(ctx: CommandContext, ref: FormReference, deploymentId: string): Promise<CamundaFormDefinition | null> {
   let query = ctx.trx.selectFrom('trellis_camunda_form_definition').selectAll().where('key', '=', ref.key);
   if (ref.binding === 'deployment') query = query.where('deployment_id', '=', deploymentId);
-  else if (ref.binding === 'version') query = query.where('version', '=', ref.version ?? Number.NaN).where('tenant_id', 'is', null);
+  else if (ref.binding === 'version') {
+    // Camunda compares VERSION_ = null when the reference has none: no form.
+    if (ref.version === null) return null;
+    query = query.where('version', '=', ref.version).where('tenant_id', 'is', null);
+  }
   else if (ref.binding === 'latest') {
     const checked = tenantCondition(ctx.tenantCheck.query({}), 'tenant_id');
     if (checked) query = query.where(checked);
@@ -100,18 +104,33 @@ function fromRow(row: CamundaFormDefinitionTable): CamundaFormDefinition {
   return { id: row.id, key: row.key, version: row.version, deploymentId: row.deployment_id, resourceName: row.resource_name, tenantId: row.tenant_id };
 }
 
-/** The `id` of a form's JSON as Camunda's JsonUtil.getString reads it (`''` when missing); null when the resource is no JSON object or its id no value. */
-function formKeyOf(resource: DeploymentResourceData): string | null {
+/** Camunda's CamundaFormDefinitionDeployer takes the resources whose names end with `form` (no dot). */
+export const isFormResource = (name: string): boolean => name.endsWith('form');
+
+/**
+ * The key of a Camunda Form: the `id` of its JSON object as Gson and Camunda's JsonUtil.getString
+ * read it — `''` for an empty document or one without an id, a one-element array's element, `''`
+ * for any other array; null (the form cannot be parsed) for text that is no JSON object, or an id
+ * that is null or an object.
+ */
+export function camundaFormKey(text: string): string | null {
+  if (text.trim() === '') return '';
   let parsed: unknown;
   try {
-    parsed = JSON.parse(resource.bytes.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     return null;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const id = (parsed as { id?: unknown }).id;
-  if (id === undefined) return '';
-  return typeof id === 'string' || typeof id === 'number' || typeof id === 'boolean' ? String(id) : null;
+  if (parsed === null) return '';
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  return 'id' in parsed ? gsonString((parsed as { id: unknown }).id) : '';
+}
+
+/** Gson's JsonElement.getAsString as JsonUtil.getString calls it (its IllegalStateException read as `''`). */
+function gsonString(value: unknown): string | null {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.length === 1 ? gsonString(value[0]) : '';
+  return null;
 }
 
 /** Why a `.form` resource is no form. */

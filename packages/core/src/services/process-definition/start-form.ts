@@ -65,10 +65,21 @@ export function evaluateFormFields(fields: readonly FormFieldDefinition[], scope
   });
 }
 
-/** The camunda:formRef attributes of a start event or user task as written (binding `latest` when not given). */
+/**
+ * The camunda:formRef attributes of a start event or user task as written (Camunda's
+ * BpmnParse.parseFormDefinition, which refuses a reference without a valid binding): an empty key
+ * or version is one (a version counts with binding `version` only).
+ */
 export function formRefAttributesOf(element: FlowElementModel): { key: string; binding: string; version: string | null } | null {
-  const key = attributeOf(element, 'formRef');
-  return key === null ? null : { key, binding: attributeOf(element, 'formRefBinding') ?? 'latest', version: attributeOf(element, 'formRefVersion') };
+  const key = writtenAttribute(element, 'formRef');
+  if (key === null) return null;
+  const binding = writtenAttribute(element, 'formRefBinding') ?? 'latest';
+  return { key, binding, version: binding === 'version' ? writtenAttribute(element, 'formRefVersion') : null };
+}
+
+function writtenAttribute(element: FlowElementModel, name: string): string | null {
+  const value = element.camunda[name];
+  return value === undefined || value === null ? null : String(value);
 }
 
 function attributeOf(element: FlowElementModel, name: string): string | null {

@@ -98,7 +98,7 @@ export async function requireSystemPermission(ctx: CommandContext, ...permission
   for (const permission of permissions) {
     if (await ctx.authz.isAuthorized({ permission, resource: Resources.SYSTEM })) return;
   }
-  const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(', ');
+  const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(' or ');
   // Camunda builds it from the message alone: no user id, no missing authorizations in the body.
   throw new AuthorizationException(engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`));
 }

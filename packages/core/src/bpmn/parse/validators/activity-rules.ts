@@ -8,8 +8,10 @@ import { referenceOf, type RuleContext } from './rule-context.js';
 
 const TASK_TYPES = new Set(['mail', 'shell', 'external']);
 
-/** Camunda's checks on boundary events, call activities, user tasks' assignment and service-task-like activities. */
+/** Camunda's checks on boundary events, call activities, user tasks' assignment, form references and service-task-like activities. */
 export function checkActivities(process: ModdleElement, context: RuleContext): void {
+  const initial = initialStartEventOf(process);
+  if (initial) checkFormDefinition(initial, context);
   checkPriority(process, 'jobPriority', context);
   checkPriority(process, 'taskPriority', context);
   checkListeners(process, context);
@@ -36,6 +38,7 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
           break;
         case 'bpmn:UserTask':
           checkTaskAssignment(node, context.report);
+          checkFormDefinition(node, context);
           break;
         case 'bpmn:ServiceTask':
           checkServiceTaskLike(node, 'serviceTask', context);
@@ -49,6 +52,29 @@ export function checkActivities(process: ModdleElement, context: RuleContext): v
       }
     }
   }
+}
+
+const FORM_REF_BINDINGS = ['deployment', 'latest', 'version'];
+
+/** Camunda's BpmnParse.parseFormDefinition, for user tasks and the process's initial start event. */
+function checkFormDefinition(node: ModdleElement, { report }: RuleContext): void {
+  if (node.formKey !== undefined && node.formRef !== undefined) {
+    report.error('Invalid element definition: only one of the attributes formKey and formRef is allowed.', [node.id]);
+  }
+  const binding = node.formRefBinding as string | undefined;
+  if (node.formRef !== undefined && (binding === undefined || !FORM_REF_BINDINGS.includes(binding))) {
+    report.error(`Invalid element definition: value for formRefBinding attribute has to be one of [${FORM_REF_BINDINGS.join(', ')}] but was ${binding ?? 'null'}`, [node.id]);
+  }
+}
+
+/** Camunda's BpmnParse.selectInitial: the none or timer start event of the process, else its only start event. */
+function initialStartEventOf(process: ModdleElement): ModdleElement | null {
+  const starts = flowNodesOf(process).filter((node) => node.$type === 'bpmn:StartEvent');
+  const plain = starts.find((start) => {
+    const definitions = (start.eventDefinitions ?? []) as ModdleElement[];
+    return definitions.length === 0 || (definitions.length === 1 && definitions[0]!.$type === 'bpmn:TimerEventDefinition');
+  });
+  return plain ?? (starts.length === 1 ? starts[0]! : null);
 }
 
 /** A priority attribute Camunda's BpmnParse.parsePriority accepts: an expression, or a Java int. */
