@@ -24,9 +24,9 @@ export interface FormReference {
 }
 
 /**
- * Camunda's CamundaFormDefinitionDeployer: every `.form` resource of a new deployment becomes a form
- * definition keyed by the `id` of its JSON (`''` without one), version 1 or the latest of that key
- * and tenant plus one. A resource that is no JSON object fails the deployment (ENGINE-09033), unless
+ * Camunda's CamundaFormDefinitionDeployer: every form resource of a new deployment becomes a form
+ * definition keyed by the `id` of its JSON (see camundaFormKey), version 1 or the latest of that key
+ * and tenant plus one. A form that cannot be parsed fails the deployment (ENGINE-09033), unless
  * strict parsing is disabled: it is then only a resource.
  */
 export async function deployCamundaFormDefinitions(ctx: CommandContext, deployment: Deployment, resources: readonly DeploymentResourceData[]): Promise<void> {
@@ -81,8 +81,7 @@ export async function camundaFormDefinitionFor(ctx: CommandContext, ref: FormRef
     // Camunda compares VERSION_ = null when the reference has none: no form.
     if (ref.version === null) return null;
     query = query.where('version', '=', ref.version).where('tenant_id', 'is', null);
-  }
-  else if (ref.binding === 'latest') {
+  } else if (ref.binding === 'latest') {
     const checked = tenantCondition(ctx.tenantCheck.query({}), 'tenant_id');
     if (checked) query = query.where(checked);
     const rows = await query.execute();
