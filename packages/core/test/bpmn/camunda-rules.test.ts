@@ -133,6 +133,15 @@ describe('Camunda rules on activities and events', () => {
     await expect(parseBpmnResource('model.bpmn', processXml(startAndEnd(`    ${element}`)))).resolves.toBeDefined();
   });
 
+  it('builds a deployed resource\'s processes again even where a rule refuses them (a rule added later keeps deployed definitions usable)', async () => {
+    const xml = processXml(startAndEnd('    <bpmn:userTask id="t" camunda:formRef="invoice" />'));
+
+    await expect(parseBpmnResource('model.bpmn', xml)).rejects.toThrow(/formRefBinding attribute/);
+    const { processes } = await parseBpmnResource('model.bpmn', xml, { historyTimeToLive: null, enforceHistoryTimeToLive: false, deployed: true });
+    expect(processes.map((process) => process.key)).toEqual(['p']);
+    await expect(parseBpmnResource('model.bpmn', 'not xml', { historyTimeToLive: null, enforceHistoryTimeToLive: false, deployed: true })).rejects.toThrow(/Content is not allowed in prolog/);
+  });
+
   it('checks the form reference of the initial start event only, as Camunda parses no other start form', async () => {
     const withStart = (initial: string, other: string) =>
       processXml(`    <bpmn:startEvent id="start" ${initial} />\n    <bpmn:startEvent id="other" ${other}><bpmn:messageEventDefinition messageRef="m" /></bpmn:startEvent>\n    <bpmn:endEvent id="end" />`, undefined, '  <bpmn:message id="m" name="go" />\n');

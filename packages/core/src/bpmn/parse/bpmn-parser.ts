@@ -31,6 +31,13 @@ export interface BpmnParseOptions extends TimeToLiveRules {
    * deploys no definition from it; pass false for that behaviour.
    */
   requireExecutableProcess?: boolean;
+  /**
+   * The resource was deployed already (a definition's model read again): its processes are built
+   * even where a rule refuses them, since a rule added in a later version of Trellis must not make
+   * a deployed definition, and its running instances, unusable. Only a resource that cannot be
+   * read as BPMN at all still fails.
+   */
+  deployed?: boolean;
 }
 
 const DEFAULT_OPTIONS: BpmnParseOptions = { historyTimeToLive: null, enforceHistoryTimeToLive: false };
@@ -65,9 +72,16 @@ export async function parseBpmnResource(
     const errorsBefore = report.errors.length;
     for (const rule of PROCESS_RULES) rule(process, context);
     const historyTimeToLive = historyTimeToLiveOf(process, report, options);
-    if (report.errors.length > errorsBefore) continue;
+    if (report.errors.length > errorsBefore && !options.deployed) continue;
     processes.push(buildProcessModel({ process, definitions, historyTimeToLive, references, positions: report.positions }));
   }
+  const result: BpmnParseResult = {
+    targetNamespace: (definitions.targetNamespace as string | undefined) ?? null,
+    processes,
+    warnings: report.warnings,
+    diagramPresent: ((definitions.diagrams ?? []) as unknown[]).length > 0,
+  };
+  if (options.deployed) return result;
   checkDiagrams(definitions, context);
   references.reportRemaining(report);
   if (executable.length === 0 && options.requireExecutableProcess !== false) {
@@ -78,12 +92,7 @@ export async function parseBpmnResource(
     );
   }
   report.throwIfErrors();
-  return {
-    targetNamespace: (definitions.targetNamespace as string | undefined) ?? null,
-    processes,
-    warnings: report.warnings,
-    diagramPresent: ((definitions.diagrams ?? []) as unknown[]).length > 0,
-  };
+  return result;
 }
 
 const processesOf = (definitions: ModdleElement): ModdleElement[] =>

@@ -17,6 +17,7 @@ export class ProcessModelCache {
     const parsed = await parseBpmnResource(resource.name, resource.bytes.toString('utf8'), {
       historyTimeToLive: null,
       enforceHistoryTimeToLive: false,
+      deployed: true,
     });
     const model = parsed.processes.find((process) => process.key === definition.key);
     if (!model) throw new ProcessEngineException(`Process '${definition.key}' is missing in resource '${resource.name}'`);
