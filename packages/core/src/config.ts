@@ -193,7 +193,6 @@ export interface ResolvedEngineConfig {
   authorization: ResolvedAuthorizationConfig;
   tenantCheckEnabled: boolean;
   login: LoginConfig;
-  enablePasswordPolicy: boolean;
   /** The policy new passwords must pass; null when enablePasswordPolicy is off. */
   passwordPolicy: PasswordPolicy | null;
   jobExecutor: JobExecutorConfig;
@@ -241,7 +240,6 @@ export function resolveConfig(config: EngineConfig): ResolvedEngineConfig {
     },
     tenantCheckEnabled: config.tenantCheckEnabled ?? true,
     login: resolveLogin(config.login ?? {}),
-    enablePasswordPolicy: config.enablePasswordPolicy ?? false,
     passwordPolicy: config.enablePasswordPolicy ? (config.passwordPolicy ?? DEFAULT_PASSWORD_POLICY) : null,
     jobExecutor: {
       activate: config.jobExecutor?.activate ?? true,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Migration } from './migration.js';
 import { camundaFormKey, isFormResource } from '../../services/deployment/camunda-form-definitions.js';
+import { versionedDefinitionId } from '../../services/deployment/process-definition-deployer.js';
 
 /**
  * Camunda Form definitions (Camunda's ACT_RE_CAMFORMDEF): each deployed `.form` resource versioned
@@ -48,10 +49,9 @@ async function registerDeployedForms(db: Kysely<any>): Promise<void> {
     const counted = `${resource.tenant_id ?? ''}\u0000${key}`;
     const version = (versions.get(counted) ?? 0) + 1;
     versions.set(counted, version);
-    const generated = `${key}:${version}:${randomUUID()}`;
     await db
       .insertInto('trellis_camunda_form_definition')
-      .values({ id: generated.length <= 64 ? generated : randomUUID(), rev: 1, key, version, deployment_id: resource.deployment_id, resource_name: resource.name, tenant_id: resource.tenant_id })
+      .values({ id: versionedDefinitionId(key, version, randomUUID()), rev: 1, key, version, deployment_id: resource.deployment_id, resource_name: resource.name, tenant_id: resource.tenant_id })
       .execute();
   }
 }

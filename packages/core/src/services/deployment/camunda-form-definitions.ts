@@ -52,7 +52,7 @@ export async function deployCamundaFormDefinitions(ctx: CommandContext, deployme
     await ctx.trx
       .insertInto('trellis_camunda_form_definition')
       .values({
-        id: versionedDefinitionId(ctx, form.key, version),
+        id: versionedDefinitionId(form.key, version, ctx.ids.next()),
         rev: 1,
         key: form.key,
         version,

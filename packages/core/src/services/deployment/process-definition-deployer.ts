@@ -48,7 +48,7 @@ export async function deployProcessDefinitions(
     const previous = await ctx.processDefinitions.findLatestByKey(model.key, deployment.tenantId);
     const version = (await ctx.processDefinitions.maxVersion(model.key, deployment.tenantId)) + 1;
     const definition: ProcessDefinition = {
-      id: versionedDefinitionId(ctx, model.key, version),
+      id: versionedDefinitionId(model.key, version, ctx.ids.next()),
       key: model.key,
       name: model.name,
       description: model.documentation,
@@ -105,8 +105,7 @@ function refuseWhatCannotRun(resourceName: string, model: ProcessModel): void {
 }
 
 /** Camunda's AbstractDefinitionDeployer.generateDefinitionId: `key:version:<generated id>`, or the generated id alone when that is longer than the id column. */
-export function versionedDefinitionId(ctx: CommandContext, key: string, version: number): string {
-  const generated = ctx.ids.next();
+export function versionedDefinitionId(key: string, version: number, generated: string): string {
   const id = `${key}:${version}:${generated}`;
   return id.length <= MAX_ID_LENGTH ? id : generated;
 }

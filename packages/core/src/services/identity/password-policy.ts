@@ -28,12 +28,10 @@ export interface PasswordPolicy {
   rules: readonly PasswordPolicyRuleDefinition[];
 }
 
-type Rule = PasswordPolicyRuleDefinition;
-
 // Camunda's PasswordPolicySpecialCharacterRuleImpl.SPECIALCHARACTERS
 const SPECIAL_CHARACTERS = ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 
-const atLeast = (placeholder: string, name: string, minimum: number, counts: (character: string) => boolean): Rule => ({
+const atLeast = (placeholder: string, name: string, minimum: number, counts: (character: string) => boolean): PasswordPolicyRuleDefinition => ({
   placeholder: `PASSWORD_POLICY_${placeholder}`,
   parameter: { [name]: String(minimum) },
   passes: (password) => [...password].filter(counts).length >= minimum,

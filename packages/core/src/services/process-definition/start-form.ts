@@ -82,11 +82,6 @@ function writtenAttribute(element: FlowElementModel, name: string): string | nul
   return value === undefined || value === null ? null : String(value);
 }
 
-function attributeOf(element: FlowElementModel, name: string): string | null {
-  const value = element.camunda[name];
-  return value === undefined || value === null || value === '' ? null : String(value);
-}
-
 /**
  * What a start event declares about its form (none when there is no start event), as Camunda's
  * DefaultStartFormHandler.createStartFormData reads it: a camunda:formRefVersion (binding `version`)
@@ -96,8 +91,9 @@ export function startFormDataOf(start: FlowElementModel | null | undefined): Sta
   if (!start) return { formKey: null, camundaFormRef: null, fields: [], properties: [] };
   const ref = formRefAttributesOf(start);
   return {
-    formKey: attributeOf(start, 'formKey'),
-    camundaFormRef: ref === null ? null : { ...ref, version: ref.binding === 'version' && ref.version !== null ? javaInteger(ref.version) : null },
+    // An empty form key is none.
+    formKey: writtenAttribute(start, 'formKey') || null,
+    camundaFormRef: ref === null ? null : { ...ref, version: ref.version === null ? null : javaInteger(ref.version) },
     ...formDeclarationsOf(start),
   };
 }

@@ -555,7 +555,7 @@ export class TaskService {
   private async formRefOf(ctx: CommandContext, task: Task, element: FlowElementModel | undefined): Promise<CamundaFormRef | null> {
     const ref = element && task.formKey === null ? formRefAttributesOf(element) : null;
     if (ref === null) return null;
-    const version = ref.binding === 'version' ? ref.version : null;
+    const { version } = ref;
     // Plain text needs no variables (the task's scope costs its instance's rows).
     if (!isExpression(ref.key) && (version === null || !isExpression(version))) {
       return { key: ref.key, binding: ref.binding, version: version === null ? null : javaInteger(version) };
