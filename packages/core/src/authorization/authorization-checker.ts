@@ -73,6 +73,24 @@ export class AuthorizationChecker {
     return Number(result.rows[0]?.authorized) === 1;
   }
 
+  /**
+   * Checks do not apply, the caller is an administrator, or it holds one of `permissions` on System
+   * (Camunda's checkCamundaAdminOrPermission, whose permission checks are on System).
+   */
+  async passesAsAdminOrSystem(...permissions: string[]): Promise<boolean> {
+    if (this.passesAsAdmin()) return true;
+    for (const permission of permissions) if (await this.isAuthorized({ permission, resource: Resources.SYSTEM })) return true;
+    return false;
+  }
+
+  /** ENGINE-03110 (naming the permissions that would have passed) unless passesAsAdminOrSystem. */
+  async requireAdminOrSystem(...permissions: string[]): Promise<void> {
+    if (await this.passesAsAdminOrSystem(...permissions)) return;
+    const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(' or ');
+    // Camunda builds it from the message alone: no user id, no missing authorizations in the body.
+    throw new AuthorizationException(engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`));
+  }
+
   /** ENGINE-03029 unless the caller is an administrator (or checks do not apply): Camunda's checkCamundaAdmin. */
   requireAdmin(): void {
     if (!this.passesAsAdmin()) {

@@ -9,7 +9,6 @@ import { DeployCmd, type DeploymentRequest, type DeploymentWithDefinitions } fro
 import type { Deployment, DeploymentQuery, DeploymentResource, DeploymentResourceData } from './deployment.js';
 import { RedeployCmd, type RedeployRequest } from './redeploy-cmd.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
-import { requireSystemPermission } from '../telemetry/telemetry-service.js';
 
 /** Deployments and their resources (the deployment half of Camunda's RepositoryService). */
 @injectable()
@@ -81,7 +80,7 @@ export class DeploymentService {
    */
   getRegisteredDeployments(): Promise<string[]> {
     return this.commands.run('GetRegisteredDeploymentsCmd', async (ctx) => {
-      await requireSystemPermission(ctx, 'READ');
+      await ctx.authz.requireAdminOrSystem('READ');
       return [...this.registered];
     });
   }

@@ -1,4 +1,3 @@
-import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
 
@@ -26,7 +25,7 @@ const SCHEMA_VERSION = '7.22.0';
  * schema was created (in one go: one timestamp) are its creation entry.
  */
 export async function findSchemaLog(ctx: CommandContext, query: SchemaLogQuery): Promise<SchemaLogEntry[]> {
-  if (!ctx.authz.passesAsAdmin() && !(await ctx.authz.isAuthorized({ permission: 'READ', resource: Resources.SYSTEM }))) return [];
+  if (!(await ctx.authz.passesAsAdminOrSystem('READ'))) return [];
   const rows = await ctx.trx.selectFrom('trellis_schema_migration').select(['version', 'applied_at']).orderBy('version').execute();
   const created = rows.length > 0 ? Number(rows[0]!.applied_at) : null;
   let entries: SchemaLogEntry[] = created === null ? [] : [{ id: '0', timestamp: new Date(created), version: SCHEMA_VERSION }];

@@ -4,7 +4,6 @@ import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { MeterIntervalRow, MeterLogFilter } from '../../persistence/repositories/meter-log-repository.js';
 import { EngineMetrics, type TelemetryMetric } from '../telemetry/engine-metrics.js';
-import { requireSystemPermission } from '../telemetry/telemetry-service.js';
 import { internalMetricName, publicMetricName, TASK_USERS, UNIQUE_TASK_WORKERS, METER_NAMES } from './metric-names.js';
 import { MetricsReporter } from './metrics-reporter.js';
 import { OperationLogCategory, UserOperationLog } from '../../history/user-operation-log.js';
@@ -91,7 +90,7 @@ export class MetricsService {
   /** Removes the task meter log up to and including `date` (all of it without). camunda-admin or DELETE on System. */
   deleteTaskMetrics(date: Date | null = null): Promise<void> {
     return this.commands.run('DeleteTaskMetricsCmd', async (ctx) => {
-      await requireSystemPermission(ctx, 'DELETE');
+      await ctx.authz.requireAdminOrSystem('DELETE');
       // Camunda's DeleteTaskMetricsCmd logs the deletion, with the timestamp when one is given.
       UserOperationLog.write(ctx, {
         operationType: 'Delete',

@@ -1,11 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
-import { engineMessage } from '../../errors/engine-message.js';
-import { AuthorizationException } from '../../errors/exceptions.js';
 import { EngineMetrics, type TelemetryMetric } from './engine-metrics.js';
 
 const INSTALLATION = 'camunda.installation.id';
@@ -56,7 +53,7 @@ export class TelemetryService {
   /** Camunda's diagnostics snapshot with Trellis' truths (the database, Node.js); camunda-admin or READ on System. */
   getTelemetryData(): Promise<TelemetryData> {
     return this.commands.run('GetTelemetryDataCmd', async (ctx) => {
-      await requireSystemPermission(ctx, 'READ');
+      await ctx.authz.requireAdminOrSystem('READ');
       let installation = await ctx.properties.get(INSTALLATION);
       if (!installation) {
         installation = randomUUID();
@@ -92,13 +89,3 @@ async function databaseOf(ctx: CommandContext): Promise<{ vendor: string; versio
   return { vendor: 'SQLite', version: result.rows[0]?.version ?? '' };
 }
 
-/** Camunda's admin-or-System check (ENGINE-03110 names the permissions that would have passed). */
-export async function requireSystemPermission(ctx: CommandContext, ...permissions: string[]): Promise<void> {
-  if (ctx.authz.passesAsAdmin()) return;
-  for (const permission of permissions) {
-    if (await ctx.authz.isAuthorized({ permission, resource: Resources.SYSTEM })) return;
-  }
-  const listed = permissions.map((permission) => `'${permission}' permission on resource 'System'`).join(' or ');
-  // Camunda builds it from the message alone: no user id, no missing authorizations in the body.
-  throw new AuthorizationException(engineMessage('03', '110', `Required admin authenticated group or user or any of the following permissions: ${listed}.`));
-}
