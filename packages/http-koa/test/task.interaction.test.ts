@@ -46,6 +46,18 @@ async function deployAndStart(harness: RestHarness, headers?: Record<string, str
 const int = (value: number) => ({ type: 'Integer', value, valueInfo: {} });
 const str = (value: string) => ({ type: 'String', value, valueInfo: {} });
 
+/** A process `key`: start → user task `decide` with these extension elements → user task `after`. */
+const decideThenAfter = (key: string, extensions: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="${key}" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
+    <bpmn:userTask id="decide"><bpmn:extensionElements>${extensions}</bpmn:extensionElements></bpmn:userTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="after" />
+    <bpmn:userTask id="after" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 describe('the Task group', () => {
   let instanceId: string;
   let taskId: string;
@@ -584,18 +596,9 @@ describe('the Task group', () => {
 
   it('evaluates form field labels and defaults on the task\'s execution when read, on the task when submitted, as Camunda', async () => {
     // Camunda's createTaskForm reads the fields on task.getExecution(); submitFormVariables hands them the task.
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
-  <bpmn:process id="limited" isExecutable="true" camunda:historyTimeToLive="5">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
-    <bpmn:userTask id="decide"><bpmn:extensionElements><camunda:formData>
+    const xml = decideThenAfter('limited', `<camunda:formData>
       <camunda:formField id="amount" label="Amount up to \${limit}" type="long" defaultValue="\${limit}" />
-    </camunda:formData></bpmn:extensionElements></bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="after" />
-    <bpmn:userTask id="after" />
-  </bpmn:process>
-</bpmn:definitions>`;
+    </camunda:formData>`);
     await rest.engine.deployment.deploy({ resources: [{ name: 'limited.bpmn', bytes: Buffer.from(xml) }] });
     const started = await rest.request('POST', '/process-definition/key/limited/start', { json: { variables: { limit: { value: 100, type: 'Integer' } } } });
     const [decide] = await rest.engine.task.findTasks({ processInstanceId: started.body.id });
@@ -666,20 +669,11 @@ describe('the Task group', () => {
   });
 
   it('renders and submits a user task\'s legacy form properties on its execution: variable, expression, default, not writable', async () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
-  <bpmn:process id="legacy" isExecutable="true" camunda:historyTimeToLive="5">
-    <bpmn:startEvent id="start" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="decide" />
-    <bpmn:userTask id="decide"><bpmn:extensionElements>
+    const xml = decideThenAfter('legacy', `
       <camunda:formProperty id="limitShown" name="Limit" type="long" variable="limit" writable="false" />
       <camunda:formProperty id="approval" name="Approved" type="boolean" expression="\${approved}" />
       <camunda:formProperty id="comment" name="Comment" default="about \${customer}" />
-    </bpmn:extensionElements></bpmn:userTask>
-    <bpmn:sequenceFlow id="f2" sourceRef="decide" targetRef="after" />
-    <bpmn:userTask id="after" />
-  </bpmn:process>
-</bpmn:definitions>`;
+    `);
     await rest.engine.deployment.deploy({ resources: [{ name: 'legacy.bpmn', bytes: Buffer.from(xml) }] });
     const started = await rest.request('POST', '/process-definition/key/legacy/start', {
       json: { variables: { limit: int(100), approved: { value: false, type: 'Boolean' }, customer: str('acme') } },
