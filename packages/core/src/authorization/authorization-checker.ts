@@ -22,7 +22,7 @@ export interface PermissionCheck {
  * and someone is authenticated, administrators included: as Camunda's AuthorizationManager, being an
  * administrator (camunda-admin, or a configured admin user or group) counts only for the commands
  * reserved to administrators (requireAdmin), those open to administrators or holders of a System
- * permission (passesAsAdmin), and the tenant check; everything else needs grants.
+ * permission (passesAsAdminOrSystem), and the tenant check; everything else needs grants.
  */
 export class AuthorizationChecker {
   private revokes: Promise<boolean> | undefined;

@@ -3,6 +3,7 @@ import { tenantCondition } from '../../authorization/tenant-check.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, ProcessEngineException } from '../../errors/exceptions.js';
 import type { CamundaFormDefinitionTable } from '../../persistence/schema.js';
+import type { CamundaFormRef } from '../process-definition/start-form.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { ensureNoDuplicateKeys, versionedDefinitionId } from './process-definition-deployer.js';
 
@@ -14,13 +15,6 @@ export interface CamundaFormDefinition {
   deploymentId: string;
   resourceName: string;
   tenantId: string | null;
-}
-
-/** A camunda:formRef as a form reads it (Camunda's CamundaFormRef). */
-export interface FormReference {
-  key: string;
-  binding: string;
-  version: number | null;
 }
 
 /**
@@ -74,7 +68,7 @@ export async function deleteCamundaFormDefinitions(ctx: CommandContext, deployme
  * definition, `latest` takes the highest version of the key among the tenants the caller may see
  * (ENGINE-03109 when that is more than one tenant), `version` the given version of no tenant.
  */
-export async function camundaFormDefinitionFor(ctx: CommandContext, ref: FormReference, deploymentId: string): Promise<CamundaFormDefinition | null> {
+export async function camundaFormDefinitionFor(ctx: CommandContext, ref: CamundaFormRef, deploymentId: string): Promise<CamundaFormDefinition | null> {
   let query = ctx.trx.selectFrom('trellis_camunda_form_definition').selectAll().where('key', '=', ref.key);
   if (ref.binding === 'deployment') query = query.where('deployment_id', '=', deploymentId);
   else if (ref.binding === 'version') {
