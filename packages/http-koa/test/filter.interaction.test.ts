@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatRestDate } from '../src/dto/dates.js';
 import { basic } from './support/basic-auth.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
 
@@ -19,6 +20,9 @@ async function startFor(who: string, headers?: Record<string, string>): Promise<
   return { instanceId: started.body.id, taskId: task.id };
 }
 
+/** What Camunda shows of an empty saved query (TaskQueryDto.fromQuery): the lists it always fills. */
+const SHOWN_EMPTY = { orQueries: [], processVariables: [], taskVariables: [], caseInstanceVariables: [] };
+
 describe('the Filter group', () => {
   it('creates, lists, counts, reads, updates and deletes filters, with Camunda’s errors', async () => {
     rest = await startRestHarness();
@@ -33,7 +37,9 @@ describe('the Filter group', () => {
     const id = created.body.id as string;
 
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(String), resourceType: 'Task', name: 'John', owner: 'john', query: { assignee: 'john' }, properties: { color: '#ffffff', priority: 1 } });
+    expect(created.body).toEqual({
+      id: expect.any(String), resourceType: 'Task', name: 'John', owner: 'john', query: { ...SHOWN_EMPTY, assignee: 'john' }, properties: { color: '#ffffff', priority: 1 },
+    });
     expect(badType.body).toEqual({ type: 'InvalidRequestException', message: "Unable to create filter with invalid resource type 'Case'", code: null });
     expect(noName.body.message).toBe('Unable to create filter with invalid content');
     expect(noQuery.body.message).toBe('Unable to create filter with invalid content');
@@ -62,6 +68,38 @@ describe('the Filter group', () => {
     expect(again.status).toBe(404);
     expect(again.body.message).toBe(`Filter with id '${id}' does not exist.`);
     expect(gone.status).toBe(404);
+  });
+
+  it('shows a saved query as Camunda rebuilds it, which saves back unchanged', async () => {
+    rest = await startRestHarness();
+    const query = {
+      due: '2026-01-02T03:04:05.000+0000', createdAfter: '2026-01-01T00:00:00.000+0100', followUpBeforeOrNotExistent: '2026-02-01T00:00:00.000+0000',
+      delegationState: 'pending', assigned: false, active: true, includeAssignedTasks: true, candidateGroup: 'sales', taskIdIn: ['t1', 't2'],
+      processVariables: [{ name: 'when', operator: 'lt', value: '2026-03-01T00:00:00.000+0000' }, { name: 'amount', operator: 'gteq', value: 5 }],
+      sorting: [{ sortBy: 'processVariable', sortOrder: 'desc', parameters: { variable: 'amount', type: 'Integer' } }, { sortBy: 'created', sortOrder: 'asc' }],
+      orQueries: [{ assignee: 'john', followUp: '2026-04-01T00:00:00.000+0000' }],
+      candidateUserExpression: '${currentUser()}',
+    };
+    const created = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'Rich', query } });
+    const id = created.body.id as string;
+    const shown = (await rest.request('GET', `/filter/${id}`)).body.query;
+    const resaved = await rest.request('PUT', `/filter/${id}`, { json: { name: 'Rich', query: shown } });
+    const listed = (await rest.request('GET', '/filter')).body[0].query;
+
+    const at = (text: string) => formatRestDate(new Date(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')));
+    expect(created.body.query).toEqual(shown);
+    expect(shown).toEqual({
+      orQueries: [{ assignee: 'john', followUpDate: at('2026-04-01T00:00:00.000+0000'), processVariables: [], taskVariables: [], caseInstanceVariables: [] }],
+      candidateGroup: 'sales', taskIdIn: ['t1', 't2'], delegationState: 'PENDING', includeAssignedTasks: true, active: true,
+      dueDate: at('2026-01-02T03:04:05.000+0000'), createdAfter: at('2026-01-01T00:00:00.000+0100'),
+      followUpBeforeOrNotExistent: at('2026-02-01T00:00:00.000+0000'),
+      processVariables: [{ name: 'when', operator: 'lt', value: at('2026-03-01T00:00:00.000+0000') }, { name: 'amount', operator: 'gteq', value: 5 }],
+      taskVariables: [], caseInstanceVariables: [],
+      sorting: [{ sortBy: 'processVariable', sortOrder: 'desc', parameters: { variable: 'amount', type: 'Integer' } }, { sortBy: 'created', sortOrder: 'asc' }],
+      candidateUserExpression: '${currentUser()}',
+    });
+    expect(resaved.status).toBe(204);
+    expect(listed).toEqual(shown);
   });
 
   it("answers Tasklist's application/hal+json: tasks with their assignees and definitions embedded, and the filter's variables", async () => {
@@ -273,7 +311,7 @@ describe('the Filter group', () => {
 
     expect(denied.status).toBe(403);
     expect(denied.body.missingAuthorizations).toEqual([{ permissionName: 'CREATE', resourceName: 'Filter', resourceId: '*' }]);
-    expect(created.body.query).toEqual({ assigneeExpression: '${currentUser()}' });
+    expect(created.body.query).toEqual({ ...SHOWN_EMPTY, assigneeExpression: '${currentUser()}' });
     expect(grants).toMatchObject([{ type: 1, userId: 'jonny', permissions: ['ALL'] }]);
     // Each sees the tasks assigned to them (their default task authorizations let them read them).
     expect(jonnysTasks.body.map((task: { id: string }) => task.id)).toEqual([mine.taskId]);

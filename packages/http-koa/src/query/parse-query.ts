@@ -184,7 +184,11 @@ function first(value: unknown): string | undefined {
 export function parseBodyQuery<Query>(body: Record<string, unknown>, spec: QuerySpec): Query {
   const query: Record<string, unknown> = {};
   for (const name of spec.unsupported ?? []) {
-    if (body[name] !== undefined && body[name] !== null) throw new InvalidRequestException(400, `Query parameter '${name}' is not supported by Trellis yet`);
+    // An empty list asks for nothing (Camunda shows a saved task query with `caseInstanceVariables: []`).
+    const given = body[name];
+    if (given !== undefined && given !== null && !(Array.isArray(given) && given.length === 0)) {
+      throw new InvalidRequestException(400, `Query parameter '${name}' is not supported by Trellis yet`);
+    }
   }
   for (const [name, kind] of Object.entries(spec.params)) {
     const value = body[name];

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotValidException, NullValueException, ProcessEngineException, Resources, type Filter, type FilterQuery, type TaskQuery } from '@trellis/core';
 import { readJsonText, readJsonObject, text } from '../body.js';
+import { formatRestDate } from '../dto/dates.js';
 import { optionLinks } from '../dto/links.js';
 import { toTaskDto } from '../dto/runtime-dto.js';
 import { EMPTY_HAL_RESOURCE, embedFilterVariables, emptyHalCollection, halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
@@ -197,10 +198,66 @@ function toFilterDto(filter: Filter, itemCount?: number) {
     resourceType: filter.resourceType,
     name: filter.name,
     owner: filter.owner,
-    query: filter.query,
+    query: savedQueryDto(filter.query),
     properties: filter.properties ?? {},
     ...(itemCount === undefined ? {} : { itemCount }),
   };
+}
+
+/**
+ * A saved query as Camunda shows it (FilterDto.fromFilter: TaskQueryDto.fromQuery of the query it
+ * stored): read as the filter runs it, then written back in Camunda's names — deprecated spellings
+ * under their current ones, dates in the REST format, delegation states in capitals, the variable
+ * lists always present. A query saved before a rule refused it shows as it was sent.
+ */
+function savedQueryDto(query: Record<string, unknown>): Record<string, unknown> {
+  let parsed: TaskQuery;
+  try {
+    parsed = taskQueryDto(query, true);
+  } catch {
+    return query;
+  }
+  return taskQueryToDto(parsed, true);
+}
+
+/** The criteria TaskQueryDto.fromQuery copies as they are, in its order (a few Trellis keeps beyond it after them). */
+const COPIED_CRITERIA = [
+  'activityInstanceIdIn', 'candidateUser', 'candidateGroup', 'candidateGroupLike', 'candidateGroups', 'processInstanceBusinessKey',
+  'processInstanceBusinessKeyLike', 'processDefinitionKey', 'processDefinitionKeyIn', 'processDefinitionId', 'executionId', 'processDefinitionName',
+  'processDefinitionNameLike', 'processInstanceId', 'processInstanceIdIn', 'assignee', 'assigneeIn', 'assigneeLike', 'taskDefinitionKey',
+  'taskDefinitionKeyIn', 'taskDefinitionKeyLike', 'description', 'descriptionLike', 'involvedUser', 'maxPriority', 'minPriority', 'name',
+  'nameNotEqual', 'nameLike', 'nameNotLike', 'owner', 'priority', 'parentTaskId', 'delegationState',
+  // Criteria Camunda stores and runs but leaves out of what it shows; Trellis shows what it runs.
+  'taskId', 'taskIdIn', 'assigneeNotIn', 'processInstanceBusinessKeyIn', 'tenantIdIn',
+] as const;
+
+/** Flags shown only when set, as Camunda's stored query keeps them. */
+const SET_FLAGS = [
+  'includeAssignedTasks', 'assigned', 'unassigned', 'withoutDueDate', 'withoutTenantId', 'active', 'suspended',
+  // Kept and run by Trellis (Camunda drops the last three when it stores a query, and shows none of them).
+  'withCandidateGroups', 'withoutCandidateGroups', 'withCandidateUsers', 'withoutCandidateUsers', 'variableNamesIgnoreCase',
+  'variableValuesIgnoreCase', 'withCommentAttachmentInfo',
+] as const;
+
+const DATE_CRITERIA = ['dueAfter', 'dueBefore', 'dueDate', 'followUpAfter', 'followUpDate', 'createdAfter', 'createdBefore', 'createdOn', 'updatedAfter'] as const;
+
+/** TaskQueryDto.fromQuery: or-queries (of the top query only), criteria, variable conditions, sorting and expressions. */
+function taskQueryToDto(query: TaskQuery, top: boolean): Record<string, unknown> {
+  const dto: Record<string, unknown> = {};
+  if (top) dto.orQueries = (query.orQueries ?? []).map((orQuery) => taskQueryToDto(orQuery, false));
+  for (const key of COPIED_CRITERIA) if (query[key] !== undefined && query[key] !== null) dto[key] = query[key];
+  for (const key of SET_FLAGS) if (query[key] === true) dto[key] = true;
+  for (const key of DATE_CRITERIA) if (query[key]) dto[key] = formatRestDate(query[key]);
+  // Camunda keeps one follow-up bound, marked when tasks without a follow-up date count too.
+  if (query.followUpBeforeOrNotExistent) dto.followUpBeforeOrNotExistent = formatRestDate(query.followUpBeforeOrNotExistent);
+  else if (query.followUpBefore) dto.followUpBefore = formatRestDate(query.followUpBefore);
+  const conditions = (list: TaskQuery['taskVariables']) =>
+    (list ?? []).map(({ name, operator, value }) => ({ name, operator, value: value instanceof Date ? formatRestDate(value) : value }));
+  dto.processVariables = conditions(query.processVariables);
+  dto.taskVariables = conditions(query.taskVariables);
+  dto.caseInstanceVariables = [];
+  if (query.sorting?.length) dto.sorting = query.sorting.map(({ sortBy, sortOrder, parameters }) => (parameters ? { sortBy, sortOrder, parameters } : { sortBy, sortOrder }));
+  return { ...dto, ...query.expressions };
 }
 
 /** What FilterDto.updateFilter sets: name, owner, the query (checked as a TaskQueryDto by checkTaskQuery, when the engine saves it) and the properties. */
