@@ -17,6 +17,19 @@ const MODEL = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+/** A timer start event (far in the future) and an asynchronous task an instance started there by hand waits at. */
+const TIMER_START_MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
+  id="n" targetNamespace="http://trellis.test">
+  <bpmn:process id="nightly" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="timer"><bpmn:timerEventDefinition><bpmn:timeDate>2999-01-01T00:00:00Z</bpmn:timeDate></bpmn:timerEventDefinition></bpmn:startEvent>
+    <bpmn:sequenceFlow id="n1" sourceRef="timer" targetRef="prepare" />
+    <bpmn:serviceTask id="prepare" camunda:asyncBefore="true" camunda:expression="\${true}" />
+    <bpmn:sequenceFlow id="n3" sourceRef="prepare" targetRef="done" />
+    <bpmn:endEvent id="done" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 let rest: RestHarness;
 let definitionId: string;
 let charges = 0;
@@ -66,6 +79,40 @@ describe('the Job Definition group', () => {
     expect((await definitions('?suspended=true')).length).toBe(0);
     expect(charges).toBe(2);
     expect((await rest.engine.task.findTasks({ processInstanceId: first })).length).toBe(1);
+  });
+
+  it("suspends a process definition's job definitions and start timer with it, and by process definition the start timer always", async () => {
+    const { processDefinitions } = await rest.engine.deployment.deploy({ resources: [{ name: 'nightly.bpmn', bytes: Buffer.from(TIMER_START_MODEL) }] });
+    const nightly = processDefinitions![0].id;
+    const started = (await rest.request('POST', `/process-definition/${nightly}/start`, { json: { startInstructions: [{ type: 'startBeforeActivity', activityId: 'prepare' }] } })).body.id;
+    const states = async () => {
+      const jobs = await rest.engine.management.findJobs({ processDefinitionId: nightly });
+      return {
+        jobDefinitions: (await definitions(`?processDefinitionId=${nightly}&sortBy=activityId&sortOrder=asc`)).map((each) => [each.activityId, each.suspended]),
+        jobs: jobs.map((job) => [job.activityId, job.suspended]).sort(),
+      };
+    };
+
+    const before = await states();
+    await rest.request('PUT', `/process-definition/${nightly}/suspended`, { json: { suspended: true } });
+    const definitionSuspended = await states();
+    await rest.request('PUT', '/process-definition/key/nightly/suspended', { json: { suspended: false } });
+    const definitionActivated = await states();
+    await rest.request('PUT', '/job-definition/suspended', { json: { suspended: true, processDefinitionId: nightly } });
+    const byProcessDefinition = await states();
+    await rest.request('PUT', '/job-definition/suspended', { json: { suspended: false, processDefinitionKey: 'nightly', includeJobs: true } });
+    const [startTimer] = await definitions(`?processDefinitionId=${nightly}&activityIdIn=timer`);
+    await rest.request('PUT', `/job-definition/${startTimer.id}/suspended`, { json: { suspended: true } });
+    const byJobDefinition = await states();
+
+    expect(started).toEqual(expect.any(String));
+    expect(before).toEqual({ jobDefinitions: [['prepare', false], ['timer', false]], jobs: [['prepare', false], ['timer', false]] });
+    // Camunda: the definition's job definitions (not the instance's jobs) and its start timer job follow it.
+    expect(definitionSuspended).toEqual({ jobDefinitions: [['prepare', true], ['timer', true]], jobs: [['prepare', false], ['timer', true]] });
+    expect(definitionActivated).toEqual(before);
+    expect(byProcessDefinition).toEqual({ jobDefinitions: [['prepare', true], ['timer', true]], jobs: [['prepare', false], ['timer', true]] });
+    // By its own id a job definition takes its jobs along only with includeJobs.
+    expect(byJobDefinition).toEqual({ jobDefinitions: [['prepare', false], ['timer', true]], jobs: [['prepare', false], ['timer', false]] });
   });
 
   it('overrides the priority of new and existing jobs, and gives failed jobs new retries', async () => {

@@ -76,6 +76,17 @@ export class JobDefinitionRepository {
       .execute();
   }
 
+  /** Suspends or activates the timer start event jobs of process definitions (Camunda's updateStartTimerJobSuspensionState…). */
+  async setStartTimerJobsSuspended(processDefinitionIds: readonly string[], suspended: boolean): Promise<void> {
+    if (processDefinitionIds.length === 0) return;
+    await this.trx
+      .updateTable('trellis_job')
+      .set((eb) => ({ suspended: fromBoolean(suspended), rev: eb('rev', '+', 1) }))
+      .where('process_definition_id', 'in', processDefinitionIds)
+      .where('handler_type', '=', 'timer-start-event')
+      .execute();
+  }
+
   async setJobsPriority(jobDefinitionId: string, priority: number): Promise<void> {
     await this.trx.updateTable('trellis_job').set((eb) => ({ priority, rev: eb('rev', '+', 1) })).where('job_definition_id', '=', jobDefinitionId).execute();
   }

@@ -131,11 +131,29 @@ async function applySuspension(ctx: CommandContext, target: JobDefinitionSuspens
     });
     return;
   }
+  // Camunda's update is tenant-checked: it leaves other tenants' job definitions (and jobs) as they are.
+  const changed = definitions.filter((definition) => ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId));
+  await setJobDefinitionsSuspended(ctx, changed, change, !target.jobDefinitionId);
+}
+
+/**
+ * Camunda's AbstractSetJobDefinitionStateCmd.updateSuspensionState on job definitions found: each
+ * definition, its jobs too with `includeJobs`; and when found by process definition, that process
+ * definition's timer start event jobs always (so a suspended definition's start timer waits to fire).
+ */
+export async function setJobDefinitionsSuspended(
+  ctx: CommandContext,
+  definitions: readonly JobDefinition[],
+  change: { suspended: boolean; includeJobs?: boolean },
+  byProcessDefinition: boolean,
+): Promise<void> {
   for (const definition of definitions) {
-    // Camunda's update is tenant-checked: it leaves other tenants' job definitions (and jobs) as they are.
-    if (!ctx.tenantCheck.isAuthenticatedTenant(definition.tenantId)) continue;
     await ctx.jobDefinitions.update({ ...definition, suspended: change.suspended });
     if (change.includeJobs) await ctx.jobDefinitions.setJobsSuspended(definition.id, change.suspended);
+  }
+  if (byProcessDefinition) {
+    const processDefinitionIds = [...new Set(definitions.flatMap((definition) => (definition.processDefinitionId ? [definition.processDefinitionId] : [])))];
+    await ctx.jobDefinitions.setStartTimerJobsSuspended(processDefinitionIds, change.suspended);
   }
 }
 

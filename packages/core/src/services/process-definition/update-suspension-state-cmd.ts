@@ -3,6 +3,7 @@ import type { CommandContext } from '../../command/command-context.js';
 import { Resources } from '../../authorization/resources.js';
 import { checkSuspendInstancesOf } from '../../authorization/instance-checks.js';
 import { createJob } from '../../jobs/create-job.js';
+import { setJobDefinitionsSuspended } from '../job-definition/job-definition-service.js';
 import type { ProcessDefinition } from './process-definition.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import {
@@ -64,6 +65,10 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
     }
     const changed: ProcessDefinition[] = [];
     for (const definition of definitions) {
+      // Camunda's AbstractSetProcessDefinitionStateCmd: the definition's job definitions (not their
+      // jobs) and its timer start event jobs follow it, changed or not.
+      const jobDefinitions = await ctx.jobDefinitions.find({ processDefinitionId: definition.id });
+      await setJobDefinitionsSuspended(ctx, jobDefinitions, { suspended: this.change.suspended }, true);
       if (definition.suspended === this.change.suspended) continue;
       changed.push(await ctx.processDefinitions.update(definition, { suspended: this.change.suspended }));
     }
