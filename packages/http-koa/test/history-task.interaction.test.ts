@@ -86,6 +86,7 @@ describe('the Historic Task Instance and Identity Link Log groups', () => {
         // The root ended: end time + its definition's time to live (removal time strategy end).
         removalTime: expect.any(String),
         rootProcessInstanceId: started.approval,
+        taskState: 'Completed',
       },
     ]);
   });

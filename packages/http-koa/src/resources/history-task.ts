@@ -76,6 +76,8 @@ export function toHistoricTaskInstanceDto(task: HistoricTaskInstance) {
     tenantId: task.tenantId,
     removalTime: dateOrNull(task.removalTime),
     rootProcessInstanceId: task.rootProcessInstanceId,
+    // Camunda's DTO sends it, though the 7.22 OpenAPI document leaves it out.
+    taskState: task.taskState,
   };
 }
 
