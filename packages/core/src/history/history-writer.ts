@@ -56,6 +56,12 @@ export const HistoryWriter = {
     await ('processInstanceId' in target ? update.where('id', '=', target.processInstanceId) : update.where('proc_def_id', '=', target.processDefinitionId)).execute();
   },
 
+  /** The running instances `superProcessInstanceId` called go on alone (deletion with skipSubprocesses): their history forgets the caller too. */
+  async calledInstancesDetached(ctx: CommandContext, superProcessInstanceId: string): Promise<void> {
+    if (!isHistoryEventProduced(ctx.config.historyLevel, 'process-instance-update')) return;
+    await ctx.trx.updateTable('trellis_hi_procinst').set({ super_proc_inst_id: null }).where('super_proc_inst_id', '=', superProcessInstanceId).where('end_time', 'is', null).execute();
+  },
+
   /** A process instance was migrated to another definition; `activities` maps migrated activity instances to their new activity. */
   async processInstanceMigrated(
     ctx: CommandContext,

@@ -4,6 +4,7 @@ import type { ProcessDefinition } from '../services/process-definition/process-d
 import type { Execution } from './execution.js';
 import { mapInputVariables, mapOutputVariables } from './call-variable-mapping.js';
 import { completeRun, openInstance } from './open-instance.js';
+import { cancelActivityOfCalledInstance } from './modification.js';
 import type { EscalationOutcome, ProcessRunner } from './process-runner.js';
 import { startInstance } from './start-instance.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
@@ -72,6 +73,21 @@ export async function resumeCallingInstance(called: ProcessRunner, root: Executi
   if (!caller || !execution) return;
   await passOutputVariables(called, root, caller, execution);
   caller.leave(execution);
+  await completeRun(caller.ctx, caller);
+}
+
+/**
+ * A called instance deleted, or emptied by a modification, did not end: Camunda cancels the call
+ * activity's instance in the caller (AbstractDeleteProcessInstanceCmd, ModifyProcessInstanceCmd's
+ * deletePropagate), ending the caller the same way when nothing else runs there, and so on up.
+ * Instances cancelled from their caller, or by a BPMN error for it, are detached first and skip this.
+ */
+export async function cancelCallingActivity(called: ProcessRunner, root: Execution): Promise<void> {
+  if (!root.superProcessInstanceId || !root.superExecutionId) return;
+  const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId);
+  const execution = caller?.tree.executions.get(root.superExecutionId);
+  if (!caller || !execution) return;
+  await cancelActivityOfCalledInstance(caller, execution, called.tree.history.termination ?? { state: 'INTERNALLY_TERMINATED', deleteReason: null });
   await completeRun(caller.ctx, caller);
 }
 
@@ -160,7 +176,10 @@ export async function cancelCalledInstances(runner: ProcessRunner, executionIds:
       called.tree.root.superExecutionId = null;
       called.tree.root.superProcessInstanceId = null;
       // Deleting the caller deletes what it called the same way; anything else cancels it from inside.
-      const { state, deleteReason } = runner.tree.history.termination ?? { state: 'INTERNALLY_TERMINATED' as const, deleteReason: null };
+      const { state, deleteReason } = runner.tree.history.termination ?? {
+        state: runner.externalCancellation ? ('EXTERNALLY_TERMINATED' as const) : ('INTERNALLY_TERMINATED' as const),
+        deleteReason: null,
+      };
       called.tree.history.terminate(state, deleteReason);
       await called.cancelInstance();
       await completeRun(runner.ctx, called);

@@ -6,6 +6,7 @@ import { addInnerInstance, innerInstanceCancelled, MI_BODY_SUFFIX, miBodyId, sco
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
 import { JobLog } from '../history/job-log.js';
+import type { InstanceHistory } from '../history/instance-history.js';
 
 /**
  * A start instruction's variables (Camunda's ActivityInstantiationBuilder): `variables` as
@@ -38,17 +39,43 @@ export function mapInstructionVariables<T extends ModificationInstruction>(instr
  * which only the REST resource of a synchronous single-instance modification sets).
  */
 export async function modifyInstance(runner: ProcessRunner, instructions: readonly ModificationInstruction[], cancellationSourceExternal = false): Promise<void> {
+  runner.externalCancellation = cancellationSourceExternal;
   for (const instruction of instructions) {
     if (instruction.type === 'cancel') await cancel(runner, instruction);
     else start(runner, instruction);
     await runner.run();
   }
-  const root = runner.tree.root;
-  if (root && root.activityId === null && runner.tree.childrenOf(root.id).length === 0) {
+  if (nothingLeft(runner)) {
     // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
-    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', root.processInstanceId, runner.definition.key, runner.definition.tenantId);
+    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId);
     runner.tree.history.terminate(cancellationSourceExternal ? 'EXTERNALLY_TERMINATED' : 'INTERNALLY_TERMINATED', null);
     await runner.cancelInstance();
+  }
+}
+
+/** Whether the instance has nothing left running: no activity on its own execution, no paths below it. */
+function nothingLeft(runner: ProcessRunner): boolean {
+  const root = runner.tree.root;
+  return root !== undefined && root.activityId === null && runner.tree.childrenOf(root.id).length === 0;
+}
+
+/**
+ * The caller's side of a called instance that was deleted or cancelled (Camunda runs it as a
+ * modification of the caller, unchecked): the call activity's instance is cancelled, and a caller
+ * left with nothing ends with the called instance's state and reason.
+ */
+export async function cancelActivityOfCalledInstance(
+  caller: ProcessRunner,
+  execution: Execution,
+  termination: NonNullable<InstanceHistory['termination']>,
+): Promise<void> {
+  const instanceId = execution.activityInstanceId ?? execution.scopeInstanceId;
+  if (instanceId && caller.tree.activityInstances.has(instanceId)) await cancelActivityInstance(caller, instanceId);
+  else await cancelPath(caller, execution);
+  await caller.run();
+  if (nothingLeft(caller)) {
+    caller.tree.history.terminate(termination.state, termination.deleteReason);
+    await caller.cancelInstance();
   }
 }
 
@@ -69,7 +96,9 @@ async function cancel(runner: ProcessRunner, instruction: Extract<ModificationIn
   }
   if (instruction.activityInstanceId) {
     const instance = runner.tree.activityInstances.get(instruction.activityInstanceId);
-    if (!instance || instance.parentId === null) fail(`Activity instance '${instruction.activityInstanceId}' does not exist`, 'activityInstance');
+    if (!instance) fail(`Activity instance '${instruction.activityInstanceId}' does not exist`, 'activityInstance');
+    // The process instance's own activity instance: everything in it is cancelled (the instance ends after the instructions).
+    if (instance!.parentId === null) return cancelEverything(runner, instance!.id);
     return cancelActivityInstance(runner, instance!.id);
   }
   if (!instruction.activityId) throw new NotValidException(`Cannot perform instruction: ${describe}; an activity id, activity instance id or transition instance id is required`);
@@ -79,6 +108,16 @@ async function cancel(runner: ProcessRunner, instruction: Extract<ModificationIn
   const transitions = transitionsAt(runner, instruction.activityId);
   for (const instance of instances) if (runner.tree.activityInstances.has(instance.id)) await cancelActivityInstance(runner, instance.id);
   for (const execution of transitions) if (runner.tree.executions.has(execution.id)) await cancelPath(runner, execution);
+}
+
+/** Cancels every activity instance directly in the process instance's, then the transitions (asynchronous continuations) left there. */
+async function cancelEverything(runner: ProcessRunner, rootInstanceId: string): Promise<void> {
+  for (const child of [...runner.tree.activityInstances.values()].filter((each) => each.parentId === rootInstanceId)) {
+    if (runner.tree.activityInstances.has(child.id)) await cancelActivityInstance(runner, child.id);
+  }
+  for (const execution of [...runner.tree.executions.values()].filter((each) => each.activityId !== null && each.activityInstanceId === null)) {
+    if (runner.tree.executions.has(execution.id)) await cancelPath(runner, execution);
+  }
 }
 
 async function cancelActivityInstance(runner: ProcessRunner, instanceId: string): Promise<void> {

@@ -19,7 +19,7 @@ import type { RuntimeEnvironment } from './runtime-environment.js';
 import { mapInputs, mapOutputs } from './io-mapping.js';
 import { invokeListeners } from './listeners.js';
 import { toJavaScriptValue, untypedValue, type TypedValue } from './variables/index.js';
-import { callerCatchesError, cancelCalledInstances, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
+import { callerCatchesError, cancelCalledInstances, cancelCallingActivity, escalateToCaller, propagateErrorToCaller, resumeCallingInstance } from './call-activities.js';
 import { continuationOf, enclosingBody, enterBody, initializeSingleInstance, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
@@ -117,6 +117,8 @@ export class ProcessRunner {
    * this command moves the instance, execution listeners and input / output mappings do not run.
    */
   skips: RunnerSkips = { skipCustomListeners: false, skipIoMappings: false };
+  /** A modification cancelling from outside (Camunda's cancellationSourceExternal): instances it cancels through call activities end externally terminated. */
+  externalCancellation = false;
   /** The execution listener running now (DelegateExecution.getEventName, getCurrentTransitionId). */
   listenerEvent: ListenerEvent | null = null;
 
@@ -415,7 +417,7 @@ export class ProcessRunner {
     await this.fireDeleteListeners(root);
     await this.endCancelledActivities([root.id]);
     await removeLoggedWorkOf(this.ctx, root.id);
-    await this.finishInstance();
+    await this.finishInstance(true);
   }
 
   /**
@@ -1013,7 +1015,8 @@ export class ProcessRunner {
     };
   }
 
-  private async finishInstance(): Promise<void> {
+  /** The instance ends: completed (its caller goes on past the call activity) or `cancelled` (its caller's call activity is cancelled). */
+  private async finishInstance(cancelled = false): Promise<void> {
     const root = this.tree.root;
     if (!root) return;
     await this.notifyProcess('end');
@@ -1022,7 +1025,7 @@ export class ProcessRunner {
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
     this.agenda.length = 0;
     this.ended = true;
-    await resumeCallingInstance(this, root);
+    await (cancelled ? cancelCallingActivity(this, root) : resumeCallingInstance(this, root));
   }
 
   private async notify(execution: Execution, listeners: readonly ListenerModel[], event: string, elementId: string): Promise<void> {

@@ -56,6 +56,23 @@ const FAILING_CHILD = wrap(
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'charge')}
    <bpmn:serviceTask id="charge" camunda:asyncBefore="true" camunda:class="com.example.Missing" />${flow('f2', 'charge', 'end')}<bpmn:endEvent id="end" />`,
 );
+const WAITING_CHILD = wrap('waitingChild', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'ct')}<bpmn:userTask id="ct" />${flow('f2', 'ct', 'end')}<bpmn:endEvent id="end" />`);
+/** Calls `calledElement`, then waits at the user task `after`. */
+const callerOf = (key: string, calledElement: string) =>
+  wrap(
+    key,
+    `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="${calledElement}" />
+     ${flow('f2', 'call', 'after')}<bpmn:userTask id="after" />${flow('f3', 'after', 'end')}<bpmn:endEvent id="end" />`,
+  );
+const CALLER_AFTER = callerOf('callerAfter', 'waitingChild');
+const CALLER_PARALLEL = wrap(
+  'callerParallel',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+   ${flow('f2', 'fork', 'call')}<bpmn:callActivity id="call" calledElement="waitingChild" />${flow('f3', 'call', 'after')}<bpmn:userTask id="after" />
+   ${flow('f4', 'after', 'end1')}<bpmn:endEvent id="end1" />
+   ${flow('f5', 'fork', 'other')}<bpmn:userTask id="other" />${flow('f6', 'other', 'end2')}<bpmn:endEvent id="end2" />`,
+);
+const GRANDPARENT = callerOf('grandparent', 'callerAfter');
 const PARENT = wrap(
   'parent',
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
@@ -486,6 +503,74 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
 
     expect((await engine.runtime.findProcessInstances()).map((instance) => instance.processDefinitionKey)).toEqual(['failingChild']);
     await expect(engine.runtime.deleteProcessInstance('nope')).rejects.toThrow("No process instance found for id 'nope': processInstance is null");
+  });
+
+  it('cancels the call activity when its called instance is deleted or emptied from outside, ending a caller with nothing else left', async () => {
+    const engine = await engineWith(WAITING_CHILD, CALLER_AFTER, CALLER_PARALLEL, GRANDPARENT);
+    const start = async (key: string) => {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      return (await engine.runtime.startProcessInstanceById(definition.id)).id;
+    };
+    const childOf = async (superProcessInstanceId: string) => (await engine.runtime.findProcessInstances({ superProcessInstance: superProcessInstanceId }))[0].id;
+    const history = async (id: string) => {
+      const [instance] = await engine.history.findHistoricProcessInstances({ processInstanceId: id });
+      const call = (await engine.history.findHistoricActivityInstances({ processInstanceId: id, activityId: 'call' }))[0];
+      return { state: instance.state, deleteReason: instance.deleteReason, callCanceled: call?.canceled ?? null };
+    };
+
+    const alone = await start('callerAfter');
+    await engine.runtime.deleteProcessInstance(await childOf(alone), { reason: 'gone' });
+    const parallel = await start('callerParallel');
+    await engine.runtime.deleteProcessInstance(await childOf(parallel));
+    const emptied = await start('callerAfter');
+    const emptiedChild = await childOf(emptied);
+    await engine.runtime.modifyProcessInstance(emptiedChild, [{ type: 'cancel', activityId: 'ct' }], { cancellationSourceExternal: true });
+    const grandparent = await start('grandparent');
+    const middle = await childOf(grandparent);
+    const grandchild = await childOf(middle);
+    await engine.runtime.deleteProcessInstance(grandchild, { reason: 'cascade' });
+
+    // Camunda's AbstractDeleteProcessInstanceCmd cancels the caller's call activity; the caller never goes on to `after`.
+    expect(await history(alone)).toEqual({ state: 'EXTERNALLY_TERMINATED', deleteReason: 'gone', callCanceled: true });
+    expect(await history(parallel)).toEqual({ state: 'ACTIVE', deleteReason: null, callCanceled: true });
+    expect(await keys(engine, parallel)).toEqual(['other']);
+    expect(await history(emptied)).toEqual({ state: 'EXTERNALLY_TERMINATED', deleteReason: null, callCanceled: true });
+    expect((await engine.history.findHistoricProcessInstances({ processInstanceId: emptiedChild }))[0].state).toBe('EXTERNALLY_TERMINATED');
+    expect([await history(grandparent), await history(middle)]).toEqual([
+      { state: 'EXTERNALLY_TERMINATED', deleteReason: 'cascade', callCanceled: true },
+      { state: 'EXTERNALLY_TERMINATED', deleteReason: 'cascade', callCanceled: true },
+    ]);
+    expect(await engine.task.findTasks({ taskDefinitionKey: 'after' })).toEqual([]);
+    expect((await engine.runtime.findProcessInstances()).map((instance) => instance.id)).toEqual([parallel]);
+  });
+
+  it("cancels everything by the process instance's own activity instance, called instances too", async () => {
+    const engine = await engineWith(WAITING_CHILD, CALLER_PARALLEL);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'callerParallel' });
+    const parent = (await engine.runtime.startProcessInstanceById(definition.id)).id;
+    const child = (await engine.runtime.findProcessInstances({ superProcessInstance: parent }))[0].id;
+    const tree = await engine.runtime.getActivityInstanceTree(parent);
+
+    await engine.runtime.modifyProcessInstance(parent, [{ type: 'cancel', activityInstanceId: tree!.id }], { cancellationSourceExternal: true });
+
+    expect(tree!.id).toBe(parent);
+    expect(await engine.runtime.countProcessInstances()).toBe(0);
+    const ended = await engine.history.findHistoricProcessInstances({ processInstanceIds: [parent, child] });
+    expect(ended.map((instance) => instance.state)).toEqual(['EXTERNALLY_TERMINATED', 'EXTERNALLY_TERMINATED']);
+  });
+
+  it('lets called instances go on alone after a deletion with skipSubprocesses, their history forgetting the caller', async () => {
+    const engine = await engineWith(WAITING_CHILD, CALLER_AFTER);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'callerAfter' });
+    const parent = (await engine.runtime.startProcessInstanceById(definition.id)).id;
+    const child = (await engine.runtime.findProcessInstances({ superProcessInstance: parent }))[0].id;
+
+    await engine.runtime.deleteProcessInstance(parent, { skipSubprocesses: true });
+    await engine.task.complete((await engine.task.findTasks({ processInstanceId: child }))[0].id);
+
+    const [historic] = await engine.history.findHistoricProcessInstances({ processInstanceId: child });
+    expect(historic).toMatchObject({ state: 'COMPLETED', superProcessInstanceId: null, rootProcessInstanceId: parent });
+    expect(await engine.runtime.countProcessInstances()).toBe(0);
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {

@@ -205,7 +205,10 @@ export class RuntimeService {
     const runner = found ?? (await this.open(ctx, processInstanceId, () => new NotFoundException(`No process instance found for id '${processInstanceId}': processInstance is null`)));
     await checkInstance(ctx, 'DELETE', 'DELETE_INSTANCE', processInstanceId, runner.definition.key, runner.definition.tenantId);
     OperationLogEntries.processInstance(ctx, 'Delete', { processInstanceId, processDefinitionId: runner.definition.id, processDefinitionKey: runner.definition.key });
-    if (options.skipSubprocesses) await ctx.executions.detachCalledInstances(processInstanceId);
+    if (options.skipSubprocesses) {
+      await ctx.executions.detachCalledInstances(processInstanceId);
+      await HistoryWriter.calledInstancesDetached(ctx, processInstanceId);
+    }
     runner.skips = runnerSkips(options);
     runner.tree.history.terminate('EXTERNALLY_TERMINATED', options.reason ?? null);
     await runner.cancelInstance();
