@@ -16,13 +16,14 @@ export const ExternalTaskLogState = { created: 0, failed: 1, successful: 2, dele
  */
 export const ExternalTaskLog = {
   created: (ctx: CommandContext, task: ExternalTask) => log(ctx, task, 'external-task-create', ExternalTaskLogState.created),
+  /** Returns the entry's id (null when the history level writes none): a failedExternalTask incident's history configuration. */
   failed: (ctx: CommandContext, task: ExternalTask) => log(ctx, task, 'external-task-fail', ExternalTaskLogState.failed),
   succeeded: (ctx: CommandContext, task: ExternalTask) => log(ctx, task, 'external-task-success', ExternalTaskLogState.successful),
   deleted: (ctx: CommandContext, task: ExternalTask) => log(ctx, task, 'external-task-delete', ExternalTaskLogState.deleted),
 };
 
-function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, state: number): void {
-  if (!isHistoryEventProduced(ctx.config.historyLevel, event)) return;
+function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, state: number): string | null {
+  if (!isHistoryEventProduced(ctx.config.historyLevel, event)) return null;
   const failed = state === ExternalTaskLogState.failed;
   const row = {
     id: ctx.ids.next(),
@@ -47,4 +48,5 @@ function log(ctx: CommandContext, task: ExternalTask, event: HistoryEventType, s
     removal_time: null,
   };
   queueHistoryWrite(ctx, insertRows('trellis_hi_ext_task_log', [row]));
+  return row.id;
 }

@@ -4,14 +4,11 @@ import type { Incident } from '../persistence/repositories/incident-repository.j
 import { historicRootOf } from './history-roots.js';
 import { isHistoryEventProduced } from './history-level.js';
 import type { Write } from './history-writer.js';
-import { JobLog } from './job-log.js';
 import { updateRows } from '../persistence/combined-writes.js';
 import { sqlText } from '../persistence/sql-text.js';
 
 /** Camunda's IncidentState: what ended a historic incident. */
 export const IncidentState = { open: 0, resolved: 1, deleted: 2 } as const;
-
-type Ending = { incidentType: string; configuration: string } | { executionIds: readonly string[] } | { incidentId: string } | { processInstanceId: string };
 
 /**
  * Historic incidents (Camunda's HistoricIncidentEventEntity), written at level full as Camunda's
@@ -20,7 +17,12 @@ type Ending = { incidentType: string; configuration: string } | { executionIds: 
  * instance went). Written directly, not queued: the updates must find the rows.
  */
 export const IncidentHistory = {
-  async opened(ctx: CommandContext, incident: Incident): Promise<void> {
+  /**
+   * historyConfiguration: the log entry of the failure that opened the incident (Camunda's
+   * lastFailureLogId of the job or external task), null when none was written (history below full,
+   * retries set to 0 by hand) and on the copies up the call chain.
+   */
+  async opened(ctx: CommandContext, incident: Incident, historyConfiguration: string | null): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-create')) return;
     const definitionKey = incident.processDefinitionId
       ? sql<string | null>`(select d.key from trellis_process_definition d where d.id = ${incident.processDefinitionId})`
@@ -45,8 +47,7 @@ export const IncidentHistory = {
         cause_incident_id: incident.causeIncidentId,
         root_cause_incident_id: incident.rootCauseIncidentId,
         configuration: incident.configuration,
-        // Camunda: a failedJob incident points at the job log entry of the failure that opened it.
-        history_configuration: incident.incidentType === 'failedJob' && incident.configuration ? JobLog.lastFailureOf(ctx, incident.configuration) : null,
+        history_configuration: historyConfiguration,
         state: IncidentState.open,
         tenant_id: incident.tenantId,
         job_def_id: incident.jobDefinitionId,
@@ -55,23 +56,11 @@ export const IncidentHistory = {
       .execute();
   },
 
-  /** Open incidents (with their copies up the call chain) ended, resolved or deleted. */
-  async ended(ctx: CommandContext, which: Ending, state: typeof IncidentState.resolved | typeof IncidentState.deleted): Promise<void> {
-    if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-resolve')) return;
+  /** Incidents removed from the runtime (originals and copies alike, as the repository returned them), resolved or deleted. */
+  async ended(ctx: CommandContext, incidentIds: readonly string[], state: typeof IncidentState.resolved | typeof IncidentState.deleted): Promise<void> {
+    if (incidentIds.length === 0 || !isHistoryEventProduced(ctx.config.historyLevel, 'incident-resolve')) return;
     const now = ctx.clock.now().getTime();
-    let update = ctx.trx.updateTable('trellis_hi_incident').set({ end_time: now, state }).where('end_time', 'is', null);
-    if ('incidentType' in which) {
-      // The copies up the call chain carry the same type and configuration.
-      update = update.where('incident_type', '=', which.incidentType).where('configuration', '=', which.configuration);
-    } else if ('executionIds' in which) {
-      if (which.executionIds.length === 0) return;
-      update = update.where('execution_id', 'in', which.executionIds);
-    } else if ('incidentId' in which) {
-      update = update.where((eb) => eb.or([eb('id', '=', which.incidentId), eb('root_cause_incident_id', '=', which.incidentId)]));
-    } else {
-      update = update.where('proc_inst_id', '=', which.processInstanceId);
-    }
-    await update.execute();
+    await ctx.trx.updateTable('trellis_hi_incident').set({ end_time: now, state }).where('id', 'in', incidentIds).where('end_time', 'is', null).execute();
   },
 
   /** An instance written in an earlier command ended: its open incidents went with it (a write for the instance's history statement). */

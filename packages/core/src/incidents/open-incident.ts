@@ -7,14 +7,16 @@ export type NewIncident = Omit<Incident, 'id' | 'incidentTimestamp' | 'causeInci
 /**
  * Opens an incident (its own cause and root cause) and, when its instance was called by a call
  * activity, a copy on each calling execution up the chain: the copy's cause is the incident below
- * it, its root cause the original (Camunda's DefaultIncidentHandler). Resolving by type and
- * configuration removes the copies with it.
+ * it, its root cause the original (Camunda's IncidentEntity.createRecursiveIncidents). A copy only
+ * says where the trouble shows and where it comes from: type, execution, activity, definition,
+ * tenant and the two causes; no message, configuration, job definition or history configuration.
+ * Removing an incident finds its copies through their cause.
  */
-export async function openIncident(ctx: CommandContext, fields: NewIncident): Promise<Incident> {
+export async function openIncident(ctx: CommandContext, fields: NewIncident, historyConfiguration: string | null = null): Promise<Incident> {
   const id = ctx.ids.next();
   const incident: Incident = { ...fields, id, incidentTimestamp: ctx.clock.now(), causeIncidentId: id, rootCauseIncidentId: id, annotation: null };
   await ctx.incidents.insert(incident);
-  await IncidentHistory.opened(ctx, incident);
+  await IncidentHistory.opened(ctx, incident, historyConfiguration);
   let cause = incident;
   for (let instanceId = incident.processInstanceId; instanceId; ) {
     const root = await ctx.executions.findById(instanceId);
@@ -22,8 +24,10 @@ export async function openIncident(ctx: CommandContext, fields: NewIncident): Pr
     if (!caller) break;
     const copyId = ctx.ids.next();
     const copy: Incident = {
-      ...cause,
       id: copyId,
+      incidentTimestamp: incident.incidentTimestamp,
+      incidentType: incident.incidentType,
+      incidentMessage: null,
       executionId: caller.id,
       activityId: caller.activityId,
       failedActivityId: caller.activityId,
@@ -32,9 +36,12 @@ export async function openIncident(ctx: CommandContext, fields: NewIncident): Pr
       tenantId: caller.tenantId,
       causeIncidentId: cause.id,
       rootCauseIncidentId: incident.id,
+      configuration: null,
+      jobDefinitionId: null,
+      annotation: null,
     };
     await ctx.incidents.insert(copy);
-    await IncidentHistory.opened(ctx, copy);
+    await IncidentHistory.opened(ctx, copy, null);
     cause = copy;
     instanceId = caller.processInstanceId;
   }

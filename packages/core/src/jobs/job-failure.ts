@@ -53,24 +53,28 @@ export async function announceBatchJobChange(ctx: CommandContext, job: Job): Pro
  * succeeded), or deleted with the job.
  */
 export async function endFailedJobIncident(ctx: CommandContext, jobId: string, state: typeof IncidentState.resolved | typeof IncidentState.deleted = IncidentState.resolved): Promise<void> {
-  await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, jobId);
-  await IncidentHistory.ended(ctx, { incidentType: FAILED_JOB_INCIDENT, configuration: jobId }, state);
+  await IncidentHistory.ended(ctx, await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, jobId), state);
 }
 
 /** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */
 export async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
   const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
   if (existing.length > 0) return;
-  await openIncident(ctx, {
-    incidentType: FAILED_JOB_INCIDENT,
-    incidentMessage: message.slice(0, 4000),
-    executionId: job.executionId,
-    activityId: job.activityId,
-    failedActivityId: job.failedActivityId ?? job.activityId,
-    processInstanceId: job.processInstanceId,
-    processDefinitionId: job.processDefinitionId,
-    configuration: job.id,
-    tenantId: job.tenantId,
-    jobDefinitionId: job.jobDefinitionId,
-  });
+  await openIncident(
+    ctx,
+    {
+      incidentType: FAILED_JOB_INCIDENT,
+      incidentMessage: message.slice(0, 4000),
+      executionId: job.executionId,
+      activityId: job.activityId,
+      failedActivityId: job.failedActivityId ?? job.activityId,
+      processInstanceId: job.processInstanceId,
+      processDefinitionId: job.processDefinitionId,
+      configuration: job.id,
+      tenantId: job.tenantId,
+      jobDefinitionId: job.jobDefinitionId,
+    },
+    // The job log entry of the failure that ran the retries out (Camunda's lastFailureLogId); none when retries are set to 0.
+    JobLog.lastFailureOf(ctx, job.id),
+  );
 }

@@ -444,7 +444,7 @@ export class ProcessRunner {
     await removeSubTasksOf(this.ctx, await this.ctx.tasks.deleteByExecutions(ids));
     for (const job of await this.ctx.jobs.deleteByExecutions(ids)) JobLog.deleted(this.ctx, job);
     await this.ctx.eventSubscriptions.deleteByExecutions(ids);
-    if ((await this.ctx.incidents.deleteByExecutions(ids)) > 0) await IncidentHistory.ended(this.ctx, { executionIds: ids }, IncidentState.deleted);
+    await IncidentHistory.ended(this.ctx, await this.ctx.incidents.deleteByExecutions(ids), IncidentState.deleted);
     for (const task of await this.ctx.externalTasks.deleteByExecutions(ids)) ExternalTaskLog.deleted(this.ctx, task);
     await cancelCalledInstances(this, ids);
   }

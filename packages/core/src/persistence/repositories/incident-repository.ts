@@ -17,7 +17,7 @@ export interface Incident {
   processDefinitionId: string | null;
   causeIncidentId: string | null;
   rootCauseIncidentId: string | null;
-  /** For failedJob: the job id; for failedExternalTask: the external task id. */
+  /** For failedJob: the job id; for failedExternalTask: the external task id; null on the copies up the call chain. */
   configuration: string | null;
   tenantId: string | null;
   jobDefinitionId: string | null;
@@ -112,10 +112,9 @@ export class IncidentRepository {
       .execute();
   }
 
-  /** Removes an incident and the copies it caused up the call-activity chain (same root cause). */
-  async deleteWithCopies(incident: Incident): Promise<void> {
-    await this.trx.deleteFrom('trellis_incident').where('id', '=', incident.id).execute();
-    await this.trx.deleteFrom('trellis_incident').where('root_cause_incident_id', '=', incident.id).execute();
+  /** Removes an incident with the copies it caused up the call-activity chain; returns the ids removed. */
+  async deleteWithCopies(incident: Incident): Promise<string[]> {
+    return this.deleteUpChain([incident.id]);
   }
 
   private filtered(q: IncidentQuery, readable: InstanceReadFilter) {
@@ -144,16 +143,36 @@ export class IncidentRepository {
     return select;
   }
 
-  /** Resolves (removes) the incidents of a job or external task, e.g. when its retries are set again. */
-  async deleteByConfiguration(incidentType: string, configuration: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_incident').where('incident_type', '=', incidentType).where('configuration', '=', configuration).execute();
+  /**
+   * Removes the incident of a job or external task, e.g. when its retries are set again, with its
+   * copies; returns the ids removed. Only the original carries the configuration.
+   */
+  async deleteByConfiguration(incidentType: string, configuration: string): Promise<string[]> {
+    const rows = await this.trx.selectFrom('trellis_incident').select('id').where('incident_type', '=', incidentType).where('configuration', '=', configuration).execute();
+    return this.deleteUpChain(rows.map((row) => row.id));
   }
 
-  /** Returns how many it removed (history ends theirs only when there were any). */
-  async deleteByExecutions(executionIds: readonly string[]): Promise<number> {
-    if (executionIds.length === 0) return 0;
-    const result = await this.trx.deleteFrom('trellis_incident').where('execution_id', 'in', executionIds).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /** Removes the incidents of executions that go, with their copies; returns the ids removed. */
+  async deleteByExecutions(executionIds: readonly string[]): Promise<string[]> {
+    if (executionIds.length === 0) return [];
+    const rows = await this.trx.selectFrom('trellis_incident').select('id').where('execution_id', 'in', executionIds).execute();
+    return this.deleteUpChain(rows.map((row) => row.id));
+  }
+
+  /**
+   * Deletes incidents and, walking up the call chain, every incident they caused, as Camunda's
+   * IncidentEntity.remove asks the super execution for the incident whose cause it is: the copies
+   * share nothing else with their cause (no configuration, no message).
+   */
+  private async deleteUpChain(ids: readonly string[]): Promise<string[]> {
+    const removed = [...ids];
+    for (let causes = ids; causes.length > 0; ) {
+      const caused = await this.trx.selectFrom('trellis_incident').select('id').where('cause_incident_id', 'in', causes).where('id', 'not in', removed).execute();
+      causes = caused.map((row) => row.id);
+      removed.push(...causes);
+    }
+    if (removed.length > 0) await this.trx.deleteFrom('trellis_incident').where('id', 'in', removed).execute();
+    return removed;
   }
 }
 

@@ -168,8 +168,8 @@ export class ExternalTaskService {
         lockExpirationTime: new Date(ctx.clock.now().getTime() + failure.retryTimeout),
       };
       // Logged before the new retries are set: the entry carries the retries the task had (null before its first failure).
-      ExternalTaskLog.failed(ctx, failed);
-      await this.applyRetries(ctx, failed, failure.retries);
+      const failureLogId = ExternalTaskLog.failed(ctx, failed);
+      await this.applyRetries(ctx, failed, failure.retries, failureLogId);
       await completeRun(ctx, runner);
     });
   }
@@ -320,22 +320,30 @@ export class ExternalTaskService {
     });
   }
 
-  /** Camunda's setRetriesAndManageIncidents: an incident when retries run out, resolved when they come back. */
-  private async applyRetries(ctx: CommandContext, task: ExternalTask, retries: number): Promise<void> {
+  /**
+   * Camunda's setRetriesAndManageIncidents: an incident when retries run out, resolved when they
+   * come back. A failure that runs them out passes its log entry, the incident's history
+   * configuration (Camunda's lastFailureLogId, kept on the task entity for that command only).
+   */
+  private async applyRetries(ctx: CommandContext, task: ExternalTask, retries: number, failureLogId: string | null = null): Promise<void> {
     const hadRetries = task.retries === null || task.retries > 0;
     if (hadRetries && retries <= 0) {
-      await openIncident(ctx, {
-        incidentType: FAILED_EXTERNAL_TASK_INCIDENT,
-        incidentMessage: task.errorMessage,
-        executionId: task.executionId,
-        activityId: task.activityId,
-        failedActivityId: task.activityId,
-        processInstanceId: task.processInstanceId,
-        processDefinitionId: task.processDefinitionId,
-        configuration: task.id,
-        tenantId: task.tenantId,
-        jobDefinitionId: null,
-      });
+      await openIncident(
+        ctx,
+        {
+          incidentType: FAILED_EXTERNAL_TASK_INCIDENT,
+          incidentMessage: task.errorMessage,
+          executionId: task.executionId,
+          activityId: task.activityId,
+          failedActivityId: task.activityId,
+          processInstanceId: task.processInstanceId,
+          processDefinitionId: task.processDefinitionId,
+          configuration: task.id,
+          tenantId: task.tenantId,
+          jobDefinitionId: null,
+        },
+        failureLogId,
+      );
     } else if (!hadRetries && retries > 0) {
       await this.resolveIncident(ctx, task.id);
     }
@@ -343,8 +351,7 @@ export class ExternalTaskService {
   }
 
   private async resolveIncident(ctx: CommandContext, taskId: string): Promise<void> {
-    await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, taskId);
-    await IncidentHistory.ended(ctx, { incidentType: FAILED_EXTERNAL_TASK_INCIDENT, configuration: taskId }, IncidentState.resolved);
+    await IncidentHistory.ended(ctx, await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, taskId), IncidentState.resolved);
   }
 
   private keepSnapshots(snapshots: readonly LockedTaskSnapshot[]): void {

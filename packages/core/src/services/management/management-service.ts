@@ -206,8 +206,7 @@ export class ManagementService {
       );
       const resolved = incident.configuration === null ? [] : await ctx.incidents.find({ configuration: incident.configuration });
       for (const each of resolved) {
-        await ctx.incidents.deleteWithCopies(each);
-        await IncidentHistory.ended(ctx, { incidentId: each.id }, IncidentState.resolved);
+        await IncidentHistory.ended(ctx, await ctx.incidents.deleteWithCopies(each), IncidentState.resolved);
       }
     });
   }

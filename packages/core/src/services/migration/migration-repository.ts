@@ -120,7 +120,6 @@ export class MigrationRepository {
   }
 
   async deleteJob(id: string): Promise<void> {
-    await this.trx.deleteFrom('trellis_incident').where('incident_type', '=', 'failedJob').where('configuration', '=', id).execute();
     await this.trx.deleteFrom('trellis_job').where('id', '=', id).execute();
   }
 

@@ -31,6 +31,8 @@ import { checkInstanceTenant, checkPlanTenants } from './migration-tenants.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { generateInstructions, hasFailures, validatePlan, type PlanSides } from './plan-builder.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { IncidentState } from '../../history/incident-history.js';
+import { endFailedJobIncident } from '../../jobs/job-failure.js';
 
 export interface GenerateMigrationPlanRequest {
   sourceProcessDefinitionId?: string | null;
@@ -392,6 +394,8 @@ async function applyMigration(
     const isTimer = TIMER_JOB_HANDLERS.has(job.handler_type);
     const mapped = job.activity_id === null ? undefined : mapActivityId(instructionOf, job.activity_id);
     if (isTimer && mapped === undefined) {
+      // A failed timer's incident goes with it, and its copies in calling instances (Camunda's JobEntity.delete).
+      await endFailedJobIncident(ctx, job.id, IncidentState.deleted);
       await repository.deleteJob(job.id);
       continue;
     }
