@@ -56,10 +56,24 @@ export async function endFailedJobIncident(ctx: CommandContext, jobId: string, s
   await IncidentHistory.ended(ctx, await ctx.incidents.deleteByConfiguration(FAILED_JOB_INCIDENT, jobId), state);
 }
 
+/**
+ * Jobs removed with the activity or event they served (Camunda's JobEntity.delete): logged, and the
+ * failedJob incident of one out of retries deleted with it, copies included.
+ */
+export async function jobsDeleted(ctx: CommandContext, jobs: readonly Job[]): Promise<void> {
+  for (const job of jobs) {
+    JobLog.deleted(ctx, job);
+    if (job.retries === 0) await endFailedJobIncident(ctx, job.id, IncidentState.deleted);
+  }
+}
+
 /** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */
 export async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
   const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
-  if (existing.length > 0) return;
+  if (existing.length > 0) {
+    await IncidentHistory.failedAgain(ctx, existing.map((incident) => incident.id), JobLog.lastFailureOf(ctx, job.id));
+    return;
+  }
   await openIncident(
     ctx,
     {

@@ -5,7 +5,7 @@ import type { Execution } from './execution.js';
 import { addInnerInstance, innerInstanceCancelled, MI_BODY_SUFFIX, miBodyId, scopeElementId } from './multi-instance.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { TypedValue } from './variables/index.js';
-import { JobLog } from '../history/job-log.js';
+import { jobsDeleted } from '../jobs/job-failure.js';
 import type { InstanceHistory } from '../history/instance-history.js';
 
 /**
@@ -133,7 +133,7 @@ async function cancelActivityInstance(runner: ProcessRunner, instanceId: string)
   await runner.endCancelledActivities([execution.id]);
   runner.tree.removeActivityInstance(instanceId, true);
   await runner.deleteTasksOf(execution);
-  for (const job of await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution))) JobLog.deleted(runner.ctx, job);
+  await jobsDeleted(runner.ctx, await runner.ctx.jobs.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution)));
   await runner.ctx.eventSubscriptions.deleteByExecutionExcept(execution.id, ownTriggers(runner, execution));
   await cancelPath(runner, execution);
 }

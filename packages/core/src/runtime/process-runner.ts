@@ -23,6 +23,7 @@ import { callerCatchesError, cancelCalledInstances, cancelCallingActivity, escal
 import { continuationOf, enclosingBody, enterBody, initializeSingleInstance, instanceCompleted, MI_BODY_SUFFIX, miBodyId, scopeElementId, startInstances } from './multi-instance.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
+import { jobsDeleted } from '../jobs/job-failure.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
@@ -560,7 +561,7 @@ export class ProcessRunner {
       const host = scope.scopeActivityId ? this.model.activity(scopeElementId(scope.scopeActivityId)) : undefined;
       const keep = host?.boundaryEvents ?? [];
       await this.deleteTasksOf(scope);
-      for (const job of await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep)) JobLog.deleted(this.ctx, job);
+      await jobsDeleted(this.ctx, await this.ctx.jobs.deleteByExecutionExcept(scope.id, keep));
       await this.ctx.eventSubscriptions.deleteByExecutionExcept(scope.id, keep);
       scope.activityId = null;
       scope.activityInstanceId = scope.scopeInstanceId;
@@ -603,7 +604,7 @@ export class ProcessRunner {
     if (at?.type !== 'bpmn:EventBasedGateway') {
       throw new ProcessEngineException(`Execution '${execution.id}' does not wait for event '${activityId}'`);
     }
-    for (const job of await this.ctx.jobs.deleteByExecutions([execution.id])) JobLog.deleted(this.ctx, job);
+    await jobsDeleted(this.ctx, await this.ctx.jobs.deleteByExecutions([execution.id]));
     await this.ctx.eventSubscriptions.deleteByExecutions([execution.id]);
     await this.notify(execution, at.executionListeners, 'end', at.id);
     this.endActivityInstance(execution);

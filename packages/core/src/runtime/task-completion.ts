@@ -1,5 +1,5 @@
 import type { FlowElementModel } from '../bpmn/index.js';
-import { JobLog } from '../history/job-log.js';
+import { jobsDeleted } from '../jobs/job-failure.js';
 import { removeTasks } from '../services/task/task-removal.js';
 import type { Task } from '../services/task/task.js';
 import { withErrorPropagation } from './bpmn-error.js';
@@ -23,7 +23,7 @@ export async function completeProcessTask(
   const ctx = runner.ctx;
   if (await withErrorPropagation(runner, execution, async () => void (await fireTaskListeners(runner, execution, element, 'complete', { ...task })))) return false;
   if (hasTaskListeners(element, 'timeout')) {
-    for (const job of await ctx.jobs.deleteByExecutionAndHandler(execution.id, JobHandlerTypes.taskListenerTimer)) JobLog.deleted(ctx, job);
+    await jobsDeleted(ctx, await ctx.jobs.deleteByExecutionAndHandler(execution.id, JobHandlerTypes.taskListenerTimer));
   }
   removing();
   await removeTasks(ctx, [task], 'completed');

@@ -73,6 +73,14 @@ const CALLER_PARALLEL = wrap(
    ${flow('f5', 'fork', 'other')}<bpmn:userTask id="other" />${flow('f6', 'other', 'end2')}<bpmn:endEvent id="end2" />`,
 );
 const GRANDPARENT = callerOf('grandparent', 'callerAfter');
+/** A timer due at once whose firing fails on the way on (the waiting execution is the instance's own). */
+const FAILING_TIMER = wrap(
+  'failingTimer',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'tick')}
+   <bpmn:intermediateCatchEvent id="tick"><bpmn:timerEventDefinition><bpmn:timeDate>2020-01-01T00:00:00Z</bpmn:timeDate></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+   ${flow('f2', 'tick', 'charge')}<bpmn:serviceTask id="charge" camunda:class="com.example.Missing" />${flow('f3', 'charge', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:userTask id="other" />`,
+);
 const PARENT = wrap(
   'parent',
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
@@ -571,6 +579,26 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     const [historic] = await engine.history.findHistoricProcessInstances({ processInstanceId: child });
     expect(historic).toMatchObject({ state: 'COMPLETED', superProcessInstanceId: null, rootProcessInstanceId: parent });
     expect(await engine.runtime.countProcessInstances()).toBe(0);
+  });
+
+  it("deletes a failed job's incident with the job when a modification cancels its activity, and points the incident's history at the newest failure", async () => {
+    const engine = await engineWith(FAILING_TIMER);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'failingTimer' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    for (let i = 0; i < 3; i++) await engine.jobExecutor.runDueJobs();
+    const [job] = await engine.management.findJobs();
+    await expect(engine.management.executeJob(job.id)).rejects.toThrow();
+    const failures = await engine.history.logs.findJobLogs({ jobId: job.id, failureLog: true, sorting: [{ sortBy: 'occurrence', sortOrder: 'asc' }] });
+    const [whileOpen] = await engine.history.incidents.find({ processInstanceId: instance.id });
+
+    await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityId: 'tick' }, { type: 'startBeforeActivity', activityId: 'other' }]);
+
+    expect(failures).toHaveLength(4);
+    // Camunda's JobEntity.createFailedJobIncident: a job failing again with its incident open updates the history's pointer.
+    expect(whileOpen).toMatchObject({ incidentType: 'failedJob', historyConfiguration: failures[3].id, endTime: null });
+    expect(await keys(engine, instance.id)).toEqual(['other']);
+    expect(await engine.management.findIncidents()).toEqual([]);
+    expect(await engine.history.incidents.find({ processInstanceId: instance.id })).toMatchObject([{ deleted: true, endTime: expect.any(Date) }]);
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {

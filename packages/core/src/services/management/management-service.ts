@@ -6,14 +6,13 @@ import { CommandExecutor } from '../../command/command-executor.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobListQuery, JobQuery, JobSuspensionSelector } from '../../persistence/repositories/job-repository.js';
 import { JobExecutor } from '../../jobs/job-executor.js';
-import { announceBatchJobChange, endFailedJobIncident, openFailedJobIncident } from '../../jobs/job-failure.js';
+import { announceBatchJobChange, endFailedJobIncident, jobsDeleted, openFailedJobIncident } from '../../jobs/job-failure.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import type { Incident, IncidentQuery } from '../../persistence/repositories/incident-repository.js';
 import type { EventSubscription, EventSubscriptionListQuery, EventSubscriptionQuery } from '../../persistence/repositories/event-subscription-repository.js';
 import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotFoundException, NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
-import { JobLog } from '../../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
@@ -141,8 +140,7 @@ export class ManagementService {
       }
       await ctx.jobs.delete(job);
       OperationLogEntries.job(ctx, 'Delete', job, []);
-      JobLog.deleted(ctx, job);
-      await endFailedJobIncident(ctx, job.id, IncidentState.deleted);
+      await jobsDeleted(ctx, [job]);
     });
   }
 
