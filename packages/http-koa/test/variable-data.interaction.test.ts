@@ -91,6 +91,13 @@ describe('process instance single variables', () => {
     expect(badInteger.body.message).toBe("Cannot put process instance variable n: Cannot convert value 'abc' of type 'Integer' to java type java.lang.Integer");
     expect(badType.status).toBe(400);
     expect(badType.body.message).toBe("Cannot put process instance variable n: Unsupported value type 'Sandwich'");
+    const nan = await rest.request('PUT', path('d'), { json: { value: 'NaN', type: 'Double' } });
+    expect([nan.status, nan.body.message]).toEqual([400, "Cannot put process instance variable d: Cannot convert value 'NaN' of type 'Double' to java type java.lang.Double"]);
+    const listInfo = await rest.request('PUT', path('n'), { json: { value: 'x', type: 'String', valueInfo: ['transient'] } });
+    const textInfo = await rest.request('POST', `/process-instance/${instanceId}/variables`, { json: { modifications: { n: { value: 'x', valueInfo: 'x' } } } });
+    expect([listInfo.status, listInfo.body.type, listInfo.body.message]).toEqual([400, 'InvalidRequestException', '']);
+    expect([textInfo.status, textInfo.body.message]).toEqual([400, '']);
+    expect((await get(path('n'))).status).toBe(404);
   });
 
   it("lets a value type's own refusal escape as Camunda's IllegalArgumentException; binds deletions as a List<String> first", async () => {
