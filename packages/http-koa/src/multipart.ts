@@ -8,7 +8,8 @@ export interface FormPart {
   fieldName: string;
   /** From Content-Disposition; undefined for a part sent without one. */
   fileName: string | undefined;
-  contentType: string;
+  /** The part's Content-Type header as sent, parameters included; undefined when it has none. */
+  contentType: string | undefined;
   bytes: Buffer;
 }
 
@@ -17,6 +18,8 @@ export interface MultipartForm {
   fields: Map<string, string>;
   /** Every other part: parts with a file name, and parts without one whose content is not text. */
   files: FormPart[];
+  /** The Content-Type header of each text part, by name, as `FormPart.contentType`. */
+  fieldContentTypes: Map<string, string | undefined>;
 }
 
 /** Parses a multipart/form-data body of at most `limit` bytes: 415 for another content type, 400 when malformed, 413 when too large. */
@@ -33,13 +36,20 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
   return new Promise<MultipartForm>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: ctx.req.headers, preservePath: true, limits: { fileSize: limit, fieldSize: limit } });
+      // Header parameters (a file name) in UTF-8, as browsers send them and Camunda's commons-fileupload reads them.
+      parser = busboy({ headers: ctx.req.headers, preservePath: true, defParamCharset: 'utf8', limits: { fileSize: limit, fieldSize: limit } });
     } catch (error) {
       ctx.req.resume();
       reject(new InvalidRequestException(400, `Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const form: MultipartForm = { fields: new Map(), files: [] };
+    const form: MultipartForm = { fields: new Map(), files: [], fieldContentTypes: new Map() };
+    // busboy reports a part's type without its parameters, and text/plain for one sent without or with a
+    // malformed Content-Type; the raw headers come from the body itself once busboy has read it.
+    const raw: Buffer[] = [];
+    const fieldParts = new Map<string, number>();
+    const fileParts: number[] = [];
+    let parts = 0;
     let total = 0;
     let failed = false;
     const fail = (error: InvalidRequestException) => {
@@ -52,10 +62,17 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
     parser.on('field', (name, value, info) => {
       total += Buffer.byteLength(value);
       if (total > limit || info.valueTruncated) return fail(bodyTooLarge(limit));
-      if (isText(info.mimeType)) form.fields.set(name, value);
-      else form.files.push({ fieldName: name, fileName: undefined, contentType: info.mimeType, bytes: Buffer.from(value) });
+      const part = parts++;
+      if (isText(info.mimeType)) {
+        form.fields.set(name, value);
+        fieldParts.set(name, part);
+      } else {
+        fileParts.push(part);
+        form.files.push({ fieldName: name, fileName: undefined, contentType: undefined, bytes: Buffer.from(value) });
+      }
     });
     parser.on('file', (name, stream, info) => {
+      fileParts.push(parts++);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         total += chunk.length;
@@ -64,15 +81,49 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
       });
       stream.on('limit', () => fail(bodyTooLarge(limit)));
       stream.on('end', () => {
-        form.files.push({ fieldName: name, fileName: info.filename, contentType: info.mimeType, bytes: Buffer.concat(chunks) });
+        form.files.push({ fieldName: name, fileName: info.filename, contentType: undefined, bytes: Buffer.concat(chunks) });
       });
     });
     parser.on('error', (error: Error) => fail(new InvalidRequestException(400, `Malformed multipart body: ${error.message}`)));
     parser.on('close', () => {
-      if (!failed) resolve(form);
+      if (failed) return;
+      const types = partContentTypes(Buffer.concat(raw), ctx.get('Content-Type'));
+      form.files.forEach((file, i) => (file.contentType = types[fileParts[i]!]));
+      for (const [name, part] of fieldParts) form.fieldContentTypes.set(name, types[part]);
+      resolve(form);
+    });
+    ctx.req.on('data', (chunk: Buffer) => {
+      if (!failed) raw.push(chunk);
     });
     ctx.req.pipe(parser);
   });
 }
 
 const isText = (mimeType: string) => mimeType === '' || mimeType.startsWith('text/plain');
+
+/**
+ * The Content-Type header of each part of a multipart body, in the order busboy reports parts (it
+ * skips those without a `form-data` Content-Disposition); undefined for a part without one.
+ */
+function partContentTypes(body: Buffer, requestType: string): (string | undefined)[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(requestType);
+  if (!boundary) return [];
+  const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]}`);
+  const text = Buffer.concat([Buffer.from('\r\n'), body]);
+  const types: (string | undefined)[] = [];
+  for (let at = text.indexOf(delimiter); at >= 0;) {
+    if (text.toString('latin1', at + delimiter.length, at + delimiter.length + 2) === '--') break;
+    const start = text.indexOf('\r\n', at + delimiter.length) + 2;
+    const end = text.indexOf('\r\n\r\n', start - 2); // start - 2: a part may have no headers at all
+    if (start < 2 || end < 0) break;
+    const headers = new Map<string, string>();
+    for (const line of text.toString('latin1', start, end).split('\r\n')) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      if (colon > 0 && !headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
+    }
+    if (headers.get('content-disposition')?.split(';')[0]!.trim().toLowerCase() === 'form-data') types.push(headers.get('content-type'));
+    at = text.indexOf(delimiter, end + 4);
+  }
+  return types;
+}

@@ -235,6 +235,26 @@ describe('the Process Instance group answering wrong requests as Camunda 7.22', 
     expect((await request('GET', `/process-instance/${id}/variables`)).body.blob).toBeUndefined();
   });
 
+  it("refuses an Object its serializers cannot write, wherever it is set, as Camunda's engine does", async () => {
+    const id = await startReview();
+    const untyped = { value: '{}', type: 'Object', valueInfo: { serializationDataFormat: 'application/json' } };
+    const weird = { value: '1', type: 'Object', valueInfo: { objectTypeName: 'x.Y', serializationDataFormat: 'text/weird' } };
+    const noTypeName = "Cannot write serialized value for variable 'x': no 'objectTypeName' provided for non-null value.";
+    const noSerializer = "Cannot find serializer for value 'ObjectValue [value=null, isDeserialized=false, serializationDataFormat=text/weird, objectTypeName=x.Y, serializedValue=1 chars, isTransient=false]'.";
+    expect(answer(await request('PUT', `/process-instance/${id}/variables/x`, untyped))).toEqual([500, 'RestException', `Cannot put process instance variable x: ${noTypeName}`]);
+    expect(answer(await request('PUT', `/process-instance/${id}/variables/x`, weird))).toEqual([500, 'RestException', `Cannot put process instance variable x: ${noSerializer}`]);
+    expect(answer(await request('PUT', `/execution/${id}/localVariables/x`, untyped))).toEqual([500, 'RestException', `Cannot put execution variable x: ${noTypeName}`]);
+    const [task] = (await request('GET', '/task', undefined, { processInstanceId: id })).body;
+    expect(answer(await request('PUT', `/task/${task.id}/localVariables/x`, weird))).toEqual([500, 'RestException', `Cannot put task variable x: ${noSerializer}`]);
+    expect(answer(await request('POST', `/task/${task.id}/complete`, { variables: { x: untyped } }))).toEqual([500, 'RestException', `Cannot complete task ${task.id}: ${noTypeName}`]);
+    expect((await request('GET', `/process-instance/${id}/variables`)).body.x).toBeUndefined();
+    // A null value needs no type name; a transient value is never serialized.
+    expect((await request('PUT', `/process-instance/${id}/variables/x`, { ...untyped, value: null })).status).toBe(204);
+    expect((await request('PUT', `/process-instance/${id}/variables/t`, { ...weird, valueInfo: { ...weird.valueInfo, transient: true } })).status).toBe(204);
+    const started = await start('/process-definition/key/approval/start', { variables: { amount: { value: 500, type: 'Integer' }, x: untyped } });
+    expect([started.status, started.body.message]).toEqual([500, `Cannot instantiate process definition ${definitionId}: ${noTypeName}`]);
+  });
+
   it('suspends as Camunda: suspended absent means activate, an unknown instance or definition changes nothing, one selector kind only', async () => {
     const id = await startReview();
     expect((await request('PUT', `/process-instance/${id}/suspended`, { suspended: true })).status).toBe(204);

@@ -38,6 +38,21 @@ function upload(content: string | Buffer, options: { filename?: string; type?: s
   return form;
 }
 
+/** A multipart body written out by hand, for part headers FormData cannot send (a missing or malformed Content-Type, parameters as given). */
+function rawUpload(parts: { name: string; filename?: string; type?: string; content: string }[]) {
+  const boundary = 'trellis-boundary';
+  const body = Buffer.concat([
+    ...parts.map((part) => Buffer.from([
+      `--${boundary}`,
+      `Content-Disposition: form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`,
+      ...(part.type === undefined ? [] : [`Content-Type: ${part.type}`]),
+      '', part.content, '',
+    ].join('\r\n'))),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
+}
+
 const get = (path: string, query?: Record<string, string>) => rest.request('GET', path, { query });
 const post = (path: string, form: FormData) => rest.request('POST', path, { form });
 
@@ -76,6 +91,13 @@ describe('process instance single variables', () => {
     expect(badInteger.body.message).toBe("Cannot put process instance variable n: Cannot convert value 'abc' of type 'Integer' to java type java.lang.Integer");
     expect(badType.status).toBe(400);
     expect(badType.body.message).toBe("Cannot put process instance variable n: Unsupported value type 'Sandwich'");
+    const nan = await rest.request('PUT', path('d'), { json: { value: 'NaN', type: 'Double' } });
+    expect([nan.status, nan.body.message]).toEqual([400, "Cannot put process instance variable d: Cannot convert value 'NaN' of type 'Double' to java type java.lang.Double"]);
+    const listInfo = await rest.request('PUT', path('n'), { json: { value: 'x', type: 'String', valueInfo: ['transient'] } });
+    const textInfo = await rest.request('POST', `/process-instance/${instanceId}/variables`, { json: { modifications: { n: { value: 'x', valueInfo: 'x' } } } });
+    expect([listInfo.status, listInfo.body.type, listInfo.body.message]).toEqual([400, 'InvalidRequestException', '']);
+    expect([textInfo.status, textInfo.body.message]).toEqual([400, '']);
+    expect((await get(path('n'))).status).toBe(404);
   });
 
   it("lets a value type's own refusal escape as Camunda's IllegalArgumentException; binds deletions as a List<String> first", async () => {
@@ -127,6 +149,46 @@ describe('process instance single variables', () => {
     expect((await get(`${path('list')}/data`)).status).toBe(400);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Unrecognized content type for serialized java type: text/csv');
+  });
+
+  it('reads a UTF-8 file name and the data part\'s Content-Type parameters as fromFormPart does', async () => {
+    const named = rawUpload([{ name: 'data', filename: 'ä ö.txt', type: 'text/plain; encoding=UTF-8', content: 'hi' }, { name: 'valueType', content: 'File' }]);
+    expect((await rest.request('POST', `${path('doc')}/data`, named)).status).toBe(204);
+    expect((await get(path('doc'))).body.valueInfo).toEqual({ filename: 'ä ö.txt', mimeType: 'text/plain', encoding: 'UTF-8' });
+    const doc = await get(`${path('doc')}/data`);
+    expect(doc.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+    expect(doc.headers.get('content-disposition')).toMatch(/; filename\*=UTF-8''%C3%A4%20%C3%B6\.txt$/);
+
+    // Only `encoding` names the encoding (a `charset` is dropped); `transient=true` keeps the value out of the database.
+    const charset = rawUpload([{ name: 'data', filename: 'c.csv', type: 'Text/CSV ; charset=UTF-8', content: 'a' }, { name: 'valueType', content: 'File' }]);
+    const transient = rawUpload([{ name: 'data', filename: 't.txt', type: 'text/plain; transient="TRUE"', content: 't' }, { name: 'valueType', content: 'File' }]);
+    const untyped = rawUpload([{ name: 'data', filename: 'u.bin', content: 'u' }, { name: 'valueType', content: 'File' }]);
+    const textPart = rawUpload([{ name: 'data', content: 'plain' }, { name: 'valueType', content: 'File' }]);
+    expect((await rest.request('POST', `${path('csv')}/data`, charset)).status).toBe(204);
+    expect((await rest.request('POST', `${path('gone')}/data`, transient)).status).toBe(204);
+    expect((await rest.request('POST', `${path('untyped')}/data`, untyped)).status).toBe(204);
+    expect((await get(path('csv'))).body.valueInfo).toEqual({ filename: 'c.csv', mimeType: 'text/csv' });
+    expect((await get(path('gone'))).status).toBe(404);
+    expect((await get(path('untyped'))).body.valueInfo).toEqual({ filename: 'u.bin', mimeType: 'application/octet-stream' });
+    // A part without a file name has none: the File value type refuses it.
+    expect((await rest.request('POST', `${path('text')}/data`, textPart)).body.type).toBe('IllegalArgumentException');
+
+    const malformed = await rest.request('POST', `${path('bad')}/data`, rawUpload([{ name: 'data', filename: 'b', type: 'text', content: 'b' }, { name: 'valueType', content: 'File' }]));
+    const badParameter = await rest.request('POST', `${path('bad')}/data`, rawUpload([{ name: 'data', filename: 'b', type: 'text/plain; encoding', content: 'b' }, { name: 'valueType', content: 'File' }]));
+    expect([malformed.status, malformed.body.type, malformed.body.message]).toEqual([400, 'RestException', 'Invalid mime type given']);
+    expect([badParameter.status, badParameter.body.message]).toEqual([400, 'Invalid mime type given']);
+    const noType = await rest.request('POST', `${path('obj')}/data`, rawUpload([{ name: 'data', filename: 'o.json', content: '{}' }, { name: 'type', content: 'java.util.HashMap' }]));
+    expect([noType.status, noType.body.message]).toEqual([400, 'Unrecognized content type for serialized java type: null']);
+  });
+
+  it('refuses an upload as Json, Xml or Object: the part is bytes, not the String these types take', async () => {
+    for (const valueType of ['Json', 'xml', 'Object']) {
+      const refused = await post(`${path('j')}/data`, upload('{"a":1}', { filename: 'a.json', type: 'application/json', fields: { valueType } }));
+      expect([refused.status, refused.body.type, refused.body.message]).toEqual([
+        400, 'InvalidRequestException', `Must provide 'null' or String value for value of SerializableValue type '${valueType}'.`,
+      ]);
+    }
+    expect((await get(path('j'))).status).toBe(404);
   });
 
   it('refuses non-binary, unknown and malformed data requests', async () => {

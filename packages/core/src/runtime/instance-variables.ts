@@ -1,6 +1,6 @@
 import type { CommandContext } from '../command/command-context.js';
 import type { VariableRow } from '../persistence/repositories/variable-repository.js';
-import { checkJavaSerialization, fromStorage, type TypedValue } from './variables/index.js';
+import { checkVariableWrite, fromStorage, type TypedValue } from './variables/index.js';
 import { toStorage } from './variables/index.js';
 import { VariableHistory, type VariableChange, type VariableHistoryScope } from '../history/variable-history.js';
 
@@ -121,7 +121,7 @@ export class InstanceVariables {
   }
 
   setLocal(executionId: string, name: string, value: TypedValue): void {
-    checkJavaSerialization(name, value);
+    checkVariableWrite(name, value);
     this.history?.activityInstanceOf(executionId);
     const scope = this.scope(executionId);
     const entry = scope.get(name);

@@ -46,3 +46,28 @@ export function sendDeployedForm(ctx: Context, form: { bytes: Buffer; isCamundaF
 
 /** The media types Camunda's reports answer (JSON, or CSV when asked for). */
 export const REPORT_MEDIA_TYPES = ['application/json', 'application/csv', 'text/csv'];
+
+const TOKEN = "[!#$%&'*+\\-.0-9A-Z^_`a-z{|}~]";
+const MIME_PARAMETER = new RegExp(`^\\s*;\\s*(?:$|(${TOKEN}*)\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|(${TOKEN}+)))`);
+
+/**
+ * A media type read as Camunda reads a form part's (javax.activation.MimeType): `type/subtype` tokens,
+ * lower-cased, then `; name=value` parameters, names lower-cased, a quoted value unquoted; null when
+ * malformed (where MimeType throws its MimeTypeParseException).
+ */
+export function parseMimeType(text: string): { baseType: string; parameters: Map<string, string> } | null {
+  const slash = text.indexOf('/');
+  const semicolon = text.indexOf(';');
+  if (slash < 0 || (semicolon >= 0 && semicolon < slash)) return null;
+  const primary = text.slice(0, slash).trim().toLowerCase();
+  const sub = text.slice(slash + 1, semicolon < 0 ? undefined : semicolon).trim().toLowerCase();
+  if (!new RegExp(`^${TOKEN}+$`).test(primary) || !new RegExp(`^${TOKEN}+$`).test(sub)) return null;
+  const parameters = new Map<string, string>();
+  for (let rest = semicolon < 0 ? '' : text.slice(semicolon); rest.trim() !== '';) {
+    const match = MIME_PARAMETER.exec(rest);
+    if (!match) return null;
+    if (match[1] !== undefined) parameters.set(match[1].toLowerCase(), match[3] ?? match[2]!.replace(/\\(.)/g, '$1'));
+    rest = rest.slice(match[0].length);
+  }
+  return { baseType: `${primary}/${sub}`, parameters };
+}

@@ -64,6 +64,10 @@ describe('fromVariableValueDto', () => {
     ['Short', 32768, undefined, "Cannot convert value '32768' of type 'Short' to java type java.lang.Short", 400],
     ['Long', 2 ** 60, undefined, "Cannot convert value '1152921504606846976' of type 'Long' to java type java.lang.Long", 400],
     ['Double', 'abc', undefined, "Cannot convert value 'abc' of type 'Double' to java type java.lang.Double", 400],
+    // Jackson reads these, but no database column keeps them: refused instead of read back as null.
+    ['Double', 'NaN', undefined, "Cannot convert value 'NaN' of type 'Double' to java type java.lang.Double", 400],
+    ['Double', '-Infinity', undefined, "Cannot convert value '-Infinity' of type 'Double' to java type java.lang.Double", 400],
+    ['Double', '1e400', undefined, "Cannot convert value '1e400' of type 'Double' to java type java.lang.Double", 400],
     ['Boolean', 1, undefined, "Cannot convert value '1' of type 'Boolean' to java type java.lang.Boolean", 400],
     ['Boolean', 'yes', undefined, "Cannot convert value 'yes' of type 'Boolean' to java type java.lang.Boolean", 400],
     ['Date', '2013-01-23', undefined, "Cannot convert value '2013-01-23' of type 'Date' to java type java.util.Date", 400],
@@ -98,6 +102,11 @@ describe('fromVariableValueDto', () => {
     if (status === 'IllegalArgumentException') expect(error).toBeInstanceOf(IllegalArgumentException);
     else expect(error).toBeInstanceOf(VariableValueError);
     expect(error).toMatchObject(status === 'IllegalArgumentException' ? { message } : { message, status });
+  });
+
+  it.each([[['a']], ['text'], [5]])('fails to bind a valueInfo %j that is no object: 400 with no message', (valueInfo) => {
+    expect(() => from({ type: 'String', value: 'a', valueInfo })).toThrow(expect.objectContaining({ status: 400, message: '', type: 'InvalidRequestException' }));
+    expect(() => from({ value: 'a', valueInfo })).toThrow(expect.objectContaining({ status: 400, message: '' }));
   });
 });
 

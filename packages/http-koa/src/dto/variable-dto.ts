@@ -1,4 +1,5 @@
 import { JSON_DATA_FORMAT, untypedValue, type TypedValue } from '@trellis/core';
+import { InvalidRequestException } from '../errors/rest-exception.js';
 import { formatRestDate, parseRestDate } from './dates.js';
 
 /** Camunda's `VariableValueDto`. */
@@ -31,7 +32,10 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 /** REST → typed value, following `VariableValueDto.toTypedValue`; the caller adds its endpoint prefix. */
 export function fromVariableValueDto(_name: string, dto: { value?: unknown; type?: unknown; valueInfo?: unknown }): TypedValue {
-  const info = typeof dto.valueInfo === 'object' && dto.valueInfo !== null ? (dto.valueInfo as Record<string, unknown>) : null;
+  // valueInfo is a Map<String, Object>: Jackson cannot bind a list or text to it, and Camunda's
+  // JsonMappingExceptionHandler answers that with 400 and an empty message, before any resource prefix.
+  if (dto.valueInfo != null && (typeof dto.valueInfo !== 'object' || Array.isArray(dto.valueInfo))) throw new InvalidRequestException(400, '');
+  const info = (dto.valueInfo ?? null) as Record<string, unknown> | null;
   const value = dto.value ?? null;
   if (dto.type === undefined || dto.type === null) return untypedValue(value, info?.transient === true);
   const type = String(dto.type);
@@ -75,7 +79,12 @@ function convert(type: PrimitiveName, value: unknown): unknown {
   if (trimmed === '' || trimmed === 'null') return null;
   if (type === 'date') return parseRestDate(trimmed) ?? fail();
   if (type === 'boolean') return /^(true|True|TRUE)$/.test(trimmed) ? true : /^(false|False|FALSE)$/.test(trimmed) ? false : fail();
-  if (type === 'double' || type === 'number') return DOUBLE_TEXT.test(trimmed) ? Number.parseFloat(trimmed.replace(/[fFdD]$/, '')) : fail();
+  if (type === 'double' || type === 'number') {
+    // Jackson reads NaN and ±Infinity (and overflows to them), but the database's double column cannot
+    // keep them, so they are refused rather than read back as null (README, Known gaps).
+    const parsed = DOUBLE_TEXT.test(trimmed) ? Number.parseFloat(trimmed.replace(/[fFdD]$/, '')) : Number.NaN;
+    return Number.isFinite(parsed) ? parsed : fail();
+  }
   return /^[+-]?\d+$/.test(trimmed) ? checkRange(type as keyof typeof INT_RANGES, Number(trimmed)) : fail();
 }
 

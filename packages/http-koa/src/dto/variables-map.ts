@@ -11,7 +11,7 @@ export function variablesFromDto(map: unknown, prefix = ''): Record<string, Type
     try {
       result[name] = fromVariableValueDto(name, (dto ?? {}) as Record<string, unknown>);
     } catch (error) {
-      if (error instanceof IllegalArgumentException) throw error;
+      if (error instanceof IllegalArgumentException || error instanceof InvalidRequestException) throw error;
       // Camunda answers a conversion it refuses with 400, a value type's own failure with 500.
       const status = error instanceof VariableValueError ? error.status : 500;
       throw new InvalidRequestException(status, prefix ? `${prefix}: ${(error as Error).message}` : (error as Error).message, status === 400 ? 'InvalidRequestException' : 'RestException');

@@ -76,7 +76,7 @@ function putValue(typeName: string, name: string, dto: Record<string, unknown>):
   try {
     return fromVariableValueDto(name, dto);
   } catch (error) {
-    if (error instanceof IllegalArgumentException) throw error;
+    if (error instanceof IllegalArgumentException || error instanceof InvalidRequestException) throw error;
     const status = error instanceof VariableValueError ? error.status : 500;
     throw new InvalidRequestException(status, `Cannot put ${typeName} variable ${name}: ${(error as Error).message}`, status === 400 ? 'InvalidRequestException' : 'RestException');
   }

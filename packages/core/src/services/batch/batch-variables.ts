@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../command/command-context.js';
-import { checkJavaSerialization, fromStorage, toStorage, type TypedValue } from '../../runtime/variables/index.js';
+import { checkVariableWrite, fromStorage, toStorage, type TypedValue } from '../../runtime/variables/index.js';
 
 /**
  * Batch variables, as Camunda keeps them: variable rows of the batch (BATCH_ID_) that belong to no
@@ -10,7 +10,7 @@ import { checkJavaSerialization, fromStorage, toStorage, type TypedValue } from 
 /** Camunda's VariableUtil#setVariablesByBatchId: refuses Java-serialized objects (ENGINE-17007), then inserts. */
 export async function storeBatchVariables(ctx: CommandContext, batchId: string, variables: Record<string, TypedValue>): Promise<void> {
   for (const [name, value] of Object.entries(variables)) {
-    checkJavaSerialization(name, value);
+    checkVariableWrite(name, value);
     await ctx.variables.insertForBatch(batchId, { ...toStorage(value), id: ctx.ids.next(), name });
   }
 }

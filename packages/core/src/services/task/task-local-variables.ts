@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../command/command-context.js';
 import { taskVariablesWritten, type TaskVariableChange } from '../../history/variable-history.js';
-import { checkJavaSerialization, type TypedValue } from '../../runtime/variables/index.js';
+import { checkVariableWrite, type TypedValue } from '../../runtime/variables/index.js';
 import type { Task } from './task.js';
 
 /** A task's stored local variables by name (what TaskVariableRepository.findByTask answers). */
@@ -19,7 +19,7 @@ export async function writeTaskLocals(
 ): Promise<void> {
   const history: TaskVariableChange[] = [];
   for (const [name, value] of modifications) {
-    checkJavaSerialization(name, value);
+    checkVariableWrite(name, value);
     const existing = locals.get(name);
     const id = await ctx.tasks.variables.save(task, name, value, existing?.id ?? null, () => ctx.ids.next());
     if (id === null) continue; // transient
