@@ -58,6 +58,8 @@ async function reevaluatedCycle(ctx: CommandContext, env: RuntimeEnvironment, jo
   const declaration = await timerDeclarationOf(ctx, env, job);
   if (!declaration || !isExpression(declaration.timer.expression)) return repeat;
   const value = await declaration.evaluated();
+  // A date is no cycle: the job keeps the one it has.
+  if (value instanceof Date) return repeat;
   if (!value.startsWith('R')) return value;
   const [currentParts, newParts] = [repeat.split('/'), value.split('/')];
   const same =
@@ -77,7 +79,7 @@ export async function timerDeclarationOf(
   ctx: CommandContext,
   env: RuntimeEnvironment,
   job: Job,
-): Promise<{ element: FlowElementModel; timer: TimerModel; evaluated(): Promise<string> } | null> {
+): Promise<{ element: FlowElementModel; timer: TimerModel; evaluated(): Promise<string | Date> } | null> {
   const definition = job.processDefinitionId ? await ctx.processDefinitions.findById(job.processDefinitionId) : null;
   const element = definition && job.activityId ? (await env.models.get(ctx, definition)).activity(job.activityId) : undefined;
   const listenerId = job.handlerType === JobHandlerTypes.taskListenerTimer ? ((job.handlerConfiguration ?? '').split('$')[1] ?? '') : null;

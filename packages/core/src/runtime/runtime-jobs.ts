@@ -5,7 +5,7 @@ import { ProcessEngineException } from '../errors/exceptions.js';
 import type { Execution } from './execution.js';
 import { declaredPriority, describeExecution, jobContext } from './priority.js';
 import type { ProcessRunner } from './process-runner.js';
-import { parseTimer, prepareRepeat, type TimerKind } from './timers/index.js';
+import { fixedDueDate, parseTimer, prepareRepeat, type TimerKind } from './timers/index.js';
 
 /** Camunda's job handler types for the runtime's jobs. */
 export const JobHandlerTypes = {
@@ -70,19 +70,29 @@ export async function createTimerJob(
     handlerType,
     handlerConfiguration: configuration,
     dueDate: schedule.firstDueDate(now),
-    repeat: repeats ? prepareRepeat(text, now) : null,
+    repeat: repeats ? repeatOf(text, element.id, now) : null,
     exclusive: timer.exclusive,
   });
 }
 
-/** The timer's text with its expression (if any) evaluated. */
-export function resolveTimerText(timer: TimerModel, evaluate: (expression: string) => unknown): string {
+/**
+ * The timer's text with its expression (if any) evaluated; a Date the expression gives stays a Date,
+ * the due date whatever the timer's kind (Camunda's TimerDeclarationImpl.resolveAndSetDuedate).
+ */
+export function resolveTimerText(timer: TimerModel, evaluate: (expression: string) => unknown): string | Date {
   const value = /[$#]\{/.test(timer.expression) ? evaluate(timer.expression) : timer.expression;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return value;
   return String(value ?? '').trim();
 }
 
-export function parseTimerOrFail(timer: TimerModel, text: string, elementId: string) {
+/** The repeat a cycle's job keeps (prepareRepeat); a date has nothing to repeat (Camunda fails there too). */
+export function repeatOf(text: string | Date, elementId: string, now: Date): string {
+  if (text instanceof Date) throw new ProcessEngineException(`Cannot schedule timer of element '${elementId}': a repeating timer needs a cycle, not the date ${text.toISOString()}`);
+  return prepareRepeat(text, now);
+}
+
+export function parseTimerOrFail(timer: TimerModel, text: string | Date, elementId: string) {
+  if (text instanceof Date) return fixedDueDate(text);
   try {
     // Camunda accepts a repeating interval as a duration and fires it once, after the first period.
     if (timer.kind === 'duration' && text.startsWith('R')) return parseTimer('timeCycle', text);

@@ -81,6 +81,15 @@ const FAILING_TIMER = wrap(
    ${flow('f2', 'tick', 'charge')}<bpmn:serviceTask id="charge" camunda:class="com.example.Missing" />${flow('f3', 'charge', 'end')}<bpmn:endEvent id="end" />
    <bpmn:userTask id="other" />`,
 );
+/** Timers whose expressions give a Date: a duration, and a non-interrupting (repeating) cycle. */
+const DATED_TIMERS = wrap(
+  'datedTimers',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'delay')}
+   <bpmn:intermediateCatchEvent id="delay"><bpmn:timerEventDefinition><bpmn:timeDuration>\${when}</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+   ${flow('f2', 'delay', 'wait')}<bpmn:userTask id="wait" />${flow('f3', 'wait', 'end')}<bpmn:endEvent id="end" />
+   <bpmn:boundaryEvent id="nag" attachedToRef="wait" cancelActivity="false"><bpmn:timerEventDefinition><bpmn:timeCycle>\${when}</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+   ${flow('f4', 'nag', 'nagEnd')}<bpmn:endEvent id="nagEnd" />`,
+);
 const PARENT = wrap(
   'parent',
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
@@ -152,6 +161,23 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
 
     expect(await keys(engine, instance.id)).toEqual(['nagged', 'nagged', 'nagged', 'work']);
     expect(await engine.management.findJobs({ processInstanceId: instance.id })).toEqual([]);
+  });
+
+  it("takes a Date an expression gives as the timer's due date whatever its kind; a repeating cycle cannot take one", async () => {
+    const engine = await engineWith(DATED_TIMERS);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'datedTimers' });
+    const when = new Date(engine.clock.now().getTime() + 3_600_000);
+    const date = (value: Date) => ({ when: { type: 'date' as const, value, valueInfo: {} } });
+
+    const instance = await engine.runtime.startProcessInstanceById(definition.id, { variables: date(when) });
+    const [job] = await engine.management.findJobs({ processInstanceId: instance.id });
+    const repeating = engine.runtime.startProcessInstanceById(definition.id, {
+      variables: date(when),
+      startInstructions: [{ type: 'startBeforeActivity', activityId: 'wait' }],
+    });
+
+    expect(job).toMatchObject({ activityId: 'delay', dueDate: when });
+    await expect(repeating).rejects.toThrow("Cannot schedule timer of element 'nag': a repeating timer needs a cycle, not the date");
   });
 
   it('computes the next firing of a cycle from the clock, skipping missed instants, as Camunda', async () => {

@@ -1,4 +1,4 @@
-export { parseTimer, prepareRepeat, TimerDefinitionError, type TimerKind, type TimerSchedule } from './timer-definition.js';
+export { fixedDueDate, parseTimer, prepareRepeat, TimerDefinitionError, type TimerKind, type TimerSchedule } from './timer-definition.js';
 export { CronExpression, CronSyntaxError } from './cron.js';
 export {
   addDuration,

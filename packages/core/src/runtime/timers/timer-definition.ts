@@ -132,6 +132,11 @@ function parseCycle(text: string, fail: Fail): TimerSchedule {
   };
 }
 
+/** A timer due at a date an expression gave as a Date (whatever kind the timer declares). */
+export function fixedDueDate(date: Date): TimerSchedule {
+  return once('timeDate', date.toISOString(), () => new Date(date.getTime()));
+}
+
 /** A timer that fires once: a date or a duration. */
 function once(kind: TimerKind, text: string, due: (now: Date) => Date): TimerSchedule {
   return { kind, firstDueDate: due, nextDueDate: () => null, afterFiring: () => text, repeats: () => false };

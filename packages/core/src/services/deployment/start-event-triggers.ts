@@ -4,8 +4,7 @@ import { ProcessEngineException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
 import { evaluateExpression, NO_VARIABLES } from '../../runtime/expressions/index.js';
 import { declaredPriority, jobContext } from '../../runtime/priority.js';
-import { JobHandlerTypes, parseTimerOrFail, resolveTimerText } from '../../runtime/runtime-jobs.js';
-import { prepareRepeat } from '../../runtime/timers/index.js';
+import { JobHandlerTypes, parseTimerOrFail, repeatOf, resolveTimerText } from '../../runtime/runtime-jobs.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { conditionalStartEvents } from '../runtime/evaluate-start-condition-cmd.js';
 
@@ -49,7 +48,7 @@ export async function registerStartEventTriggers(
       handlerConfiguration: start.activityId,
       activityId: start.activityId,
       dueDate: schedule.firstDueDate(ctx.clock.now()),
-      repeat: start.timer.kind === 'cycle' ? prepareRepeat(text, ctx.clock.now()) : null,
+      repeat: start.timer.kind === 'cycle' ? repeatOf(text, start.activityId, ctx.clock.now()) : null,
       exclusive: start.timer.exclusive,
       priority: declaredPriority(model, element, 'jobPriority', (expression) => evaluateExpression(expression, NO_VARIABLES), jobContext(element, JobHandlerTypes.timerStartEvent, null)),
       processDefinitionId: definition.id,
