@@ -24,6 +24,7 @@ import { continuationOf, enclosingBody, enterBody, initializeSingleInstance, ins
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
 import { jobsDeleted } from '../jobs/job-failure.js';
+import { engineFunctions } from './expressions/engine-functions.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
@@ -323,20 +324,23 @@ export class ProcessRunner {
     return evaluateOf(text, this.expressionContext(execution));
   }
 
-  /** Identifiers in expressions: visible variables, `execution`, Spin's `S`, then the host's beans. */
+  /** Identifiers in expressions: visible variables, `execution`, Spin's `S`, the engine's functions (`now()`, `currentUser()`, …), then the host's beans. */
   expressionContext(execution: Execution): ExpressionContext {
     const delegates = this.env.delegates;
+    const functions = (this.functions ??= engineFunctions(this.ctx));
     return {
-      has: (name) => this.variables.ownerOf(execution.id, name) !== null || name === 'execution' || name === 'S' || delegates.hasBean(name),
+      has: (name) => this.variables.ownerOf(execution.id, name) !== null || name === 'execution' || name === 'S' || name in functions || delegates.hasBean(name),
       resolve: (name) => {
         const value = this.variables.lookup(execution.id, name);
         if (value !== undefined) return toJavaScriptValue(value);
         if (name === 'execution') return executionFacade(execution, this);
         if (name === 'S') return S;
+        if (name in functions) return functions[name];
         return delegates.bean(name);
       },
     };
   }
+  private functions?: Readonly<Record<string, unknown>>;
 
   // --- the execution tree ---
 

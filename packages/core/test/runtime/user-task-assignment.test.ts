@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
-import { createTestEngine } from '../../src/testing/index.js';
+import { createTestEngine, type FixedClock } from '../../src/testing/index.js';
 
 /** A one-user-task process whose task element is `task` (its id 'approve'). */
 const model = (task: string) => `<?xml version="1.0" encoding="UTF-8"?>
@@ -84,5 +84,23 @@ describe('user task humanPerformer and potentialOwner', () => {
     const definition = await engine.processDefinition.findLatestByKey('approval');
 
     await expect(engine.runtime.startProcessInstanceById(definition!.id, {})).rejects.toThrow('Expression did not resolve to a string or collection of strings');
+  });
+
+  it("offers the engine's functions to a model's expressions: now(), dateTime(), currentUser(), currentUserGroups()", async () => {
+    await deploy(
+      `<bpmn:userTask id="approve" camunda:assignee="\${currentUser()}" camunda:candidateGroups="\${currentUserGroups()}"
+         camunda:dueDate="\${dateTime().plusDays(2).toDate()}" camunda:followUpDate="\${now()}" />`,
+    );
+    const definition = await engine.processDefinition.findLatestByKey('approval');
+    const now = (engine as ProcessEngine & { clock: FixedClock }).clock.now();
+
+    const { id } = await engine.runAs({ userId: 'mary', groupIds: ['sales'], tenantIds: [] }, () => engine.runtime.startProcessInstanceById(definition!.id));
+    const [created] = await engine.task.findTasks({ processInstanceId: id });
+    const groups = (await engine.task.getIdentityLinks(created.id)).flatMap((link) => (link.type === 'candidate' ? (link.groupId ?? []) : []));
+
+    expect(created.assignee).toBe('mary');
+    expect(groups).toEqual(['sales']);
+    expect(created.followUp).toEqual(now);
+    expect(created.due!.getTime() - now.getTime()).toBe(2 * 86_400_000);
   });
 });

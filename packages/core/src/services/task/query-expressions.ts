@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../command/command-context.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import { evaluateOf } from '../../runtime/expressions/conditions.js';
+import { engineFunctions, ExpressionDateTime } from '../../runtime/expressions/engine-functions.js';
 import type { TaskQuery } from './task.js';
 
 /** Criteria a task query may give as an expression (Camunda's TaskQueryImpl `…Expression` fields), and what each sets. */
@@ -38,28 +39,6 @@ const QUERY_METHODS: Record<string, string> = {
 
 const DATE_TARGETS = new Set<string>(['dueDate', 'dueAfter', 'dueBefore', 'followUpDate', 'followUpAfter', 'followUpBefore', 'followUpBeforeOrNotExistent', 'createdOn', 'createdAfter', 'createdBefore', 'updatedAfter']);
 
-/** Joda's DateTime as query expressions use it (`${dateTime().plusDays(1)}`): shifts by whole units. */
-class QueryDateTime {
-  constructor(readonly date: Date) {}
-  private shifted(unit: 'ms' | 'month', amount: number): QueryDateTime {
-    const date = new Date(this.date);
-    if (unit === 'month') date.setUTCMonth(date.getUTCMonth() + amount);
-    else date.setTime(date.getTime() + amount);
-    return new QueryDateTime(date);
-  }
-  plusMinutes = (n: number) => this.shifted('ms', n * 60_000);
-  minusMinutes = (n: number) => this.shifted('ms', -n * 60_000);
-  plusHours = (n: number) => this.shifted('ms', n * 3_600_000);
-  minusHours = (n: number) => this.shifted('ms', -n * 3_600_000);
-  plusDays = (n: number) => this.shifted('ms', n * 86_400_000);
-  minusDays = (n: number) => this.shifted('ms', -n * 86_400_000);
-  plusWeeks = (n: number) => this.shifted('ms', n * 604_800_000);
-  minusWeeks = (n: number) => this.shifted('ms', -n * 604_800_000);
-  plusMonths = (n: number) => this.shifted('month', n);
-  minusMonths = (n: number) => this.shifted('month', -n);
-  toDate = () => this.date;
-}
-
 /**
  * Camunda's TaskQueryImpl.evaluateExpressions: each `…Expression` criterion is evaluated when the
  * query runs — `currentUser()`, `currentUserGroups()`, `now()` and `dateTime()` — and sets its
@@ -69,19 +48,14 @@ export function resolveQueryExpressions(ctx: CommandContext, query: TaskQuery): 
   // Camunda's ensureOrExpressionsEvaluated: the or-queries' expressions too.
   if (query.orQueries?.some((or) => or.expressions)) query = { ...query, orQueries: query.orQueries.map((or) => resolveQueryExpressions(ctx, or)) };
   if (!query.expressions) return query;
-  const functions: Record<string, unknown> = {
-    currentUser: () => ctx.authentication?.userId ?? null,
-    currentUserGroups: () => [...(ctx.authentication?.groupIds ?? [])],
-    now: () => ctx.clock.now(),
-    dateTime: () => new QueryDateTime(ctx.clock.now()),
-  };
+  const functions = engineFunctions(ctx);
   const context = { has: (name: string) => name in functions, resolve: (name: string) => functions[name] };
   const resolved: Record<string, unknown> = { ...query };
   delete resolved.expressions;
   for (const [key, text] of Object.entries(query.expressions)) {
     const target = TASK_QUERY_EXPRESSIONS[key as TaskQueryExpression];
     let value = evaluateOf(text, context);
-    if (value instanceof QueryDateTime) value = value.date;
+    if (value instanceof ExpressionDateTime) value = value.date;
     // Camunda's query setter refuses null (and an empty group list), which its reflection reports so.
     if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) {
       throw new ProcessEngineException(`Unable to invoke method '${QUERY_METHODS[target] ?? target}' on class 'org.camunda.bpm.engine.impl.TaskQueryImpl'`);
