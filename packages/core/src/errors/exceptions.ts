@@ -65,6 +65,16 @@ export class NullValueException extends ProcessEngineException {
   override readonly name: string = 'NullValueException';
 }
 
+/** Camunda's ScriptEvaluationException: a script of the model failed while it ran (HTTP 500). */
+export class ScriptEvaluationException extends ProcessEngineException {
+  override readonly name: string = 'ScriptEvaluationException';
+}
+
+/** Camunda's ScriptCompilationException: a script of the model does not compile (HTTP 500). */
+export class ScriptCompilationException extends ProcessEngineException {
+  override readonly name: string = 'ScriptCompilationException';
+}
+
 /** Camunda's TaskAlreadyClaimedException: another user holds the task (HTTP 500). */
 export class TaskAlreadyClaimedException extends ProcessEngineException {
   override readonly name: string = 'TaskAlreadyClaimedException';

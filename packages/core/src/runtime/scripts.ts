@@ -1,7 +1,7 @@
 import type { ScriptModel } from '../bpmn/index.js';
 import { startsAsExpression } from '../bpmn/parse/moddle-element.js';
 import type { CommandContext } from '../command/command-context.js';
-import { ProcessEngineException } from '../errors/exceptions.js';
+import { ProcessEngineException, ScriptCompilationException, ScriptEvaluationException } from '../errors/exceptions.js';
 import type { ProcessDefinition } from '../services/process-definition/process-definition.js';
 import type { Execution } from './execution.js';
 import { executionFacade } from './execution-facade.js';
@@ -9,7 +9,7 @@ import { evaluateOf } from './expressions/conditions.js';
 import type { ExpressionContext } from './expressions/index.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { RuntimeEnvironment } from './runtime-environment.js';
-import { runScript } from './scripting/script-runner.js';
+import { runScript, ScriptCompilationError } from './scripting/script-runner.js';
 import { toJavaScriptValue, type TypedValue } from './variables/index.js';
 
 /** Where a model's script runs: its element, its definition (for resources), how its expressions resolve. */
@@ -56,7 +56,9 @@ export async function runScriptAt(site: ScriptSite, script: ScriptModel, binding
   try {
     return runScript(source, format, bindings, { timeoutMs: site.env.config.scripting.timeoutMs });
   } catch (error) {
-    throw new ProcessEngineException(
+    // Camunda's SourceExecutableScript: a script that does not compile fails as such, one that fails running names where.
+    if (error instanceof ScriptCompilationError) throw new ScriptCompilationException(`Unable to compile script: ${error.message}`, { cause: error });
+    throw new ScriptEvaluationException(
       `Unable to evaluate script while executing activity '${site.elementId}' in the process definition with id '${site.definition.id}': ${(error as Error).message}`,
       { cause: error },
     );

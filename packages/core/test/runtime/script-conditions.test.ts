@@ -84,6 +84,12 @@ describe('script conditions', () => {
     await expect(engine!.runtime.startProcessInstanceById(failing, { variables: { amount: integer(1) } })).rejects.toThrow(
       /^Unable to evaluate script while executing activity 'gw' in the process definition with id '[^']+': ReferenceError: undefinedName is not defined$/,
     );
+    await expect(engine!.runtime.startProcessInstanceById(failing, { variables: { amount: integer(1) } })).rejects.toMatchObject({ name: 'ScriptEvaluationException' });
+    const broken = await deploy(gatewayModel('amount &gt; (('));
+    await expect(engine!.runtime.startProcessInstanceById(broken, { variables: { amount: integer(1) } })).rejects.toMatchObject({
+      name: 'ScriptCompilationException',
+      message: expect.stringMatching(/^Unable to compile script: SyntaxError: /),
+    });
     await engine!.close();
     const off = await deploy(gatewayModel('amount > 10'), false);
     await expect(engine!.runtime.startProcessInstanceById(off, { variables: { amount: integer(1) } })).rejects.toThrow(

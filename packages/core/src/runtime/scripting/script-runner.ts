@@ -25,6 +25,11 @@ export class ScriptEvaluationError extends Error {
   }
 }
 
+/** A script that cannot even be compiled (a syntax error). */
+export class ScriptCompilationError extends ScriptEvaluationError {
+  override readonly name: string = 'ScriptCompilationError';
+}
+
 const JAVASCRIPT_FORMATS = new Set(['javascript', 'js', 'ecmascript']);
 
 /** True for the script formats this runner executes: javascript, js, ecmascript (any case, so Camunda's 'JavaScript' too). */
@@ -78,7 +83,7 @@ function compile(source: string): vm.Script {
       },
     });
   } catch (error) {
-    throw new ScriptEvaluationError(describe(error), { cause: error });
+    throw new ScriptCompilationError(describe(error), { cause: error });
   }
   if (compiled.size >= MAX_CACHED_SCRIPTS) compiled.delete(compiled.keys().next().value as string);
   compiled.set(source, script);
