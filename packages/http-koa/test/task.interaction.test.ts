@@ -68,6 +68,30 @@ describe('the Task group', () => {
   });
   afterEach(async () => rest.close());
 
+  it("shows the task's state: Created until its first update, then Updated (not in HAL, as Camunda's HalTask)", async () => {
+    const created = await rest.request('GET', `/task/${taskId}`);
+    await rest.request('POST', `/task/${taskId}/claim`, { json: { userId: 'mary' } });
+    const updated = await rest.request('GET', `/task/${taskId}`);
+    // The 7.22 document lists only the JSON variant of this resource.
+    const halResponse = await rest.request('GET', `/task/${taskId}`, { headers: { accept: 'application/hal+json' }, outsideContract: true });
+    const hal = Buffer.isBuffer(halResponse.body) ? JSON.parse(halResponse.body.toString('utf8')) : halResponse.body;
+
+    expect([created.body.taskState, created.body.lastUpdated]).toEqual(['Created', null]);
+    expect([updated.body.taskState, updated.body.lastUpdated]).toEqual(['Updated', expect.any(String)]);
+    expect(hal).not.toHaveProperty('taskState');
+    expect(hal).toMatchObject({ id: taskId, assignee: 'mary', _links: { processDefinition: expect.any(Object) }, _embedded: { processDefinition: [expect.objectContaining({ key: 'review' })] } });
+    expect(halResponse.headers.get('content-type')).toMatch(/^application\/hal\+json/);
+  });
+
+  it('tells whether the task has comments and attachments when asked', async () => {
+    await rest.request('POST', `/task/${taskId}/comment/create`, { json: { message: 'looks fine' } });
+    const plain = await rest.request('GET', `/task/${taskId}`);
+    const withInfo = await rest.request('GET', `/task/${taskId}`, { query: { withCommentAttachmentInfo: 'true' } });
+
+    expect(plain.body).not.toHaveProperty('comment');
+    expect(withInfo.body).toMatchObject({ id: taskId, comment: true, attachment: false });
+  });
+
   describe('variables', () => {
     it('shows the variables of both scopes, and the task-local ones only under localVariables', async () => {
       const put = await rest.request('PUT', `/task/${taskId}/localVariables/note`, { json: { value: 'local', type: 'String' } });

@@ -52,9 +52,9 @@ function sortedEmbedded(entries: Record<string, unknown[]>): Record<string, unkn
   return Object.fromEntries(names.map((name) => [name, entries[name]]));
 }
 
-/** HalTask.fromTask: the TaskDto's fields (no lastUpdated) with links to what the task names; every caller's query initializes form keys. */
+/** HalTask.fromTask: the TaskDto's fields (no lastUpdated, no taskState) with links to what the task names; every caller's query initializes form keys. */
 function halTask(task: Task): HalResource {
-  const { lastUpdated: _lastUpdated, ...fields } = toTaskDto(task);
+  const { lastUpdated: _lastUpdated, taskState: _taskState, ...fields } = toTaskDto(task);
   return {
     _links: links({
       self: path('/task', task.id),

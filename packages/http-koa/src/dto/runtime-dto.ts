@@ -75,6 +75,9 @@ export function toTaskDto(task: Task) {
     formKey: task.formKey,
     camundaFormRef: toCamundaFormRefDto(task.camundaFormRef),
     tenantId: task.tenantId,
+    // Camunda's TaskEntity moves from Created to Updated at its first update event, when lastUpdated is stamped;
+    // its TaskDto sends the state though the 7.22 OpenAPI document leaves it out.
+    taskState: task.lastUpdated ? 'Updated' : 'Created',
   };
 }
 

@@ -12,7 +12,7 @@ import { countCriteria, parseBodyQuery, parseListQuery, parsePage, orQueriesFrom
 import { baseUrlOf, type RestContext } from './context.js';
 import { variableRoutes } from './variable-routes.js';
 import { COMPARISONS, variableCriteria, variableRule } from '../query/variable-criteria.js';
-import { halTaskList, sendHal, taskListVariant } from '../dto/hal.js';
+import { halTaskList, halTaskWithLinks, sendHal, taskListVariant } from '../dto/hal.js';
 
 const TASK_QUERY: QuerySpec = {
   params: {
@@ -202,10 +202,16 @@ export function taskRoutes(router: Router, rest: RestContext): void {
     ctx.status = 204;
   });
 
+  // Camunda's TaskResourceImpl.getTask: JSON or (Tasklist's) HAL, by the Accept header; withCommentAttachmentInfo
+  // (a query parameter the 7.22 document leaves out) adds whether the task has comments and attachments.
   router.get('/task/:id', async (ctx) => {
-    const task = await engine.task.getTask(ctx.params.id);
+    const variant = taskListVariant(ctx);
+    const task = jaxRsFlag(ctx.query, 'withCommentAttachmentInfo', false)
+      ? ((await engine.task.findTasks({ taskId: ctx.params.id, withCommentAttachmentInfo: true }))[0] ?? null)
+      : await engine.task.getTask(ctx.params.id);
     if (!task) throw new InvalidRequestException(404, `No matching task with id ${ctx.params.id}`);
-    ctx.body = toTaskDto(task);
+    if (variant === 'hal') sendHal(ctx, await halTaskWithLinks(engine, task));
+    else ctx.body = listDto(task);
   });
 
   // Camunda's TaskResourceImpl.updateTask: the task as the caller may read it, then every field of the body.

@@ -24,8 +24,9 @@ const QUIRK_PROPERTIES = new Set(['\u0435lementIds', '@class']);
 // ExceptionDto (`code: number`) does not allow; the real behaviour wins, so the check accepts null.
 for (const name of ['ExceptionDto']) contract.components.schemas[name].properties.code.nullable = true;
 // Camunda's AuthorizationExceptionDto still sends the deprecated single-permission fields (facts §1.3).
-// Camunda's HistoricTaskInstanceDto sends the task's state (Created, Updated, Completed, Deleted), which the document leaves out.
+// Camunda's TaskDto and HistoricTaskInstanceDto send the task's state (Created, Updated, Completed, Deleted), which the document leaves out.
 contract.components.schemas.HistoricTaskInstanceDto.properties.taskState = { type: 'string', nullable: true };
+contract.components.schemas.TaskDto.properties.taskState = { type: 'string', nullable: true };
 contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
   ...contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties,
   resourceName: { type: 'string', nullable: true },
