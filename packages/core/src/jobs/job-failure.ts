@@ -2,6 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
 import { retryDueDate, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
+import { failedActivityOf } from '../runtime/failed-activity.js';
 import { JobLog } from '../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 
@@ -31,12 +32,14 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
     }
   }
   const retries = Math.max(0, retriesBefore - 1);
-  // Camunda's failedActivityId: where the job failed, here the job's activity.
-  await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId: job.failedActivityId ?? job.activityId });
+  // Camunda's failedActivityId, set anew at each failure: the activity the failing step ran at (an
+  // asynchronous continuation may have gone on past the job's own), else the job's activity.
+  const failedActivityId = failedActivityOf(error) ?? job.activityId;
+  await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId });
   // Camunda's FailedJobListener logs the failure before its retry command runs: the retries and due date the attempt had.
-  JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, failedActivityId: job.failedActivityId ?? job.activityId });
+  JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, failedActivityId });
   if (retries === 0) {
-    await openFailedJobIncident(ctx, job, message);
+    await openFailedJobIncident(ctx, { ...job, failedActivityId }, message);
     await announceBatchJobChange(ctx, job);
   }
 }

@@ -25,6 +25,7 @@ import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 import { JobLog } from '../history/job-log.js';
 import { jobsDeleted } from '../jobs/job-failure.js';
 import { engineFunctions } from './expressions/engine-functions.js';
+import { noteFailedActivity } from './failed-activity.js';
 import { removeLoggedWorkOf } from '../history/cancelled-work-log.js';
 import { ExternalTaskLog } from '../history/external-task-log.js';
 import { removeSubTasksOf } from '../services/task/task-removal.js';
@@ -209,7 +210,9 @@ export class ProcessRunner {
           if (this.tree.executions.has(step.execution.id)) await step.run();
         } catch (error) {
           // A listener's BPMN error was thrown on already: the rest of that step does not happen.
-          if (!(error instanceof FlowInterrupted)) throw error;
+          if (error instanceof FlowInterrupted) continue;
+          noteFailedActivity(error, step.execution.activityId);
+          throw error;
         }
       }
       await this.prune();

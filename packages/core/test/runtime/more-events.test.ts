@@ -90,6 +90,12 @@ const DATED_TIMERS = wrap(
    <bpmn:boundaryEvent id="nag" attachedToRef="wait" cancelActivity="false"><bpmn:timerEventDefinition><bpmn:timeCycle>\${when}</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:boundaryEvent>
    ${flow('f4', 'nag', 'nagEnd')}<bpmn:endEvent id="nagEnd" />`,
 );
+/** An asynchronous task that succeeds, then one that fails in the same job. */
+const FAILING_AFTER_ASYNC = wrap(
+  'failingAfterAsync',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'prepare')}<bpmn:serviceTask id="prepare" camunda:asyncBefore="true" camunda:expression="\${true}" />
+   ${flow('f2', 'prepare', 'charge')}<bpmn:serviceTask id="charge" camunda:class="com.example.Missing" />${flow('f3', 'charge', 'end')}<bpmn:endEvent id="end" />`,
+);
 const PARENT = wrap(
   'parent',
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
@@ -625,6 +631,22 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await keys(engine, instance.id)).toEqual(['other']);
     expect(await engine.management.findIncidents()).toEqual([]);
     expect(await engine.history.incidents.find({ processInstanceId: instance.id })).toMatchObject([{ deleted: true, endTime: expect.any(Date) }]);
+  });
+
+  it('names the activity a job failed at, past its own, on the job, its log and its incident', async () => {
+    const engine = await engineWith(FAILING_AFTER_ASYNC);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'failingAfterAsync' });
+    const instance = await engine.runtime.startProcessInstanceById(definition.id);
+    for (let i = 0; i < 3; i++) await engine.jobExecutor.runDueJobs();
+
+    const [job] = await engine.management.findJobs({ processInstanceId: instance.id });
+    const [incident] = await engine.management.findIncidents({ processInstanceId: instance.id });
+    const logs = await engine.history.logs.findJobLogs({ jobId: job.id, failureLog: true });
+
+    // Camunda's ExecuteJobsCmd: the ProcessDataContext's latest activity, not the job's own.
+    expect(job).toMatchObject({ activityId: 'prepare', failedActivityId: 'charge', retries: 0 });
+    expect(incident).toMatchObject({ activityId: 'prepare', failedActivityId: 'charge' });
+    expect(logs.map((log) => log.failedActivityId)).toEqual(['charge', 'charge', 'charge']);
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {
