@@ -185,8 +185,12 @@ export class JobExecutor {
     if (!RETRY_CYCLE_JOBS.has(job.handlerType) || !job.processDefinitionId || !job.activityId) return null;
     const definition = await ctx.processDefinitions.findById(job.processDefinitionId);
     if (!definition) return null;
-    // Camunda's DefaultFailedJobParseListener: the activity's own cycle, else the engine's.
-    let text = (await this.models.get(ctx, definition)).activity(scopeElementId(job.activityId))?.failedJobRetryTimeCycle ?? ctx.config.failedJobRetryTimeCycle;
+    // Camunda's DefaultFailedJobParseListener: the activity's own cycle, else the engine's; of a
+    // multi-instance activity, the element's is its body's and the loop characteristics' the inner activity's.
+    const elementId = scopeElementId(job.activityId);
+    const element = (await this.models.get(ctx, definition)).activity(elementId);
+    const declared = element?.multiInstance && elementId === job.activityId ? element.multiInstance.failedJobRetryTimeCycle : element?.failedJobRetryTimeCycle;
+    let text = declared ?? ctx.config.failedJobRetryTimeCycle;
     for (let depth = 0; text !== null && startsAsExpression(text); depth++) {
       text = depth < 8 ? await this.evaluateRetryCycle(ctx, job, text) : null;
     }

@@ -191,6 +191,7 @@ describe('ProcessModel process attributes and camunda extensions', () => {
       elementVariable: 'customer',
       completionCondition: '${nrOfCompletedInstances == 2}',
       camunda: { collection: '${customers}', elementVariable: 'customer' },
+      failedJobRetryTimeCycle: null,
     });
     expect(send.extensions.map((extension) => (extension as { $type: string }).$type)).toEqual([
       'camunda:FailedJobRetryTimeCycle',

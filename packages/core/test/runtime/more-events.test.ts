@@ -774,6 +774,33 @@ describe('engine-wide job settings', () => {
     ]);
   });
 
+  it("retries a multi-instance activity's body by the element's cycle, its inner activity by the loop characteristics' one", async () => {
+    const cycle = (text: string) => `<bpmn:extensionElements><camunda:failedJobRetryTimeCycle>${text}</camunda:failedJobRetryTimeCycle></bpmn:extensionElements>`;
+    const multiInstance = (key: string, bodyAsync: boolean) =>
+      wrap(
+        key,
+        `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}
+         <bpmn:serviceTask id="call" camunda:asyncBefore="${bodyAsync}" camunda:expression="\${nobody.call()}">${cycle('R9/PT9M')}
+           <bpmn:multiInstanceLoopCharacteristics camunda:asyncBefore="${!bodyAsync}">${cycle('R5/PT5M')}<bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics>
+         </bpmn:serviceTask>${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
+      );
+    const engine = await deployed({}, multiInstance('inner', false));
+    await engine.deployment.deploy({ resources: [{ name: 'body.bpmn', bytes: Buffer.from(multiInstance('body', true)) }] });
+    for (const key of ['inner', 'body']) {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      await engine.runtime.startProcessInstanceById(definition!.id);
+    }
+    await engine.jobExecutor.runDueJobs();
+    const jobs = await engine.management.findJobs({});
+    const now = engine.clock.now().getTime();
+    // The body's job goes on to the inner activities, whose failure is the body job's (its cycle); the inner jobs their own.
+    expect(jobs.map((job) => [job.processDefinitionKey, job.activityId, job.retries, (job.dueDate!.getTime() - now) / 60_000]).sort()).toEqual([
+      ['body', 'call#multiInstanceBody', 8, 9],
+      ['inner', 'call', 4, 5],
+      ['inner', 'call', 4, 5],
+    ]);
+  });
+
   it.each([
     [false, 10],
     [true, 30],

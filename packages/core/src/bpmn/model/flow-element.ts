@@ -133,6 +133,8 @@ export interface MultiInstanceModel {
   readonly elementVariable: string | null;
   readonly completionCondition: string | null;
   readonly camunda: CamundaAttributes;
+  /** The camunda:failedJobRetryTimeCycle of the loop characteristics: the inner activity's jobs' (the element's own is the body's). */
+  readonly failedJobRetryTimeCycle: string | null;
 }
 
 /** One flow node (activity, event or gateway) of a process, at any depth. */

@@ -184,5 +184,6 @@ export function multiInstanceOf(node: ModdleElement, references: UnresolvedRefer
     elementVariable: inputDataItem ? stringOrNull(inputDataItem.name) : stringOrNull(loop.elementVariable),
     completionCondition: expressionText(loop.completionCondition),
     camunda: camundaAttributes(loop),
+    failedJobRetryTimeCycle: failedJobRetryTimeCycleOf(loop),
   });
 }
