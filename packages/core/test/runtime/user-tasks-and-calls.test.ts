@@ -35,6 +35,21 @@ describe('user tasks and call activities as Camunda', () => {
 
     await expect(start('tasked', { due: string('tomorrow'), p: double(1), what: string('') })).rejects.toThrow("ENGINE-04027 Exception while resolving duedate 'tomorrow'");
     await expect(start('tasked', { due: string('2026-12-24T10:00:00Z'), p: string('high'), what: string('') })).rejects.toThrow('Priority does not resolve to a number: high');
+    // Integer.parseInt: beyond an int fails; Number.intValue(): a long keeps its low 32 bits, a double (with a fraction) saturates.
+    await expect(start('tasked', { due: string('P1D'), p: string('2147483648'), what: string('') })).rejects.toThrow('Priority does not resolve to a number: 2147483648');
+    const priorities = [];
+    for (const p of [{ type: 'long' as const, value: 3_000_000_000, valueInfo: {} }, double(3_500_000_000.5), double(-7.9)]) {
+      const started = await start('tasked', { due: string('P1D'), p, what: string('') });
+      priorities.push((await engine!.task.findTasks({ processInstanceId: started.id }))[0]!.priority);
+    }
+    expect(priorities).toEqual([-1_294_967_296, 2_147_483_647, -7]);
+  });
+
+  it('refuses an assignee expression that gives no text, as Camunda casts it', async () => {
+    await deploy(taskModel('camunda:assignee="${who}"'));
+    await expect(start('tasked', { who: double(42) })).rejects.toThrow('Assignee expression does not resolve to a String: ${who}');
+    const { id } = await start('tasked', { who: string('mary') });
+    expect((await engine!.task.findTasks({ processInstanceId: id }))[0]!.assignee).toBe('mary');
   });
 
   it('keeps a form key as written and evaluates it when the task is read, as Camunda\'s initializeFormKeys', async () => {

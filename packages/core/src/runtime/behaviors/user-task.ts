@@ -11,6 +11,7 @@ import { ListenerTaskLinks } from '../task-links.js';
 import { completeProcessTask } from '../task-completion.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
+import { javaInteger } from '../../services/process-definition/start-form.js';
 import { addDuration, parseDateTime, parseDuration } from '../timers/iso8601.js';
 
 /** Creates a task for a person (assignee, candidates, form key, dates, priority) and waits for its completion. */
@@ -71,11 +72,13 @@ export const userTask: ActivityBehavior = {
   },
 };
 
+/** Camunda's TaskDecorator.initializeTaskAssignee: the expression's String (a cast: anything else fails). */
 function optionalText(runner: ProcessRunner, execution: Execution, raw: unknown): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return null;
-  return Array.isArray(value) ? value.join(',') : String(value);
+  if (typeof value !== 'string') throw new ProcessEngineException(`Assignee expression does not resolve to a String: ${String(raw)}`);
+  return value;
 }
 
 /**
@@ -101,10 +104,14 @@ function priorityOf(runner: ProcessRunner, execution: Execution, element: FlowEl
   if (raw === undefined || raw === null || raw === '') return TASK_PRIORITY_NORMAL;
   const value = runner.evaluate(execution, String(raw));
   if (value === null || value === undefined) return TASK_PRIORITY_NORMAL;
-  if (typeof value === 'number') return Math.trunc(value);
+  // Number.intValue(): an integral number keeps its low 32 bits (a Long's), a fraction truncates, saturating (a Double's).
+  if (typeof value === 'number') return Number.isInteger(value) ? value | 0 : Math.max(-2147483648, Math.min(2147483647, Math.trunc(value)) || 0);
   if (typeof value === 'string') {
-    if (!/^[+-]?\d+$/.test(value)) throw new ProcessEngineException(`Priority does not resolve to a number: ${value}`);
-    return Number.parseInt(value, 10);
+    try {
+      return javaInteger(value);
+    } catch (error) {
+      throw new ProcessEngineException(`Priority does not resolve to a number: ${value}`, { cause: error });
+    }
   }
   throw new ProcessEngineException(`Priority expression does not resolve to a number: ${String(raw)}`);
 }
