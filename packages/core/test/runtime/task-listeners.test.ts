@@ -137,6 +137,23 @@ describe('task listeners', () => {
     expect((await engine.runtime.getVariables(id)).assignedTo?.value).toBeNull();
   });
 
+  it('runs assignment listeners after an update listener reassigned the task, and the history follows', async () => {
+    engine.delegates.registerClass('com.acme.Reassign', (task) => (task as unknown as { setAssignee(id: string): void }).setAssignee('bob'));
+    const model = MODEL.replace('id="approval"', 'id="reassigning"').replace('class="com.acme.OnUpdate"', 'class="com.acme.Reassign"');
+    await engine.deployment.deploy({ resources: [{ name: 'reassigning.bpmn', bytes: Buffer.from(model) }] });
+    const definition = await engine.processDefinition.findLatestByKey('reassigning');
+    const { id } = await engine.runtime.startProcessInstanceById(definition!.id, { variables: { amount: { type: 'integer' as const, value: 10, valueInfo: {} } } });
+    const [task] = await engine.task.findTasks({ processInstanceId: id });
+
+    await engine.task.createComment(task.id, 'please take it');
+
+    const [activity] = await engine.history.findHistoricActivityInstances({ processInstanceId: id, activityId: 'approve' });
+    expect((await engine.task.getTask(task.id))?.assignee).toBe('bob');
+    // Camunda's triggerUpdateEvent: fireEvent(update) && fireAssignmentEvent(), which sees the listener's setAssignee.
+    expect((await engine.runtime.getVariables(id)).assignedTo?.value).toBe('bob');
+    expect(activity.assignee).toBe('bob');
+  });
+
   it('runs a timeout listener when its timer fires (here a cycle of two), and removes its timer with the task', async () => {
     const reminders: string[] = [];
     engine.delegates.registerClass('com.acme.Remind', (task) => {

@@ -967,13 +967,20 @@ async function taskUpdated(ctx: CommandContext, env: RuntimeEnvironment, updated
   if (!runner || !execution) return;
   const changed = { ...task };
   let completing = false;
+  let reassigned = false;
+  let assigneeAfterUpdate = task.assignee;
   const threw = await listenersThrewBpmnError(ctx, runner, execution, async () => {
     completing = await fireTaskListeners(runner, execution, element, 'update', changed);
-    if (assigneeChanged) completing = (await fireTaskListeners(runner, execution, element, 'assignment', changed)) || completing;
+    // Camunda's fireAssignmentEvent reads the task's property changes: an update listener's setAssignee counts too.
+    assigneeAfterUpdate = changed.assignee;
+    reassigned = assigneeAfterUpdate !== task.assignee;
+    if (assigneeChanged || reassigned) completing = (await fireTaskListeners(runner, execution, element, 'assignment', changed)) || completing;
   });
   if (threw) return;
   const changes = listenerChanges(task, changed);
   if (changes) await updateTask(ctx, task, changes);
+  // The built-in assignment listener (history's activity instance) sees the assignee the update listeners left.
+  if (reassigned) await HistoryWriter.taskAssigned(ctx, task.activityInstanceId, assigneeAfterUpdate);
   // A listener called task.complete().
   if (completing) await completeProcessTask(runner, execution, element, { ...task, ...changes });
   await completeRun(ctx, runner);
