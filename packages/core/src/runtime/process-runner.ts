@@ -103,6 +103,12 @@ const isFlowContainer = (element: FlowElementModel) => element.type === 'bpmn:Su
  */
 export class ProcessRunner {
   private readonly agenda: Step[] = [];
+  /**
+   * Non-interrupting conditional event sub-process starts that held while their scope execution was
+   * still moving (steps of its own pending): they fire once it waits or ends (Camunda dispatches the
+   * variable event after the current operation, the scope's path then handed to a concurrent child).
+   */
+  private heldTriggers: Step[] = [];
   /** Whether this command ended the process instance. */
   ended = false;
   /** The root's variables when the instance ended (a call activity's output reads them). */
@@ -204,7 +210,11 @@ export class ProcessRunner {
           await this.evaluateConditionalEvents(changes);
         }
         const step = this.agenda.shift();
-        if (!step) break;
+        if (!step) {
+          if (this.heldTriggers.length === 0) break;
+          this.agenda.push(...this.heldTriggers.splice(0));
+          continue;
+        }
         this.queuedByStep = 0;
         try {
           if (this.tree.executions.has(step.execution.id)) await step.run();
@@ -280,7 +290,10 @@ export class ProcessRunner {
             (definition.variableEvents.length === 0 || definition.variableEvents.includes(change.event)) &&
             this.isWithin(execution, change.executionId),
       );
-      if (reached && (await this.conditionHoldsIfDefined(execution, definition))) due.push({ execution, run: () => this.triggerNow(execution, event.id) });
+      if (!reached || !(await this.conditionHoldsIfDefined(execution, definition))) continue;
+      const trigger = { execution, run: () => this.triggerNow(execution, event.id) };
+      const expandsMovingScope = event.type === 'bpmn:StartEvent' && !event.isInterrupting && this.agenda.some((step) => step.execution === execution);
+      (expandsMovingScope ? this.heldTriggers : due).push(trigger);
     }
     this.agenda.unshift(...due);
   }
@@ -960,6 +973,13 @@ export class ProcessRunner {
 
   /** The content of a scope ended: the instance ends, a sub-process completes, a task scope's path ends. */
   private async scopeDone(scope: Execution): Promise<void> {
+    // A held event sub-process start keeps the scope: it fires now, and the scope ends after it.
+    const held = this.heldTriggers.filter((step) => step.execution === scope);
+    if (held.length > 0) {
+      this.heldTriggers = this.heldTriggers.filter((step) => step.execution !== scope);
+      this.agenda.unshift(...held);
+      return;
+    }
     if (scope.parentId === null) return this.finishInstance();
     const activity = this.model.activity(scope.scopeActivityId ?? '');
     if (activity && isFlowContainer(activity)) {

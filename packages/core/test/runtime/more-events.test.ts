@@ -96,6 +96,22 @@ const FAILING_AFTER_ASYNC = wrap(
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'prepare')}<bpmn:serviceTask id="prepare" camunda:asyncBefore="true" camunda:expression="\${true}" />
    ${flow('f2', 'prepare', 'charge')}<bpmn:serviceTask id="charge" camunda:class="com.example.Missing" />${flow('f3', 'charge', 'end')}<bpmn:endEvent id="end" />`,
 );
+const CONDITIONAL_SUB_PROCESS = `<bpmn:subProcess id="esp" triggeredByEvent="true">
+  <bpmn:startEvent id="es" isInterrupting="false"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">\${y == 1}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:startEvent>
+  ${flow('e1', 'es', 'inEsp')}<bpmn:userTask id="inEsp" /></bpmn:subProcess>`;
+const SETS_Y = `<bpmn:serviceTask id="setter" camunda:expression="\${execution.setVariable('y', 1)}" />`;
+const CONDITION_AT_START = wrap(
+  'conditionAtStart',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'c')}
+   <bpmn:intermediateCatchEvent id="c"><bpmn:conditionalEventDefinition><bpmn:condition xsi:type="bpmn:tFormalExpression">\${x == 1}</bpmn:condition></bpmn:conditionalEventDefinition></bpmn:intermediateCatchEvent>
+   ${flow('f2', 'c', 'after')}<bpmn:userTask id="after" />${CONDITIONAL_SUB_PROCESS}`,
+);
+const CONDITION_MID_RUN = wrap(
+  'conditionMidRun',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'first')}<bpmn:userTask id="first" />${flow('f2', 'first', 'setter')}${SETS_Y}
+   ${flow('f3', 'setter', 'after')}<bpmn:userTask id="after" />${CONDITIONAL_SUB_PROCESS}`,
+);
+const CONDITION_THEN_END = wrap('conditionThenEnd', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'setter')}${SETS_Y}${flow('f2', 'setter', 'end')}<bpmn:endEvent id="end" />${CONDITIONAL_SUB_PROCESS}`);
 const PARENT = wrap(
   'parent',
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'call')}<bpmn:callActivity id="call" calledElement="failingChild" />${flow('f2', 'call', 'end')}<bpmn:endEvent id="end" />`,
@@ -647,6 +663,31 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(job).toMatchObject({ activityId: 'prepare', failedActivityId: 'charge', retries: 0 });
     expect(incident).toMatchObject({ activityId: 'prepare', failedActivityId: 'charge' });
     expect(logs.map((log) => log.failedActivityId)).toEqual(['charge', 'charge', 'charge']);
+  });
+
+  it('starts a non-interrupting conditional event sub-process while its scope still moves, once that path waits or ends', async () => {
+    const engine = await engineWith(CONDITION_AT_START, CONDITION_MID_RUN, CONDITION_THEN_END);
+    const start = async (key: string, variables = {}) => {
+      const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
+      return (await engine.runtime.startProcessInstanceById(definition.id, { variables })).id;
+    };
+    const one = { type: 'integer' as const, value: 1, valueInfo: {} };
+
+    const atStart = await start('conditionAtStart', { y: one });
+    const waiting = await keys(engine, atStart);
+    await engine.runtime.modifyVariables(atStart, { x: one });
+    const midRun = await start('conditionMidRun');
+    await engine.task.complete((await engine.task.findTasks({ processInstanceId: midRun }))[0].id);
+    const thenEnd = await start('conditionThenEnd');
+    const keptBySubProcess = await keys(engine, thenEnd);
+    await engine.task.complete((await engine.task.findTasks({ processInstanceId: thenEnd }))[0].id);
+
+    expect(waiting).toEqual(['inEsp']);
+    // x's change passes the catch event, and (y still 1) starts the event sub-process again, as in Camunda.
+    expect(await keys(engine, atStart)).toEqual(['after', 'inEsp', 'inEsp']);
+    expect(await keys(engine, midRun)).toEqual(['after', 'inEsp']);
+    expect(keptBySubProcess).toEqual(['inEsp']);
+    expect((await engine.history.findHistoricProcessInstances({ processInstanceId: thenEnd }))[0].state).toBe('COMPLETED');
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {

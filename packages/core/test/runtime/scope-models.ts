@@ -197,7 +197,7 @@ export const sequentialMiModel = wrap(
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'step')}
    <bpmn:subProcess id="step">
      <bpmn:multiInstanceLoopCharacteristics isSequential="true"><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics>
-     <bpmn:startEvent id="stepStart" />${flow('s1', 'stepStart', 'work')}<bpmn:userTask id="work" camunda:assignee="\${loopCounter}" />${flow('s2', 'work', 'stepEnd')}<bpmn:endEvent id="stepEnd" />
+     <bpmn:startEvent id="stepStart" />${flow('s1', 'stepStart', 'work')}<bpmn:userTask id="work" camunda:assignee="user\${loopCounter}" />${flow('s2', 'work', 'stepEnd')}<bpmn:endEvent id="stepEnd" />
    </bpmn:subProcess>
    ${flow('f2', 'step', 'end')}<bpmn:endEvent id="end" />`,
 );

@@ -372,7 +372,7 @@ describe.each(testStoreConfigs())('scopes, events and jobs on $name', (testStore
       await engine.task.complete(tasks[0].id);
     }
 
-    expect(assignees).toEqual(['0', '1', '2']);
+    expect(assignees).toEqual(['user0', 'user1', 'user2']);
     expect(await engine.runtime.countProcessInstances()).toBe(0);
   });
 
