@@ -33,12 +33,17 @@ describe('POST /process-definition/…/start', () => {
     const byId = await start(`/process-definition/${definitionId}/start`, { businessKey: 'b1', variables: { amount: { value: 500, type: 'Integer' } } });
     const byKey = await start('/process-definition/key/approval/start', { variables: { amount: { value: '5', type: 'Long' } } });
     const noTenant = await start('/process-definition/key/approval/tenant-id/acme/start', {});
+    // Jackson binds a number to the String field as its text.
+    const numberKey = await start(`/process-definition/${definitionId}/start`, { businessKey: 5, variables: { amount: { value: 500, type: 'Integer' } } });
+    const objectKey = await start(`/process-definition/${definitionId}/start`, { businessKey: { no: 1 } });
 
     expect(byId.status).toBe(200);
     expect(byId.body).toMatchObject({ definitionId, businessKey: 'b1', ended: false, suspended: false, tenantId: null });
     expect(byId.body.links).toEqual([{ method: 'GET', href: `${rest.url}/process-instance/${byId.body.id}`, rel: 'self' }]);
     expect(byKey.body.ended).toBe(true);
     expect(noTenant.status).toBe(404);
+    expect(numberKey.body.businessKey).toBe('5');
+    expect(objectKey.body).toEqual({ type: 'InvalidRequestException', message: '', code: null });
   });
 
   it('returns the variables when asked', async () => {

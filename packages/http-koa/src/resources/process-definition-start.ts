@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { AuthorizationException, ProcessEngineException, type ModificationInstruction } from '@trellis/core';
 import { instructionsFromDto } from '../dto/instructions.js';
-import { readJsonBody, flag } from '../body.js';
+import { readJsonBody, flag, text } from '../body.js';
 import { selfLink } from '../dto/links.js';
 import { toProcessInstanceDto } from '../dto/runtime-dto.js';
 import { variablesFromDto, variablesToDto } from '../dto/variables-map.js';
@@ -19,6 +19,8 @@ export function processDefinitionStartRoutes(router: Router, rest: RestContext):
     router.post(path, async (ctx) => {
       const id = await resolveDefinitionId(rest, ctx);
       const body = ((await readJsonBody(ctx, rest.bodyLimit, { optional: true })) ?? {}) as Record<string, unknown>;
+      // Bound with the body, as Jackson binds StartProcessInstanceDto's String (a number is its text).
+      const businessKey = text(body.businessKey);
       const prefix = `Cannot instantiate process definition ${id}`;
       // Camunda's order: the variables, then each instruction (its own check first); a bad one is a
       // 400 with the prefix before its message.
@@ -30,7 +32,6 @@ export function processDefinitionStartRoutes(router: Router, rest: RestContext):
         if (!(error instanceof InvalidRequestException)) throw error;
         throw new InvalidRequestException(error.status, `${prefix}: ${error.message}`);
       }
-      const businessKey = typeof body.businessKey === 'string' ? body.businessKey : null;
       const skips = { skipCustomListeners: flag(body.skipCustomListeners), skipIoMappings: flag(body.skipIoMappings) };
       try {
         const instance = await rest.engine.runtime.startProcessInstanceById(id, { businessKey, variables, startInstructions, ...skips });
