@@ -294,6 +294,42 @@ describe('DELETE /process-definition', () => {
     expect(unknown.body.message).toBe("No process definition found with id 'nope': processDefinition is null");
   });
 
+  it('cascades to the instances as deletions do: called instances go too, end listeners run unless skipped', async () => {
+    const model = (key: string, body: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d_${key}" targetNamespace="http://trellis.test">
+  <bpmn:process id="${key}" isExecutable="true" camunda:historyTimeToLive="5">${body}</bpmn:process>
+</bpmn:definitions>`;
+    const child = model('cascadeChild', `<bpmn:startEvent id="s" /><bpmn:sequenceFlow id="c1" sourceRef="s" targetRef="wait" />
+      <bpmn:userTask id="wait"><bpmn:extensionElements><camunda:executionListener event="end" class="com.acme.Note" /></bpmn:extensionElements></bpmn:userTask>`);
+    const parent = model('cascadeParent', `<bpmn:startEvent id="s" /><bpmn:sequenceFlow id="p1" sourceRef="s" targetRef="call" /><bpmn:callActivity id="call" calledElement="cascadeChild" />`);
+    let ended = 0;
+    rest.engine.delegates.registerClass('com.acme.Note', () => void ended++);
+    await deploy('cascadeChild', { xml: child });
+    const parentDefinition = await deploy('cascadeParent', { xml: parent });
+    const children = async () => rest.engine.runtime.findProcessInstances({ processDefinitionKey: 'cascadeChild' });
+    const startParent = async () => (await rest.request('POST', `/process-definition/${parentDefinition.id}/start`, { json: {} })).body.id as string;
+    await startParent();
+    const [firstChild] = await children();
+    await startParent();
+
+    const skipped = await rest.request('DELETE', `/process-definition/${parentDefinition.id}`, { query: { cascade: true, skipCustomListeners: true } });
+    const afterSkipped = ended;
+    const again = await deploy('cascadeParent', { xml: parent });
+    parentDefinition.id = again.id;
+    await startParent();
+    await rest.request('DELETE', '/process-definition/key/cascadeParent', { query: { cascade: true } });
+
+    expect(skipped.status).toBe(204);
+    expect(afterSkipped).toBe(0);
+    expect(ended).toBe(1);
+    expect(await children()).toEqual([]);
+    // Camunda's ExecutionManager.deleteProcessInstance: the called instance ends with its caller, for the same reason.
+    expect((await rest.engine.history.findHistoricProcessInstances({ processInstanceId: firstChild.id }))[0]).toMatchObject({
+      state: 'INTERNALLY_TERMINATED',
+      deleteReason: 'deleted process definition',
+    });
+  });
+
   it('deletes every version of a key, per tenant', async () => {
     await deploy('invoice');
     await deploy('invoice');

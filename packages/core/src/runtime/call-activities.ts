@@ -181,6 +181,8 @@ export async function cancelCalledInstances(runner: ProcessRunner, executionIds:
         deleteReason: null,
       };
       called.tree.history.terminate(state, deleteReason);
+      // Camunda's PvmAtomicOperationDeleteCascade hands its skip flags down to the called instance.
+      called.skips = runner.skips;
       await called.cancelInstance();
       await completeRun(runner.ctx, called);
     }

@@ -5,7 +5,7 @@ import { NotFoundException } from '../../errors/exceptions.js';
 import { deleteProcessDefinition } from '../process-definition/delete-process-definitions.js';
 import { deleteCamundaFormDefinitions } from './camunda-form-definitions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
-import type { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 
 export interface DeleteDeploymentOptions {
   cascade?: boolean;
@@ -20,7 +20,7 @@ export class DeleteDeploymentCmd implements Command<void> {
   constructor(
     private readonly deploymentId: string,
     private readonly options: DeleteDeploymentOptions = {},
-    private readonly models: Pick<ProcessModelCache, 'get'>,
+    private readonly env: RuntimeEnvironment,
   ) {}
 
   async execute(ctx: CommandContext): Promise<void> {
@@ -31,7 +31,7 @@ export class DeleteDeploymentCmd implements Command<void> {
     await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
     OperationLogEntries.deployment(ctx, 'Delete', deployment.id, null, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
-      await deleteProcessDefinition(ctx, definition, { cascade: this.options.cascade ?? false, models: this.models });
+      await deleteProcessDefinition(ctx, definition, { ...this.options, cascade: this.options.cascade ?? false, env: this.env });
     }
     await deleteCamundaFormDefinitions(ctx, deployment.id);
     await ctx.resources.deleteByDeployment(deployment.id);

@@ -8,7 +8,7 @@ import { DeleteDeploymentCmd, type DeleteDeploymentOptions } from './delete-depl
 import { DeployCmd, type DeploymentRequest, type DeploymentWithDefinitions } from './deploy-cmd.js';
 import type { Deployment, DeploymentQuery, DeploymentResource, DeploymentResourceData } from './deployment.js';
 import { RedeployCmd, type RedeployRequest } from './redeploy-cmd.js';
-import { ProcessModelCache } from '../process-definition/process-model-cache.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 
 /** Deployments and their resources (the deployment half of Camunda's RepositoryService). */
 @injectable()
@@ -18,7 +18,7 @@ export class DeploymentService {
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
     @inject(EventBus) events: EventBus,
-    @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {
     events.on('deployment.created', ({ deploymentId }) => this.registered.add(deploymentId));
     events.on('deployment.deleted', ({ deploymentId }) => this.registered.delete(deploymentId));
@@ -36,7 +36,7 @@ export class DeploymentService {
 
   /** NotFoundException when there is no such deployment. */
   deleteDeployment(deploymentId: string, options?: DeleteDeploymentOptions): Promise<void> {
-    return this.commands.execute(new DeleteDeploymentCmd(deploymentId, options, this.models));
+    return this.commands.execute(new DeleteDeploymentCmd(deploymentId, options, this.env));
   }
 
   /** The deployment, if it exists and the caller may read it. */

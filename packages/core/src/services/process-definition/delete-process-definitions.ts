@@ -2,15 +2,19 @@ import type { CommandContext } from '../../command/command-context.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ProcessDefinition } from './process-definition.js';
-import { deleteInstanceRows } from '../../persistence/repositories/instance-cleanup.js';
+import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { runnerSkips } from '../../runtime/process-runner.js';
+import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { HistoryWriter } from '../../history/history-writer.js';
 import { registerStartEventTriggers } from '../deployment/start-event-triggers.js';
-import type { ProcessModelCache } from './process-model-cache.js';
 
 export interface DeleteDefinitionOptions {
   cascade: boolean;
-  /** Where the models come from, to arm the start events of the version that becomes the latest. */
-  models: Pick<ProcessModelCache, 'get'>;
+  /** For the instances a cascade deletes: their custom listeners and input/output mappings are skipped. */
+  skipCustomListeners?: boolean;
+  skipIoMappings?: boolean;
+  /** Where the models come from: the instances deleted run in them, the version that becomes the latest gets its start events armed. */
+  env: RuntimeEnvironment;
 }
 
 /**
@@ -31,7 +35,7 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
       ),
     );
   }
-  for (const instance of instances) await removeProcessInstance(ctx, instance.id);
+  for (const instance of instances) await deleteWithDefinition(ctx, options, instance.id);
   // Camunda: a cascading delete takes the definition's history with it (ProcessDefinitionManager cascadeToHistory).
   if (options.cascade) await HistoryWriter.definitionDeleted(ctx, definition.id);
   await ctx.jobs.deleteByProcessDefinition(definition.id);
@@ -40,11 +44,23 @@ export async function deleteProcessDefinition(ctx: CommandContext, definition: P
   await ctx.processDefinitions.delete(definition);
   if (!wasLatest) return;
   const newLatest = await ctx.processDefinitions.findLatestByKey(definition.key, definition.tenantId);
-  if (newLatest) await registerStartEventTriggers(ctx, newLatest, await options.models.get(ctx, newLatest), null);
+  if (newLatest) await registerStartEventTriggers(ctx, newLatest, await options.env.models.get(ctx, newLatest), null);
 }
 
-/** Removes every runtime row of a process instance (no listeners run: a cascading delete). */
-export async function removeProcessInstance(ctx: CommandContext, processInstanceId: string): Promise<void> {
-  await deleteInstanceRows(ctx.trx, ctx.dialect, processInstanceId);
-  await ctx.executions.deleteProcessInstance(processInstanceId);
+/**
+ * One instance of a definition a cascade deletes (Camunda's ExecutionManager.deleteProcessInstance):
+ * cancelled as a deletion cancels it — end listeners and output mappings unless skipped, the instances
+ * it called with it — for the reason "deleted process definition"; a caller waiting on it stays as it
+ * is (only the deletion command cancels the caller's call activity). One a caller's deletion took along is gone already.
+ */
+async function deleteWithDefinition(ctx: CommandContext, options: DeleteDefinitionOptions, processInstanceId: string): Promise<void> {
+  const runner = await openInstance(ctx, options.env, processInstanceId);
+  const root = runner?.tree.root;
+  if (!runner || runner.ended || !root) return;
+  root.superExecutionId = null;
+  root.superProcessInstanceId = null;
+  runner.skips = runnerSkips(options);
+  runner.tree.history.terminate('INTERNALLY_TERMINATED', 'deleted process definition');
+  await runner.cancelInstance();
+  await completeRun(ctx, runner);
 }

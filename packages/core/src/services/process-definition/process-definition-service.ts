@@ -15,6 +15,7 @@ import {
   nullHistoryTimeToLive,
 } from './process-definition-messages.js';
 import { ProcessModelCache } from './process-model-cache.js';
+import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { findStaticCalledDefinitions, type CalledProcessDefinition } from './static-called-definitions.js';
 import {
   UpdateProcessDefinitionSuspensionStateCmd,
@@ -35,6 +36,7 @@ export class ProcessDefinitionService {
   constructor(
     @inject(CommandExecutor) private readonly commands: CommandExecutor,
     @inject(ProcessModelCache) private readonly models: ProcessModelCache,
+    @inject(RuntimeEnvironment) private readonly env: RuntimeEnvironment,
   ) {}
 
   findProcessDefinitions(query: ProcessDefinitionQuery = {}): Promise<ProcessDefinition[]> {
@@ -120,7 +122,7 @@ export class ProcessDefinitionService {
       ctx.tenantCheck.require(definition.tenantId, `delete the process definition '${id}'`);
       await ctx.authz.check(deleteDefinition(definition.key));
       OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
-      await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false, models: this.models });
+      await deleteProcessDefinition(ctx, definition, { ...options, cascade: options.cascade ?? false, env: this.env });
       ctx.afterCommit(() => this.models.evict(definition.id));
     });
   }
@@ -134,7 +136,7 @@ export class ProcessDefinitionService {
       await ctx.authz.check(deleteDefinition(key));
       for (const definition of definitions) {
         OperationLogEntries.processDefinitionDeleted(ctx, definition, options.cascade ?? false);
-        await deleteProcessDefinition(ctx, definition, { cascade: options.cascade ?? false, models: this.models });
+        await deleteProcessDefinition(ctx, definition, { ...options, cascade: options.cascade ?? false, env: this.env });
         ctx.afterCommit(() => this.models.evict(definition.id));
       }
     });
