@@ -30,6 +30,21 @@ const TASKS_XML = xml('tasks', `
     <bpmn:userTask id="approve" />
   </bpmn:subProcess>`);
 
+/** A fork into a parallel multi-instance task and two tasks meeting at a join (the quick one done, its path waiting there). */
+const SHAPES_XML = xml('shapes', `
+  <bpmn:startEvent id="start" />
+  <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+  <bpmn:parallelGateway id="fork" />
+  <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="each" />
+  <bpmn:userTask id="each"><bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:userTask>
+  <bpmn:sequenceFlow id="f3" sourceRef="fork" targetRef="quick" />
+  <bpmn:sequenceFlow id="f4" sourceRef="fork" targetRef="slow" />
+  <bpmn:userTask id="quick" />
+  <bpmn:userTask id="slow" />
+  <bpmn:sequenceFlow id="f5" sourceRef="quick" targetRef="join" />
+  <bpmn:sequenceFlow id="f6" sourceRef="slow" targetRef="join" />
+  <bpmn:parallelGateway id="join" />`);
+
 /** An async service task whose class does not exist: its job fails until its retries run out. */
 const FAILING_XML = xml('failing', `
   <bpmn:startEvent id="start" />
@@ -82,9 +97,21 @@ describe('without authorization', () => {
       expect(byId.body).toEqual([
         { '@class': ACTIVITY_CLASS, id: 'approve', instances: 3, failedJobs: 0, incidents: [] },
         { '@class': ACTIVITY_CLASS, id: 'review', instances: 3, failedJobs: 0, incidents: [] },
-        { '@class': ACTIVITY_CLASS, id: 'sub', instances: 3, failedJobs: 0, incidents: [] },
       ]);
       expect(byKey.body).toEqual(byId.body);
+    });
+
+    it('counts where instances run or wait, as Camunda counts active executions: no scopes around them, no path waiting at a join', async () => {
+      const deployed = await rest.engine.deployment.deploy({ resources: [{ name: 'shapes.bpmn', bytes: Buffer.from(SHAPES_XML) }] });
+      const definition = deployed.processDefinitions![0];
+      await rest.request('POST', `/process-definition/${definition.id}/start`, { json: {} });
+      const [quick] = await rest.engine.task.findTasks({ taskDefinitionKey: 'quick' });
+      await rest.engine.task.complete(quick.id);
+
+      const response = await rest.request('GET', `/process-definition/${definition.id}/statistics`);
+
+      // Camunda's ActivityStatisticsQueryTest: a multi-instance task counts its instances, not its body.
+      expect(response.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['each', 3], ['slow', 1]]);
     });
 
     it('counts failed jobs and incidents only when asked, incidents by type', async () => {
@@ -122,7 +149,7 @@ describe('without authorization', () => {
 
       const response = await rest.request('GET', '/process-definition/key/tasks/tenant-id/acme/statistics');
 
-      expect(response.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['approve', 1], ['review', 1], ['sub', 1]]);
+      expect(response.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['approve', 1], ['review', 1]]);
     });
 
     it('refuses incidents together with incidentsForType', async () => {
@@ -244,7 +271,7 @@ describe('with authorization', () => {
     expect(definitionOnly.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([[tasks.id, 3]]);
     expect(activitiesWithoutInstances.body).toEqual([]);
     expect(oneInstance.body[0].instances).toBe(3);
-    expect(oneInstanceActivities.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['approve', 1], ['review', 1], ['sub', 1]]);
+    expect(oneInstanceActivities.body.map((row: { id: string; instances: number }) => [row.id, row.instances])).toEqual([['approve', 1], ['review', 1]]);
     expect(allInstances.body[0].instances).toBe(3);
     expect(hiddenDefinition.status).toBe(404);
     // Activity statistics of a definition the caller may not read: Camunda's checkReadProcessDefinition.

@@ -27,41 +27,29 @@ export class StatisticsRepository {
   constructor(private readonly trx: Transaction<StoreSchema>) {}
 
   /**
-   * Per activity of one definition: the running activity instances (the process instance itself not
-   * counted) plus the executions waiting for an async continuation (transition instances).
+   * Per activity of one definition: its active executions (Camunda's selectActivityStatisticsSql):
+   * the leaves where something runs or waits, asynchronous continuations included; scopes around
+   * them (a sub-process, a multi-instance body) and paths waiting at a join are not active.
    */
   async activityCounts(
     processDefinitionId: string,
     options: { failedJobs: boolean; incidents: IncidentSelection },
     readable: InstanceReadFilter = null,
   ): Promise<GroupedCounts> {
-    let activities = this.trx
-      .selectFrom('trellis_activity_instance as a')
-      .innerJoin('trellis_execution as e', 'e.id', 'a.proc_inst_id')
-      .where('e.proc_def_id', '=', processDefinitionId)
-      .whereRef('a.id', '<>', 'a.proc_inst_id');
-    if (readable) activities = activities.where(readable('e.id', 'e.proc_def_key'));
-    const activityRows = await activities
-      .select((eb) => ['a.activity_id as groupId', eb.fn.countAll<number>().as('count')])
-      .groupBy('a.activity_id')
-      .execute();
-
-    let transitions = this.trx
+    let active = this.trx
       .selectFrom('trellis_execution as x')
       .innerJoin('trellis_execution as e', 'e.id', 'x.proc_inst_id')
       .where('x.proc_def_id', '=', processDefinitionId)
-      .where('x.activity_id', 'is not', null)
-      .where('x.activity_instance_id', 'is', null)
-      // Camunda counts active executions: an ended instance a parallel multi-instance body keeps is not one.
-      .where('x.is_active', '=', 1);
-    if (readable) transitions = transitions.where(readable('e.id', 'e.proc_def_key'));
-    const transitionRows = await transitions
+      .where('x.is_active', '=', 1)
+      .where('x.activity_id', 'is not', null);
+    if (readable) active = active.where(readable('e.id', 'e.proc_def_key'));
+    const activeRows = await active
       .select((eb) => ['x.activity_id as groupId', eb.fn.countAll<number>().as('count')])
       .groupBy('x.activity_id')
       .execute();
 
     const instances = new Map<string, number>();
-    for (const row of [...activityRows, ...transitionRows]) {
+    for (const row of activeRows) {
       if (row.groupId === null) continue;
       instances.set(row.groupId, (instances.get(row.groupId) ?? 0) + Number(row.count));
     }
