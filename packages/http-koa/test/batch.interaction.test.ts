@@ -40,6 +40,10 @@ describe('the Batch group with asynchronous migration', () => {
     expect((await rest.request('GET', '/batch/count', { query: { type: 'instance-migration' } })).body).toEqual({ count: 1 });
     expect((await rest.request('GET', '/batch/count', { query: { type: 'instance-deletion' } })).body).toEqual({ count: 0 });
     expect((await rest.request('GET', `/batch/${batchId}`)).body).toEqual(created.body);
+    // A batch's job definitions serve no process (Camunda's BatchEntity leaves those fields unset).
+    const seedDefinition = (await rest.request('GET', `/job-definition/${created.body.seedJobDefinitionId}`)).body;
+    expect(seedDefinition).toMatchObject({ processDefinitionId: null, processDefinitionKey: null, activityId: null, jobType: 'batch-seed-job', jobConfiguration: batchId });
+    expect((await rest.request('GET', '/job-definition/count', { query: { processDefinitionId: batchId } })).body).toEqual({ count: 0 });
     const statistics = await rest.request('GET', '/batch/statistics');
     expect(statistics.body).toEqual([{ ...created.body, remainingJobs: 5, completedJobs: 0, failedJobs: 0 }]);
     expect((await rest.request('GET', '/batch/statistics/count', { query: { withFailures: 'true' } })).body).toEqual({ count: 0 });

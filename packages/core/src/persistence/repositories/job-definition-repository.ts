@@ -112,11 +112,13 @@ export class JobDefinitionRepository {
 
   private remember(row: Row): JobDefinition {
     this.revisions.remember(row.id, row.rev);
+    // A batch's job definitions are stored with empty process columns (earlier versions: the batch id as definition).
+    const ofProcess = row.proc_def_key !== '';
     return {
       id: row.id,
-      processDefinitionId: row.proc_def_id,
-      processDefinitionKey: row.proc_def_key,
-      activityId: row.activity_id,
+      processDefinitionId: ofProcess ? row.proc_def_id : null,
+      processDefinitionKey: ofProcess ? row.proc_def_key : null,
+      activityId: ofProcess ? row.activity_id : null,
       jobType: row.job_type,
       jobConfiguration: row.job_configuration,
       overridingJobPriority: row.job_priority == null ? null : Number(row.job_priority),
@@ -130,9 +132,9 @@ export class JobDefinitionRepository {
 function toRow(definition: JobDefinition): Omit<JobDefinitionTable, 'rev'> {
   return {
     id: definition.id,
-    proc_def_id: definition.processDefinitionId,
-    proc_def_key: definition.processDefinitionKey,
-    activity_id: definition.activityId,
+    proc_def_id: definition.processDefinitionId ?? '',
+    proc_def_key: definition.processDefinitionKey ?? '',
+    activity_id: definition.activityId ?? '',
     job_type: definition.jobType,
     job_configuration: definition.jobConfiguration,
     job_priority: definition.overridingJobPriority,

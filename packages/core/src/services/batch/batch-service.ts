@@ -158,9 +158,9 @@ export async function createBatch(ctx: CommandContext, type: string, ids: string
     const definitionId = ctx.ids.next();
     await ctx.jobDefinitions.insert({
       id: definitionId,
-      processDefinitionId: id,
-      processDefinitionKey: '',
-      activityId: '',
+      processDefinitionId: null,
+      processDefinitionKey: null,
+      activityId: null,
       jobType,
       jobConfiguration: id,
       overridingJobPriority: null,

@@ -86,14 +86,14 @@ export class JobDefinitionService {
         await ctx.authz.check(
           { permission: 'RETRY_JOB', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
           { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
-          { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
-          { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey },
+          { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey ?? '' },
+          { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey ?? '' },
         );
       }
       const changes = [{ property: 'retries', newValue: retries }, ...(dueDate === undefined ? [] : [{ property: 'dueDate', newValue: dueDate?.getTime() ?? null }])];
       OperationLogEntries.job(ctx, 'SetJobRetries', { jobDefinitionId: id, processDefinitionId: definition?.processDefinitionId ?? null }, changes);
       if (!definition) return;
-      for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId, activityId: definition.activityId, noRetriesLeft: true })) {
+      for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId ?? undefined, activityId: definition.activityId ?? undefined, noRetriesLeft: true })) {
         if (job.jobDefinitionId !== id) continue;
         await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
         if (retries > 0) {

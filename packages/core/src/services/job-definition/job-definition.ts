@@ -4,9 +4,10 @@ import type { TenantChecked } from '../../authorization/tenant-check.js';
 /** What the engine knows about the jobs of one activity (Camunda's JobDefinitionEntity): created at deployment. */
 export interface JobDefinition {
   id: string;
-  processDefinitionId: string;
-  processDefinitionKey: string;
-  activityId: string;
+  /** The three are null for a batch's job definitions (seed, monitor, execution), which serve no process. */
+  processDefinitionId: string | null;
+  processDefinitionKey: string | null;
+  activityId: string | null;
   /** The job handler type, e.g. 'async-continuation', 'timer-transition'. */
   jobType: string;
   /** 'async-before' / 'async-after', or a timer's kind and text ('DURATION: PT5M'). */
