@@ -73,6 +73,9 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
     });
     parser.on('file', (name, stream, info) => {
       fileParts.push(parts++);
+      // Its place among the files is taken now, in part order; the bytes arrive with the stream's end.
+      const file: FormPart = { fieldName: name, fileName: info.filename, contentType: undefined, bytes: Buffer.alloc(0) };
+      form.files.push(file);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         total += chunk.length;
@@ -81,7 +84,7 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
       });
       stream.on('limit', () => fail(bodyTooLarge(limit)));
       stream.on('end', () => {
-        form.files.push({ fieldName: name, fileName: info.filename, contentType: undefined, bytes: Buffer.concat(chunks) });
+        file.bytes = Buffer.concat(chunks);
       });
     });
     parser.on('error', (error: Error) => fail(new InvalidRequestException(400, `Malformed multipart body: ${error.message}`)));

@@ -70,12 +70,6 @@ export const IncidentHistory = {
     return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted }, sqlText`proc_inst_id = ${processInstanceId} and end_time is null`)];
   },
 
-  /** A job failed again while its incident was open (Camunda's JobEntity.createFailedJobIncident): the history points at the newest failure. */
-  async failedAgain(ctx: CommandContext, incidentIds: readonly string[], historyConfiguration: string | null): Promise<void> {
-    if (incidentIds.length === 0 || !isHistoryEventProduced(ctx.config.historyLevel, 'incident-create')) return;
-    await ctx.trx.updateTable('trellis_hi_incident').set({ history_configuration: historyConfiguration }).where('id', 'in', incidentIds).execute();
-  },
-
   async annotated(ctx: CommandContext, incidentId: string, annotation: string | null): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-create')) return;
     await ctx.trx.updateTable('trellis_hi_incident').set({ annotation }).where('id', '=', incidentId).execute();

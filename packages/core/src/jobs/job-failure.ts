@@ -2,7 +2,7 @@ import type { CommandContext } from '../command/command-context.js';
 import { openIncident } from '../incidents/open-incident.js';
 import type { Job } from './job.js';
 import { retryDueDate, type RetryConfiguration } from '../runtime/timers/retry-cycle.js';
-import { failedActivityOf } from '../runtime/failed-activity.js';
+import { takeFailedActivity } from '../runtime/failed-activity.js';
 import { JobLog } from '../history/job-log.js';
 import { IncidentHistory, IncidentState } from '../history/incident-history.js';
 
@@ -34,7 +34,7 @@ export async function recordJobFailure(ctx: CommandContext, job: Job, error: unk
   const retries = Math.max(0, retriesBefore - 1);
   // Camunda's failedActivityId, set anew at each failure: the activity the failing step ran at (an
   // asynchronous continuation may have gone on past the job's own), else the job's activity.
-  const failedActivityId = failedActivityOf(error) ?? job.activityId;
+  const failedActivityId = takeFailedActivity(error) ?? job.activityId;
   await ctx.jobs.fail(job, { message, stacktrace, retries, dueDate, failedActivityId });
   // Camunda's FailedJobListener logs the failure before its retry command runs: the retries and due date the attempt had.
   JobLog.failed(ctx, { ...job, exceptionMessage: message, exceptionStacktrace: stacktrace, failedActivityId });
@@ -73,10 +73,7 @@ export async function jobsDeleted(ctx: CommandContext, jobs: readonly Job[]): Pr
 /** Opens the failedJob incident of a job out of retries, unless it has one (also used when retries are set to 0). */
 export async function openFailedJobIncident(ctx: CommandContext, job: Job, message: string): Promise<void> {
   const existing = await ctx.incidents.find({ incidentType: FAILED_JOB_INCIDENT, configuration: job.id });
-  if (existing.length > 0) {
-    await IncidentHistory.failedAgain(ctx, existing.map((incident) => incident.id), JobLog.lastFailureOf(ctx, job.id));
-    return;
-  }
+  if (existing.length > 0) return;
   await openIncident(
     ctx,
     {

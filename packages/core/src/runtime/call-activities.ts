@@ -87,6 +87,8 @@ export async function cancelCallingActivity(called: ProcessRunner, root: Executi
   const caller = await openInstance(called.ctx, called.env, root.superProcessInstanceId);
   const execution = caller?.tree.executions.get(root.superExecutionId);
   if (!caller || !execution) return;
+  // Camunda runs the caller's modification with the deletion's skip flags.
+  caller.skips = called.skips;
   await cancelActivityOfCalledInstance(caller, execution, called.tree.history.termination ?? { state: 'INTERNALLY_TERMINATED', deleteReason: null });
   await completeRun(caller.ctx, caller);
 }

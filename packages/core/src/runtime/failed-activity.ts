@@ -9,6 +9,10 @@ export function noteFailedActivity(error: unknown, activityId: string | null): v
   if (activityId !== null && typeof error === 'object' && error !== null && !failedActivities.has(error)) failedActivities.set(error, activityId);
 }
 
-export function failedActivityOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? failedActivities.get(error) : undefined;
+/** The activity noted for `error`, forgotten once read (an error object a delegate throws again belongs to its new failure). */
+export function takeFailedActivity(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const activityId = failedActivities.get(error);
+  failedActivities.delete(error);
+  return activityId;
 }

@@ -45,18 +45,22 @@ export async function modifyInstance(runner: ProcessRunner, instructions: readon
     else start(runner, instruction);
     await runner.run();
   }
-  if (nothingLeft(runner)) {
-    // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
-    await checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId);
-    runner.tree.history.terminate(cancellationSourceExternal ? 'EXTERNALLY_TERMINATED' : 'INTERNALLY_TERMINATED', null);
-    await runner.cancelInstance();
-  }
+  // Camunda's ModifyProcessInstanceCmd: instructions that leave nothing delete the instance, which needs DELETE too.
+  await endIfNothingLeft(runner, { state: cancellationSourceExternal ? 'EXTERNALLY_TERMINATED' : 'INTERNALLY_TERMINATED', deleteReason: null }, () =>
+    checkInstance(runner.ctx, 'DELETE', 'DELETE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId),
+  );
 }
 
-/** Whether the instance has nothing left running: no activity on its own execution, no paths below it. */
-function nothingLeft(runner: ProcessRunner): boolean {
+/**
+ * An instance with nothing left running (no activity on its own execution, no paths below it) ends
+ * as `termination` says (Camunda's deletePropagate), after `check` when there is one.
+ */
+async function endIfNothingLeft(runner: ProcessRunner, termination: NonNullable<InstanceHistory['termination']>, check?: () => Promise<void>): Promise<void> {
   const root = runner.tree.root;
-  return root !== undefined && root.activityId === null && runner.tree.childrenOf(root.id).length === 0;
+  if (root === undefined || root.activityId !== null || runner.tree.childrenOf(root.id).length > 0) return;
+  await check?.();
+  runner.tree.history.terminate(termination.state, termination.deleteReason);
+  await runner.cancelInstance();
 }
 
 /**
@@ -73,10 +77,7 @@ export async function cancelActivityOfCalledInstance(
   if (instanceId && caller.tree.activityInstances.has(instanceId)) await cancelActivityInstance(caller, instanceId);
   else await cancelPath(caller, execution);
   await caller.run();
-  if (nothingLeft(caller)) {
-    caller.tree.history.terminate(termination.state, termination.deleteReason);
-    await caller.cancelInstance();
-  }
+  await endIfNothingLeft(caller, termination);
 }
 
 async function cancel(runner: ProcessRunner, instruction: Extract<ModificationInstruction, { type: 'cancel' }>): Promise<void> {

@@ -421,13 +421,15 @@ export class ProcessRunner {
   /** A terminate end event: every path of the enclosing scope ends now, and so does the scope. */
   async terminate(execution: Execution): Promise<void> {
     const scope = this.scopeExecutionOf(execution);
+    // A held event sub-process start in the scope goes with it (Camunda would start it, then terminate it).
+    this.heldTriggers = this.heldTriggers.filter((step) => !this.isWithin(step.execution, scope.id));
     if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     for (const child of this.tree.childrenOf(scope.id)) await this.removeExecution(child, true);
     this.endActivityInstance(scope);
     await this.scopeDone(scope);
   }
 
-  /** Cancels every path of the instance and ends it (deletion, a terminate end event at process level). */
+  /** Cancels every path of the instance and ends it (a deletion, a modification leaving nothing): its caller's call activity is cancelled too. */
   async cancelInstance(): Promise<void> {
     const root = this.tree.root;
     if (!root) return;
@@ -1052,6 +1054,7 @@ export class ProcessRunner {
     for (const instance of [...this.tree.activityInstances.keys()]) this.tree.removeActivityInstance(instance, true);
     for (const execution of [...this.tree.executions.values()]) this.tree.remove(execution);
     this.agenda.length = 0;
+    this.heldTriggers = [];
     this.ended = true;
     await (cancelled ? cancelCallingActivity(this, root) : resumeCallingInstance(this, root));
   }

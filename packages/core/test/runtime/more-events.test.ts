@@ -111,6 +111,10 @@ const CONDITION_MID_RUN = wrap(
   `<bpmn:startEvent id="start" />${flow('f1', 'start', 'first')}<bpmn:userTask id="first" />${flow('f2', 'first', 'setter')}${SETS_Y}
    ${flow('f3', 'setter', 'after')}<bpmn:userTask id="after" />${CONDITIONAL_SUB_PROCESS}`,
 );
+const CONDITION_THEN_TERMINATE = wrap(
+  'conditionThenTerminate',
+  `<bpmn:startEvent id="start" />${flow('f1', 'start', 'setter')}${SETS_Y}${flow('f2', 'setter', 'end')}<bpmn:endEvent id="end"><bpmn:terminateEventDefinition /></bpmn:endEvent>${CONDITIONAL_SUB_PROCESS}`,
+);
 const CONDITION_THEN_END = wrap('conditionThenEnd', `<bpmn:startEvent id="start" />${flow('f1', 'start', 'setter')}${SETS_Y}${flow('f2', 'setter', 'end')}<bpmn:endEvent id="end" />${CONDITIONAL_SUB_PROCESS}`);
 const PARENT = wrap(
   'parent',
@@ -600,6 +604,26 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect((await engine.runtime.findProcessInstances()).map((instance) => instance.id)).toEqual([parallel]);
   });
 
+  it("runs the caller's cancellation with the deletion's skip flags", async () => {
+    const listening = wrap(
+      'listeningCaller',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+       ${flow('f2', 'fork', 'call')}<bpmn:callActivity id="call" calledElement="waitingChild"><bpmn:extensionElements>
+         <camunda:executionListener event="end" expression="\${execution.setVariable('callEnded', true)}" /></bpmn:extensionElements></bpmn:callActivity>
+       ${flow('f3', 'call', 'end1')}<bpmn:endEvent id="end1" />${flow('f4', 'fork', 'other')}<bpmn:userTask id="other" />`,
+    );
+    const engine = await engineWith(WAITING_CHILD, listening);
+    const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'listeningCaller' });
+    const [skipping, listened] = [(await engine.runtime.startProcessInstanceById(definition.id)).id, (await engine.runtime.startProcessInstanceById(definition.id)).id];
+    const childOf = async (superProcessInstance: string) => (await engine.runtime.findProcessInstances({ superProcessInstance }))[0].id;
+
+    await engine.runtime.deleteProcessInstance(await childOf(skipping), { skipCustomListeners: true });
+    await engine.runtime.deleteProcessInstance(await childOf(listened));
+
+    expect((await engine.runtime.getVariables(skipping)).callEnded).toBeUndefined();
+    expect((await engine.runtime.getVariables(listened)).callEnded?.value).toBe(true);
+  });
+
   it("cancels everything by the process instance's own activity instance, called instances too", async () => {
     const engine = await engineWith(WAITING_CHILD, CALLER_PARALLEL);
     const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'callerParallel' });
@@ -629,7 +653,7 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await engine.runtime.countProcessInstances()).toBe(0);
   });
 
-  it("deletes a failed job's incident with the job when a modification cancels its activity, and points the incident's history at the newest failure", async () => {
+  it("deletes a failed job's incident with the job when a modification cancels its activity; its history keeps pointing at the failure that opened it", async () => {
     const engine = await engineWith(FAILING_TIMER);
     const [definition] = await engine.processDefinition.findProcessDefinitions({ key: 'failingTimer' });
     const instance = await engine.runtime.startProcessInstanceById(definition.id);
@@ -642,8 +666,8 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     await engine.runtime.modifyProcessInstance(instance.id, [{ type: 'cancel', activityId: 'tick' }, { type: 'startBeforeActivity', activityId: 'other' }]);
 
     expect(failures).toHaveLength(4);
-    // Camunda's JobEntity.createFailedJobIncident: a job failing again with its incident open updates the history's pointer.
-    expect(whileOpen).toMatchObject({ incidentType: 'failedJob', historyConfiguration: failures[3].id, endTime: null });
+    // Camunda's JobEntity.setRetries opens (and points) the incident only when the retries fall to 0, not when a job at 0 fails again.
+    expect(whileOpen).toMatchObject({ incidentType: 'failedJob', historyConfiguration: failures[2].id, endTime: null });
     expect(await keys(engine, instance.id)).toEqual(['other']);
     expect(await engine.management.findIncidents()).toEqual([]);
     expect(await engine.history.incidents.find({ processInstanceId: instance.id })).toMatchObject([{ deleted: true, endTime: expect.any(Date) }]);
@@ -666,7 +690,7 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
   });
 
   it('starts a non-interrupting conditional event sub-process while its scope still moves, once that path waits or ends', async () => {
-    const engine = await engineWith(CONDITION_AT_START, CONDITION_MID_RUN, CONDITION_THEN_END);
+    const engine = await engineWith(CONDITION_AT_START, CONDITION_MID_RUN, CONDITION_THEN_END, CONDITION_THEN_TERMINATE);
     const start = async (key: string, variables = {}) => {
       const [definition] = await engine.processDefinition.findProcessDefinitions({ key });
       return (await engine.runtime.startProcessInstanceById(definition.id, { variables })).id;
@@ -681,6 +705,7 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     const thenEnd = await start('conditionThenEnd');
     const keptBySubProcess = await keys(engine, thenEnd);
     await engine.task.complete((await engine.task.findTasks({ processInstanceId: thenEnd }))[0].id);
+    const terminated = await start('conditionThenTerminate');
 
     expect(waiting).toEqual(['inEsp']);
     // x's change passes the catch event, and (y still 1) starts the event sub-process again, as in Camunda.
@@ -688,6 +713,9 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     expect(await keys(engine, midRun)).toEqual(['after', 'inEsp']);
     expect(keptBySubProcess).toEqual(['inEsp']);
     expect((await engine.history.findHistoricProcessInstances({ processInstanceId: thenEnd }))[0].state).toBe('COMPLETED');
+    // A terminate end event ends the scope, the event sub-process it would have started too.
+    expect(await keys(engine, terminated)).toEqual([]);
+    expect((await engine.history.findHistoricProcessInstances({ processInstanceId: terminated }))[0].state).toBe('COMPLETED');
   });
 
   it('copies an incident of a called instance to its caller, and removes both when the job gets retries', async () => {
