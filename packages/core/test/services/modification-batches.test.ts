@@ -120,7 +120,7 @@ describe.each(testStoreConfigs())('instance modification of many instances on $n
     expect(batch).toMatchObject({ type: 'instance-modification', totalJobs: 2, invocationsPerBatchJob: 2, tenantId: null });
     expect(await positions(engine, ids)).toEqual([['review'], ['review'], ['review']]);
     const definitions = await engine.jobDefinition.findJobDefinitions({});
-    expect(definitions.filter((each) => each.processDefinitionId === batch.id).map((each) => each.jobType).sort()).toEqual([
+    expect(definitions.filter((each) => each.jobConfiguration === batch.id && each.processDefinitionId === null).map((each) => each.jobType).sort()).toEqual([
       'batch-monitor-job',
       'batch-seed-job',
       'instance-modification',
