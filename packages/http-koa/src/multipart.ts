@@ -8,7 +8,7 @@ export interface FormPart {
   fieldName: string;
   /** From Content-Disposition; undefined for a part sent without one. */
   fileName: string | undefined;
-  /** The part's Content-Type header as sent, parameters included; undefined when it has none. */
+  /** The part's Content-Type header as sent, parameters included; undefined when it has none (or `partContentTypes` was not asked for). */
   contentType: string | undefined;
   bytes: Buffer;
 }
@@ -22,8 +22,12 @@ export interface MultipartForm {
   fieldContentTypes: Map<string, string | undefined>;
 }
 
-/** Parses a multipart/form-data body of at most `limit` bytes: 415 for another content type, 400 when malformed, 413 when too large. */
-export async function readMultipart(ctx: Context, limit: number): Promise<MultipartForm> {
+/**
+ * Parses a multipart/form-data body of at most `limit` bytes: 415 for another content type, 400 when
+ * malformed, 413 when too large. With `partContentTypes` the parts' Content-Type headers are read too,
+ * from a copy of the body kept for it (only variable uploads need them; deployments do not pay for it).
+ */
+export async function readMultipart(ctx: Context, limit: number, options: { partContentTypes?: boolean } = {}): Promise<MultipartForm> {
   if (!ctx.is('multipart/form-data')) {
     ctx.req.resume();
     throw new InvalidRequestException(415, 'HTTP 415 Unsupported Media Type', 'RestException');
@@ -90,14 +94,18 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
     parser.on('error', (error: Error) => fail(new InvalidRequestException(400, `Malformed multipart body: ${error.message}`)));
     parser.on('close', () => {
       if (failed) return;
-      const types = partContentTypes(Buffer.concat(raw), ctx.get('Content-Type'));
-      form.files.forEach((file, i) => (file.contentType = types[fileParts[i]!]));
-      for (const [name, part] of fieldParts) form.fieldContentTypes.set(name, types[part]);
+      if (options.partContentTypes) {
+        const types = partContentTypes(Buffer.concat(raw), ctx.get('Content-Type'));
+        form.files.forEach((file, i) => (file.contentType = types[fileParts[i]!]));
+        for (const [name, part] of fieldParts) form.fieldContentTypes.set(name, types[part]);
+      }
       resolve(form);
     });
-    ctx.req.on('data', (chunk: Buffer) => {
-      if (!failed) raw.push(chunk);
-    });
+    if (options.partContentTypes) {
+      ctx.req.on('data', (chunk: Buffer) => {
+        if (!failed) raw.push(chunk);
+      });
+    }
     ctx.req.pipe(parser);
   });
 }

@@ -85,7 +85,10 @@ export function resolveTimerText(timer: TimerModel, evaluate: (expression: strin
   return String(value ?? '').trim();
 }
 
-/** The repeat a cycle's job keeps (prepareRepeat); a date has nothing to repeat (Camunda fails there too). */
+/**
+ * The repeat a cycle's job keeps (prepareRepeat). A date has nothing to repeat: Camunda fails there
+ * with a NullPointerException (prepareRepeat of no text); Trellis names the element instead.
+ */
 export function repeatOf(text: string | Date, elementId: string, now: Date): string {
   if (text instanceof Date) throw new ProcessEngineException(`Cannot schedule timer of element '${elementId}': a repeating timer needs a cycle, not the date ${text.toISOString()}`);
   return prepareRepeat(text, now);

@@ -40,7 +40,7 @@ export function writeBinaryVariable(ctx: Context, typed: TypedValue, id: string)
  * otherwise it is a value of the `valueType` part's type (default Bytes).
  */
 export async function readBinaryVariable(ctx: Context, limit: number): Promise<TypedValue> {
-  const form = await readMultipart(ctx, limit);
+  const form = await readMultipart(ctx, limit, { partContentTypes: true });
   const text = form.fields.get('data');
   const data = form.files.find((part) => part.fieldName === 'data')
     ?? (text === undefined ? undefined : { fileName: undefined, contentType: form.fieldContentTypes.get('data'), bytes: Buffer.from(text) });

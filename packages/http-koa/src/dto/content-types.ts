@@ -48,6 +48,7 @@ export function sendDeployedForm(ctx: Context, form: { bytes: Buffer; isCamundaF
 export const REPORT_MEDIA_TYPES = ['application/json', 'application/csv', 'text/csv'];
 
 const TOKEN = "[!#$%&'*+\\-.0-9A-Z^_`a-z{|}~]";
+const MIME_TOKEN = new RegExp(`^${TOKEN}+$`);
 const MIME_PARAMETER = new RegExp(`^\\s*;\\s*(?:$|(${TOKEN}*)\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|(${TOKEN}+)))`);
 
 /**
@@ -61,7 +62,7 @@ export function parseMimeType(text: string): { baseType: string; parameters: Map
   if (slash < 0 || (semicolon >= 0 && semicolon < slash)) return null;
   const primary = text.slice(0, slash).trim().toLowerCase();
   const sub = text.slice(slash + 1, semicolon < 0 ? undefined : semicolon).trim().toLowerCase();
-  if (!new RegExp(`^${TOKEN}+$`).test(primary) || !new RegExp(`^${TOKEN}+$`).test(sub)) return null;
+  if (!MIME_TOKEN.test(primary) || !MIME_TOKEN.test(sub)) return null;
   const parameters = new Map<string, string>();
   for (let rest = semicolon < 0 ? '' : text.slice(semicolon); rest.trim() !== '';) {
     const match = MIME_PARAMETER.exec(rest);

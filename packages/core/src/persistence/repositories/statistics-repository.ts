@@ -48,13 +48,8 @@ export class StatisticsRepository {
       .groupBy('x.activity_id')
       .execute();
 
-    const instances = new Map<string, number>();
-    for (const row of activeRows) {
-      if (row.groupId === null) continue;
-      instances.set(row.groupId, (instances.get(row.groupId) ?? 0) + Number(row.count));
-    }
     return {
-      instances,
+      instances: new Map(activeRows.map((row) => [row.groupId!, Number(row.count)])),
       failedJobs: options.failedJobs ? await this.failedJobs('activity', processDefinitionId, readable) : new Map(),
       incidents: await this.incidents('activity', options.incidents, processDefinitionId, readable),
     };
