@@ -26,7 +26,7 @@ describe('POST /authorization/create', () => {
     const revoke = await create({ type: 2, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['DELETE'] });
     const all = await create({ type: 1, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['ALL'] });
     const revokeAll = await create({ type: 2, userId: 'jonny', resourceType: 9, resourceId: '*', permissions: ['ALL'] });
-    const global = await create({ type: 0, resourceType: 1, resourceId: '*', permissions: ['READ'] });
+    const global = await create({ type: 0, userId: '*', resourceType: 1, resourceId: '*', permissions: ['READ'] });
 
     expect(revoke.body.permissions).toEqual(['DELETE']);
     expect(all.body.permissions).toEqual(['ALL']);
@@ -41,11 +41,45 @@ describe('POST /authorization/create', () => {
     [{ type: 0, userId: 'jonny', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03028 Illegal value 'jonny' for userId for GLOBAL authorization. Must be '*'"],
     [{ type: 0, groupId: 'sales', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03027 Cannot use 'groupId' for GLOBAL authorization"],
     [{ type: 7, userId: 'u', resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'ProcessEngineException', "ENGINE-03025 Unrecognized authorization type '7'. Must be one of ['0', '1', '2']"],
+    // REST sets the user as sent: a GLOBAL one without `userId` has none (Camunda's DTO sets null over its '*').
+    [{ type: 0, resourceType: 9, resourceId: '*', permissions: ['READ'] }, 500, 'NullValueException', "Authorization must either have a 'userId' or a 'groupId'."],
+    // Camunda's order: the group of a GLOBAL one before the permission names, user or group before their types.
+    [{ type: 0, groupId: 'g', resourceType: 9, resourceId: '*', permissions: ['BOGUS'] }, 500, 'ProcessEngineException', "ENGINE-03027 Cannot use 'groupId' for GLOBAL authorization"],
+    [{ type: 1, resourceType: 9, resourceId: '*', permissions: ['UPDATE'] }, 500, 'NullValueException', "Authorization must either have a 'userId' or a 'groupId'."],
   ])('rejects %o with %i %s', async (json, status, type, message) => {
     const response = await create(json);
 
     expect(response.status).toBe(status);
     expect(response.body).toMatchObject({ type, message });
+  });
+});
+
+describe('one authorization per type, user or group, and resource', () => {
+  it('refuses a second one with a 500 persistence error, also from a default grant, writing nothing', async () => {
+    const secured = await startRestHarness({ authorization: { enabled: true } });
+    try {
+      const first = await secured.request('POST', '/authorization/create', { json: { type: 1, userId: 'newbie', resourceType: 1, resourceId: 'newbie', permissions: ['READ'] } });
+      const again = await secured.request('POST', '/authorization/create', { json: { type: 1, userId: 'newbie', resourceType: 1, resourceId: 'newbie', permissions: ['UPDATE'] } });
+      // Creating the user grants it ALL on itself: that grant repeats the key, so the user is not created either.
+      const user = await secured.request('POST', '/user/create', { json: { profile: { id: 'newbie' }, credentials: { password: 'pw' } } });
+      const revoke = await secured.request('POST', '/authorization/create', { json: { type: 2, userId: 'newbie', resourceType: 1, resourceId: 'newbie', permissions: ['READ'] } });
+      const anyGroup = await secured.request('POST', '/authorization/create', { json: { type: 1, groupId: '*', resourceType: 1, resourceId: 'newbie', permissions: ['READ'] } });
+
+      expect(first.status).toBe(200);
+      const persistence = {
+        type: 'ProcessEnginePersistenceException',
+        message: 'An exception occurred in the persistence layer. Please check the server logs for a detailed message and the entire exception stack trace.',
+        code: 0,
+      };
+      expect([again.status, again.body]).toEqual([500, persistence]);
+      expect([user.status, user.body]).toEqual([500, persistence]);
+      expect((await secured.request('GET', '/user/newbie/profile')).status).toBe(404);
+      // another type, or a group, is another key; '*' is a group id like any other
+      expect([revoke.status, anyGroup.status]).toEqual([200, 200]);
+      expect((await secured.request('GET', '/authorization/count', { query: { userIdIn: 'newbie' } })).body).toEqual({ count: 2 });
+    } finally {
+      await secured.close();
+    }
   });
 });
 
@@ -247,6 +281,35 @@ describe('GET /authorization/check with authentication and authorization on', ()
     expect(valid.body.message).toBe(`The user with id 'jonny' does not have 'UPDATE' permission on resource '${id}' of type 'Authorization'.`);
   });
 
+  it('creates for a caller with CREATE but answers 404 when it may not read what it created, as Camunda reads it back', async () => {
+    await secured.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 4, resourceId: '*', permissions: ['CREATE'] });
+
+    const response = await secured.request('POST', '/authorization/create', { json: { type: 1, userId: 'other', resourceType: 9, resourceId: 'd9', permissions: ['READ'] }, headers: basic('jonny', 'pw') });
+
+    expect(response.status).toBe(404);
+    expect(response.body.message).toMatch(/^Authorization with id .+ does not exist\.$/);
+    expect(await secured.engine.authorization.countAuthorizations({ userIdIn: ['other'] })).toBe(1);
+  });
+
+  it('checks another user with the groups the caller may read, and an empty userId as another user', async () => {
+    await secured.engine.identity.createGroup({ id: 'sales', name: 'Sales', type: 'WORKFLOW' });
+    await secured.engine.identity.createMembership('jonny', 'sales');
+    await secured.engine.authorization.createAuthorization({ type: 1, groupId: 'sales', resourceType: 9, resourceId: 'd5', permissions: ['READ'] });
+    await secured.engine.identity.createUser({ id: 'mary', firstName: null, lastName: null, email: null }, 'pw');
+    const { id } = await secured.engine.authorization.createAuthorization({ type: 1, userId: 'mary', resourceType: 4, resourceId: '*', permissions: ['READ'] });
+    const asMary = () => check({ permissionName: 'READ', resourceId: 'd5', userId: 'jonny' }, basic('mary', 'pw'));
+
+    const groupUnseen = await asMary();
+    await secured.engine.authorization.createAuthorization({ type: 1, userId: 'mary', resourceType: 2, resourceId: 'sales', permissions: ['READ'] });
+    const groupSeen = await asMary();
+    await secured.engine.authorization.deleteAuthorization(id);
+    const emptyUser = await check({ permissionName: 'READ', resourceId: 'd5', userId: '' }, basic('mary', 'pw'));
+
+    expect(groupUnseen.body.authorized).toBe(false);
+    expect(groupSeen.body.authorized).toBe(true);
+    expect([emptyUser.status, emptyUser.body.message]).toEqual([403, 'You must have READ permission for Authorization resource.']);
+  });
+
   it('answers 400 for a permission the resource type does not have', async () => {
     const unknown = await check({ permissionName: 'FLY' });
     const undeclared = await check({ permissionName: 'UPDATE' });
@@ -258,5 +321,8 @@ describe('GET /authorization/check with authentication and authorization on', ()
     expect(unknown.body.message).toBe("The permission 'FLY' is not valid for 'DEPLOYMENT' resource type.");
     expect([unknownForOther.status, unknownForOther.body.message]).toEqual([400, unknown.body.message]);
     expect(undeclared.body.message).toBe("ENGINE-03086 The resource type 'Deployment' is not valid for 'UPDATE' permission.");
+    // the resource is named as the request names it
+    const renamed = await check({ permissionName: 'UPDATE', resourceName: 'foo' });
+    expect(renamed.body.message).toBe("ENGINE-03086 The resource type 'foo' is not valid for 'UPDATE' permission.");
   });
 });

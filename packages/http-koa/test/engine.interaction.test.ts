@@ -31,8 +31,16 @@ describe('GET /engine and /version', () => {
     const other = await rest.request('GET', '/engine/other/process-definition', { outsideContract: true });
     const own = await rest.request('GET', '/engine/default/process-definition', { outsideContract: true });
 
+    const bare = await rest.request('GET', '/engine/other', { outsideContract: true });
+    const list = await rest.request('GET', '/engine');
+    // the engine list is open whatever the method (no route answers a POST there, but no 401 either)
+    const posted = await rest.request('POST', '/engine', { json: {}, outsideContract: true });
+
     expect([other.status, other.body]).toEqual([404, { type: 'InvalidRequestException', message: 'Process engine other not available', code: null }]);
     expect(own.status).toBe(401);
+    expect([bare.status, bare.body.message]).toEqual([404, 'Process engine other not available']);
+    expect(list.status).toBe(200);
+    expect(posted.status).not.toBe(401);
   });
 });
 

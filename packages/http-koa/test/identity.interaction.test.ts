@@ -133,6 +133,8 @@ describe('the Group group', () => {
     const read = await rest.request('GET', '/group/sales');
     const update = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales EMEA', type: 'WORKFLOW' } });
     const join = await rest.request('PUT', '/group/sales/members/jonny');
+    // an existing membership fails on its database key, as in Camunda
+    const joinAgain = await rest.request('PUT', '/group/sales/members/jonny');
     const members = await rest.request('GET', '/group', { query: { member: 'jonny' } });
     const leave = await rest.request('DELETE', '/group/sales/members/jonny');
     const afterLeave = await rest.request('GET', '/group/count', { query: { member: 'jonny' } });
@@ -143,12 +145,28 @@ describe('the Group group', () => {
     expect(read.body).toEqual({ id: 'sales', name: 'Sales', type: 'WORKFLOW' });
     expect(update.status).toBe(204);
     expect(join.status).toBe(204);
+    expect([joinAgain.status, joinAgain.body.type]).toEqual([500, 'ProcessEnginePersistenceException']);
     expect(members.body).toEqual([{ id: 'sales', name: 'Sales EMEA', type: 'WORKFLOW' }]);
     expect(leave.status).toBe(204);
     expect(afterLeave.body).toEqual({ count: 0 });
     expect(removed.status).toBe(204);
     expect(gone.status).toBe(404);
     expect(gone.body.message).toBe('Group with id sales does not exist');
+  });
+
+  it('keeps the grants on a deleted user, group or tenant while authorization is off, as Camunda', async () => {
+    await createUser('bob', 'Bob', 'B', 'b@x');
+    await createGroup('ops', 'Ops');
+    await rest.request('POST', '/tenant/create', { json: { id: 't9', name: 'T' } });
+    for (const [resourceType, resourceId] of [[1, 'bob'], [2, 'ops'], [11, 't9']] as const) {
+      await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'someone', resourceType, resourceId, permissions: ['READ'] } });
+    }
+
+    await rest.request('DELETE', '/user/bob');
+    await rest.request('DELETE', '/group/ops');
+    await rest.request('DELETE', '/tenant/t9');
+
+    expect((await rest.request('GET', '/authorization/count', { query: { userIdIn: 'someone' } })).body).toEqual({ count: 3 });
   });
 
   it('queries groups by GET and by POST body, with sorting and paging', async () => {

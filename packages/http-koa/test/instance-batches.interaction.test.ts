@@ -192,7 +192,7 @@ describe('instance batches with authorization', () => {
     });
   });
 
-  it('creating needs BATCH CREATE or the type CREATE_BATCH_* permission (403 otherwise)', async () => {
+  it('creating needs the type\'s CREATE_BATCH_* permission or BATCH CREATE (403 listing them in that order)', async () => {
     const requests = [
       { path: '/process-instance/delete', json: { processInstanceIds: ids }, permission: 'CREATE_BATCH_DELETE_RUNNING_PROCESS_INSTANCES', in403Contract: false },
       { path: '/process-instance/variables-async', json: { processInstanceIds: ids, variables: { a: { value: 1, type: 'Integer' } } }, permission: 'CREATE_BATCH_SET_VARIABLES', in403Contract: true },
@@ -206,8 +206,8 @@ describe('instance batches with authorization', () => {
         type: 'AuthorizationException',
         userId: 'jonny',
         missingAuthorizations: [
-          { permissionName: 'CREATE', resourceName: 'Batch', resourceId: null },
           { permissionName: permission, resourceName: 'Batch', resourceId: null },
+          { permissionName: 'CREATE', resourceName: 'Batch', resourceId: null },
         ],
       });
     }

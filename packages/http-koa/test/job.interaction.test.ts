@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { simpleProcessXml } from '@trellis/core/testing';
+import { grantMore, simpleProcessXml } from '@trellis/core/testing';
 import { formatRestDate } from '../src/dto/dates.js';
 import { basic } from './support/basic-auth.js';
 import { startRestHarness, type RestHarness } from './support/rest-harness.js';
@@ -374,7 +374,7 @@ describe('jobs with authorization', () => {
     // Camunda's ExecuteJobsCmd hands the job to its failure collector before the check: the refusal costs a retry.
     const afterDenial = (await rest.request('GET', `/job/${job.id}`, { headers: admin })).body;
     const deniedRetries = await rest.request('PUT', `/job/${job.id}/retries`, { json: { retries: 5 }, headers: jonny });
-    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
+    await grantMore(rest.engine, { userId: 'jonny' }, 6, 'billing', ['UPDATE_INSTANCE']);
     const allowed = await rest.request('POST', `/job/${job.id}/execute`, { headers: jonny });
 
     expect(list.body.map((each: JobBody) => each.id)).toEqual([job.id]);
@@ -396,7 +396,7 @@ describe('jobs with authorization', () => {
     // By definition: checked once on the definition's instances as a whole (an instance grant is not enough).
     await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 8, resourceId: job.processInstanceId!, permissions: ['UPDATE'] });
     const byKeyDenied = await rest.request('PUT', '/job/suspended', { json: { processDefinitionKey: 'billing', suspended: true }, headers: jonny });
-    await rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions: ['UPDATE_INSTANCE'] });
+    await grantMore(rest.engine, { userId: 'jonny' }, 6, 'billing', ['UPDATE_INSTANCE']);
     const allowed = await suspend();
     const byKey = await rest.request('PUT', '/job/suspended', { json: { processDefinitionKey: 'billing', suspended: false }, headers: jonny });
 
@@ -416,7 +416,7 @@ describe('jobs with authorization', () => {
     const suspend = (includeJobs: boolean) =>
       rest.request('PUT', `/job-definition/${job.jobDefinitionId}/suspended`, { json: { suspended: true, includeJobs }, headers: jonny });
     const grantOnBilling = (permissions: string[]) =>
-      rest.engine.authorization.createAuthorization({ type: 1, userId: 'jonny', resourceType: 6, resourceId: 'billing', permissions });
+      grantMore(rest.engine, { userId: 'jonny' }, 6, 'billing', permissions);
 
     await grantOnBilling(['SUSPEND']);
     const withSuspend = await suspend(false);

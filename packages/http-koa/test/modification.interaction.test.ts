@@ -233,7 +233,7 @@ describe('modification with authorization', () => {
 
     const deniedAsync = await rest.request('POST', '/modification/executeAsync', { json, headers: jonny });
     expect(deniedAsync.status).toBe(403);
-    expect(deniedAsync.body).toMatchObject({ type: 'AuthorizationException', missingAuthorizations: [{ permissionName: 'CREATE', resourceName: 'Batch' }, { permissionName: 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES', resourceName: 'Batch' }] });
+    expect(deniedAsync.body).toMatchObject({ type: 'AuthorizationException', missingAuthorizations: [{ permissionName: 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES', resourceName: 'Batch' }, { permissionName: 'CREATE', resourceName: 'Batch' }] });
     const deniedOne = await rest.request('POST', `/process-instance/${ids[0]}/modification-async`, { json: { instructions: TO_APPROVE }, headers: jonny });
     expect(deniedOne.status).toBe(403);
     const denied = await rest.request('POST', '/modification/execute', { json, headers: jonny });

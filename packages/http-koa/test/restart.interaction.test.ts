@@ -223,7 +223,7 @@ describe('restart with authorization', () => {
     expect(deniedAsync.status).toBe(403);
     expect(deniedAsync.body).toMatchObject({
       type: 'AuthorizationException',
-      missingAuthorizations: [{ permissionName: 'CREATE', resourceName: 'Batch' }, { permissionName: 'CREATE_BATCH_RESTART_PROCESS_INSTANCES', resourceName: 'Batch' }],
+      missingAuthorizations: [{ permissionName: 'CREATE_BATCH_RESTART_PROCESS_INSTANCES', resourceName: 'Batch' }, { permissionName: 'CREATE', resourceName: 'Batch' }],
     });
     const denied = await rest.request('POST', `/process-definition/${definitionId}/restart`, { json, headers: jonny });
     expect(denied.status).toBe(403);

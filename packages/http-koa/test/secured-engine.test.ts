@@ -86,10 +86,11 @@ describe('with HTTP Basic authentication and authorization on', () => {
     const startable = async () =>
       (await rest.request('GET', '/process-definition', { query: { startablePermissionCheck: true }, headers: jonny })).body.map((d: { key: string }) => d.key);
 
-    await grant(['READ']);
+    const { id } = (await grant(['READ'])).body;
     const readOnly = await startable();
     const count = await rest.request('GET', '/process-definition/count', { query: { startablePermissionCheck: true }, headers: jonny });
-    await grant(['CREATE_INSTANCE']);
+    // One grant per user and resource (Camunda's unique key): the second permission extends it.
+    await rest.request('PUT', `/authorization/${id}`, { json: { userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'CREATE_INSTANCE'] }, headers: admin });
 
     expect(readOnly).toEqual([]);
     expect(count.body).toEqual({ count: 0 });
@@ -100,11 +101,11 @@ describe('with HTTP Basic authentication and authorization on', () => {
   it('suspends a definition with its instances, or all its instances, only with the instances\' suspension permissions', async () => {
     const { deployedProcessDefinitions } = (await deploy(admin)).body;
     const id = Object.keys(deployedProcessDefinitions)[0];
-    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'SUSPEND'] }, headers: admin });
+    const grant = (await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'SUSPEND'] }, headers: admin })).body;
 
     const withInstances = await rest.request('PUT', `/process-definition/${id}/suspended`, { json: { suspended: true, includeProcessInstances: true }, headers: jonny });
     const instancesByKey = await rest.request('PUT', '/process-instance/suspended', { json: { processDefinitionKey: 'invoice', suspended: true }, headers: jonny });
-    await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['SUSPEND_INSTANCE'] }, headers: admin });
+    await rest.request('PUT', `/authorization/${grant.id}`, { json: { userId: 'jonny', resourceType: 6, resourceId: 'invoice', permissions: ['READ', 'SUSPEND', 'SUSPEND_INSTANCE'] }, headers: admin });
     const allowedByKey = await rest.request('PUT', '/process-instance/suspended', { json: { processDefinitionKey: 'invoice', suspended: true }, headers: jonny });
     const allowed = await rest.request('PUT', `/process-definition/${id}/suspended`, { json: { suspended: true, includeProcessInstances: true }, headers: jonny });
 
@@ -126,15 +127,17 @@ describe('with HTTP Basic authentication and authorization on', () => {
   it('updates and deletes only what the caller may read: 404 without READ, as Camunda\'s REST resources look it up first', async () => {
     await rest.request('POST', '/group/create', { json: { id: 'sales', name: 'Sales', type: 'WORKFLOW' }, headers: admin });
     const deployment = (await deploy(admin)).body.id;
-    const grant = (resourceType: number, resourceId: string, permissions: string[]) =>
-      rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
-    await grant(2, 'sales', ['UPDATE']);
-    await grant(9, deployment, ['DELETE']);
+    const grant = async (resourceType: number, resourceId: string, permissions: string[]) =>
+      (await rest.request('POST', '/authorization/create', { json: { type: 1, userId: 'jonny', resourceType, resourceId, permissions }, headers: admin })).body.id;
+    const extend = (id: string, resourceType: number, resourceId: string, permissions: string[]) =>
+      rest.request('PUT', `/authorization/${id}`, { json: { userId: 'jonny', resourceType, resourceId, permissions }, headers: admin });
+    const onGroup = await grant(2, 'sales', ['UPDATE']);
+    const onDeployment = await grant(9, deployment, ['DELETE']);
 
     const groupUnseen = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales team', type: 'WORKFLOW' }, headers: jonny });
     const deploymentUnseen = await rest.request('DELETE', `/deployment/${deployment}`, { headers: jonny });
-    await grant(2, 'sales', ['READ']);
-    await grant(9, deployment, ['READ']);
+    await extend(onGroup, 2, 'sales', ['UPDATE', 'READ']);
+    await extend(onDeployment, 9, deployment, ['DELETE', 'READ']);
     const groupUpdated = await rest.request('PUT', '/group/sales', { json: { id: 'sales', name: 'Sales team', type: 'WORKFLOW' }, headers: jonny });
     const deploymentDeleted = await rest.request('DELETE', `/deployment/${deployment}`, { headers: jonny });
 

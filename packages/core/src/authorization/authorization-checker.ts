@@ -50,11 +50,23 @@ export class AuthorizationChecker {
       || authentication.groupIds.some((group) => group === CAMUNDA_ADMIN || this.config.adminGroups.includes(group));
   }
 
-  /** Passes when any of the checks is granted; otherwise AuthorizationException listing them all. */
-  async check(...checks: PermissionCheck[]): Promise<void> {
+  /**
+   * Passes when any of the checks is granted; otherwise AuthorizationException listing them all (one
+   * check alone is told as Camunda's single check, `does not have 'X' permission on …`).
+   */
+  check(...checks: PermissionCheck[]): Promise<void> {
+    return this.checkAny(checks, checks.length > 1);
+  }
+
+  /** As check, but told as Camunda's composite check even for one alternative (`one of the following permissions: …`). */
+  checkComposite(...checks: PermissionCheck[]): Promise<void> {
+    return this.checkAny(checks, true);
+  }
+
+  private async checkAny(checks: readonly PermissionCheck[], composite: boolean): Promise<void> {
     if (!this.isActive) return;
     for (const check of checks) if (await this.isAuthorized(check)) return;
-    throw deniedException(this.authentication!.userId, checks);
+    throw deniedException(this.authentication!.userId, checks, composite);
   }
 
   /** Passes when every check is granted (Camunda's conjunctive composite check); otherwise AuthorizationException listing them all. */
@@ -162,7 +174,7 @@ function permissionBits(check: PermissionCheck): number {
 }
 
 /** Camunda's AuthorizationException text for one or several missing permissions. */
-export function deniedException(userId: string, checks: readonly PermissionCheck[]): AuthorizationException {
+export function deniedException(userId: string, checks: readonly PermissionCheck[], composite = checks.length > 1): AuthorizationException {
   const missing: MissingAuthorization[] = checks.map((check) => ({
     permissionName: check.permission,
     resourceName: check.resource.name,
@@ -173,7 +185,7 @@ export function deniedException(userId: string, checks: readonly PermissionCheck
       ? `'${m.permissionName}' permission on resource '${m.resourceName}'`
       : `'${m.permissionName}' permission on resource '${m.resourceId}' of type '${m.resourceName}'`;
   const message =
-    missing.length === 1
+    !composite
       ? `The user with id '${userId}' does not have ${describe(missing[0])}.`
       : `The user with id '${userId}' does not have one of the following permissions: ${missing.map(describe).join(' or ')}`;
   return new AuthorizationException(message, userId, missing);

@@ -34,7 +34,7 @@ export function checkInstance(
 export function checkReadInstanceVariables(ctx: CommandContext, instanceId: string, definitionKey: string, tenantId: string | null) {
   if (!ctx.config.authorization.enforceSpecificVariablePermission) return checkInstance(ctx, 'READ', 'READ_INSTANCE', instanceId, definitionKey, tenantId);
   ctx.tenantCheck.require(tenantId, `read the process instance '${instanceId}'`);
-  return ctx.authz.check({ permission: 'READ_INSTANCE_VARIABLE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
+  return ctx.authz.checkComposite({ permission: 'READ_INSTANCE_VARIABLE', resource: Resources.PROCESS_DEFINITION, resourceId: definitionKey });
 }
 
 /** Camunda's checkUpdateProcessInstanceVariables: any of UPDATE_VARIABLE / UPDATE on the instance, UPDATE_INSTANCE_VARIABLE / UPDATE_INSTANCE on its definition. */

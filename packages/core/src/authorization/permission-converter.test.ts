@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizationType } from './authorization.js';
-import { applyPermissions, initialBits } from './authorization-rules.js';
+import { permissionBits, validateAuthorization } from './authorization-rules.js';
 import { namesFromBits, permissionsFromNames } from './permission-converter.js';
 import { ALL_BITS } from './permissions.js';
 import { Resources } from './resources.js';
@@ -15,13 +15,13 @@ describe('permission names and bits', () => {
   });
 
   it('lists granted names in enum declaration order and only those valid for the type', () => {
-    const bits = applyPermissions(GRANT, initialBits(GRANT), ['RETRY_JOB', 'READ', 'SUSPEND'], Resources.PROCESS_DEFINITION.code);
+    const bits = permissionBits(GRANT, permissionsFromNames(['RETRY_JOB', 'READ', 'SUSPEND'], Resources.PROCESS_DEFINITION.code));
 
     expect(namesFromBits(GRANT, bits, Resources.PROCESS_DEFINITION.code)).toEqual(['READ', 'RETRY_JOB', 'SUSPEND']);
   });
 
   it('shows revoked names for a REVOKE, and ALL for a full grant or a full revoke', () => {
-    const revoke = applyPermissions(REVOKE, initialBits(REVOKE), ['DELETE'], Resources.DEPLOYMENT.code);
+    const revoke = permissionBits(REVOKE, permissionsFromNames(['DELETE'], Resources.DEPLOYMENT.code));
 
     expect(revoke).toBe(ALL_BITS - 16);
     expect(namesFromBits(REVOKE, revoke, Resources.DEPLOYMENT.code)).toEqual(['DELETE']);
@@ -36,7 +36,8 @@ describe('permission names and bits', () => {
   });
 
   it('refuses a generic permission the resource type does not declare (ENGINE-03087)', () => {
-    expect(() => applyPermissions(GRANT, 0, ['ACCESS'], Resources.USER.code)).toThrow(
+    const authorization = { id: 'a', type: GRANT, userId: 'u', groupId: null, resourceType: Resources.USER.code, resourceId: null, permissions: 0, removalTime: null, rootProcessInstanceId: null };
+    expect(() => validateAuthorization(authorization, permissionsFromNames(['ACCESS'], Resources.USER.code))).toThrow(
       "ENGINE-03087 The resource type with id:'1' is not valid for 'ACCESS' permission.",
     );
   });

@@ -1,10 +1,11 @@
-import { ExceptionCode, OptimisticLockingException, ProcessEngineException } from '../errors/exceptions.js';
+import { ExceptionCode, OptimisticLockingException, ProcessEngineException, ProcessEnginePersistenceException } from '../errors/exceptions.js';
 import { OPTIMISTIC_LOCK_FAILED } from '../persistence/repositories/instance-cleanup.js';
 import { STALE_SNAPSHOT, StaleSnapshotError } from '../persistence/repositories/instance-snapshot.js';
 
 /**
  * Driver errors become engine errors with Camunda's built-in codes, so a client sees
- * `{type: 'ProcessEngineException', code: 10001}` and never a driver's class name.
+ * `{type: 'ProcessEngineException', code: 10001}` and never a driver's class name; a repeated unique
+ * key is Camunda's ProcessEnginePersistenceException.
  */
 export function translateDatabaseError(error: unknown): unknown {
   if (ProcessEngineException.is(error) || !(error instanceof Error)) return error;
@@ -18,6 +19,7 @@ export function translateDatabaseError(error: unknown): unknown {
     const [processInstanceId] = error.message.slice(error.message.indexOf(OPTIMISTIC_LOCK_FAILED) + OPTIMISTIC_LOCK_FAILED.length).split(':');
     return new OptimisticLockingException(`ExecutionEntity[${processInstanceId}] was updated by another transaction concurrently`);
   }
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ProcessEnginePersistenceException(error);
   if (code === '22001') return new ProcessEngineException(error.message, { code: ExceptionCode.COLUMN_SIZE_TOO_SMALL, cause: error });
   return error;
 }

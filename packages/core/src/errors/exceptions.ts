@@ -60,6 +60,17 @@ export class SuspendedEntityInteractionException extends NotAllowedException {
 /** Camunda's ENGINE-03043 for a suspended entity ('Process Definition', 'ExternalTask', 'task'…). */
 export const suspendedEntity = (type: string, id: string) => new SuspendedEntityInteractionException(`ENGINE-03043 ${type} with id '${id}' is suspended.`);
 
+/**
+ * Camunda's ProcessEnginePersistenceException: the database refused a write, here a row that repeats
+ * a unique key (HTTP 500, with Camunda's message, which leaves the details to the server's log).
+ */
+export class ProcessEnginePersistenceException extends ProcessEngineException {
+  override readonly name: string = 'ProcessEnginePersistenceException';
+  constructor(cause: unknown) {
+    super('An exception occurred in the persistence layer. Please check the server logs for a detailed message and the entire exception stack trace.', { cause });
+  }
+}
+
 /** A required value is null (HTTP 500, as in Camunda). */
 export class NullValueException extends ProcessEngineException {
   override readonly name: string = 'NullValueException';

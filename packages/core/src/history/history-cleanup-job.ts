@@ -12,6 +12,7 @@ import type { JobHandler } from '../jobs/job-handler.js';
 import { deleteHistoricBatch } from '../services/batch/historic-batch-events.js';
 import { currentOrNextBatchWindow, isBatchWindowConfigured, isWithinBatchWindow, nextBatchWindowStart } from './batch-window.js';
 import { INHERITED_THROUGH, INSTANCE_TABLES } from './removal-time.js';
+import { deleteAuthorizationsOn } from '../services/authorization/default-authorizations.js';
 
 /** Camunda's HistoryCleanupJobHandler.TYPE. */
 export const HISTORY_CLEANUP = 'history-cleanup';
@@ -276,7 +277,7 @@ async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly
       await ctx.trx.deleteFrom(table).where(sql.ref(column), 'in', chunk).execute();
     }
     // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
-    await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, chunk);
+    await deleteAuthorizationsOn(ctx, Resources.HISTORIC_PROCESS_INSTANCE, chunk);
   }
 }
 

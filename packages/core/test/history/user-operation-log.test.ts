@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import type { HistoryLevel } from '../../src/history/history-level.js';
 import type { FixedClock } from '../../src/clock.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, grantMore, testStoreConfigs } from '../../src/testing/index.js';
 
 const engines: ProcessEngine[] = [];
 afterEach(async () => {
@@ -196,7 +196,7 @@ describe.each(testStoreConfigs())('user operation log on $name', (testStore) => 
     const instance = await engine.runtime.startProcessInstanceById(definition.id);
     await engine.runAs(admin, () => engine.runtime.updateSuspensionState({ processInstanceIds: [instance.id] }, true));
     const grant = (userId: string, resourceType: number, resourceId: string, permissions: string[]) =>
-      engine.runAs(admin, () => engine.authorization.createAuthorization({ type: 1, userId, groupId: null, resourceType, resourceId, permissions }));
+      engine.runAs(admin, () => grantMore(engine, { userId }, resourceType, resourceId, permissions));
     const asUser = <T>(userId: string, work: () => Promise<T>) => engine.runAs({ userId, groupIds: [], tenantIds: [] }, work);
 
     expect(await asUser('mia', () => engine.history.userOperations.count())).toBe(0);

@@ -33,6 +33,9 @@ function definition(id: string, deploymentId: string): ProcessDefinition {
   };
 }
 
+/** The versions of the migrations from this one on, as a store migrated up to before it applies them. */
+const versionsFrom = (version: number) => migrations.filter((migration) => migration.version >= version).map((migration) => migration.version);
+
 describe.each(testStoreConfigs())('store on $name', (testStore) => {
   it('applies every migration once, and a second start finds nothing to do', async () => {
     const config = testStore.config(expect.getState().currentTestName!, { shared: true });
@@ -62,7 +65,7 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
       { ...batch, id: 'b2', type: 'correlate-message', configuration: configuration({ messageName: 'go', variables: null }) },
     ]).execute();
 
-    expect(await store.migrate(() => Date.now())).toEqual([30, 31]);
+    expect(await store.migrate(() => Date.now())).toEqual(versionsFrom(30));
     const rows = await store.db.selectFrom('trellis_variable').selectAll().orderBy('name').execute();
     expect(rows.map(({ name, type, text, batch_id, execution_id, proc_inst_id }) => ({ name, type, text, batch_id, execution_id, proc_inst_id }))).toEqual([
       { name: 'blob', type: 'bytes', text: null, batch_id: 'b1', execution_id: null, proc_inst_id: null },
@@ -71,6 +74,34 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
     expect(Buffer.from(rows[0]!.bytes!)).toEqual(Buffer.from([0, 255]));
     const configurations = await store.db.selectFrom('trellis_batch').select(['id', 'configuration']).orderBy('id').execute();
     expect(configurations.map((row) => JSON.parse(row.configuration!).settings)).toEqual([{}, { messageName: 'go' }]);
+  });
+
+  it('merges repeated authorizations and tenant memberships before making their keys unique (migration 32)', async () => {
+    const config = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const store = Store.open(config);
+    stores.push(store);
+    const schema = config.type === 'postgres' ? (config.schema ?? null) : null;
+    await migrateToLatest(store.db, store.dialect, schema, () => Date.now(), migrations.filter((migration) => migration.version < 32));
+    const authorization = (id: string, type: number, perms: number, userId: string | null = 'jonny', groupId: string | null = null) =>
+      ({ id, rev: 1, type, user_id: userId, group_id: groupId, resource_type: 6, resource_id: 'invoice', perms, removal_time: null, root_proc_inst_id: null });
+    await store.db.insertInto('trellis_authorization').values([
+      authorization('a1', 1, 2), authorization('a2', 1, 4), authorization('a3', 1, 2),
+      authorization('r1', 2, 2147483647 - 2), authorization('r2', 2, 2147483647 - 4),
+      authorization('g1', 1, 2, null, 'sales'), authorization('other', 1, 8, 'mary'),
+    ]).execute();
+    await store.db.insertInto('trellis_tenant_member').values([
+      { tenant_id: 't1', user_id: 'jonny', group_id: null }, { tenant_id: 't1', user_id: 'jonny', group_id: null }, { tenant_id: 't1', user_id: null, group_id: 'sales' },
+    ]).execute();
+
+    await store.migrate(() => Date.now());
+    const rows = await store.db.selectFrom('trellis_authorization').select(['id', 'perms']).orderBy('id').execute();
+    const members = await store.db.selectFrom('trellis_tenant_member').selectAll().execute();
+
+    // grants join their permissions, revokes keep only what all of them kept
+    expect(rows.map((row) => [row.id, Number(row.perms)])).toEqual([['a1', 6], ['g1', 2], ['other', 8], ['r1', 2147483647 - 6]]);
+    expect(members).toHaveLength(2);
+    await expect(store.db.insertInto('trellis_authorization').values(authorization('a4', 1, 16)).execute()).rejects.toThrow();
+    await expect(store.db.insertInto('trellis_tenant_member').values({ tenant_id: 't1', user_id: 'jonny', group_id: null }).execute()).rejects.toThrow();
   });
 
   it('registers the Camunda Forms deployed before as form definitions, versioned by form id and tenant in deployment order (migration 31)', async () => {
@@ -94,7 +125,7 @@ describe.each(testStoreConfigs())('store on $name', (testStore) => {
       resource('r5', 'd3', 'process.bpmn', '<definitions/>'),
     ]).execute();
 
-    expect(await store.migrate(() => Date.now())).toEqual([31]);
+    expect(await store.migrate(() => Date.now())).toEqual(versionsFrom(31));
     const rows = await store.db.selectFrom('trellis_camunda_form_definition').selectAll().orderBy('deployment_id').execute();
     expect(rows.map(({ key, version, deployment_id, resource_name, tenant_id }) => ({ key, version, deployment_id, resource_name, tenant_id }))).toEqual([
       { key: 'invoice', version: 1, deployment_id: 'd1', resource_name: 'invoice.form', tenant_id: null },

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException, ProcessEngineException } from '../../src/errors/index.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, grantMore, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;
@@ -174,14 +174,14 @@ describe.each(testStoreConfigs())('retries and suspension batches on $name', (te
     const { engine, ids } = await setup(1, true);
     const asMia = <T>(work: () => Promise<T>) => engine.runAs({ userId: 'mia', groupIds: [], tenantIds: [] }, work);
     const grant = (permissions: string[]) =>
-      engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 13, resourceId: '*', permissions });
+      grantMore(engine, { userId: 'mia' }, 13, '*', permissions);
     const suspend = () => asMia(() => engine.asyncRetries.updateSuspensionStateAsync({ processInstanceIds: ids }, true));
     const denied = await suspend().catch((error: unknown) => error);
     expect(denied).toMatchObject({
       name: 'AuthorizationException',
       missingAuthorizations: [
-        { permissionName: 'CREATE', resourceName: 'Batch' },
         { permissionName: 'CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND', resourceName: 'Batch' },
+        { permissionName: 'CREATE', resourceName: 'Batch' },
       ],
     });
     await grant(['CREATE_BATCH_UPDATE_PROCESS_INSTANCES_SUSPEND']);

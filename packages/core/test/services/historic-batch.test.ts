@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineConfig } from '../../src/config.js';
 import type { ProcessEngine } from '../../src/engine.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, grantMore, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;
@@ -210,7 +210,7 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     await suspendAsync();
     const asMia = <T>(work: () => Promise<T>) => engine.runAs({ userId: 'mia', groupIds: [], tenantIds: [] }, work);
     const grant = (resourceId: string, permissions: string[]) =>
-      engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 13, resourceId, permissions });
+      grantMore(engine, { userId: 'mia' }, 13, resourceId, permissions);
     expect(await asMia(() => engine.historicBatches.count())).toBe(0);
     await grant(visible.id, ['READ_HISTORY']);
     expect((await asMia(() => engine.historicBatches.find())).map((each) => each.id)).toEqual([visible.id]);
@@ -218,8 +218,8 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     await expect(asMia(() => engine.historicBatches.setRemovalTimeAsync({ clearedRemovalTime: true, historicBatchIds: [visible.id] }))).rejects.toMatchObject({
       name: 'AuthorizationException',
       missingAuthorizations: [
-        { permissionName: 'CREATE', resourceName: 'Batch' },
         { permissionName: 'CREATE_BATCH_SET_REMOVAL_TIME', resourceName: 'Batch' },
+        { permissionName: 'CREATE', resourceName: 'Batch' },
       ],
     });
     await grant('*', ['CREATE_BATCH_SET_REMOVAL_TIME']);

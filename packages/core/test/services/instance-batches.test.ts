@@ -222,8 +222,8 @@ describe.each(testStoreConfigs())('instance batches on $name', (testStore) => {
       await expect(attempt(`mia-${type}`)).rejects.toMatchObject({
         name: 'AuthorizationException',
         missingAuthorizations: [
-          { permissionName: 'CREATE', resourceName: 'Batch' },
           { permissionName: permission, resourceName: 'Batch' },
+          { permissionName: 'CREATE', resourceName: 'Batch' },
         ],
       });
       await grant(`mia-${type}`, [permission]);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException, ProcessEngineException } from '../../src/errors/index.js';
 import { MigratingProcessInstanceValidationException, MigrationPlanValidationException } from '../../src/services/migration/migration-plan.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, grantMore, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 const engines: ProcessEngine[] = [];
@@ -423,7 +423,7 @@ describe.each(testStoreConfigs())('migrating event triggers and multi-instance o
     const v2 = await deploy(plain);
     const started = await engine.runtime.startProcessInstanceById(v1);
     const grant = (permissions: string[]) =>
-      engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 6, resourceId: 'events', permissions });
+      grantMore(engine, { userId: 'mia' }, 6, 'events', permissions);
     const asMia = <T>(work: () => Promise<T>) => engine.runAs({ userId: 'mia', groupIds: [], tenantIds: [] }, work);
     const plan = { sourceProcessDefinitionId: v1, targetProcessDefinitionId: v2, instructions: [instruction('task', 'task')], variables: null };
 
@@ -439,8 +439,8 @@ describe.each(testStoreConfigs())('migrating event triggers and multi-instance o
     expect(deniedBatch).toMatchObject({
       name: 'AuthorizationException',
       missingAuthorizations: [
-        { permissionName: 'CREATE', resourceName: 'Batch' },
         { permissionName: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resourceName: 'Batch' },
+        { permissionName: 'CREATE', resourceName: 'Batch' },
       ],
     });
     await engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 13, resourceId: '*', permissions: ['CREATE'] });

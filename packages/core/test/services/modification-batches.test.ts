@@ -180,8 +180,8 @@ describe.each(testStoreConfigs())('instance modification of many instances on $n
     await expect(asMia(() => engine.modification.executeAsync(modification))).rejects.toMatchObject({
       name: 'AuthorizationException',
       missingAuthorizations: [
-        { permissionName: 'CREATE', resourceName: 'Batch' },
         { permissionName: 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES', resourceName: 'Batch' },
+        { permissionName: 'CREATE', resourceName: 'Batch' },
       ],
     });
     await grant(13, ['CREATE_BATCH_MODIFY_PROCESS_INSTANCES']);

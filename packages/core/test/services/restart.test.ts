@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import type { TypedValue } from '../../src/runtime/variables/index.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, grantMore, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;
@@ -136,14 +136,14 @@ describe.each(testStoreConfigs())('restart of finished process instances on $nam
     const { engine, ids, definitionId } = await setup(1, true);
     const asMia = <T>(work: () => Promise<T>) => engine.runAs({ userId: 'mia', groupIds: [], tenantIds: [] }, work);
     const grant = (resourceType: number, permissions: string[], resourceId = '*') =>
-      engine.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType, resourceId, permissions });
+      grantMore(engine, { userId: 'mia' }, resourceType, resourceId, permissions);
     const request = { processDefinitionId: definitionId, instructions: AT_APPROVE, processInstanceIds: ids };
 
     await expect(asMia(() => engine.restart.restartAsync(request))).rejects.toMatchObject({
       name: 'AuthorizationException',
       missingAuthorizations: [
-        { permissionName: 'CREATE', resourceName: 'Batch' },
         { permissionName: 'CREATE_BATCH_RESTART_PROCESS_INSTANCES', resourceName: 'Batch' },
+        { permissionName: 'CREATE', resourceName: 'Batch' },
       ],
     });
     // The definition is looked up before the batch permissions are checked (Camunda's BatchBuilder comes last).

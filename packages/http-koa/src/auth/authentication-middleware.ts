@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Authenticator } from './authenticator.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 
-// Camunda leaves only the engine list open (ProcessEngineAuthenticationFilter: ^/engine/?$).
+// Camunda leaves only the engine list open, whatever the method (ProcessEngineAuthenticationFilter: ^/engine/?$).
 const OPEN_PATH = /^\/engine\/?$/;
 
 /**
@@ -13,7 +13,7 @@ const OPEN_PATH = /^\/engine\/?$/;
 export function authenticationMiddleware(engine: ProcessEngine, basePath: string, authenticator: Authenticator | null): Middleware {
   return async (ctx, next) => {
     const path = ctx.path.slice(basePath.length) || '/';
-    if (!authenticator || (ctx.method === 'GET' && OPEN_PATH.test(path))) return engine.runAs(null, next);
+    if (!authenticator || OPEN_PATH.test(path)) return engine.runAs(null, next);
     // Camunda's filter looks for the engine a path names before it authenticates.
     const named = engineNameOf(path);
     if (named !== undefined && named !== engine.name) throw new InvalidRequestException(404, `Process engine ${named} not available`);
@@ -30,4 +30,4 @@ export function authenticationMiddleware(engine: ProcessEngine, basePath: string
   };
 }
 
-const engineNameOf = (path: string) => /^\/engine\/([^/]+)\//.exec(path)?.[1];
+const engineNameOf = (path: string) => /^\/engine\/([^/]*)(?:\/|$)/.exec(path)?.[1];

@@ -52,20 +52,24 @@ export function authorizationRoutes(router: Router, rest: RestContext): void {
     permissionsFromNames([permissionName], type);
     const userId = first('userId');
     let subject = caller;
-    if (userId && userId !== caller.userId) {
+    if (userId !== undefined && userId !== caller.userId) {
       if (!(await engine.authorization.mayRead())) {
         throw new InvalidRequestException(403, 'You must have READ permission for Authorization resource.');
       }
-      subject = { userId, groupIds: await engine.identity.groupIdsOf(userId), tenantIds: [] };
+      // Camunda asks a group query as the caller: groups the caller may not read do not count.
+      subject = { userId, groupIds: (await engine.identity.findGroups({ member: userId })).map((group) => group.id), tenantIds: [] };
     }
     const resourceId = first('resourceId') ?? null;
-    const authorized = await engine.authorization.isUserAuthorized({ permissionName, resourceType: type, resourceId }, subject);
+    const authorized = await engine.authorization.isUserAuthorized({ permissionName, resourceName, resourceType: type, resourceId }, subject);
     ctx.body = { permissionName, resourceName, resourceId, authorized };
   });
 
   router.post('/authorization/create', async (ctx) => {
     const created = await engine.authorization.createAuthorization(authorizationInput(await readJsonObject(ctx, rest.bodyLimit)));
-    ctx.body = toAuthorizationDto(created);
+    // Camunda answers with the authorization read back as the caller may read it (404 without READ).
+    const readable = await engine.authorization.getAuthorization(created.id);
+    if (!readable) throw notFound(created.id);
+    ctx.body = toAuthorizationDto(readable);
   });
 
   router.get('/authorization/:id', async (ctx) => {

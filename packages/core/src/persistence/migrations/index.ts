@@ -29,6 +29,7 @@ import { taskIdentityLinkTypes } from './0028-task-identity-link-types.js';
 import { timerRepeatOffset } from './0029-timer-repeat-offset.js';
 import { batchVariables } from './0030-batch-variables.js';
 import { camundaFormDefinitions } from './0031-camunda-form-definitions.js';
+import { uniqueAuthorizationsAndMemberships } from './0032-unique-authorizations-and-memberships.js';
 import type { Migration } from './migration.js';
 
 /** Every schema change in order. Append only: a released migration is never edited. */
@@ -64,5 +65,6 @@ export const migrations: readonly Migration[] = [
   timerRepeatOffset,
   batchVariables,
   camundaFormDefinitions,
+  uniqueAuthorizationsAndMemberships,
 ];
 export type { Migration } from './migration.js';

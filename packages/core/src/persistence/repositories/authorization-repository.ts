@@ -87,7 +87,6 @@ export class AuthorizationRepository {
 
   /** Deletes an authorization and those whose resource it is (Camunda's DeleteAuthorizationCmd). */
   async delete(authorization: Authorization): Promise<void> {
-    await this.deleteByResource(4, authorization.id);
     const result = await this.trx
       .deleteFrom('trellis_authorization')
       .where('id', '=', authorization.id)
@@ -96,8 +95,7 @@ export class AuthorizationRepository {
     this.revisions.ensureChanged(authorization.id, result.numDeletedRows);
   }
 
-  /** Removes the authorizations on one resource (its owner is being deleted). */
-  /** The authorizations on one resource, or on several of one type. */
+  /** Removes the authorizations on one resource, or on several of one type (their owner is being deleted). */
   async deleteByResource(resourceType: number, resourceId: string | readonly string[]): Promise<void> {
     if (typeof resourceId !== 'string' && resourceId.length === 0) return;
     await this.trx.deleteFrom('trellis_authorization').where('resource_type', '=', resourceType).where('resource_id', 'in', typeof resourceId === 'string' ? [resourceId] : resourceId).execute();

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Authentication, Authorization, AuthorizationInput, AuthorizationQuery } from '../../authorization/authorization.js';
-import { applyPermissions, authorizationType, initialBits, validateAuthorization } from '../../authorization/authorization-rules.js';
+import { authorizationType, checkIdentity, permissionBits, validateAuthorization } from '../../authorization/authorization-rules.js';
 import { permissionsFromNames } from '../../authorization/permission-converter.js';
 import { isValidFor } from '../../authorization/permissions.js';
 import { ANY, Resources, resourceByCode, type ResourceType } from '../../authorization/resources.js';
@@ -10,9 +10,12 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { BadUserRequestException, NotFoundException, NullValueException } from '../../errors/exceptions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { inheritedRemovalTime } from '../../history/removal-time.js';
+import { deleteAuthorizationsOn } from './default-authorizations.js';
 
 export interface AuthorizationCheckRequest {
   permissionName: string;
+  /** The resource's name as the request gives it (Camunda's messages name the resource by it). */
+  resourceName?: string;
   resourceType: number;
   resourceId?: string | null;
   /** Whose permission: the caller by default. */
@@ -24,24 +27,33 @@ export interface AuthorizationCheckRequest {
 export class AuthorizationService {
   constructor(@inject(CommandExecutor) private readonly commands: CommandExecutor) {}
 
-  /** Needs CREATE on Authorization. Throws for an invalid type, permission, or user/group combination. */
+  /**
+   * Needs CREATE on Authorization. Checks in Camunda's order (createNewAuthorization, the DTO's
+   * setters, SaveAuthorizationCmd): the type, the group and user a GLOBAL one may have, the resource
+   * type, the permission names, exactly one of user and group, the permissions' resource types.
+   * A GLOBAL authorization's user is `*` unless `userId` is given (REST gives it, null when absent).
+   */
   createAuthorization(input: AuthorizationInput): Promise<Authorization> {
     return this.commands.run('SaveAuthorizationCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.AUTHORIZATION });
       const type = authorizationType(input.type);
+      const groupId = input.groupId ?? null;
+      const userId = input.userId === undefined && type === 0 ? ANY : (input.userId ?? null);
+      checkIdentity(type, userId, groupId);
       const resourceType = requireResourceType(input.resourceType);
+      const permissions = permissionsFromNames(input.permissions ?? [], resourceType);
       const authorization: Authorization = {
         id: ctx.ids.next(),
         type,
-        userId: type === 0 ? (input.userId ?? ANY) : (input.userId ?? null),
-        groupId: input.groupId ?? null,
+        userId,
+        groupId,
         resourceType,
         resourceId: input.resourceId ?? null,
-        permissions: applyPermissions(type, initialBits(type), input.permissions ?? [], resourceType),
+        permissions: permissionBits(type, permissions),
         removalTime: null,
         rootProcessInstanceId: null,
       };
-      validateAuthorization(authorization);
+      validateAuthorization(authorization, permissions);
       Object.assign(authorization, await historicOwner(ctx, authorization));
       await ctx.authorizations.insert(authorization);
       OperationLogEntries.authorization(ctx, 'Create', authorization, null);
@@ -71,19 +83,20 @@ export class AuthorizationService {
   updateAuthorization(id: string, input: AuthorizationInput): Promise<Authorization> {
     return this.commands.run('SaveAuthorizationCmd', async (ctx) => {
       const current = await this.load(ctx, id);
+      const groupId = input.groupId ?? null;
+      const userId = input.userId ?? null;
+      checkIdentity(current.type, userId, groupId);
       const resourceType = input.resourceType ?? current.resourceType;
+      const permissions = input.permissions ? permissionsFromNames(input.permissions, resourceType) : [];
       const updated: Authorization = {
         ...current,
-        userId: input.userId ?? null,
-        groupId: input.groupId ?? null,
+        userId,
+        groupId,
         resourceId: input.resourceId ?? null,
         resourceType,
-        permissions: input.permissions
-          ? applyPermissions(current.type, initialBits(current.type), input.permissions, resourceType)
-          : current.permissions,
+        permissions: input.permissions ? permissionBits(current.type, permissions) : current.permissions,
       };
-      if (updated.type === 0 && updated.userId === null) updated.userId = ANY;
-      validateAuthorization(updated);
+      validateAuthorization(updated, permissions);
       Object.assign(updated, await historicOwner(ctx, updated));
       // Camunda checks UPDATE when it writes, after the new values were checked.
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.AUTHORIZATION, resourceId: id });
@@ -98,6 +111,7 @@ export class AuthorizationService {
     return this.commands.run('DeleteAuthorizationCmd', async (ctx) => {
       const authorization = await this.load(ctx, id);
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.AUTHORIZATION, resourceId: id });
+      await deleteAuthorizationsOn(ctx, Resources.AUTHORIZATION, id);
       await ctx.authorizations.delete(authorization);
       OperationLogEntries.authorization(ctx, 'Delete', authorization, null);
     });
@@ -112,14 +126,11 @@ export class AuthorizationService {
     return this.commands.run('AuthorizationCheckCmd', async (ctx) => {
       const [permission] = permissionsFromNames([request.permissionName], request.resourceType);
       // Camunda's AuthorizationManager.isAuthorized: with authorization off, true before any other check.
-      // Camunda's AuthorizationCheckCmd, before AuthorizationManager.isAuthorized.
-      const historic = request.resourceType === Resources.HISTORIC_TASK.code || request.resourceType === Resources.HISTORIC_PROCESS_INSTANCE.code;
-      if (historic && !ctx.config.authorization.enableHistoricInstancePermissions) {
-        throw new BadUserRequestException(engineMessage('03', '090', 'Historic instance permissions are disabled, please check your process engine configuration.'));
-      }
+      // (Camunda's AuthorizationCheckCmd refuses historic instance resources while their permissions are
+      // disabled only for its own Resources constants, never for the resource a REST check names.)
       if (!ctx.config.authorization.enabled) return true;
       if (!isValidFor(permission, request.resourceType)) {
-        const name = resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
+        const name = request.resourceName ?? resourceByCode(request.resourceType)?.name ?? String(request.resourceType);
         throw new BadUserRequestException(engineMessage('03', '086', `The resource type '${name}' is not valid for '${permission.name}' permission.`));
       }
       const resource = resourceByCode(request.resourceType) ?? { code: request.resourceType, name: String(request.resourceType), constant: 'null' };

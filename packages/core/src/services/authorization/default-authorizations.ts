@@ -32,6 +32,15 @@ export async function grantDefault(ctx: CommandContext, grant: DefaultGrant): Pr
   });
 }
 
+/**
+ * Camunda's AuthorizationManager.deleteAuthorizationsByResourceId(s): the authorizations on resources
+ * whose owner goes (a user, a filter, a historic instance…) go with it — only while authorization is
+ * enabled; otherwise they stay, as in Camunda.
+ */
+export async function deleteAuthorizationsOn(ctx: CommandContext, resource: ResourceType, resourceIds: string | readonly string[]): Promise<void> {
+  if (ctx.config.authorization.enabled) await ctx.authorizations.deleteByResource(resource.code, resourceIds);
+}
+
 /** Camunda's EnsureUtil.ensureValidIndividualResourceId: `*` names no individual a default grant could go to. */
 export function ensureValidIndividualResourceId(message: string, id: string): void {
   if (id === ANY) throw new ProcessEngineException(`${message}: id cannot be ${ANY}. ${ANY} is a reserved identifier.`);

@@ -88,9 +88,9 @@ export class RetriesAndSuspensionBatches {
   }
 }
 
-/** Camunda's checkCreateBatch: CREATE on BATCH, or the batch type's own CREATE_BATCH_* permission. */
+/** Camunda's checkCreateBatch: the batch type's own CREATE_BATCH_* permission on BATCH, or CREATE there. */
 export function checkCreateBatch(ctx: CommandContext, typePermission: string): Promise<void> {
-  return ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: typePermission, resource: Resources.BATCH });
+  return ctx.authz.check({ permission: typePermission, resource: Resources.BATCH }, { permission: 'CREATE', resource: Resources.BATCH });
 }
 
 /** Queries see only what the caller may read; the jobs of the selected instances are found without that check, as in Camunda. */

@@ -24,6 +24,7 @@ import { deleteBatchVariables, loadBatchVariables, storeBatchVariables } from '.
 import { deleteHistoricBatch, recordBatchEnd, recordBatchExecutionStart, recordBatchStart } from './historic-batch-events.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { UserOperationLog } from '../../history/user-operation-log.js';
+import { checkCreateBatch } from './async-operations.js';
 
 /** Execution jobs' configuration: the batch and the ids this job works on. */
 /** What a batch execution job's configuration holds: its batch and the ids it works on. */
@@ -64,10 +65,7 @@ export class BatchService {
   ): Promise<Batch> {
     return this.commands.run('MigrateProcessInstanceBatchCmd', async (ctx) => {
       const prepared = await this.migration.prepareBatch(ctx, input, selection);
-      await ctx.authz.check(
-        { permission: 'CREATE', resource: Resources.BATCH },
-        { permission: 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES', resource: Resources.BATCH },
-      );
+      await checkCreateBatch(ctx, 'CREATE_BATCH_MIGRATE_PROCESS_INSTANCES');
       await prepared.checkMigrateInstance();
       const { variables, ...plan } = prepared.plan;
       OperationLogEntries.migrated(ctx, { processDefinitionId: plan.sourceProcessDefinitionId }, plan.targetProcessDefinitionId, prepared.processInstanceIds.length, variables, true);

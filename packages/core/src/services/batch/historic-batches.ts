@@ -15,6 +15,7 @@ import { DAY_MS } from '../../history/removal-time.js';
 import { BATCH_SET_REMOVAL_TIME, type SetRemovalTimeSettings } from './types/batch-set-removal-time.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
 import type { ResolvedEngineConfig } from '../../config.js';
+import { checkCreateBatch } from './async-operations.js';
 
 /** A batch as history keeps it (Camunda's HistoricBatch): no jobsCreated, no suspension state. */
 export interface HistoricBatch {
@@ -150,7 +151,7 @@ export class HistoricBatchService {
       }
       if (mode === null) throw new BadUserRequestException('removalTime is null');
       if (ids.size === 0) throw new BadUserRequestException('historicBatches is empty');
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: 'CREATE_BATCH_SET_REMOVAL_TIME', resource: Resources.BATCH });
+      await checkCreateBatch(ctx, 'CREATE_BATCH_SET_REMOVAL_TIME');
       const settings: SetRemovalTimeSettings =
         mode === 'calculated' ? { hasRemovalTime: false, removalTime: null } : { hasRemovalTime: true, removalTime: mode === 'absolute' ? request.absoluteRemovalTime!.toISOString() : null };
       const batch = await createBatch(ctx, BATCH_SET_REMOVAL_TIME, [...ids], settings, sizing);

@@ -1,5 +1,4 @@
 import { inject, injectable } from 'inversify';
-import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { BadUserRequestException, NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
@@ -20,6 +19,7 @@ import { readableInstances } from '../runtime/runtime-service.js';
 import { BatchTypes, type Batch } from './batch.js';
 import { createBatch, type CreateBatchOptions } from './batch-service.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { checkCreateBatch } from './async-operations.js';
 
 /**
  * An instruction of a modification: Camunda's single-instance instructions, plus (for a cancel of
@@ -82,7 +82,7 @@ export class ModificationBatches {
   executeAsync(modification: InstanceModification, sizing: Sizing = {}): Promise<Batch> {
     return this.commands.run('ProcessInstanceModificationBatchCmd', async (ctx) => {
       const { definition, ids } = await this.validate(ctx, modification);
-      await checkCreateBatch(ctx);
+      await checkCreateBatch(ctx, 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES');
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processDefinitionId: definition.id, processDefinitionKey: definition.key }, [{ property: 'nrOfInstances', newValue: ids.length }, { property: 'async', newValue: true }], modification.annotation);
       return createBatch(ctx, BatchTypes.instanceModification, ids, settingsOf(definition.id, modification), {
         ...sizing,
@@ -104,7 +104,7 @@ export class ModificationBatches {
     return this.commands.run('ModifyProcessInstanceAsyncCmd', async (ctx) => {
       const root = await ctx.executions.findById(processInstanceId);
       if (!root || root.parentId !== null) throw instanceDoesNotExist(processInstanceId);
-      await checkCreateBatch(ctx);
+      await checkCreateBatch(ctx, 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES');
       const definition = (await this.env.definition(ctx, root.processDefinitionId))!;
       OperationLogEntries.processInstance(ctx, 'ModifyProcessInstance', { processInstanceId, processDefinitionId: definition.id, processDefinitionKey: definition.key }, [], options.annotation);
       return createBatch(ctx, BatchTypes.instanceModification, [processInstanceId], settingsOf(definition.id, { ...options, instructions }), {
@@ -217,11 +217,3 @@ export function unpackVariables(variables: Record<string, TypedValue>): Record<s
 }
 
 const instanceDoesNotExist = (id: string) => new ProcessEngineException(`ENGINE-13036 Process instance '${id}' cannot be modified. The process instance does not exist`);
-
-/** Camunda's checkCreateBatch for instance-modification batches. */
-function checkCreateBatch(ctx: CommandContext): Promise<void> {
-  return ctx.authz.check(
-    { permission: 'CREATE', resource: Resources.BATCH },
-    { permission: 'CREATE_BATCH_MODIFY_PROCESS_INSTANCES', resource: Resources.BATCH },
-  );
-}

@@ -4,7 +4,7 @@ import { ANY, Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { NotValidException, NullValueException } from '../../errors/exceptions.js';
-import { ensureValidIndividualResourceId, grantDefault } from '../authorization/default-authorizations.js';
+import { deleteAuthorizationsOn, ensureValidIndividualResourceId, grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { Filter, FilterFields, FilterQuery, FilterQueryCheck } from './filter.js';
 import { checkTaskQueryCriteria } from '../../persistence/repositories/task-repository.js';
@@ -72,7 +72,7 @@ export class FilterService {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.FILTER, resourceId: id });
       const filter = await ctx.filters.findById(id);
       if (!filter) throw filterNotFound(id);
-      await ctx.authorizations.deleteByResource(Resources.FILTER.code, id);
+      await deleteAuthorizationsOn(ctx, Resources.FILTER, id);
       await ctx.filters.delete(filter);
       OperationLogEntries.filter(ctx, 'Delete', id);
     });

@@ -62,5 +62,5 @@ async function checkUpdate(ctx: CommandContext, entry: UserOperationLogEntry): P
   const checks: PermissionCheck[] = [];
   if (entry.processDefinitionKey) checks.push({ permission: 'UPDATE_HISTORY', resource: Resources.PROCESS_DEFINITION, resourceId: entry.processDefinitionKey });
   if (entry.category) checks.push({ permission: 'UPDATE', resource: Resources.OPERATION_LOG_CATEGORY, resourceId: entry.category });
-  if (checks.length > 0) await ctx.authz.check(...checks);
+  if (checks.length > 0) await ctx.authz.checkComposite(...checks);
 }

@@ -1,5 +1,4 @@
 import { inject, injectable } from 'inversify';
-import { Resources } from '../../authorization/resources.js';
 import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { BadUserRequestException } from '../../errors/exceptions.js';
@@ -15,6 +14,7 @@ import { REMOVAL_TIME_MODES, removalTimeMode } from '../batch/historic-batches.j
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import { historicInstanceIds } from './historic-instance-ids.js';
 import type { HistoricProcessInstanceQuery } from './historic-instances.js';
+import { checkCreateBatch } from '../batch/async-operations.js';
 
 /** GET /history/cleanup/configuration: the current or next batch window, and whether this engine cleans up. */
 export interface HistoryCleanupConfiguration {
@@ -104,7 +104,7 @@ export class HistoryCleanupService {
       if (historicProcessInstanceIds && historicProcessInstanceIds.length > 0) for (const id of await existing(ctx, historicProcessInstanceIds)) ids.add(id);
       if (mode === null) throw new BadUserRequestException('removalTime is null');
       if (ids.size === 0) throw new BadUserRequestException('historicProcessInstances is empty');
-      await ctx.authz.check({ permission: 'CREATE', resource: Resources.BATCH }, { permission: 'CREATE_BATCH_SET_REMOVAL_TIME', resource: Resources.BATCH });
+      await checkCreateBatch(ctx, 'CREATE_BATCH_SET_REMOVAL_TIME');
       const settings: ProcessSetRemovalTimeSettings = {
         hasRemovalTime: mode !== 'calculated',
         removalTime: mode === 'absolute' ? request.absoluteRemovalTime!.toISOString() : null,

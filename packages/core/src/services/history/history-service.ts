@@ -24,6 +24,7 @@ import type { Batch } from '../batch/batch.js';
 import { createBatch, type CreateBatchOptions } from '../batch/batch-service.js';
 import { HISTORIC_INSTANCE_DELETION } from '../batch/types/historic-instance-deletion.js';
 import { historicInstanceIds } from './historic-instance-ids.js';
+import { deleteAuthorizationsOn } from '../authorization/default-authorizations.js';
 
 /**
  * Camunda's HistoryService, first increment: historic process and activity instances. Lists show
@@ -146,7 +147,7 @@ export async function deleteHistoricProcessInstancesIn(ctx: CommandContext, ids:
       await variables.deleteInstances({ processInstanceId: id });
     }
     // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
-    await ctx.authorizations.deleteByResource(Resources.HISTORIC_PROCESS_INSTANCE.code, found);
+    await deleteAuthorizationsOn(ctx, Resources.HISTORIC_PROCESS_INSTANCE, found);
     await IncidentAndLogDeletion.ofProcessInstances(ctx, found);
   }
   OperationLogEntries.processInstance(ctx, 'DeleteHistory', {}, [{ property: 'nrOfInstances', newValue: found.length }, { property: 'async', newValue: false }]);

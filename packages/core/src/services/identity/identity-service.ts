@@ -11,7 +11,7 @@ import { hashPassword, verifyPassword } from './password-hash.js';
 import { checkAgainstPolicy, passwordPolicyRules, type PasswordPolicyResult, type PasswordPolicyRule, type PasswordUserData } from './password-policy.js';
 import { NullValueException, ProcessEngineException } from '../../errors/exceptions.js';
 import { setUpAdministrator } from './administrator.js';
-import { grantDefault } from '../authorization/default-authorizations.js';
+import { deleteAuthorizationsOn, grantDefault } from '../authorization/default-authorizations.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { ResolvedEngineConfig } from '../../config.js';
 import { ENGINE_CONFIG } from '../../tokens.js';
@@ -96,7 +96,7 @@ export class IdentityService {
     return this.commands.run('DeleteUserCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.USER, resourceId: id });
       if (!(await readUser(ctx, id))) return;
-      await ctx.authorizations.deleteByResource(Resources.USER.code, id);
+      await deleteAuthorizationsOn(ctx, Resources.USER, id);
       await deleteTenantGrantsOf(ctx, { userId: id });
       await ctx.users.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'User', { userId: id });
@@ -142,11 +142,6 @@ export class IdentityService {
     });
   }
 
-  /** The ids of the groups a user belongs to (no permission check: the engine's own lookup). */
-  groupIdsOf(userId: string): Promise<string[]> {
-    return this.commands.run('GetGroupsOfUser', (ctx) => ctx.groups.groupIdsOf(userId));
-  }
-
   /** Needs CREATE on Group; the group gets READ on itself. */
   createGroup(group: Group): Promise<void> {
     return this.commands.run('SaveGroupCmd', async (ctx) => {
@@ -187,23 +182,24 @@ export class IdentityService {
     return this.commands.run('DeleteGroupCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.GROUP, resourceId: id });
       if (!(await readGroup(ctx, id))) return;
-      await ctx.authorizations.deleteByResource(Resources.GROUP.code, id);
+      await deleteAuthorizationsOn(ctx, Resources.GROUP, id);
       await deleteTenantGrantsOf(ctx, { groupId: id });
       await ctx.groups.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'Group', { groupId: id });
     });
   }
 
-  /** Needs CREATE on Group membership for the group. */
+  /**
+   * Needs CREATE on Group membership for the group; an existing membership fails on its database key
+   * (a 500 ProcessEnginePersistenceException, as in Camunda).
+   */
   createMembership(userId: string, groupId: string): Promise<void> {
     return this.commands.run('CreateMembershipCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'CREATE', resource: Resources.GROUP_MEMBERSHIP, resourceId: groupId });
       if (!(await readUser(ctx, userId))) throw noUser(userId);
       if (!(await readGroup(ctx, groupId))) throw noGroup(groupId);
-      if (!(await ctx.groups.isMember(userId, groupId))) {
-        await ctx.groups.addMember(userId, groupId);
-        OperationLogEntries.identity(ctx, 'Create', 'GroupMembership', { userId, groupId });
-      }
+      await ctx.groups.addMember(userId, groupId);
+      OperationLogEntries.identity(ctx, 'Create', 'GroupMembership', { userId, groupId });
     });
   }
 
@@ -260,7 +256,7 @@ export class IdentityService {
     return this.commands.run('DeleteTenantCmd', async (ctx) => {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.TENANT, resourceId: id });
       if (!(await readTenant(ctx, id))) return;
-      await ctx.authorizations.deleteByResource(Resources.TENANT.code, id);
+      await deleteAuthorizationsOn(ctx, Resources.TENANT, id);
       await ctx.tenants.delete(id);
       OperationLogEntries.identity(ctx, 'Delete', 'Tenant', { tenantId: id });
     });
@@ -268,7 +264,7 @@ export class IdentityService {
 
   /**
    * Needs CREATE on Tenant membership for the tenant; the tenant and the user or group must exist.
-   * The member gets READ on the tenant.
+   * The member gets READ on the tenant. An existing membership fails on its database key, as in Camunda.
    */
   createTenantMembership(tenantId: string, member: TenantMember): Promise<void> {
     return this.commands.run('userId' in member ? 'CreateTenantUserMembershipCmd' : 'CreateTenantGroupMembershipCmd', async (ctx) => {
@@ -278,7 +274,6 @@ export class IdentityService {
       const memberFound = 'userId' in member ? await readUser(ctx, member.userId) : await readGroup(ctx, member.groupId);
       if (!tenant) throw new NullValueException(`No tenant found with id '${tenantId}'.: tenant is null`);
       if (!memberFound) throw 'userId' in member ? noUser(member.userId) : noGroup(member.groupId);
-      if (await ctx.tenants.isMember(tenantId, member)) return;
       await ctx.tenants.addMember(tenantId, member);
       await grantDefault(ctx, { ...member, resource: Resources.TENANT, resourceId: tenantId, permissions: 2 });
       OperationLogEntries.identity(ctx, 'Create', 'TenantMembership', { ...member, tenantId });
@@ -291,7 +286,7 @@ export class IdentityService {
       await ctx.authz.check({ permission: 'DELETE', resource: Resources.TENANT_MEMBERSHIP, resourceId: tenantId });
       if (!(await ctx.tenants.isMember(tenantId, member))) return;
       const memberId = 'userId' in member ? member.userId : member.groupId;
-      await ctx.authorizations.deleteByResource(Resources.TENANT_MEMBERSHIP.code, memberId);
+      await deleteAuthorizationsOn(ctx, Resources.TENANT_MEMBERSHIP, memberId);
       await deleteGrantsOf(ctx, Resources.TENANT.code, tenantId, member);
       await ctx.tenants.removeMember(tenantId, member);
       OperationLogEntries.identity(ctx, 'Delete', 'TenantMembership', { ...member, tenantId });

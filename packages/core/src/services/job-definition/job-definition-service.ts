@@ -85,8 +85,8 @@ export class JobDefinitionService {
         requireTenant(ctx, definition);
         await ctx.authz.check(
           { permission: 'RETRY_JOB', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
-          { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
           { permission: 'RETRY_JOB', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey ?? '' },
+          { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: '*' },
           { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: definition.processDefinitionKey ?? '' },
         );
       }

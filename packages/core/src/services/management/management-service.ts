@@ -62,7 +62,7 @@ export class ManagementService {
     return this.commands.run('GetJobExceptionStacktraceCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NullValueException(`No job found with id ${id}: job is null`);
-      await checkJob(ctx, job, ['READ'], ['READ_INSTANCE']);
+      await checkJob(ctx, job, ['READ', 'READ_INSTANCE']);
       return job.exceptionStacktrace;
     });
   }
@@ -83,7 +83,7 @@ export class ManagementService {
     return this.commands.run('SetJobDuedateCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new ProcessEngineException(`No job found with id '${id}'.`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
+      await checkJob(ctx, job, ['UPDATE', 'UPDATE_INSTANCE']);
       OperationLogEntries.job(ctx, 'SetDueDate', job, [{ property: 'duedate', orgValue: job.dueDate, newValue: dueDate }]);
       const offset = cascade && dueDate !== null && job.type === 'timer' ? dueDate.getTime() - (job.dueDate?.getTime() ?? 0) : 0;
       await ctx.jobs.setDueDate(job, dueDate, job.repeatOffset + offset);
@@ -102,7 +102,7 @@ export class ManagementService {
       if (job.type !== 'timer' || !TIMER_JOB_HANDLERS.has(job.handlerType)) {
         throw new ProcessEngineException(`Only timer jobs can be recalculated, but the job with id '${id}' is of type '${job.handlerType}'.`);
       }
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
+      await checkJob(ctx, job, ['UPDATE', 'UPDATE_INSTANCE']);
       const declaration = await timerDeclarationOf(ctx, this.env, job);
       if (!declaration) throw new ProcessEngineException(`No timer declaration found for job id '${id}'.`);
       // The declaration decides anew, its expression evaluated now (a cycle's schedule itself stays as it was).
@@ -123,7 +123,7 @@ export class ManagementService {
     return this.commands.run('SetJobPriorityCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NotFoundException(`No job found with id '${id}': job is null`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
+      await checkJob(ctx, job, ['UPDATE', 'UPDATE_INSTANCE']);
       OperationLogEntries.job(ctx, 'SetPriority', job, [{ property: 'priority', orgValue: job.priority, newValue: priority }]);
       await ctx.jobs.setPriority(job, priority);
     });
@@ -134,7 +134,7 @@ export class ManagementService {
     return this.commands.run('DeleteJobCmd', async (ctx) => {
       const job = await ctx.jobs.findById(id);
       if (!job) throw new NullValueException(`No job found with id '${id}': job is null`);
-      await checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']);
+      await checkJob(ctx, job, ['UPDATE', 'UPDATE_INSTANCE']);
       if (job.lockOwner !== null || job.lockExpirationTime !== null) {
         throw new ProcessEngineException('Cannot delete job when the job is being executed. Try again later.');
       }
@@ -149,7 +149,7 @@ export class ManagementService {
    * is recorded (one retry less, an incident at 0) and thrown to the caller unchanged.
    */
   executeJob(id: string): Promise<void> {
-    return this.jobExecutor.executeJobNow(id, (ctx, job) => checkJob(ctx, job, ['UPDATE'], ['UPDATE_INSTANCE']));
+    return this.jobExecutor.executeJobNow(id, (ctx, job) => checkJob(ctx, job, ['UPDATE', 'UPDATE_INSTANCE']));
   }
 
   /**
@@ -264,7 +264,7 @@ export async function setJobRetriesIn(ctx: CommandContext, id: string, retries: 
   }
   const job = await ctx.jobs.findById(id);
   if (!job) throw new ProcessEngineException(engineMessage('13', '053', `No job found with id '${id}'.'`));
-  await checkJob(ctx, job, ['RETRY_JOB', 'UPDATE'], ['RETRY_JOB', 'UPDATE_INSTANCE']);
+  await checkJob(ctx, job, ['RETRY_JOB', 'RETRY_JOB'], ['UPDATE', 'UPDATE_INSTANCE']);
   OperationLogEntries.job(ctx, 'SetJobRetries', job, [{ property: 'retries', orgValue: job.retries, newValue: retries }]);
   await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
   if (retries > 0) {
@@ -316,17 +316,20 @@ async function checkJobSuspension(ctx: CommandContext, selector: JobSuspensionSe
 }
 
 /**
- * Camunda's checks on a job (checkReadJob, checkUpdateJob, checkUpdateRetriesJob): on its instance,
- * or on its definition by key; a job of a definition but no instance (a start timer) is checked on
- * process instances as a whole (only a `*` grant counts there); a job of neither needs nothing.
+ * Camunda's checks on a job (checkReadJob, checkUpdateJob, checkUpdateRetriesJob): each permission
+ * pair in turn, on its instance or on its definition by key; a job of a definition but no instance
+ * (a start timer) is checked on process instances as a whole (only a `*` grant counts there); a job
+ * of neither needs nothing.
  */
-async function checkJob(ctx: CommandContext, job: Job, onInstance: string[], onInstanceViaDefinition: string[]): Promise<void> {
-  ctx.tenantCheck.require(job.tenantId, `${onInstance[0] === 'READ' ? 'read' : 'update'} the job '${job.id}'`);
+async function checkJob(ctx: CommandContext, job: Job, ...pairs: Array<[onInstance: string, onDefinition: string]>): Promise<void> {
+  ctx.tenantCheck.require(job.tenantId, `${pairs[0][0] === 'READ' ? 'read' : 'update'} the job '${job.id}'`);
   const key = job.processDefinitionKey;
   if (!key) return;
   await ctx.authz.check(
-    ...onInstance.map((permission) => ({ permission, resource: Resources.PROCESS_INSTANCE, resourceId: job.processInstanceId })),
-    ...onInstanceViaDefinition.map((permission) => ({ permission, resource: Resources.PROCESS_DEFINITION, resourceId: key })),
+    ...pairs.flatMap(([onInstance, onDefinition]) => [
+      { permission: onInstance, resource: Resources.PROCESS_INSTANCE, resourceId: job.processInstanceId },
+      { permission: onDefinition, resource: Resources.PROCESS_DEFINITION, resourceId: key },
+    ]),
   );
 }
 

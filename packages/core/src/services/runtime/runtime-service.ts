@@ -156,8 +156,8 @@ export class RuntimeService {
     if (check) ctx.tenantCheck.require(root.tenantId, `update the process instance '${id}'`);
     if (check) await ctx.authz.check(
       { permission: 'SUSPEND', resource: Resources.PROCESS_INSTANCE, resourceId: id },
-      { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
       { permission: 'SUSPEND_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
+      { permission: 'UPDATE', resource: Resources.PROCESS_INSTANCE, resourceId: id },
       { permission: 'UPDATE_INSTANCE', resource: Resources.PROCESS_DEFINITION, resourceId: root.processDefinitionKey },
     );
     await ctx.executions.setSuspendedByProcessInstance(id, suspended);
