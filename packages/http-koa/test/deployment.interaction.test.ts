@@ -41,6 +41,21 @@ describe('POST /deployment/create', () => {
     expect(response.body.deployedProcessDefinitions).toBeNull();
   });
 
+  it.each([
+    ['isExecutable="false"', 'isExecutable="false"'],
+    ['no isExecutable attribute', ''],
+  ])('deploys a BPMN file whose process has %s without a definition, as Camunda does', async (_case, attribute) => {
+    const xml = simpleProcessXml('p').replace('isExecutable="true"', attribute);
+
+    const response = await deploy({ 'deployment-name': 'drawing' }, [{ name: 'p.bpmn', content: xml }]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.deployedProcessDefinitions).toBeNull();
+    expect(resources.body.map((r: any) => r.name)).toEqual(['p.bpmn']);
+    expect((await rest.request('GET', '/process-definition/count')).body).toEqual({ count: 0 });
+  });
+
   it('returns the earlier deployment when duplicate filtering finds nothing changed', async () => {
     const files = [{ name: 'p.bpmn', content: simpleProcessXml('p') }];
     const first = await deploy({ 'deployment-name': 'app' }, files);

@@ -64,16 +64,6 @@ describe('parseBpmnResource rejects a document', () => {
     ]);
   });
 
-  it('without any executable process, listing the skipped ones as warnings', async () => {
-    const error = await parseFailure(processXml(startAndEnd(), 'isExecutable="false"'));
-
-    const report = error.details['model.bpmn'];
-    expect(report.errors).toMatchObject([{ message: expect.stringMatching(/^No executable process found/), mainElementId: 'definitions', line: 2 }]);
-    expect(report.warnings).toMatchObject([
-      { message: "ENGINE-01002 Ignoring non-executable process with id 'p'. Set the attribute isExecutable=\"true\" to deploy this process.", line: 3 },
-    ]);
-  });
-
   it('that collects every problem before it throws once', async () => {
     const xml = processXml(startAndEnd([flow('f1', 'start', 'nowhere'), flow('f2', 'nobody', 'end')].join('\n')), 'isExecutable="true" camunda:historyTimeToLive="x"');
 

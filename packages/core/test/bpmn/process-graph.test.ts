@@ -232,12 +232,23 @@ describe('parseBpmnResource on collaborations', () => {
     expect(result.warnings.map((warning) => warning.mainElementId)).toEqual(['three']);
   });
 
-  it('accepts a resource without executable process when asked to, as Camunda 7.22 does', async () => {
+  it('accepts a resource whose process is not executable and yields no process, as Camunda does', async () => {
     const xml = processXml('    <bpmn:startEvent id="s" />', 'isExecutable="false"');
 
-    const result = await parseBpmnResource('m.bpmn', xml, { historyTimeToLive: null, enforceHistoryTimeToLive: false, requireExecutableProcess: false });
+    const result = await parseBpmnResource('m.bpmn', xml);
 
     expect(result.processes).toEqual([]);
-    expect(result.warnings[0].message).toMatch(/^ENGINE-01002 Ignoring non-executable process with id 'p'/);
+    expect(result.warnings).toMatchObject([
+      { message: "ENGINE-01002 Ignoring non-executable process with id 'p'. Set the attribute isExecutable=\"true\" to deploy this process.", line: 3 },
+    ]);
+  });
+
+  it('takes a process without isExecutable as not executable in a new deployment, as Camunda does', async () => {
+    const xml = processXml('    <bpmn:startEvent id="s" />', '');
+
+    const result = await parseBpmnResource('m.bpmn', xml);
+
+    expect(result.processes).toEqual([]);
+    expect(result.warnings[0].message).toMatch(/^ENGINE-01003 Process with id 'p' has no attribute isExecutable/);
   });
 });
