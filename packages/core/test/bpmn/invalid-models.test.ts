@@ -182,10 +182,22 @@ describe('parseBpmnResource applies history time to live rules', () => {
     await expect(attempt).rejects.toThrow(/ENGINE-12018 History Time To Live \(TTL\) cannot be null/);
   });
 
-  it('accepts a missing value when TTL is enforced but the engine has a default', async () => {
-    const attempt = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+  it('takes the engine default for a missing value, enforced or not', async () => {
+    const enforced = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+    const free = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: false });
 
-    await expect(attempt).resolves.toMatchObject({ processes: [{ historyTimeToLive: null }] });
+    await expect(enforced).resolves.toMatchObject({ processes: [{ historyTimeToLive: 30 }] });
+    await expect(free).resolves.toMatchObject({ processes: [{ historyTimeToLive: 30 }] });
+  });
+
+  it('reads an empty value as null, not as the engine default: ENGINE-12018 when enforced, as Camunda does', async () => {
+    const xml = processXml(startAndEnd(), 'isExecutable="true" camunda:historyTimeToLive=""');
+
+    const enforced = parseBpmnResource('m.bpmn', xml, { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+    const free = parseBpmnResource('m.bpmn', xml, { historyTimeToLive: 30, enforceHistoryTimeToLive: false });
+
+    await expect(enforced).rejects.toThrow(/ENGINE-12018 History Time To Live \(TTL\) cannot be null/);
+    await expect(free).resolves.toMatchObject({ processes: [{ historyTimeToLive: null }] });
   });
 
   it.each([

@@ -80,6 +80,22 @@ for (const testStore of testStoreConfigs()) {
         await expect(attempt).rejects.toThrow(/ENGINE-12018/);
       });
 
+      it('refuses an empty history time to live while TTL is enforced, engine default or not', async () => {
+        const trellis = await engine();
+
+        const attempt = trellis.deployment.deploy({ resources: [bpmn('empty', { historyTimeToLive: '' })] });
+
+        await expect(attempt).rejects.toThrow(/ENGINE-12018/);
+      });
+
+      it('stores an empty history time to live as null, not as the engine default, when TTL is not enforced', async () => {
+        const trellis = await engine({ enforceHistoryTimeToLive: false });
+
+        const result = await trellis.deployment.deploy({ resources: [bpmn('empty', { historyTimeToLive: '' })] });
+
+        expect(result.processDefinitions![0].historyTimeToLive).toBeNull();
+      });
+
       it('links a diagram image deployed beside the model', async () => {
         const trellis = await engine();
 

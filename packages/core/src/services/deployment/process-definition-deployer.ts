@@ -61,7 +61,7 @@ export async function deployProcessDefinitions(
       deploymentTime: deployment.deploymentTime,
       tenantId: deployment.tenantId,
       suspended,
-      historyTimeToLive: model.historyTimeToLive ?? ctx.config.historyTimeToLive,
+      historyTimeToLive: model.historyTimeToLive,
       startableInTasklist: model.isStartableInTasklist,
       hasStartFormKey: model.hasStartFormKey,
     };
