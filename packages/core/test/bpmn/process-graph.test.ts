@@ -151,6 +151,17 @@ describe('ProcessModel process attributes and camunda extensions', () => {
     });
   });
 
+  it.each([
+    ['camunda:isStartableInTasklist="TRUE"', true, null],
+    ['camunda:isStartableInTasklist="yes"', false, null],
+    ['camunda:isStartableInTasklist=""', false, null],
+    ['camunda:versionTag=""', true, ''],
+  ])('reads %s as Camunda does (equalsIgnoreCase "true"; the version tag as written)', async (attribute, startable, versionTag) => {
+    const { processes } = await parseBpmnResource('m.bpmn', processXml('    <bpmn:startEvent id="start" />', `isExecutable="true" ${attribute}`));
+
+    expect(processes[0]).toMatchObject({ isStartableInTasklist: startable, versionTag });
+  });
+
   it('keeps input/output mappings, listeners, retry cycles and multi-instance settings as data', async () => {
     const xml = processXml(`    <bpmn:startEvent id="start" />
     <bpmn:serviceTask id="send" camunda:asyncBefore="true" camunda:exclusive="false" camunda:delegateExpression="\${mailer}">
