@@ -188,6 +188,37 @@ for (const testStore of testStoreConfigs()) {
         await expect(redeploy()).rejects.toBeInstanceOf(NotFoundException);
       });
 
+      // Camunda's DeploymentManager deletes the authorizations on the deployment; its AuthorizationManager
+      // does so only while authorization is enabled.
+      it.each([
+        [true, ['second']],
+        [false, ['first', 'second']],
+      ])('with authorization enabled %s, keeps the authorizations on the deployments %j when the first is deleted', async (enabled, left) => {
+        const trellis = await engine({ authorization: { enabled } });
+        const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
+        const second = await trellis.deployment.deploy({ resources: [bpmn('q')] });
+        for (const deployment of [first, second]) {
+          await trellis.authorization.createAuthorization({ type: 1, userId: 'mia', groupId: null, resourceType: 9, resourceId: deployment.deployment.id, permissions: ['READ'] });
+        }
+
+        await trellis.deployment.deleteDeployment(first.deployment.id);
+
+        const ids = (await trellis.authorization.findAuthorizations({ resourceType: 9 })).map((authorization) => authorization.resourceId);
+        const names = { [first.deployment.id]: 'first', [second.deployment.id]: 'second' };
+        expect(ids.map((id) => names[id!]).sort()).toEqual(left);
+      });
+
+      it("logs the deletion with the deployment's tenant", async () => {
+        const trellis = await engine();
+        const deployed = await trellis.deployment.deploy({ tenantId: 'acme', resources: [bpmn('p')] });
+
+        await trellis.runAs({ userId: 'demo', groupIds: [], tenantIds: ['acme'] }, () => trellis.deployment.deleteDeployment(deployed.deployment.id));
+
+        expect(await trellis.history.userOperations.find({ entityType: 'Deployment', operationType: 'Delete' })).toEqual([
+          expect.objectContaining({ deploymentId: deployed.deployment.id, tenantId: 'acme', property: 'cascade', newValue: 'false' }),
+        ]);
+      });
+
       it('removes the deployment, its resources and definitions', async () => {
         const trellis = await engine();
         const first = await trellis.deployment.deploy({ resources: [bpmn('p')] });
