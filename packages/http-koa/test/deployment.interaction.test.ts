@@ -178,6 +178,14 @@ describe('GET /deployment/{id} and its resources', () => {
     expect(data.body).toEqual(PNG);
   });
 
+  it('lists the resources by name, not in upload order, as Camunda does', async () => {
+    const deployed = (await deploy({}, [{ name: 'z.bpmn', content: simpleProcessXml('p') }, { name: 'a.png', content: PNG }, { name: 'm.txt', content: 'm' }])).body;
+
+    const resources = await rest.request('GET', `/deployment/${deployed.id}/resources`);
+
+    expect(resources.body.map((r: any) => r.name)).toEqual(['a.png', 'm.txt', 'z.bpmn']);
+  });
+
   it('serves a BPMN resource as application/xml', async () => {
     const deployed = (await deploy({}, [{ name: 'p.bpmn', content: simpleProcessXml('p') }])).body;
     const [resource] = (await rest.request('GET', `/deployment/${deployed.id}/resources`)).body;

@@ -22,13 +22,13 @@ export class ResourceRepository {
       .execute();
   }
 
-  /** The files of a deployment, in the order they were deployed. */
+  /** The files of a deployment by name (Camunda's selectResourcesByDeploymentId). */
   async listByDeployment(deploymentId: string): Promise<DeploymentResource[]> {
     return this.trx
       .selectFrom('trellis_resource')
       .select(['id', 'name', 'deployment_id as deploymentId'])
       .where('deployment_id', '=', deploymentId)
-      .orderBy('position')
+      .orderBy('name')
       .execute();
   }
 
