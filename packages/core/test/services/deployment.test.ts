@@ -131,6 +131,45 @@ for (const testStore of testStoreConfigs()) {
         expect(await trellis.deployment.countDeployments()).toBe(1);
       });
 
+      it("deploys again when another tenant deployed the same name since: only the last deployment of a resource counts, as Camunda's query has it", async () => {
+        const trellis = await engine();
+        await trellis.deployment.deploy({ name: 'app', tenantId: 'a', resources: [bpmn('p')] });
+        trellis.clock.advance(1000);
+        const other = await trellis.deployment.deploy({ name: 'app', tenantId: 'b', resources: [bpmn('p')] });
+        trellis.clock.advance(1000);
+
+        const again = await trellis.deployment.deploy({ name: 'app', tenantId: 'a', enableDuplicateFiltering: true, resources: [bpmn('p')] });
+
+        expect(again.deployment.id).not.toBe(other.deployment.id);
+        expect(again.deployment.tenantId).toBe('a');
+        expect(again.processDefinitions!.map((d) => `${d.key}:${d.version}:${d.tenantId}`)).toEqual(['p:2:a']);
+      });
+
+      it("finds the tenant's own deployment unchanged when it is the last with the resource", async () => {
+        const trellis = await engine();
+        await trellis.deployment.deploy({ name: 'app', tenantId: 'b', resources: [bpmn('p')] });
+        trellis.clock.advance(1000);
+        const own = await trellis.deployment.deploy({ name: 'app', tenantId: 'a', resources: [bpmn('p')] });
+        trellis.clock.advance(1000);
+
+        const again = await trellis.deployment.deploy({ name: 'app', tenantId: 'a', enableDuplicateFiltering: true, resources: [bpmn('p')] });
+
+        expect(again.deployment.id).toBe(own.deployment.id);
+      });
+
+      it("answers the newest deployment of the name, of any tenant, when nothing changed (Camunda's DefaultDeploymentHandler)", async () => {
+        const trellis = await engine();
+        await trellis.deployment.deploy({ name: 'app', tenantId: 'a', resources: [bpmn('p')] });
+        trellis.clock.advance(1000);
+        const other = await trellis.deployment.deploy({ name: 'app', tenantId: 'b', resources: [bpmn('q')] });
+        trellis.clock.advance(1000);
+
+        const again = await trellis.deployment.deploy({ name: 'app', tenantId: 'a', enableDuplicateFiltering: true, resources: [bpmn('p')] });
+
+        expect(again.deployment).toMatchObject({ id: other.deployment.id, tenantId: 'b' });
+        expect(again.processDefinitions).toBeNull();
+      });
+
       it('deploys every resource when one changed', async () => {
         const trellis = await engine();
         await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p'), bpmn('q')] });
