@@ -194,6 +194,56 @@ for (const testStore of testStoreConfigs()) {
       });
     });
 
+    describe('activation time', () => {
+      it("suspends the duplicate deployment's definitions too and activates them when it comes, as Camunda's DeployCmd does", async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p')] });
+        const activationTime = new Date(trellis.clock.now().getTime() + 60_000);
+
+        const again = await trellis.deployment.deploy({ name: 'app', enableDuplicateFiltering: true, activationTime, resources: [bpmn('p')] });
+        const definition = first.processDefinitions![0];
+        const suspended = (await trellis.processDefinition.getProcessDefinition(definition.id)).suspended;
+        const [job] = await trellis.management.findJobs({});
+        trellis.clock.advance(60_001);
+        await trellis.jobExecutor.runDueJobs();
+
+        expect([again.deployment.id, again.processDefinitions]).toEqual([first.deployment.id, null]);
+        expect(suspended).toBe(true);
+        expect(job).toMatchObject({ processDefinitionId: definition.id, deploymentId: first.deployment.id, dueDate: activationTime });
+        expect((await trellis.processDefinition.getProcessDefinition(definition.id)).suspended).toBe(false);
+      });
+
+      it('deploys suspended even with an activation time that has passed; the due job activates', async () => {
+        const trellis = await engine();
+
+        const result = await trellis.deployment.deploy({ activationTime: new Date(trellis.clock.now().getTime() - 1000), resources: [bpmn('p')] });
+        const id = result.processDefinitions![0].id;
+        const before = (await trellis.processDefinition.getProcessDefinition(id)).suspended;
+        await trellis.jobExecutor.runDueJobs();
+
+        expect([result.processDefinitions![0].suspended, before]).toEqual([true, true]);
+        expect((await trellis.processDefinition.getProcessDefinition(id)).suspended).toBe(false);
+      });
+
+      it('logs the suspension and the scheduled activation, and the Create of the duplicate deployment answered', async () => {
+        const trellis = await engine();
+        const first = await trellis.deployment.deploy({ name: 'app', resources: [bpmn('p')] });
+        const definition = first.processDefinitions![0];
+
+        await trellis.runAs({ userId: 'demo', groupIds: [], tenantIds: [] }, () =>
+          trellis.deployment.deploy({ name: 'app', enableDuplicateFiltering: true, activationTime: new Date(trellis.clock.now().getTime() + 60_000), resources: [bpmn('p')] }),
+        );
+
+        const entries = await trellis.history.userOperations.find();
+        const summary = new Set(entries.map((entry) => `${entry.operationType} ${entry.entityType} ${entry.processDefinitionId ?? entry.deploymentId}`));
+        expect([...summary].sort()).toEqual([
+          `ActivateProcessDefinition ProcessDefinition ${definition.id}`,
+          `Create Deployment ${first.deployment.id}`,
+          `SuspendProcessDefinition ProcessDefinition ${definition.id}`,
+        ]);
+      });
+    });
+
     describe('redeploy and delete', () => {
       it('redeploys the named resources of a deployment as a new version', async () => {
         const trellis = await engine();
