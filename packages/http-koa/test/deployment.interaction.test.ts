@@ -132,6 +132,40 @@ describe('POST /deployment/create', () => {
     expect(response.body.message).toBe("No file name found in the deployment resource described by form parameter 'null'.");
   });
 
+  it("answers 400 for a text part that is not a setting (a typo), naming the file name 'null' as Camunda does", async () => {
+    const response = await deploy({ tenantId: 'acme' }, [{ name: 'p.bpmn', content: simpleProcessXml('p') }]);
+
+    expect([response.status, response.body]).toEqual([
+      400,
+      { type: 'InvalidRequestException', message: "No file name found in the deployment resource described by form parameter 'null'.", code: null },
+    ]);
+    expect((await rest.request('GET', '/deployment/count')).body).toEqual({ count: 0 });
+  });
+
+  it('keeps the last of two parts with one name, as Camunda keeps parts by name', async () => {
+    const response = await deploy({}, [
+      { name: 'first.bpmn', content: simpleProcessXml('first'), part: 'data' },
+      { name: 'second.bpmn', content: simpleProcessXml('second'), part: 'data' },
+    ]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(Object.values(response.body.deployedProcessDefinitions).map((d: any) => d.key)).toEqual(['second']);
+    expect(resources.body.map((r: any) => r.name)).toEqual(['second.bpmn']);
+  });
+
+  it('keeps the later of two parts with one file name, as Camunda keeps resources by name', async () => {
+    const response = await deploy({}, [
+      { name: 'p.bpmn', content: simpleProcessXml('p', { name: 'earlier' }) },
+      { name: 'p.bpmn', content: simpleProcessXml('p', { name: 'later' }) },
+    ]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(Object.values(response.body.deployedProcessDefinitions).map((d: any) => d.name)).toEqual(['later']);
+    expect(resources.body.map((r: any) => r.name)).toEqual(['p.bpmn']);
+  });
+
   it('answers 413 for an upload over the body limit, and stays up', async () => {
     const small = await startRestHarness({}, { bodyLimit: 1024 });
     try {
