@@ -10,7 +10,7 @@ afterEach(async () => rest.close());
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function deploy(fields: Record<string, string>, files: Array<{ name: string; content: string | Buffer }>) {
+async function deploy(fields: Record<string, string>, files: Parameters<typeof deploymentForm>[1]) {
   return rest.request('POST', '/deployment/create', { form: deploymentForm(fields, files) });
 }
 
