@@ -20,6 +20,8 @@ export interface MultipartForm {
   files: FormPart[];
   /** The Content-Type header of each text part, by name, as `FormPart.contentType`. */
   fieldContentTypes: Map<string, string | undefined>;
+  /** Every part by name, the last of a name winning (Camunda's MultipartFormData); a text part's bytes are its UTF-8 text. */
+  parts: Map<string, FormPart>;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function readMultipart(ctx: Context, limit: number, options: { part
       reject(new InvalidRequestException(400, `Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const form: MultipartForm = { fields: new Map(), files: [], fieldContentTypes: new Map() };
+    const form: MultipartForm = { fields: new Map(), files: [], fieldContentTypes: new Map(), parts: new Map() };
     // busboy reports a part's type without its parameters, and text/plain for one sent without or with a
     // malformed Content-Type; the raw headers come from the body itself once busboy has read it.
     const raw: Buffer[] = [];
@@ -67,12 +69,14 @@ export async function readMultipart(ctx: Context, limit: number, options: { part
       total += Buffer.byteLength(value);
       if (total > limit || info.valueTruncated) return fail(bodyTooLarge(limit));
       const part = parts++;
+      const formPart: FormPart = { fieldName: name, fileName: undefined, contentType: undefined, bytes: Buffer.from(value) };
+      form.parts.set(name, formPart);
       if (isText(info.mimeType)) {
         form.fields.set(name, value);
         fieldParts.set(name, part);
       } else {
         fileParts.push(part);
-        form.files.push({ fieldName: name, fileName: undefined, contentType: undefined, bytes: Buffer.from(value) });
+        form.files.push(formPart);
       }
     });
     parser.on('file', (name, stream, info) => {
@@ -80,6 +84,7 @@ export async function readMultipart(ctx: Context, limit: number, options: { part
       // Its place among the files is taken now, in part order; the bytes arrive with the stream's end.
       const file: FormPart = { fieldName: name, fileName: info.filename, contentType: undefined, bytes: Buffer.alloc(0) };
       form.files.push(file);
+      form.parts.set(name, file);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         total += chunk.length;

@@ -10,7 +10,7 @@ afterEach(async () => rest.close());
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function deploy(fields: Record<string, string>, files: Array<{ name: string; content: string | Buffer }>) {
+async function deploy(fields: Record<string, string>, files: Parameters<typeof deploymentForm>[1]) {
   return rest.request('POST', '/deployment/create', { form: deploymentForm(fields, files) });
 }
 
@@ -39,6 +39,21 @@ describe('POST /deployment/create', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.deployedProcessDefinitions).toBeNull();
+  });
+
+  it.each([
+    ['isExecutable="false"', 'isExecutable="false"'],
+    ['no isExecutable attribute', ''],
+  ])('deploys a BPMN file whose process has %s without a definition, as Camunda does', async (_case, attribute) => {
+    const xml = simpleProcessXml('p').replace('isExecutable="true"', attribute);
+
+    const response = await deploy({ 'deployment-name': 'drawing' }, [{ name: 'p.bpmn', content: xml }]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.deployedProcessDefinitions).toBeNull();
+    expect(resources.body.map((r: any) => r.name)).toEqual(['p.bpmn']);
+    expect((await rest.request('GET', '/process-definition/count')).body).toEqual({ count: 0 });
   });
 
   it('returns the earlier deployment when duplicate filtering finds nothing changed', async () => {
@@ -117,6 +132,40 @@ describe('POST /deployment/create', () => {
     expect(response.body.message).toBe("No file name found in the deployment resource described by form parameter 'null'.");
   });
 
+  it("answers 400 for a text part that is not a setting (a typo), naming the file name 'null' as Camunda does", async () => {
+    const response = await deploy({ tenantId: 'acme' }, [{ name: 'p.bpmn', content: simpleProcessXml('p') }]);
+
+    expect([response.status, response.body]).toEqual([
+      400,
+      { type: 'InvalidRequestException', message: "No file name found in the deployment resource described by form parameter 'null'.", code: null },
+    ]);
+    expect((await rest.request('GET', '/deployment/count')).body).toEqual({ count: 0 });
+  });
+
+  it('keeps the last of two parts with one name, as Camunda keeps parts by name', async () => {
+    const response = await deploy({}, [
+      { name: 'first.bpmn', content: simpleProcessXml('first'), part: 'data' },
+      { name: 'second.bpmn', content: simpleProcessXml('second'), part: 'data' },
+    ]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(Object.values(response.body.deployedProcessDefinitions).map((d: any) => d.key)).toEqual(['second']);
+    expect(resources.body.map((r: any) => r.name)).toEqual(['second.bpmn']);
+  });
+
+  it('keeps the later of two parts with one file name, as Camunda keeps resources by name', async () => {
+    const response = await deploy({}, [
+      { name: 'p.bpmn', content: simpleProcessXml('p', { name: 'earlier' }) },
+      { name: 'p.bpmn', content: simpleProcessXml('p', { name: 'later' }) },
+    ]);
+    const resources = await rest.request('GET', `/deployment/${response.body.id}/resources`);
+
+    expect(response.status).toBe(200);
+    expect(Object.values(response.body.deployedProcessDefinitions).map((d: any) => d.name)).toEqual(['later']);
+    expect(resources.body.map((r: any) => r.name)).toEqual(['p.bpmn']);
+  });
+
   it('answers 413 for an upload over the body limit, and stays up', async () => {
     const small = await startRestHarness({}, { bodyLimit: 1024 });
     try {
@@ -161,6 +210,14 @@ describe('GET /deployment/{id} and its resources', () => {
     expect(data.headers.get('content-type')).toBe('image/png');
     expect(data.headers.get('content-disposition')).toBe(`attachment; filename="p.png"; filename*=UTF-8''p.png`);
     expect(data.body).toEqual(PNG);
+  });
+
+  it('lists the resources by name, not in upload order, as Camunda does', async () => {
+    const deployed = (await deploy({}, [{ name: 'z.bpmn', content: simpleProcessXml('p') }, { name: 'a.png', content: PNG }, { name: 'm.txt', content: 'm' }])).body;
+
+    const resources = await rest.request('GET', `/deployment/${deployed.id}/resources`);
+
+    expect(resources.body.map((r: any) => r.name)).toEqual(['a.png', 'm.txt', 'z.bpmn']);
   });
 
   it('serves a BPMN resource as application/xml', async () => {

@@ -64,16 +64,6 @@ describe('parseBpmnResource rejects a document', () => {
     ]);
   });
 
-  it('without any executable process, listing the skipped ones as warnings', async () => {
-    const error = await parseFailure(processXml(startAndEnd(), 'isExecutable="false"'));
-
-    const report = error.details['model.bpmn'];
-    expect(report.errors).toMatchObject([{ message: expect.stringMatching(/^No executable process found/), mainElementId: 'definitions', line: 2 }]);
-    expect(report.warnings).toMatchObject([
-      { message: "ENGINE-01002 Ignoring non-executable process with id 'p'. Set the attribute isExecutable=\"true\" to deploy this process.", line: 3 },
-    ]);
-  });
-
   it('that collects every problem before it throws once', async () => {
     const xml = processXml(startAndEnd([flow('f1', 'start', 'nowhere'), flow('f2', 'nobody', 'end')].join('\n')), 'isExecutable="true" camunda:historyTimeToLive="x"');
 
@@ -192,10 +182,22 @@ describe('parseBpmnResource applies history time to live rules', () => {
     await expect(attempt).rejects.toThrow(/ENGINE-12018 History Time To Live \(TTL\) cannot be null/);
   });
 
-  it('accepts a missing value when TTL is enforced but the engine has a default', async () => {
-    const attempt = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+  it('takes the engine default for a missing value, enforced or not', async () => {
+    const enforced = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+    const free = parseBpmnResource('m.bpmn', processXml(startAndEnd()), { historyTimeToLive: 30, enforceHistoryTimeToLive: false });
 
-    await expect(attempt).resolves.toMatchObject({ processes: [{ historyTimeToLive: null }] });
+    await expect(enforced).resolves.toMatchObject({ processes: [{ historyTimeToLive: 30 }] });
+    await expect(free).resolves.toMatchObject({ processes: [{ historyTimeToLive: 30 }] });
+  });
+
+  it('reads an empty value as null, not as the engine default: ENGINE-12018 when enforced, as Camunda does', async () => {
+    const xml = processXml(startAndEnd(), 'isExecutable="true" camunda:historyTimeToLive=""');
+
+    const enforced = parseBpmnResource('m.bpmn', xml, { historyTimeToLive: 30, enforceHistoryTimeToLive: true });
+    const free = parseBpmnResource('m.bpmn', xml, { historyTimeToLive: 30, enforceHistoryTimeToLive: false });
+
+    await expect(enforced).rejects.toThrow(/ENGINE-12018 History Time To Live \(TTL\) cannot be null/);
+    await expect(free).resolves.toMatchObject({ processes: [{ historyTimeToLive: null }] });
   });
 
   it.each([

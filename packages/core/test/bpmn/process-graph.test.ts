@@ -151,6 +151,17 @@ describe('ProcessModel process attributes and camunda extensions', () => {
     });
   });
 
+  it.each([
+    ['camunda:isStartableInTasklist="TRUE"', true, null],
+    ['camunda:isStartableInTasklist="yes"', false, null],
+    ['camunda:isStartableInTasklist=""', false, null],
+    ['camunda:versionTag=""', true, ''],
+  ])('reads %s as Camunda does (equalsIgnoreCase "true"; the version tag as written)', async (attribute, startable, versionTag) => {
+    const { processes } = await parseBpmnResource('m.bpmn', processXml('    <bpmn:startEvent id="start" />', `isExecutable="true" ${attribute}`));
+
+    expect(processes[0]).toMatchObject({ isStartableInTasklist: startable, versionTag });
+  });
+
   it('keeps input/output mappings, listeners, retry cycles and multi-instance settings as data', async () => {
     const xml = processXml(`    <bpmn:startEvent id="start" />
     <bpmn:serviceTask id="send" camunda:asyncBefore="true" camunda:exclusive="false" camunda:delegateExpression="\${mailer}">
@@ -232,12 +243,23 @@ describe('parseBpmnResource on collaborations', () => {
     expect(result.warnings.map((warning) => warning.mainElementId)).toEqual(['three']);
   });
 
-  it('accepts a resource without executable process when asked to, as Camunda 7.22 does', async () => {
+  it('accepts a resource whose process is not executable and yields no process, as Camunda does', async () => {
     const xml = processXml('    <bpmn:startEvent id="s" />', 'isExecutable="false"');
 
-    const result = await parseBpmnResource('m.bpmn', xml, { historyTimeToLive: null, enforceHistoryTimeToLive: false, requireExecutableProcess: false });
+    const result = await parseBpmnResource('m.bpmn', xml);
 
     expect(result.processes).toEqual([]);
-    expect(result.warnings[0].message).toMatch(/^ENGINE-01002 Ignoring non-executable process with id 'p'/);
+    expect(result.warnings).toMatchObject([
+      { message: "ENGINE-01002 Ignoring non-executable process with id 'p'. Set the attribute isExecutable=\"true\" to deploy this process.", line: 3 },
+    ]);
+  });
+
+  it('takes a process without isExecutable as not executable in a new deployment, as Camunda does', async () => {
+    const xml = processXml('    <bpmn:startEvent id="s" />', '');
+
+    const result = await parseBpmnResource('m.bpmn', xml);
+
+    expect(result.processes).toEqual([]);
+    expect(result.warnings[0].message).toMatch(/^ENGINE-01003 Process with id 'p' has no attribute isExecutable/);
   });
 });

@@ -40,14 +40,18 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
   router.post('/deployment/create', async (ctx) => {
     const form = await readMultipart(ctx, bodyLimit);
     const text = (name: string) => form.fields.get(name);
-    const resources = form.files.filter((file) => !RESERVED_PARTS.has(file.fieldName));
-    if (resources.some((file) => !file.fileName)) {
+    // Camunda's extractDeploymentInformation: every part (the last of a name) that is not a setting is
+    // a resource and needs a file name; its message names the missing file name, so always 'null'.
+    const parts = [...form.parts.values()].filter((part) => !RESERVED_PARTS.has(part.fieldName));
+    if (parts.some((part) => !part.fileName)) {
       throw new InvalidRequestException(400, "No file name found in the deployment resource described by form parameter 'null'.");
     }
+    // Its DeploymentBuilder keeps resources by name: of two parts with one file name, the later wins.
+    const resources = new Map(parts.map((part) => [part.fileName!, part.bytes]));
     // Camunda reads the activation time before it asks for resources.
     const activation = text('deployment-activation-time');
     const activationTime = activation ? parseActivationTime(activation) : null;
-    if (resources.length === 0) throw new InvalidRequestException(400, 'No deployment resources contained in the form upload.');
+    if (resources.size === 0) throw new InvalidRequestException(400, 'No deployment resources contained in the form upload.');
     const request: DeploymentRequest = {
       name: text('deployment-name') ?? null,
       source: text('deployment-source') ?? null,
@@ -55,7 +59,7 @@ export function deploymentRoutes(router: Router, { engine, bodyLimit }: RestCont
       enableDuplicateFiltering: isTrue(text('enable-duplicate-filtering')),
       deployChangedOnly: isTrue(text('deploy-changed-only')),
       activationTime,
-      resources: resources.map((file) => ({ name: file.fileName!, bytes: file.bytes })),
+      resources: [...resources].map(([name, bytes]) => ({ name, bytes })),
     };
     ctx.body = toDeploymentWithDefinitionsDto(await engine.deployment.deploy(request), baseUrlOf(ctx));
   });

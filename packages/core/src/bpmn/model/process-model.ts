@@ -42,7 +42,7 @@ export interface ProcessModelData {
   readonly category: string | null;
   readonly isExecutable: boolean;
   readonly versionTag: string | null;
-  /** Days; null when the model declares none (the engine default then applies). */
+  /** Days: the model's, or the engine default for a process without the attribute; null when neither gives one. */
   readonly historyTimeToLive: number | null;
   readonly isStartableInTasklist: boolean;
   readonly candidateStarterUsers: readonly string[];

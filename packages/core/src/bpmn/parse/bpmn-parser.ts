@@ -27,11 +27,6 @@ export interface BpmnParseResult {
 
 export interface BpmnParseOptions extends TimeToLiveRules {
   /**
-   * Reject a resource without any executable process (default true). Camunda 7.22 accepts one and
-   * deploys no definition from it; pass false for that behaviour.
-   */
-  requireExecutableProcess?: boolean;
-  /**
    * The resource was deployed already (a definition's model read again): its processes are built
    * even where a rule refuses them, since a rule added in a later version of Trellis must not make
    * a deployed definition, and its running instances, unusable. Only a resource that cannot be
@@ -49,8 +44,9 @@ const PROCESS_RULES = [checkStartEvents, checkActivities, checkEventDefinitions,
  * Parses one BPMN 2.0 resource into immutable models of its executable processes.
  *
  * @throws ParseException (ENGINE-09005, with `details[resourceName]`) when the resource is not
- *   XML, not BPMN, breaks a rule Camunda's parser enforces, or has no executable process.
- *   Every problem is collected first; one exception carries them all, with line and column.
+ *   XML, not BPMN, or breaks a rule Camunda's parser enforces. A resource without an executable
+ *   process is no error: like Camunda, it yields no process. Every problem is collected first;
+ *   one exception carries them all, with line and column.
  */
 export async function parseBpmnResource(
   resourceName: string,
@@ -84,13 +80,6 @@ export async function parseBpmnResource(
   if (options.deployed) return result;
   checkDiagrams(definitions, context);
   references.reportRemaining(report);
-  if (executable.length === 0 && options.requireExecutableProcess !== false) {
-    report.error(
-      'No executable process found: set the attribute isExecutable="true" on a process to deploy it',
-      [definitions.id],
-      report.positions.root?.end,
-    );
-  }
   report.throwIfErrors();
   return result;
 }
@@ -99,7 +88,9 @@ const processesOf = (definitions: ModdleElement): ModdleElement[] =>
   ((definitions.rootElements ?? []) as ModdleElement[]).filter((element) => element.$type === 'bpmn:Process');
 
 // Camunda's BpmnParse.parseProcessDefinitions reads isExecutable with Boolean.parseBoolean, and
-// skips a process without the attribute in a new deployment (logging ENGINE-01002 / 01003).
+// skips a process without the attribute in a new deployment (logging ENGINE-01002 / 01003); no
+// engine setting changes that. (Reading a deployed resource again, Camunda takes a missing
+// attribute as true, but such a process never got a definition, so nobody asks for its model.)
 function isExecutable(process: ModdleElement, report: ParseReport): boolean {
   const id = process.id ?? null;
   const written = id === null ? undefined : report.positions.rawAttribute(id, 'isExecutable');

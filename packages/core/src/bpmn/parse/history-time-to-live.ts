@@ -4,9 +4,9 @@ import type { ParseReport } from './parse-report.js';
 
 /** The engine's history time to live settings the parse applies. */
 export interface TimeToLiveRules {
-  /** The engine default in days, used when the model has none. */
+  /** The engine default in days, used for a process without the historyTimeToLive attribute. */
   historyTimeToLive: number | null;
-  /** Reject a process that has no history time to live while the engine has no default. */
+  /** Reject a process whose history time to live comes out null (an empty attribute, or none without an engine default). */
   enforceHistoryTimeToLive: boolean;
 }
 
@@ -32,15 +32,15 @@ export function parseHistoryTimeToLive(value: string | number | undefined | null
 }
 
 /**
- * The process's history time to live in days (null when it declares none), reporting a bad value,
- * or a missing one that the engine enforces, as Camunda's BpmnParse.validateAndSetHTTL does.
+ * The process's history time to live in days, reporting a bad value, or a null one that the engine
+ * enforces, as Camunda's BpmnParse.validateAndSetHTTL does. Camunda's HistoryTimeToLiveParser takes
+ * the engine default only for a missing attribute: an empty one is null (refused when enforced).
  */
 export function historyTimeToLiveOf(process: ModdleElement, report: ParseReport, rules: TimeToLiveRules): number | null {
   try {
-    const days = parseHistoryTimeToLive(process.historyTimeToLive);
-    if (days === null && rules.historyTimeToLive === null && rules.enforceHistoryTimeToLive) {
-      throw new Error(missingHistoryTimeToLive());
-    }
+    const written = process.historyTimeToLive as string | undefined;
+    const days = written === undefined ? rules.historyTimeToLive : parseHistoryTimeToLive(written);
+    if (days === null && rules.enforceHistoryTimeToLive) throw new Error(missingHistoryTimeToLive());
     return days;
   } catch (error) {
     // Camunda wraps the cause in a BpmnParseException with the same text, and the problem joins

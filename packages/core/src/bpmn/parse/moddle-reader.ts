@@ -5,7 +5,7 @@ import type { ParseReport } from './parse-report.js';
 import { UnresolvedReferences } from './unresolved-references.js';
 import type { Position } from './xml-positions.js';
 
-const camundaSchema = createRequire(import.meta.url)('camunda-bpmn-moddle/resources/camunda.json');
+const camundaSchema = asWritten(createRequire(import.meta.url)('camunda-bpmn-moddle/resources/camunda.json'), 'Process', 'isStartableInTasklist');
 const moddle = new BpmnModdle({ camunda: camundaSchema });
 
 interface ModdleWarning {
@@ -111,4 +111,22 @@ function reportFailure(report: ParseReport, xml: string, message: string, warnin
   } else {
     report.error(`The document is not well-formed XML: ${nested.split('\n')[0].trim()}`, [], at);
   }
+}
+
+interface SchemaType {
+  name: string;
+  properties?: Array<{ name: string; type: string; default?: unknown }>;
+}
+
+/**
+ * A copy of the schema in which one Boolean attribute is read as the text written: moddle's Boolean
+ * takes only "true", where Camunda compares the text itself (isStartableInTasklist ignoring case).
+ */
+function asWritten(schema: { types: SchemaType[] }, typeName: string, attribute: string): { types: SchemaType[] } {
+  const types = schema.types.map((type) =>
+    type.name !== typeName
+      ? type
+      : { ...type, properties: type.properties?.map((property) => (property.name === attribute ? { ...property, type: 'String', default: undefined } : property)) },
+  );
+  return { ...schema, types };
 }

@@ -29,9 +29,11 @@ export function buildProcessModel({ process, definitions, historyTimeToLive, ref
     documentation: documentationOf(process),
     category: stringOrNull(definitions.targetNamespace),
     isExecutable: process.isExecutable === true,
-    versionTag: stringOrNull(attributes.versionTag),
+    // Camunda's BpmnParse: the version tag as written (an empty one too); startable unless the
+    // attribute is there and not "true" in any case.
+    versionTag: attributes.versionTag === undefined ? null : String(attributes.versionTag),
     historyTimeToLive,
-    isStartableInTasklist: attributes.isStartableInTasklist !== false,
+    isStartableInTasklist: attributes.isStartableInTasklist === undefined || String(attributes.isStartableInTasklist).toLowerCase() === 'true',
     candidateStarterUsers: frozenList(commaSeparatedList(attributes.candidateStarterUsers)),
     candidateStarterGroups: frozenList(commaSeparatedList(attributes.candidateStarterGroups)),
     jobPriority: stringOrNull(attributes.jobPriority),

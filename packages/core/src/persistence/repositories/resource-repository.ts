@@ -22,13 +22,13 @@ export class ResourceRepository {
       .execute();
   }
 
-  /** The files of a deployment, in the order they were deployed. */
+  /** The files of a deployment by name (Camunda's selectResourcesByDeploymentId). */
   async listByDeployment(deploymentId: string): Promise<DeploymentResource[]> {
     return this.trx
       .selectFrom('trellis_resource')
       .select(['id', 'name', 'deployment_id as deploymentId'])
       .where('deployment_id', '=', deploymentId)
-      .orderBy('position')
+      .orderBy('name')
       .execute();
   }
 
@@ -52,8 +52,11 @@ export class ResourceRepository {
   }
 
   /**
-   * For each resource name, the newest resource of that name among deployments with this name,
-   * one of these sources and this tenant.
+   * Camunda's resourcesFromLastDeploymentWithName: for each resource name, the resource of that name
+   * from the last deployment (by time) with this name and one of these sources that holds one, of
+   * whatever tenant; it counts only when that deployment is of this tenant. So a later deployment of
+   * another tenant hides this tenant's earlier one. Among deployments of the same time the last
+   * resource by id wins, as in Camunda's map.
    */
   async findLatestByDeploymentName(
     deploymentName: string,
@@ -64,23 +67,28 @@ export class ResourceRepository {
     if (resourceNames.length === 0) return new Map();
     const concreteSources = sources.filter((source): source is string => source !== null);
     const rows = await this.trx
-      .selectFrom('trellis_resource as r')
-      .innerJoin('trellis_deployment as d', 'd.id', 'r.deployment_id')
-      .select(['r.id', 'r.name', 'r.deployment_id as deploymentId', 'r.bytes'])
-      .where('d.name', '=', deploymentName)
-      .where('r.name', 'in', [...resourceNames])
-      .where((eb) => (tenantId === null ? eb('d.tenant_id', 'is', null) : eb('d.tenant_id', '=', tenantId)))
-      .where((eb) =>
-        eb.or([
-          ...(concreteSources.length > 0 ? [eb('d.source', 'in', concreteSources)] : []),
-          ...(sources.includes(null) ? [eb('d.source', 'is', null)] : []),
-        ]),
+      .with('candidate', (db) =>
+        db
+          .selectFrom('trellis_resource as r')
+          .innerJoin('trellis_deployment as d', 'd.id', 'r.deployment_id')
+          .select(['r.id', 'r.name', 'r.deployment_id as deploymentId', 'r.bytes', 'd.deploy_time as deployTime', 'd.tenant_id as tenantId'])
+          .where('d.name', '=', deploymentName)
+          .where('r.name', 'in', [...resourceNames])
+          .where((eb) =>
+            eb.or([
+              ...(concreteSources.length > 0 ? [eb('d.source', 'in', concreteSources)] : []),
+              ...(sources.includes(null) ? [eb('d.source', 'is', null)] : []),
+            ]),
+          ),
       )
-      .orderBy('d.deploy_time', 'desc')
-      .orderBy('d.id', 'desc')
+      .selectFrom('candidate as c')
+      .select(['c.id', 'c.name', 'c.deploymentId', 'c.bytes'])
+      .where((eb) => eb('c.deployTime', '=', eb.selectFrom('candidate as newest').select((max) => max.fn.max('newest.deployTime').as('time')).whereRef('newest.name', '=', 'c.name')))
+      .where((eb) => (tenantId === null ? eb('c.tenantId', 'is', null) : eb('c.tenantId', '=', tenantId)))
+      .orderBy('c.id')
       .execute();
     const latest = new Map<string, DeploymentResourceData>();
-    for (const row of rows) if (!latest.has(row.name)) latest.set(row.name, { ...row, bytes: Buffer.from(row.bytes) });
+    for (const row of rows) latest.set(row.name, { ...row, bytes: Buffer.from(row.bytes) });
     return latest;
   }
 

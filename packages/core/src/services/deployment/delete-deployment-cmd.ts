@@ -29,12 +29,14 @@ export class DeleteDeploymentCmd implements Command<void> {
     // deployment of another tenant).
     if (!deployment || !ctx.tenantCheck.isAuthenticatedTenant(deployment.tenantId)) throw new NotFoundException(`Deployment with id '${this.deploymentId}' do not exist`);
     await ctx.authz.check({ permission: 'DELETE', resource: Resources.DEPLOYMENT, resourceId: deployment.id });
-    OperationLogEntries.deployment(ctx, 'Delete', deployment.id, null, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
+    OperationLogEntries.deployment(ctx, 'Delete', deployment.id, deployment.tenantId, [{ property: 'cascade', newValue: this.options.cascade ?? false }]);
     for (const definition of await ctx.processDefinitions.findByDeployment(deployment.id)) {
       await deleteProcessDefinition(ctx, definition, { ...this.options, cascade: this.options.cascade ?? false, env: this.env });
     }
     await deleteCamundaFormDefinitions(ctx, deployment.id);
     await ctx.resources.deleteByDeployment(deployment.id);
+    // Camunda's DeploymentManager.deleteDeployment; its AuthorizationManager deletes them only while authorization is enabled.
+    if (ctx.config.authorization.enabled) await ctx.authorizations.deleteByResource(Resources.DEPLOYMENT.code, deployment.id);
     await ctx.deployments.delete(deployment.id);
     ctx.emitAfterCommit('deployment.deleted', { deploymentId: deployment.id });
   }

@@ -8,6 +8,7 @@ import { deployCamundaFormDefinitions } from './camunda-form-definitions.js';
 import { selectResourcesToDeploy } from './duplicate-filter.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
+import { setProcessDefinitionSuspensionState } from '../process-definition/update-suspension-state-cmd.js';
 
 /** A resource as the caller hands it over. */
 export interface NewResource {
@@ -22,7 +23,7 @@ export interface DeploymentRequest {
   tenantId?: string | null;
   enableDuplicateFiltering?: boolean;
   deployChangedOnly?: boolean;
-  /** Definitions start suspended and are activated at this time. */
+  /** The deployment's definitions (a duplicate's too) are suspended and activated by a timer job at this time. */
   activationTime?: Date | null;
   resources: readonly NewResource[];
 }
@@ -46,36 +47,65 @@ export class DeployCmd implements Command<DeploymentWithDefinitions> {
     await ctx.dialect.lockForTransaction(ctx.trx, 'deployment');
 
     const selection = await selectResourcesToDeploy(ctx, request);
-    if (selection.kind === 'unchanged') return { deployment: selection.deployment, processDefinitions: null };
-
-    const deployment: Deployment = {
-      id: ctx.ids.next(),
-      name: request.name,
-      source: request.source,
-      deploymentTime: ctx.clock.now(),
-      tenantId: request.tenantId,
-    };
-    const resources: DeploymentResourceData[] = selection.resources.map((resource) => ({
-      id: ctx.ids.next(),
-      deploymentId: deployment.id,
-      name: resource.name,
-      bytes: resource.bytes,
-    }));
-    await ctx.deployments.insert(deployment);
-    await ctx.resources.insertAll(resources);
-    const processDefinitions = await deployProcessDefinitions(ctx, deployment, resources, request.activationTime);
-    await deployCamundaFormDefinitions(ctx, deployment, resources);
-    OperationLogEntries.deployment(ctx, 'Create', deployment.id, deployment.tenantId, [{ property: 'duplicateFilterEnabled', newValue: request.enableDuplicateFiltering }, ...(request.enableDuplicateFiltering ? [{ property: 'deployChangedOnly', newValue: request.deployChangedOnly }] : [])]);
-    if (ctx.authentication) {
-      await grantDefault(ctx, { userId: ctx.authentication.userId, resource: Resources.DEPLOYMENT, resourceId: deployment.id, permissions: READ_AND_DELETE });
+    const result: DeploymentWithDefinitions =
+      selection.kind === 'unchanged' ? { deployment: selection.deployment, processDefinitions: null } : await deploy(ctx, request, selection.resources);
+    // Camunda's DeployCmd goes on alike for the deployment it made and for the duplicate it answers.
+    if (request.activationTime) {
+      const definitions = result.processDefinitions ?? (await ctx.processDefinitions.findByDeployment(result.deployment.id));
+      const suspended = await scheduleProcessDefinitionActivation(ctx, definitions, request.activationTime);
+      if (result.processDefinitions) result.processDefinitions = suspended;
     }
-
-    ctx.emitAfterCommit('deployment.created', {
-      deploymentId: deployment.id,
-      processDefinitionIds: processDefinitions.map((definition) => definition.id),
-    });
-    return { deployment, processDefinitions };
+    OperationLogEntries.deployment(ctx, 'Create', result.deployment.id, result.deployment.tenantId, [{ property: 'duplicateFilterEnabled', newValue: request.enableDuplicateFiltering }, ...(request.enableDuplicateFiltering ? [{ property: 'deployChangedOnly', newValue: request.deployChangedOnly }] : [])]);
+    return result;
   }
+}
+
+/** A new deployment of the selected resources, with its definitions. */
+async function deploy(ctx: CommandContext, request: NormalizedRequest, selected: readonly NewResource[]): Promise<DeploymentWithDefinitions> {
+  const deployment: Deployment = {
+    id: ctx.ids.next(),
+    name: request.name,
+    source: request.source,
+    deploymentTime: ctx.clock.now(),
+    tenantId: request.tenantId,
+  };
+  const resources: DeploymentResourceData[] = selected.map((resource) => ({
+    id: ctx.ids.next(),
+    deploymentId: deployment.id,
+    name: resource.name,
+    bytes: resource.bytes,
+  }));
+  await ctx.deployments.insert(deployment);
+  await ctx.resources.insertAll(resources);
+  const processDefinitions = await deployProcessDefinitions(ctx, deployment, resources);
+  await deployCamundaFormDefinitions(ctx, deployment, resources);
+  if (ctx.authentication) {
+    await grantDefault(ctx, { userId: ctx.authentication.userId, resource: Resources.DEPLOYMENT, resourceId: deployment.id, permissions: READ_AND_DELETE });
+  }
+
+  ctx.emitAfterCommit('deployment.created', {
+    deploymentId: deployment.id,
+    processDefinitionIds: processDefinitions.map((definition) => definition.id),
+  });
+  return { deployment, processDefinitions };
+}
+
+/**
+ * Camunda's DeployCmd.scheduleProcessDefinitionActivation, run without authorization checks: each
+ * definition is suspended now and activated by a timer job at the given time, each step logged as
+ * its own command logs it. Returns the definitions as suspended.
+ */
+async function scheduleProcessDefinitionActivation(ctx: CommandContext, definitions: readonly ProcessDefinition[], activationTime: Date): Promise<ProcessDefinition[]> {
+  const suspended: ProcessDefinition[] = [];
+  for (const definition of definitions) {
+    const target = { processDefinitionId: definition.id };
+    OperationLogEntries.processDefinitionSuspension(ctx, { ...target, processDefinitionKey: null }, true, false);
+    const [changed] = await setProcessDefinitionSuspensionState(ctx, target, { suspended: true }, [definition]);
+    OperationLogEntries.processDefinitionSuspension(ctx, { ...target, processDefinitionKey: null }, false, false);
+    await setProcessDefinitionSuspensionState(ctx, target, { suspended: false, executionDate: activationTime }, [definition]);
+    suspended.push(changed ?? definition);
+  }
+  return suspended;
 }
 
 export type NormalizedRequest = Required<Omit<DeploymentRequest, 'resources'>> & { resources: readonly NewResource[] };

@@ -53,7 +53,7 @@ export class DeploymentService {
     return this.commands.run('DeploymentQuery', async (ctx) => ctx.deployments.count(ctx.tenantCheck.query(query), await readable(ctx)));
   }
 
-  /** The resources of a deployment in deployment order (empty for an unknown deployment). */
+  /** The resources of a deployment by name, as Camunda sorts them (empty for an unknown deployment). */
   getDeploymentResources(deploymentId: string): Promise<DeploymentResource[]> {
     return this.commands.run('GetDeploymentResourcesCmd', async (ctx) => {
       await checkReadDeployment(ctx, deploymentId);

@@ -11,9 +11,10 @@ const PROCESS_APPLICATION_SOURCE = 'process application';
 
 /**
  * Camunda's duplicate filtering: each resource is compared with the newest resource of the same
- * name among earlier deployments of the same name, source and tenant. With duplicate filtering a
- * single change deploys everything; with deploy-changed-only just the changed resources go.
- * When nothing changed, the newest earlier deployment is the answer.
+ * name among earlier deployments of the same name and source, if that one is of the same tenant
+ * (ResourceManager.findLatestResourcesByDeploymentName). With duplicate filtering a single change
+ * deploys everything; with deploy-changed-only just the changed resources go. When nothing changed,
+ * the newest deployment of that name, of any tenant, is the answer (DefaultDeploymentHandler).
  */
 export async function selectResourcesToDeploy(ctx: CommandContext, request: NormalizedRequest): Promise<ResourceSelection> {
   const all: ResourceSelection = { kind: 'deploy', resources: request.resources };

@@ -4,12 +4,7 @@ import { parseBpmnResource, type ProcessModel } from '../../bpmn/index.js';
 import { engineMessage } from '../../errors/engine-message.js';
 import { ParseException, ProcessEngineException, type ParseProblem } from '../../errors/exceptions.js';
 import { unsupportedReason } from '../../runtime/behaviors/behavior-registry.js';
-import { createJob } from '../../jobs/create-job.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
-import {
-  ACTIVATE_PROCESS_DEFINITION,
-  type TimerSuspensionConfiguration,
-} from '../process-definition/timer-suspension-handlers.js';
 import type { Deployment, DeploymentResourceData } from './deployment.js';
 import { registerStartEventTriggers } from './start-event-triggers.js';
 import { createJobDefinitions } from './job-definitions.js';
@@ -26,7 +21,6 @@ export async function deployProcessDefinitions(
   ctx: CommandContext,
   deployment: Deployment,
   resources: readonly DeploymentResourceData[],
-  activationTime: Date | null,
 ): Promise<ProcessDefinition[]> {
   const parsed: Array<{ resource: DeploymentResourceData; model: ProcessModel }> = [];
   for (const resource of resources.filter((r) => isBpmnResource(r.name))) {
@@ -42,7 +36,6 @@ export async function deployProcessDefinitions(
   ensureNoDuplicateKeys(parsed.map(({ model }) => model.key));
 
   const resourceNames = new Set(resources.map((resource) => resource.name));
-  const suspended = activationTime !== null && activationTime.getTime() > ctx.clock.now().getTime();
   const definitions: ProcessDefinition[] = [];
   for (const { resource, model } of parsed) {
     const previous = await ctx.processDefinitions.findLatestByKey(model.key, deployment.tenantId);
@@ -60,8 +53,8 @@ export async function deployProcessDefinitions(
       deploymentId: deployment.id,
       deploymentTime: deployment.deploymentTime,
       tenantId: deployment.tenantId,
-      suspended,
-      historyTimeToLive: model.historyTimeToLive ?? ctx.config.historyTimeToLive,
+      suspended: false,
+      historyTimeToLive: model.historyTimeToLive,
       startableInTasklist: model.isStartableInTasklist,
       hasStartFormKey: model.hasStartFormKey,
     };
@@ -71,25 +64,9 @@ export async function deployProcessDefinitions(
     });
     await createJobDefinitions(ctx, definition, model);
     await registerStartEventTriggers(ctx, definition, model, previous);
-    if (suspended) await scheduleActivation(ctx, definition, activationTime!);
     definitions.push(definition);
   }
   return definitions;
-}
-
-// Camunda deploys such definitions suspended and activates each with a timer job.
-async function scheduleActivation(ctx: CommandContext, definition: ProcessDefinition, dueDate: Date): Promise<void> {
-  const configuration: TimerSuspensionConfiguration = { target: { processDefinitionId: definition.id }, includeProcessInstances: false };
-  await createJob(ctx, {
-    type: 'timer',
-    handlerType: ACTIVATE_PROCESS_DEFINITION,
-    handlerConfiguration: JSON.stringify(configuration),
-    dueDate,
-    processDefinitionId: definition.id,
-    processDefinitionKey: definition.key,
-    deploymentId: definition.deploymentId,
-    tenantId: definition.tenantId,
-  });
 }
 
 /** A model is refused at deployment when it holds an element Trellis cannot execute, never accepted and then stuck. */

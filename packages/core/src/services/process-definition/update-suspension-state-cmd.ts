@@ -57,46 +57,7 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
     }
     // Camunda's log entry for an id needs the definition (without one it fails for a logged-in user).
     if (keys.length > 0) OperationLogEntries.processDefinitionSuspension(ctx, { processDefinitionId: 'processDefinitionId' in this.target ? this.target.processDefinitionId : null, processDefinitionKey: 'processDefinitionKey' in this.target ? this.target.processDefinitionKey : null }, this.change.suspended, this.change.includeProcessInstances === true);
-    const executionDate = this.change.executionDate;
-    // Camunda's AbstractSetStateCmd schedules whenever a date is given (a past one runs with the next acquisition).
-    if (executionDate) {
-      await this.schedule(ctx, definitions, executionDate);
-      return [];
-    }
-    const changed: ProcessDefinition[] = [];
-    for (const definition of definitions) {
-      // Camunda's AbstractSetProcessDefinitionStateCmd: the definition's job definitions (not their
-      // jobs) and its timer start event jobs follow it, changed or not.
-      const jobDefinitions = await ctx.jobDefinitions.find({ processDefinitionId: definition.id });
-      await setJobDefinitionsSuspended(ctx, jobDefinitions, { suspended: this.change.suspended }, true);
-      if (definition.suspended === this.change.suspended) continue;
-      changed.push(await ctx.processDefinitions.update(definition, { suspended: this.change.suspended }));
-    }
-    if (this.change.includeProcessInstances) {
-      for (const definition of definitions) {
-        await ctx.executions.setSuspendedByDefinition(definition.id, this.change.suspended);
-        await HistoryWriter.processInstanceSuspended(ctx, { processDefinitionId: definition.id }, this.change.suspended);
-      }
-    }
-    return changed;
-  }
-
-  private async schedule(ctx: CommandContext, definitions: ProcessDefinition[], dueDate: Date): Promise<void> {
-    const configuration: TimerSuspensionConfiguration = {
-      target: this.target,
-      includeProcessInstances: this.change.includeProcessInstances ?? false,
-    };
-    const single = 'processDefinitionId' in this.target ? definitions[0] : undefined;
-    await createJob(ctx, {
-      type: 'timer',
-      handlerType: this.change.suspended ? SUSPEND_PROCESS_DEFINITION : ACTIVATE_PROCESS_DEFINITION,
-      handlerConfiguration: JSON.stringify(configuration),
-      dueDate,
-      processDefinitionId: single?.id ?? null,
-      processDefinitionKey: definitions[0]?.key ?? null,
-      deploymentId: single?.deploymentId ?? null,
-      tenantId: single?.tenantId ?? null,
-    });
+    return setProcessDefinitionSuspensionState(ctx, this.target, this.change, definitions);
   }
 
   private async findTargets(ctx: CommandContext): Promise<ProcessDefinition[]> {
@@ -106,4 +67,59 @@ export class UpdateProcessDefinitionSuspensionStateCmd implements Command<Proces
     }
     return ctx.processDefinitions.findAllByKey(this.target.processDefinitionKey, this.target.tenantId);
   }
+}
+
+/**
+ * The change itself, without checks or log entry (what Camunda runs without authorization, as
+ * DeployCmd does): the definitions' state now, or a timer job when a date is given. Returns the
+ * definitions it changed now.
+ */
+export async function setProcessDefinitionSuspensionState(
+  ctx: CommandContext,
+  target: SuspensionTarget,
+  change: SuspensionChange,
+  definitions: readonly ProcessDefinition[],
+): Promise<ProcessDefinition[]> {
+  // Camunda's AbstractSetStateCmd schedules whenever a date is given (a past one runs with the next acquisition).
+  if (change.executionDate) {
+    await scheduleSuspensionState(ctx, target, change, definitions, change.executionDate);
+    return [];
+  }
+  const changed: ProcessDefinition[] = [];
+  for (const definition of definitions) {
+    // Camunda's AbstractSetProcessDefinitionStateCmd: the definition's job definitions (not their
+    // jobs) and its timer start event jobs follow it, changed or not.
+    const jobDefinitions = await ctx.jobDefinitions.find({ processDefinitionId: definition.id });
+    await setJobDefinitionsSuspended(ctx, jobDefinitions, { suspended: change.suspended }, true);
+    if (definition.suspended === change.suspended) continue;
+    changed.push(await ctx.processDefinitions.update(definition, { suspended: change.suspended }));
+  }
+  if (change.includeProcessInstances) {
+    for (const definition of definitions) {
+      await ctx.executions.setSuspendedByDefinition(definition.id, change.suspended);
+      await HistoryWriter.processInstanceSuspended(ctx, { processDefinitionId: definition.id }, change.suspended);
+    }
+  }
+  return changed;
+}
+
+async function scheduleSuspensionState(
+  ctx: CommandContext,
+  target: SuspensionTarget,
+  change: SuspensionChange,
+  definitions: readonly ProcessDefinition[],
+  dueDate: Date,
+): Promise<void> {
+  const configuration: TimerSuspensionConfiguration = { target, includeProcessInstances: change.includeProcessInstances ?? false };
+  const single = 'processDefinitionId' in target ? definitions[0] : undefined;
+  await createJob(ctx, {
+    type: 'timer',
+    handlerType: change.suspended ? SUSPEND_PROCESS_DEFINITION : ACTIVATE_PROCESS_DEFINITION,
+    handlerConfiguration: JSON.stringify(configuration),
+    dueDate,
+    processDefinitionId: single?.id ?? null,
+    processDefinitionKey: definitions[0]?.key ?? null,
+    deploymentId: single?.deploymentId ?? null,
+    tenantId: single?.tenantId ?? null,
+  });
 }
