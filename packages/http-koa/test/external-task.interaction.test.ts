@@ -80,8 +80,12 @@ describe('POST /external-task/fetchAndLock', () => {
       suspended: false,
       priority: 0,
       variables: { amount: { type: 'Integer', value: 42, valueInfo: {} } },
+      // Camunda's LockedExternalTaskDto: the create time, and extension properties even when not asked for.
+      createTime: expect.any(String),
+      extensionProperties: {},
     });
     expect(new Date(response.body[0].lockExpirationTime).getTime()).toBe(now + 60_000);
+    expect(new Date(response.body[0].createTime).getTime()).toBe(now);
     expect(again.body).toEqual([]);
   });
 
@@ -106,6 +110,9 @@ describe('POST /external-task/fetchAndLock', () => {
     const emptyTopicName = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: '', lockDuration: 1000 }] });
     const badSort = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'priority', sortOrder: 'asc' }] });
     const badOrder = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'createTime', sortOrder: 'up' }] });
+    // Camunda's FetchAndLockBuilderImpl.checkQueryOk, after every entry is applied (so a bad one still answers first).
+    const noOrder = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'createTime' }] });
+    const noOrderThenBad = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], sorting: [{ sortBy: 'createTime' }, { sortBy: 'priority', sortOrder: 'asc' }] });
     const tooLong = await fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [], asyncResponseTimeout: 1_800_001 });
 
     expectError(noWorker, 500, 'NullValueException', 'workerId is null');
@@ -114,6 +121,8 @@ describe('POST /external-task/fetchAndLock', () => {
     expect([emptyTopicName.status, emptyTopicName.body]).toEqual([200, []]);
     expectError(badSort, 400, 'InvalidRequestException', 'Cannot set query sortBy parameter to value priority');
     expectError(badOrder, 400, 'InvalidRequestException', 'Cannot set query sortOrder parameter to value up');
+    expectError(noOrder, 400, 'NotValidException', 'Invalid query: call asc() or desc() after using orderByXX(): direction is null');
+    expectError(noOrderThenBad, 400, 'InvalidRequestException', 'Cannot set query sortBy parameter to value priority');
     expectError(tooLong, 400, 'InvalidRequestException', 'The asynchronous response timeout cannot be set to a value greater than 1800000 milliseconds');
   });
 
@@ -374,6 +383,22 @@ describe('querying external tasks', () => {
     expect(badSort.status).toBe(400);
   });
 
+  it('sorts by create time, and keeps noRetriesLeft when both retries flags are given (Camunda\'s DTO sets it last)', async () => {
+    const first = await startInvoice('a');
+    rest.engine.clock.advance(1000);
+    const second = await startInvoice('b');
+    const [task] = (await rest.request('GET', '/external-task', { query: { processInstanceId: second } })).body;
+    await rest.request('PUT', `/external-task/${task.id}/retries`, { json: { retries: 0 } });
+
+    const newestFirst = await rest.request('GET', '/external-task', { query: { sortBy: 'createTime', sortOrder: 'desc' } });
+    const oldestFirst = await rest.request('POST', '/external-task', { json: { sorting: [{ sortBy: 'createTime', sortOrder: 'asc' }] } });
+    const bothFlags = await rest.request('GET', '/external-task', { query: { withRetriesLeft: true, noRetriesLeft: true } });
+
+    expect(newestFirst.body.map((each: any) => each.processInstanceId)).toEqual([second, first]);
+    expect(oldestFirst.body.map((each: any) => each.processInstanceId)).toEqual([first, second]);
+    expect(bothFlags.body.map((each: any) => each.id)).toEqual([task.id]);
+  });
+
   it('lists topic names with the AND-ed filters', async () => {
     await startInvoice();
     await startShipping();
@@ -535,12 +560,17 @@ describe('POST /external-task/{id}/bpmnError', () => {
 
     const wrong = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: { workerId: 'w2', errorCode: 'REJECTED' } });
     const noCode = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: { workerId: 'w1' } });
+    // Camunda's BpmnError refuses an empty or blank code, and an empty message (ProcessEngineException: 500).
+    const blankCode = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: { workerId: 'w1', errorCode: '  ' } });
+    const emptyMessage = await rest.request('POST', `/external-task/${id}/bpmnError`, { json: { workerId: 'w1', errorCode: 'REJECTED', errorMessage: '' } });
     const thrown = await rest.request('POST', `/external-task/${id}/bpmnError`, {
       json: { workerId: 'w1', errorCode: 'REJECTED', errorMessage: 'no', variables: { reason: { value: 'bad', type: 'String' } } },
     });
 
     expectError(wrong, 400, 'RestException', `Bpmn error of External Task ${id} cannot be reported by worker 'w2'. It is locked by worker 'w1'.`);
     expectError(noCode, 500, 'NullValueException', 'errorCode is null');
+    expectError(blankCode, 500, 'ProcessEngineException', 'Error Code is empty');
+    expectError(emptyMessage, 500, 'ProcessEngineException', 'Error Message is empty');
     expect(thrown.status).toBe(204);
     expect(await activities(processInstanceId)).toEqual(['fix']);
     expect((await rest.engine.runtime.getVariables(processInstanceId)).reason).toMatchObject({ value: 'bad' });

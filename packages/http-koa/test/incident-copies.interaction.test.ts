@@ -134,10 +134,11 @@ describe('incidents copied up the call chain', () => {
     const failures = await get('/history/external-task-log', { externalTaskId: taskId, failureLog: true });
     await rest.request('PUT', `/external-task/${taskId}/retries`, { json: { retries: 2 } });
 
-    expect(original).toMatchObject({ incidentType: 'failedExternalTask', processInstanceId: child, configuration: taskId, incidentMessage: 'declined' });
-    expect(copy).toMatchObject({ ...bareCopy, incidentType: 'failedExternalTask', processInstanceId: parent, activityId: 'taskCallerCall', causeIncidentId: original.id });
+    // Camunda's ExternalTaskEntity.createIncidentContext names no failed activity; a copy names its call activity (createRecursiveIncidents).
+    expect(original).toMatchObject({ incidentType: 'failedExternalTask', processInstanceId: child, configuration: taskId, incidentMessage: 'declined', failedActivityId: null });
+    expect(copy).toMatchObject({ ...bareCopy, incidentType: 'failedExternalTask', processInstanceId: parent, activityId: 'taskCallerCall', failedActivityId: 'taskCallerCall', causeIncidentId: original.id });
     expect(failures).toHaveLength(1);
-    expect(historicOriginal).toMatchObject({ id: original.id, configuration: taskId, incidentMessage: 'declined', historyConfiguration: failures[0].id });
+    expect(historicOriginal).toMatchObject({ id: original.id, configuration: taskId, incidentMessage: 'declined', historyConfiguration: failures[0].id, failedActivityId: null });
     expect(historicCopy).toMatchObject({ ...bareCopy, id: copy.id, historyConfiguration: null });
     expect(await get('/incident')).toEqual([]);
     expect((await get('/history/incident')).map((incident: any) => incident.resolved)).toEqual([true, true]);

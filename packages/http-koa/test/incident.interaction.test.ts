@@ -45,7 +45,9 @@ describe('the Incident group', () => {
     const emptyLists = await rest.request('GET', '/incident/count', { query: { tenantIdIn: '', jobDefinitionIdIn: '' } });
     const blankKey = await rest.request('GET', '/incident/count', { query: { processDefinitionKeyIn: '' } });
     const byConfiguration = await rest.request('GET', '/incident', { query: { configuration: task.id } });
-    const byIds = await rest.request('GET', '/incident', { query: { incidentId: custom.id, activityId: 'work', failedActivityId: 'work', processDefinitionId: definitionId } });
+    const byIds = await rest.request('GET', '/incident', { query: { incidentId: custom.id, activityId: 'work', processDefinitionId: definitionId } });
+    // Only failed jobs (and the copies on callers) name a failed activity: not a custom incident, nor a failed external task.
+    const byFailedActivity = await rest.request('GET', '/incident/count', { query: { failedActivityId: 'work' } });
     const byCause = await rest.request('GET', '/incident/count', { query: { causeIncidentId: other.id, rootCauseIncidentId: other.id } });
     const before = await rest.request('GET', '/incident', { query: { incidentTimestampBefore: '2100-01-01T00:00:00.000+0000', sortBy: 'incidentTimestamp', sortOrder: 'asc' } });
     const after = await rest.request('GET', '/incident/count', { query: { incidentTimestampAfter: '2100-01-01T00:00:00.000+0000' } });
@@ -64,7 +66,7 @@ describe('the Incident group', () => {
         incidentTimestamp: expect.any(String),
         incidentType: 'custom',
         activityId: 'work',
-        failedActivityId: 'work',
+        failedActivityId: null,
         causeIncidentId: custom.id,
         rootCauseIncidentId: custom.id,
         configuration: 'cfg-1',
@@ -81,6 +83,7 @@ describe('the Incident group', () => {
     expect(blankKey.body).toEqual({ count: 0 });
     expect(byConfiguration.body.map((incident: any) => incident.incidentType)).toEqual(['failedExternalTask']);
     expect(byIds.body.map((incident: any) => incident.id)).toEqual([custom.id]);
+    expect(byFailedActivity.body).toEqual({ count: 0 });
     expect(byCause.body).toEqual({ count: 1 });
     expect(before.body[0].id).toBe(custom.id);
     expect(after.body).toEqual({ count: 0 });

@@ -19,6 +19,21 @@ export function ensureNotNull<T>(
   return value;
 }
 
+/**
+ * Camunda's ensureNotEmpty for text: returns the value, or throws `<message>: <name> is null`, or
+ * `… is empty` when it is blank as Java's String.trim sees it (no character above U+0020).
+ */
+export function ensureNotBlank(
+  value: string | null | undefined,
+  variableName: string,
+  message = '',
+  ExceptionType: ExceptionClass = ProcessEngineException,
+): string {
+  const text = ensureNotNull(value, variableName, message, ExceptionType);
+  if (![...text].some((char) => char > ' ')) throw new ExceptionType(ensureMessage(message, variableName, 'is empty'));
+  return text;
+}
+
 /** Returns the array, or throws `<message>: <name> is empty`. */
 export function ensureNotEmpty<T>(
   value: readonly T[] | null | undefined,

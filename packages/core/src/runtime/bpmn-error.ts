@@ -1,7 +1,12 @@
+import { ensureNotBlank } from '../errors/ensure.js';
 import type { Execution } from './execution.js';
 import type { ProcessRunner } from './process-runner.js';
 
-/** A business error a delegate, script or worker throws for the model to catch (Camunda's BpmnError). */
+/**
+ * A business error a delegate, script or worker throws for the model to catch (Camunda's BpmnError).
+ * Throws a ProcessEngineException when the code, or a message given, is empty or blank (Camunda's
+ * setters: "Error Code is empty", "Error Message is empty").
+ */
 export class BpmnError extends Error {
   override readonly name = 'BpmnError';
 
@@ -10,9 +15,11 @@ export class BpmnError extends Error {
 
   constructor(
     readonly errorCode: string,
-    message?: string,
+    message?: string | null,
   ) {
     super(message ?? errorCode);
+    ensureNotBlank(errorCode, 'Error Code');
+    if (message != null) ensureNotBlank(message, 'Error Message');
     this.errorMessage = message ?? null;
   }
 }

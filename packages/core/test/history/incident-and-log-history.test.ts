@@ -135,7 +135,8 @@ describe.each(testStoreConfigs())('incident and log history on $name', (testStor
     await engine.management.setIncidentAnnotation(incident.id, 'looking into it');
     await engine.externalTask.handleBpmnError(task.id, 'w1', 'E1');
 
-    expect(await engine.history.incidents.find()).toMatchObject([{ id: incident.id, annotation: 'looking into it', resolved: true }]);
+    // Camunda's ExternalTaskEntity.delete: the incident goes with its task, deleted rather than resolved.
+    expect(await engine.history.incidents.find()).toMatchObject([{ id: incident.id, annotation: 'looking into it', resolved: false, deleted: true }]);
     expect(await engine.history.logs.findExternalTaskLogs({ deletionLog: true })).toMatchObject([{ externalTaskId: task.id, workerId: 'w1' }]);
   });
 

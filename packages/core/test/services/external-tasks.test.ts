@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessEngine } from '../../src/engine.js';
 import { BadUserRequestException, NotFoundException } from '../../src/errors/index.js';
-import { createTestEngine, testStoreConfigs } from '../../src/testing/index.js';
+import { createTestEngine, externalTaskProcessXml, testStoreConfigs } from '../../src/testing/index.js';
 import { flow, wrap } from '../runtime/scope-models.js';
 
 const engines: ProcessEngine[] = [];
@@ -29,10 +29,11 @@ const WITH_ERROR_EXPRESSIONS = wrap(
      </bpmn:extensionElements>
    </bpmn:serviceTask>
    ${flow('f2', 'screen', 'ok')}<bpmn:userTask id="ok" />${flow('f3', 'ok', 'end')}<bpmn:endEvent id="end" />
-   <bpmn:boundaryEvent id="fraud" attachedToRef="screen"><bpmn:errorEventDefinition errorRef="e_fraud" /></bpmn:boundaryEvent>
+   <bpmn:boundaryEvent id="fraud" attachedToRef="screen"><bpmn:errorEventDefinition errorRef="e_fraud" camunda:errorMessageVariable="reason" /></bpmn:boundaryEvent>
    ${flow('f4', 'fraud', 'investigate')}<bpmn:userTask id="investigate" />${flow('f5', 'investigate', 'end')}`,
   '<bpmn:error id="e_fraud" errorCode="FRAUD" />',
 );
+const SHIPPING = externalTaskProcessXml('shipping', { taskAttributes: 'camunda:taskPriority="${prio}"' });
 const integer = (value: number) => ({ type: 'integer' as const, value, valueInfo: {} });
 const string = (value: string) => ({ type: 'string' as const, value, valueInfo: {} });
 
@@ -83,6 +84,94 @@ describe.each(testStoreConfigs())('external tasks on $name', (testStore) => {
 
     expect(byKey.map((task) => task.businessKey)).toEqual(['b']);
     expect(byVariable.map((task) => task.businessKey)).toEqual(['a']);
+  });
+
+  it('finds a task whose process variables match behind any number that do not, comparing typed values as Camunda', async () => {
+    const { engine, start } = await setup();
+    for (let i = 0; i < 12; i++) await start(`other${i}`, 3);
+    const wanted = await start('wanted', 4);
+    const byVariable = (processVariables: Record<string, unknown>) => fetch(engine, 'w', { processVariables }, 1);
+
+    const byCustomer = await byVariable({ customer: 'wanted' });
+    // A JSON number is an Integer to Camunda: it matches integer variables only, and text matches no number.
+    const asText = await byVariable({ prio: '3' });
+    const asDouble = await byVariable({ prio: 3.5 });
+    // Any one of the variables suffices.
+    const anyOne = await byVariable({ customer: 'nobody', prio: 3 });
+
+    expect(byCustomer.map((task) => task.processInstanceId)).toEqual([wanted.id]);
+    expect([asText, asDouble]).toEqual([[], []]);
+    expect(anyOne).toHaveLength(1);
+    expect(anyOne[0].priority).toBe(3);
+    await expect(byVariable({ customer: { name: 'wanted' } })).rejects.toMatchObject({ name: 'ProcessEngineException', message: 'Object values cannot be used to query' });
+  });
+
+  it('fetches several topics as one query: priority and create time order across them, maxTasks limits them all', async () => {
+    const { engine, start } = await setup();
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 'shipping.bpmn', bytes: Buffer.from(SHIPPING) }] });
+    const ship = (prio: number) => engine.runtime.startProcessInstanceById(processDefinitions![0].id, { variables: { prio: integer(prio) } });
+    await ship(3);
+    engine.clock.advance(1000);
+    await start('a', 5);
+    engine.clock.advance(1000);
+    await ship(9);
+    engine.clock.advance(1000);
+    await start('b', 1);
+    const topics = [{ topicName: 'invoice', lockDuration: 1000 }, { topicName: 'shipping', lockDuration: 5000 }];
+    const now = engine.clock.now().getTime();
+
+    const byPriority = await engine.externalTask.fetchAndLock({ workerId: 'w1', maxTasks: 3, usePriority: true, topics });
+    engine.clock.advance(5000);
+    const newestFirst = await engine.externalTask.fetchAndLock({ workerId: 'w2', maxTasks: 2, sorting: [{ sortBy: 'createTime', sortOrder: 'desc' }], topics });
+
+    expect(byPriority.map((task) => [task.topicName, task.priority, task.lockExpirationTime!.getTime() - now])).toEqual([
+      ['shipping', 9, 5000],
+      ['invoice', 5, 1000],
+      ['shipping', 3, 5000],
+    ]);
+    expect(newestFirst.map((task) => [task.topicName, task.priority])).toEqual([
+      ['invoice', 1],
+      ['shipping', 9],
+    ]);
+  });
+
+  it('refuses a BPMN error with an empty or blank code or message as Camunda’s BpmnError does, leaving the task as it was', async () => {
+    const { engine, start } = await setup();
+    const instance = await start('a');
+    const [task] = await fetch(engine, 'w1');
+
+    for (const [code, message, refusal] of [
+      ['', null, 'Error Code is empty'],
+      [' \t\n', null, 'Error Code is empty'],
+      ['REJECTED', '', 'Error Message is empty'],
+      ['REJECTED', '  ', 'Error Message is empty'],
+    ] as const) {
+      await expect(engine.externalTask.handleBpmnError(task.id, 'w1', code, message)).rejects.toMatchObject({ name: 'ProcessEngineException', message: refusal });
+    }
+
+    expect(await engine.externalTask.getExternalTask(task.id)).toMatchObject({ workerId: 'w1' });
+    expect(await userTasks(engine, instance.id)).toEqual([]);
+  });
+
+  it('queries as Camunda: noRetriesLeft wins over withRetriesLeft, and a lock that expires this very moment is not "not locked"', async () => {
+    const { engine, start } = await setup();
+    await start('a');
+    await start('b');
+    const [locked] = await fetch(engine, 'w1', {}, 1);
+    const [other] = await engine.externalTask.findExternalTasks({ notLocked: true });
+    await engine.externalTask.setRetries(other.id, 0);
+    engine.clock.advance(60_000);
+
+    const bothRetryFlags = await engine.externalTask.findExternalTasks({ withRetriesLeft: true, noRetriesLeft: true });
+    const notLocked = await engine.externalTask.findExternalTasks({ notLocked: true });
+    const unlockedTopics = await engine.externalTask.getTopicNames({ withUnlockedTasks: true, withRetriesLeft: true });
+    // A fetch takes it, though: its lock has expired (Camunda's LOCK_EXP_TIME_ <= now).
+    const fetched = await fetch(engine, 'w2');
+
+    expect(bothRetryFlags.map((task) => task.id)).toEqual([other.id]);
+    expect(notLocked.map((task) => task.id)).toEqual([other.id]);
+    expect(unlockedTopics).toEqual([]);
+    expect(fetched.map((task) => task.id)).toEqual([locked.id]);
   });
 
   it('completes with variables, refusing another worker with Camunda’s message', async () => {
@@ -184,5 +273,23 @@ describe.each(testStoreConfigs())('external tasks on $name', (testStore) => {
     expect(await userTasks(engine, clean.id)).toEqual(['ok']);
     expect(await userTasks(engine, fraud.id)).toEqual(['investigate']);
     expect(await userTasks(engine, failing.id)).toEqual(['investigate']);
+  });
+
+  it('deletes a task whose completion an error event definition turns into a BPMN error: its message, its deletion log entry, its incident deleted', async () => {
+    const engine = await createTestEngine({ store: testStore.config(expect.getState().currentTestName!), historyLevel: 'full' });
+    engines.push(engine);
+    const { processDefinitions } = await engine.deployment.deploy({ resources: [{ name: 's.bpmn', bytes: Buffer.from(WITH_ERROR_EXPRESSIONS) }] });
+    const instance = await engine.runtime.startProcessInstanceById(processDefinitions![0].id);
+    const [task] = await engine.externalTask.fetchAndLock({ workerId: 'w', maxTasks: 1, topics: [{ topicName: 'screen', lockDuration: 1000 }] });
+    await engine.externalTask.handleFailure(task.id, { workerId: 'w', errorMessage: 'looks odd', retries: 0, retryTimeout: 0 });
+
+    await engine.externalTask.complete(task.id, 'w', { score: integer(95) });
+
+    expect(await userTasks(engine, instance.id)).toEqual(['investigate']);
+    // Camunda's ExternalTaskEntity.complete throws the error with the task's error message.
+    expect((await engine.runtime.getVariables(instance.id)).reason).toMatchObject({ value: 'looks odd' });
+    const logs = await engine.history.logs.findExternalTaskLogs({ externalTaskId: task.id });
+    expect([logs.filter((log) => log.successLog).length, logs.filter((log) => log.deletionLog).length]).toEqual([0, 1]);
+    expect(await engine.history.incidents.find()).toMatchObject([{ configuration: task.id, deleted: true, resolved: false }]);
   });
 });

@@ -27,10 +27,9 @@ export function toExternalTaskDto(task: ExternalTask) {
 
 /**
  * Camunda's LockedExternalTaskDto (the fetchAndLock answer). `suspended` is never set there, so it
- * is always false; `extensionProperties` is sent only to topics that asked for it (the 7.22
- * contract does not list the field).
+ * is always false; `extensionProperties` is {} for topics that did not ask for them.
  */
-export function toLockedExternalTaskDto(task: LockedExternalTask, options: { deserializeValues: boolean; extensionProperties: boolean }) {
+export function toLockedExternalTaskDto(task: LockedExternalTask, deserializeValues: boolean) {
   return {
     activityId: task.activityId,
     activityInstanceId: task.activityInstanceId,
@@ -39,6 +38,7 @@ export function toLockedExternalTaskDto(task: LockedExternalTask, options: { des
     executionId: task.executionId,
     id: task.id,
     lockExpirationTime: task.lockExpirationTime ? formatRestDate(task.lockExpirationTime) : null,
+    createTime: formatRestDate(task.createTime),
     processDefinitionId: task.processDefinitionId,
     processDefinitionKey: task.processDefinitionKey,
     processDefinitionVersionTag: task.processDefinitionVersionTag,
@@ -50,8 +50,8 @@ export function toLockedExternalTaskDto(task: LockedExternalTask, options: { des
     priority: task.priority,
     topicName: task.topicName,
     businessKey: task.businessKey,
-    variables: variablesToDto(task.variables, options.deserializeValues),
-    ...(options.extensionProperties ? { extensionProperties: task.extensionProperties } : {}),
+    variables: variablesToDto(task.variables, deserializeValues),
+    extensionProperties: task.extensionProperties,
   };
 }
 

@@ -166,9 +166,12 @@ export function parseSortingBody(
     if (last.sortOrder !== null) throw new NotValidException('Invalid query: can specify only one direction desc() or asc() for an ordering constraint: direction is not null');
     last.sortOrder = entry.sortOrder;
   }
-  if (orderings.some((ordering) => ordering.sortOrder === null)) throw new NotValidException('Invalid query: call asc() or desc() after using orderByXX(): direction is null');
+  if (orderings.some((ordering) => ordering.sortOrder === null)) throw directionMissing();
   return orderings as Sorting<string>[];
 }
+
+/** A query's (and the fetchAndLock builder's) NotValidException for an ordering left without a direction. */
+export const directionMissing = () => new NotValidException('Invalid query: call asc() or desc() after using orderByXX(): direction is null');
 
 const isEmptyOptionalList = (kind: ParamKind, value: unknown) => (kind === 'optionalList' || kind === 'stringArray') && Array.isArray(value) && value.length === 0;
 

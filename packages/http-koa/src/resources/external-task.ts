@@ -15,14 +15,14 @@ import { toExternalTaskDto, toLockedExternalTaskDto } from '../dto/external-task
 import { variablesFromDto } from '../dto/variables-map.js';
 import { InvalidRequestException } from '../errors/rest-exception.js';
 import { FetchAndLockCancelled, FetchAndLockHandler, MAX_ASYNC_RESPONSE_TIMEOUT } from '../fetch-and-lock-handler.js';
-import { countCriteria, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
+import { countCriteria, directionMissing, parseBodyQuery, parseListQuery, parsePage, type QuerySpec } from '../query/parse-query.js';
 import { plainText } from '../plain-text.js';
 import type { RestContext } from './context.js';
 import { toBatchDto } from './batch.js';
 import { instanceQueryOf } from './process-instance.js';
 import { historicQueryOf } from './historic-selection.js';
 
-const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority'];
+const SORT_FIELDS = ['id', 'lockExpirationTime', 'processInstanceId', 'processDefinitionId', 'processDefinitionKey', 'tenantId', 'taskPriority', 'createTime'];
 
 const EXTERNAL_TASK_QUERY: QuerySpec = {
   params: {
@@ -76,7 +76,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
         `The asynchronous response timeout cannot be set to a value greater than ${MAX_ASYNC_RESPONSE_TIMEOUT} milliseconds`,
       );
     }
-    const { request, deserializeValues, extensionProperties } = fetchRequestFromBody(body);
+    const { request, deserializeValues } = fetchRequestFromBody(body);
     let tasks: LockedExternalTask[];
     const authentication = engine.currentAuthentication();
     try {
@@ -103,9 +103,7 @@ export function externalTaskRoutes(router: Router, rest: RestContext): void {
       handler.unlockUndelivered(tasks, authentication);
       return;
     }
-    ctx.body = tasks.map((task) =>
-      toLockedExternalTaskDto(task, { deserializeValues: deserializeValues.get(task.topicName) ?? false, extensionProperties: extensionProperties.has(task.topicName) }),
-    );
+    ctx.body = tasks.map((task) => toLockedExternalTaskDto(task, deserializeValues.get(task.topicName) ?? false));
   });
 
   router.put('/external-task/retries', async (ctx) => {
@@ -253,18 +251,13 @@ function retriesFromBody(body: Record<string, unknown>): { selection: ExternalTa
 /** The fetchAndLock body → the engine request, plus what the answer needs per topic. */
 function fetchRequestFromBody(body: Record<string, unknown>) {
   const deserializeValues = new Map<string, boolean>();
-  const extensionProperties = new Set<string>();
   const topics: FetchTopic[] = (Array.isArray(body.topics) ? body.topics : []).map((raw: unknown) => {
     const entry = objectOf(raw);
     const topic = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== null)) as Partial<FetchTopic>;
     // Missing: null, which the engine refuses ('' is a topic name, as in Camunda).
     const topicName = text(entry.topicName);
     if (entry.variables !== undefined && entry.variables !== null && !Array.isArray(entry.variables)) throw new InvalidRequestException(400, '');
-    if (topicName !== null) {
-      deserializeValues.set(topicName, flag(entry.deserializeValues));
-      if (flag(entry.includeExtensionProperties)) extensionProperties.add(topicName);
-      else extensionProperties.delete(topicName);
-    }
+    if (topicName !== null) deserializeValues.set(topicName, flag(entry.deserializeValues));
     return {
       ...topic,
       topicName,
@@ -280,19 +273,25 @@ function fetchRequestFromBody(body: Record<string, unknown>) {
     topics,
     sorting: fetchSorting(body.sorting),
   };
-  return { request, deserializeValues, extensionProperties };
+  return { request, deserializeValues };
 }
 
-/** fetchAndLock sorting: only createTime, asc or desc. */
+/**
+ * fetchAndLock sorting (Camunda's SortMapper): only createTime, asc or desc; an entry without a
+ * direction fails as its builder does once every entry is applied.
+ */
 function fetchSorting(sorting: unknown): FetchAndLockRequest['sorting'] {
   if (sorting === undefined || sorting === null) return undefined;
   if (!Array.isArray(sorting)) throw new InvalidRequestException(400, '');
-  return sorting.map((raw: unknown) => {
+  const entries = sorting.map((raw: unknown) => {
     const entry = objectOf(raw);
     if (entry.sortBy !== 'createTime') throw new InvalidRequestException(400, `Cannot set query sortBy parameter to value ${String(entry.sortBy)}`);
+    if (entry.sortOrder === undefined || entry.sortOrder === null) return { sortBy: 'createTime' as const, sortOrder: null };
     if (entry.sortOrder !== 'asc' && entry.sortOrder !== 'desc') {
       throw new InvalidRequestException(400, `Cannot set query sortOrder parameter to value ${String(entry.sortOrder)}`);
     }
-    return { sortBy: 'createTime', sortOrder: entry.sortOrder };
+    return { sortBy: 'createTime' as const, sortOrder: entry.sortOrder };
   });
+  if (entries.some((entry) => entry.sortOrder === null)) throw directionMissing();
+  return entries as NonNullable<FetchAndLockRequest['sorting']>;
 }

@@ -27,6 +27,9 @@ for (const name of ['ExceptionDto']) contract.components.schemas[name].propertie
 // Camunda's TaskDto and HistoricTaskInstanceDto send the task's state (Created, Updated, Completed, Deleted), which the document leaves out.
 contract.components.schemas.HistoricTaskInstanceDto.properties.taskState = { type: 'string', nullable: true };
 contract.components.schemas.TaskDto.properties.taskState = { type: 'string', nullable: true };
+// Camunda's LockedExternalTaskDto (fetchAndLock) sends the task's create time and its extension properties ({} unless asked for).
+contract.components.schemas.LockedExternalTaskDto.properties.createTime = { type: 'string', format: 'date-time', nullable: true };
+contract.components.schemas.LockedExternalTaskDto.properties.extensionProperties = { type: 'object', nullable: true, additionalProperties: { type: 'string' } };
 contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties = {
   ...contract.components.schemas.AuthorizationExceptionDto.allOf[0].properties,
   resourceName: { type: 'string', nullable: true },

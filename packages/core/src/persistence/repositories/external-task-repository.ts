@@ -1,4 +1,5 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
@@ -9,6 +10,7 @@ import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
+import { valueCondition } from './variable-instance-query.js';
 
 type Row = Selectable<ExternalTaskTable>;
 
@@ -50,6 +52,29 @@ const SORT_COLUMNS = {
  */
 function limitText(limit: number): SqlText {
   return rawText(String(Math.max(0, Math.min(Math.trunc(limit), 2 ** 31 - 1))));
+}
+
+/** Each task's lock expiration: now plus its topic's lock duration (one value when one topic is fetched). */
+function lockExpirationTimes(topics: readonly FetchTopic[], now: Date): SqlText {
+  const expiration = (topic: FetchTopic) => now.getTime() + topic.lockDuration;
+  if (topics.length === 1) return sqlText`${expiration(topics[0])}`;
+  return sqlText`case topic_name ${joinText(topics.map((topic) => sqlText`when ${topic.topicName} then cast(${expiration(topic)} as bigint)`), ' ')} end`;
+}
+
+/**
+ * A fetch's process variable filter (Camunda's TopicFetchInstruction.filterVariables): the variable
+ * equals the value as Jackson read it from the request, so a whole number is an Integer (a Long
+ * beyond that range), another number a Double, and only variables of that type match; an object
+ * or a list fails as in Camunda's SingleQueryVariableValueCondition.
+ */
+function processVariableEquals(name: string, value: unknown): Expression<SqlBool> {
+  if (typeof value === 'number') {
+    const type = !Number.isInteger(value) ? 'double' : value >= -(2 ** 31) && value < 2 ** 31 ? 'integer' : 'long';
+    const column = sql.ref(type === 'double' ? 'v.double_value' : 'v.long_value');
+    return sql<SqlBool>`(v.name = ${name} and v.type = ${type} and ${column} = ${value})`;
+  }
+  if (value !== null && typeof value === 'object') throw new ProcessEngineException('Object values cannot be used to query');
+  return valueCondition({ name, operator: 'eq', value: value as string | boolean | null }, false, false);
 }
 
 /** External tasks, within one transaction; changes are revision-checked. */
@@ -107,37 +132,35 @@ export class ExternalTaskRepository {
   }
 
   /**
-   * Tasks a worker may lock now for one topic: unlocked or expired, active, with retries left,
-   * matching the topic's filters. On PostgreSQL rows another node is locking are skipped.
+   * Tasks a worker may lock now for the topics: unlocked or expired, active, with retries left,
+   * matching a topic's filters. On PostgreSQL rows another node is locking are skipped.
    */
-  async fetchable(topic: FetchTopic, now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter): Promise<ExternalTask[]> {
+  async fetchable(topics: readonly FetchTopic[], now: Date, limit: number, order: FetchOrder, readable: InstanceReadFilter): Promise<ExternalTask[]> {
     const locking = rawText(this.dialect.name === 'postgres' ? ' for update skip locked' : '');
-    const { rows } = await sqlText`select t.* ${this.fetchableFrom(topic, now, order, readable)} limit ${limit}${locking}`.execute(this.trx, this.dialect.name);
+    const { rows } = await sqlText`select t.* ${this.fetchableFrom(topics, now, order, readable)} limit ${limit}${locking}`.execute(this.trx, this.dialect.name);
     return (rows as Row[]).map((row) => this.remember(row));
   }
 
   /**
-   * PostgreSQL only: picks and locks up to `limit` fetchable tasks for the worker in one statement
-   * (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING), the hot path of every worker.
-   * Returns them in the fetch order, and with each its instance's rows as this statement read them
-   * (`snapshots`: the payloads and completing the task can take them instead of reading, see
-   * snapshotGuard) — except for instances whose values are larger than MAX_SNAPSHOT_VALUES, so a
-   * fetch is usually one round trip. `solitary`: the caller's transaction writes nothing else.
+   * PostgreSQL only: picks and locks up to `limit` fetchable tasks of the topics for the worker, each
+   * for its topic's lock duration, in one statement (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP
+   * LOCKED) RETURNING), the hot path of every worker and the caller's only write. Returns them in the
+   * fetch order, and with each its instance's rows as this statement read them (`snapshots`: the
+   * payloads and completing the task can take them instead of reading, see snapshotGuard) — except
+   * for instances whose values are larger than MAX_SNAPSHOT_VALUES, so a fetch is usually one round trip.
    */
   async lockFetchable(
-    topic: FetchTopic,
+    topics: readonly FetchTopic[],
     now: Date,
     limit: number,
     order: FetchOrder,
     readable: InstanceReadFilter,
     workerId: string,
-    lockExpirationTime: Date,
-    solitary = false,
   ): Promise<{ tasks: ExternalTask[]; snapshots: LockedTaskSnapshot[] }> {
-    const statement = sqlText`with locked as (update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTime.getTime()}, rev = rev + 1
-      where id in (select t.id ${this.fetchableFrom(topic, now, order, readable)} limit ${limitText(limit)} for update skip locked) returning *)
+    const statement = sqlText`with locked as (update trellis_external_task set worker_id = ${workerId}, lock_expiration_time = ${lockExpirationTimes(topics, now)}, rev = rev + 1
+      where id in (select t.id ${this.fetchableFrom(topics, now, order, readable)} limit ${limitText(limit)} for update skip locked) returning *)
       select locked.*, ${instanceRowsJson(rawText('locked.proc_inst_id'), MAX_SNAPSHOT_VALUES)} from locked`;
-    const { rows } = (await statement.execute(this.trx, 'postgres', solitary ? SOLITARY : '')) as { rows: Array<Row & InstanceRowsJson> };
+    const { rows } = (await statement.execute(this.trx, 'postgres', SOLITARY)) as { rows: Array<Row & InstanceRowsJson> };
     if (order.usePriority) rows.sort((a, b) => b.priority - a.priority || createTimeOrder(a, b, order.createTime));
     else if (order.createTime) rows.sort((a, b) => createTimeOrder(a, b, order.createTime));
     const snapshots: LockedTaskSnapshot[] = [];
@@ -154,33 +177,48 @@ export class ExternalTaskRepository {
   }
 
   /**
-   * `from … where … order by …` of the tasks a worker may lock now for one topic: unlocked or
-   * expired, active, with retries left, matching the topic's filters. SQL text: every fetch builds it.
+   * `from … where … order by …` of the tasks a worker may lock now for the topics: unlocked or
+   * expired, active, with retries left, matching the criteria of one of the topics — Camunda's
+   * selectExternalTasksForTopics, one query for all topics, so that the order (priority, create
+   * time) and the limit apply across them. SQL text: every fetch builds it.
    */
-  private fetchableFrom(topic: FetchTopic, now: Date, order: FetchOrder, readable: InstanceReadFilter): SqlText {
+  private fetchableFrom(topics: readonly FetchTopic[], now: Date, order: FetchOrder, readable: InstanceReadFilter): SqlText {
+    const byTopic = topics.map((topic) => joinText(this.topicCriteria(topic), ' and '));
     const conditions: SqlText[] = [
-      sqlText`t.topic_name = ${topic.topicName}`,
+      byTopic.length === 1 ? byTopic[0] : sqlText`(${joinText(byTopic.map((criteria) => sqlText`(${criteria})`), ' or ')})`,
       sqlText`(t.lock_expiration_time is null or t.lock_expiration_time <= ${now.getTime()})`,
       rawText('t.suspended = 0'),
       rawText('(t.retries is null or t.retries > 0)'),
     ];
-    const equal = (column: string, value: string | undefined) => value !== undefined && conditions.push(sqlText`${rawText(column)} = ${value}`);
-    const among = (column: string, values: readonly string[] | undefined) => values !== undefined && conditions.push(sqlText`${rawText(column)} in (${joinText(nonEmpty(values))})`);
+    if (readable) conditions.push(fromCompiled(sql`${readable('t.proc_inst_id', 't.proc_def_key')}`.compile(this.trx), this.dialect.name));
+    const orderBy = [...(order.usePriority ? ['t.priority desc'] : []), ...(order.createTime ? [`t.create_time ${order.createTime === 'desc' ? 'desc' : 'asc'}`] : [])];
+    return sqlText`from trellis_external_task as t where ${joinText(conditions, ' and ')}${rawText(orderBy.length > 0 ? ` order by ${orderBy.join(', ')}` : '')}`;
+  }
+
+  /** One topic's criteria of a fetch: its name, its filters, the caller's tenants. */
+  private topicCriteria(topic: FetchTopic): SqlText[] {
+    const criteria: SqlText[] = [sqlText`t.topic_name = ${topic.topicName}`];
+    const equal = (column: string, value: string | undefined) => value !== undefined && criteria.push(sqlText`${rawText(column)} = ${value}`);
+    const among = (column: string, values: readonly string[] | undefined) => values !== undefined && criteria.push(sqlText`${rawText(column)} in (${joinText(nonEmpty(values))})`);
     equal('t.business_key', topic.businessKey);
     equal('t.proc_def_id', topic.processDefinitionId);
     among('t.proc_def_id', topic.processDefinitionIdIn);
     equal('t.proc_def_key', topic.processDefinitionKey);
     among('t.proc_def_key', topic.processDefinitionKeyIn);
-    if (topic.processDefinitionVersionTag !== undefined) conditions.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag} ${rawText(LIKE_ESCAPE_SQL)}`);
-    if (topic.withoutTenantId) conditions.push(rawText('t.tenant_id is null'));
+    if (topic.processDefinitionVersionTag !== undefined) criteria.push(sqlText`t.proc_def_version_tag like ${topic.processDefinitionVersionTag} ${rawText(LIKE_ESCAPE_SQL)}`);
+    if (topic.withoutTenantId) criteria.push(rawText('t.tenant_id is null'));
     among('t.tenant_id', topic.tenantIdIn);
+    const variables = Object.entries(topic.processVariables ?? {});
+    if (variables.length > 0) {
+      // Camunda's filterVariables: a variable of the instance's own execution equals one of the values.
+      const matches = sql.join(variables.map(([name, value]) => processVariableEquals(name, value)), sql` or `);
+      criteria.push(fromCompiled(sql`exists (select 1 from trellis_variable v where v.execution_id = t.proc_inst_id and (${matches}))`.compile(this.trx), this.dialect.name));
+    }
     const tenants = topic.authTenantIds;
     if (tenants !== undefined) {
-      conditions.push(tenants.length === 0 ? rawText('t.tenant_id is null') : sqlText`(t.tenant_id is null or t.tenant_id in (${joinText([...tenants])}))`);
+      criteria.push(tenants.length === 0 ? rawText('t.tenant_id is null') : sqlText`(t.tenant_id is null or t.tenant_id in (${joinText([...tenants])}))`);
     }
-    if (readable) conditions.push(fromCompiled(sql`${readable('t.proc_inst_id', 't.proc_def_key')}`.compile(this.trx), this.dialect.name));
-    const orderBy = [...(order.usePriority ? ['t.priority desc'] : []), ...(order.createTime ? [`t.create_time ${order.createTime === 'desc' ? 'desc' : 'asc'}`] : [])];
-    return sqlText`from trellis_external_task as t where ${joinText(conditions, ' and ')}${rawText(orderBy.length > 0 ? ` order by ${orderBy.join(', ')}` : '')}`;
+    return criteria;
   }
 
   /** `now` decides what counts as locked (the engine clock; wall-clock time when not given). */
@@ -202,7 +240,8 @@ export class ExternalTaskRepository {
     let select = applyTenantCheck(this.trx.selectFrom('trellis_external_task as t').select('t.topic_name').distinct(), options, 't.tenant_id');
     if (readable) select = select.where(readable('t.proc_inst_id', 't.proc_def_key'));
     if (options.withLockedTasks) select = select.where('t.lock_expiration_time', '>', now.getTime());
-    if (options.withUnlockedTasks) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now.getTime())]));
+    // Camunda's GetTopicNamesCmd runs the task query's notLocked: a lock expiring this very moment still counts.
+    if (options.withUnlockedTasks) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<', now.getTime())]));
     if (options.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
     const rows = await select.orderBy('t.topic_name').execute();
     return rows.map((row) => row.topic_name);
@@ -216,9 +255,11 @@ export class ExternalTaskRepository {
     if (q.topicName !== undefined) select = select.where('t.topic_name', '=', q.topicName);
     if (q.workerId !== undefined) select = select.where('t.worker_id', '=', q.workerId);
     if (q.locked) select = select.where('t.lock_expiration_time', '>', now);
-    if (q.notLocked) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<=', now)]));
-    if (q.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
+    // Camunda's notLocked: a lock expiring this very moment still counts (a fetch takes such a task).
+    if (q.notLocked) select = select.where((eb) => eb.or([eb('t.lock_expiration_time', 'is', null), eb('t.lock_expiration_time', '<', now)]));
+    // One retries criterion, as Camunda's query keeps it: noRetriesLeft, which its DTO sets after withRetriesLeft, wins.
     if (q.noRetriesLeft) select = select.where('t.retries', '=', 0);
+    else if (q.withRetriesLeft) select = select.where((eb) => eb.or([eb('t.retries', 'is', null), eb('t.retries', '>', 0)]));
     if (q.lockExpirationAfter !== undefined) select = select.where('t.lock_expiration_time', '>', q.lockExpirationAfter.getTime());
     if (q.lockExpirationBefore !== undefined) select = select.where('t.lock_expiration_time', '<', q.lockExpirationBefore.getTime());
     if (q.activityId !== undefined) select = select.where('t.activity_id', '=', q.activityId);

@@ -10,7 +10,8 @@ import { completeRun, openInstance, prefetchedInstance } from '../../runtime/ope
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { Execution } from '../../runtime/execution.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
-import { fromStorage, toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { fromStorage, type TypedValue } from '../../runtime/variables/index.js';
+import { BpmnError } from '../../runtime/bpmn-error.js';
 import type { VariableRow } from '../../persistence/repositories/variable-repository.js';
 import { checkInstance } from '../../authorization/instance-checks.js';
 import type { ExternalTask, ExternalTaskQuery, FetchAndLockRequest, FetchTopic, LockedExternalTask } from './external-task.js';
@@ -72,37 +73,30 @@ export class ExternalTaskService {
         if (topic.topicName == null) throw new NullValueException('topicName is null');
         if (!(topic.lockDuration > 0)) throw new ProcessEngineException('lockTime is not greater than 0');
       }
-      const topics = [...new Map(request.topics.map((topic) => [topic.topicName, topic])).values()];
+      // Camunda's topic builder keeps one instruction per topic name, the last one given.
+      const topics = new Map(request.topics.map((topic) => [topic.topicName!, ctx.tenantCheck.query(topic)]));
+      if (topics.size === 0) return [];
       const readable = await lockableTasks(ctx);
       const now = ctx.clock.now();
       const createTime = request.sorting?.find((sorting) => sorting.sortBy === 'createTime')?.sortOrder;
-      const locked: LockedExternalTask[] = [];
       const order = { usePriority: request.usePriority ?? false, createTime };
-      for (const requested of topics) {
-        if (locked.length >= request.maxTasks) break;
-        const topic = ctx.tenantCheck.query(requested);
-        const lockExpirationTime = new Date(now.getTime() + topic.lockDuration);
-        if (ctx.dialect.name === 'postgres' && Object.keys(topic.processVariables ?? {}).length === 0) {
-          // Nothing to filter in memory: pick and lock in one statement.
-          // With one topic this UPDATE is the command's only write (the payloads are reads).
-          const { tasks, snapshots } = await ctx.externalTasks.lockFetchable(topic, now, request.maxTasks - locked.length, order, readable, workerId, lockExpirationTime, topics.length === 1);
-          // The statement read every instance's variables, unless one's were too large to read there.
-          const read = wantsVariables(topic) && snapshots.length === tasks.length;
-          locked.push(...(await this.withPayloads(ctx, tasks, topic, read ? ctx.variables.adopt(instanceVariables(snapshots)) : undefined)));
-          ctx.afterCommit(() => this.keepSnapshots(snapshots));
-          continue;
-        }
-        const candidates = await ctx.externalTasks.fetchable(topic, now, request.maxTasks - locked.length + 10, order, readable);
-        for (const task of candidates) {
-          if (locked.length >= request.maxTasks) break;
-          if (!(await this.matchesProcessVariables(ctx, task, topic))) continue;
-          const updated: ExternalTask = { ...task, workerId, lockExpirationTime };
-          await ctx.externalTasks.update(updated);
-          locked.push(...(await this.withPayloads(ctx, [updated], topic)));
-        }
+      // Camunda's FetchExternalTasksCmd: one query over all topics, so that priority and create time
+      // order the tasks across them and maxTasks limits them all.
+      if (ctx.dialect.name === 'postgres') {
+        // Pick and lock in one statement, the command's only write (the payloads are reads).
+        const { tasks, snapshots } = await ctx.externalTasks.lockFetchable([...topics.values()], now, request.maxTasks, order, readable, workerId);
+        // The statement read every instance's variables, unless one's were too large to read there.
+        const read = [...topics.values()].some(wantsVariables) && snapshots.length === tasks.length;
+        ctx.afterCommit(() => this.keepSnapshots(snapshots));
+        return this.withPayloads(ctx, tasks, topics, read ? ctx.variables.adopt(instanceVariables(snapshots)) : undefined);
       }
-      if (request.usePriority) locked.sort((a, b) => b.priority - a.priority);
-      return locked;
+      const locked: ExternalTask[] = [];
+      for (const task of await ctx.externalTasks.fetchable([...topics.values()], now, request.maxTasks, order, readable)) {
+        const updated: ExternalTask = { ...task, workerId, lockExpirationTime: new Date(now.getTime() + topics.get(task.topicName)!.lockDuration) };
+        await ctx.externalTasks.update(updated);
+        locked.push(updated);
+      }
+      return this.withPayloads(ctx, locked, topics);
     });
   }
 
@@ -123,17 +117,19 @@ export class ExternalTaskService {
   private completeWith(id: string, workerId: string | null, variables: Record<string, TypedValue>, localVariables: Record<string, TypedValue>, snapshot: LockedTaskSnapshot | null): Promise<void> {
     return this.commands.run('CompleteExternalTaskCmd', async (ctx) => {
       const task = await this.lockedBy(ctx, id, workerId, `External Task ${id} cannot be completed by worker '${workerId}`, true, true, snapshot);
-      // Queued before the instance moves on: its history statement carries the entry (no round trip of its own).
-      ExternalTaskLog.succeeded(ctx, task);
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(localVariables)) runner.variables.setLocal(execution.id, name, value);
-      // Only a task without retries has a failedExternalTask incident to resolve.
-      if (task.retries === 0) await this.resolveIncident(ctx, task.id);
+      // Camunda's ExternalTaskEntity.complete: an error event definition that holds throws its error
+      // instead, with the task's error message; the task is then deleted, not completed.
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, false);
-      if (error !== null) runner.schedule(execution, () => runner.throwError(execution, error, null));
-      else runner.signal(execution);
+      if (error !== null) return this.throwBpmnError(ctx, runner, execution, task, error, task.errorMessage);
+      // Queued before the instance moves on: its history statement carries the entry (no round trip of its own).
+      ExternalTaskLog.succeeded(ctx, task);
+      // Only a task without retries has a failedExternalTask incident to resolve.
+      if (task.retries === 0) await this.removeIncident(ctx, task.id, IncidentState.resolved);
+      runner.signal(execution);
       await completeRun(ctx, runner);
       // An instance that ended took its external tasks with it.
       if (!runner.ended) await ctx.externalTasks.delete(task);
@@ -151,18 +147,13 @@ export class ExternalTaskService {
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(failure.variables ?? {})) runner.variables.setVisible(execution.id, name, value);
       for (const [name, value] of Object.entries(failure.localVariables ?? {})) runner.variables.setLocal(execution.id, name, value);
+      const errorMessage = failure.errorMessage == null ? null : failure.errorMessage.slice(0, MAX_ERROR_MESSAGE);
       // An error event definition whose expression now holds turns the failure into that BPMN error.
       const error = errorEventDefinitionHolding(runner, execution, task.activityId, true);
-      if (error !== null) {
-        await ctx.externalTasks.delete(task);
-        ExternalTaskLog.deleted(ctx, task);
-        runner.schedule(execution, () => runner.throwError(execution, error, failure.errorMessage ?? null));
-        await completeRun(ctx, runner);
-        return;
-      }
+      if (error !== null) return this.throwBpmnError(ctx, runner, execution, task, error, errorMessage);
       const failed: ExternalTask = {
         ...task,
-        errorMessage: failure.errorMessage == null ? null : failure.errorMessage.slice(0, MAX_ERROR_MESSAGE),
+        errorMessage,
         // Camunda's ExternalTaskEntity.failed keeps the details there are when none are given.
         errorDetails: failure.errorDetails ?? task.errorDetails ?? null,
         lockExpirationTime: new Date(ctx.clock.now().getTime() + failure.retryTimeout),
@@ -182,12 +173,7 @@ export class ExternalTaskService {
       const runner = await this.openTaskInstance(ctx, task);
       const execution = runner.tree.executions.get(task.executionId)!;
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
-      await ctx.externalTasks.delete(task);
-      ExternalTaskLog.deleted(ctx, task);
-      // Only a task without retries has a failedExternalTask incident to resolve.
-      if (task.retries === 0) await this.resolveIncident(ctx, task.id);
-      runner.schedule(execution, () => runner.throwError(execution, errorCode, errorMessage));
-      await completeRun(ctx, runner);
+      await this.throwBpmnError(ctx, runner, execution, task, errorCode, errorMessage);
     });
   }
 
@@ -335,7 +321,8 @@ export class ExternalTaskService {
           incidentMessage: task.errorMessage,
           executionId: task.executionId,
           activityId: task.activityId,
-          failedActivityId: task.activityId,
+          // Camunda's ExternalTaskEntity.createIncidentContext names no failed activity (only failed jobs do).
+          failedActivityId: null,
           processInstanceId: task.processInstanceId,
           processDefinitionId: task.processDefinitionId,
           configuration: task.id,
@@ -345,13 +332,27 @@ export class ExternalTaskService {
         failureLogId,
       );
     } else if (!hadRetries && retries > 0) {
-      await this.resolveIncident(ctx, task.id);
+      await this.removeIncident(ctx, task.id, IncidentState.resolved);
     }
     await ctx.externalTasks.update({ ...task, retries });
   }
 
-  private async resolveIncident(ctx: CommandContext, taskId: string): Promise<void> {
-    await IncidentHistory.ended(ctx, await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, taskId), IncidentState.resolved);
+  private async removeIncident(ctx: CommandContext, taskId: string, state: typeof IncidentState.resolved | typeof IncidentState.deleted): Promise<void> {
+    await IncidentHistory.ended(ctx, await ctx.incidents.deleteByConfiguration(FAILED_EXTERNAL_TASK_INCIDENT, taskId), state);
+  }
+
+  /**
+   * Camunda's ExternalTaskEntity.bpmnError: the task's execution throws `new BpmnError(code[, message])`
+   * (whose checks refuse an empty code or message) and leaves the activity, which deletes the task
+   * (ExternalTaskEntity.delete: a deletion log entry, and an incident of it ends deleted, not resolved).
+   */
+  private async throwBpmnError(ctx: CommandContext, runner: ProcessRunner, execution: Execution, task: ExternalTask, errorCode: string, errorMessage: string | null): Promise<void> {
+    const error = new BpmnError(errorCode, errorMessage);
+    await ctx.externalTasks.delete(task);
+    ExternalTaskLog.deleted(ctx, task);
+    if (task.retries === 0) await this.removeIncident(ctx, task.id, IncidentState.deleted);
+    runner.schedule(execution, () => runner.throwError(execution, error.errorCode, error.errorMessage));
+    await completeRun(ctx, runner);
   }
 
   private keepSnapshots(snapshots: readonly LockedTaskSnapshot[]): void {
@@ -413,28 +414,24 @@ export class ExternalTaskService {
     return runner;
   }
 
-  private async matchesProcessVariables(ctx: CommandContext, task: ExternalTask, topic: FetchTopic): Promise<boolean> {
-    const expected = Object.entries(topic.processVariables ?? {});
-    if (expected.length === 0) return true;
-    const runner = await openInstance(ctx, this.env, task.processInstanceId);
-    if (!runner) return false;
-    return expected.some(([name, value]) => {
-      const actual = runner.variables.get(name);
-      return actual !== undefined && JSON.stringify(toJavaScriptValue(actual)) === JSON.stringify(value);
-    });
-  }
-
   /**
    * The tasks with the variables (all visible, the named ones, or only local ones) and extension
-   * properties the topic asked for, read without loading whole instances (a fetch is the hot path of
-   * every worker): one query for the variables of all the tasks' instances, unless the caller read
+   * properties their topics asked for, read without loading whole instances (a fetch is the hot path
+   * of every worker): one query for the variables of all the tasks' instances, unless the caller read
    * them already (`instanceVariables`: every variable of those instances).
    */
-  private async withPayloads(ctx: CommandContext, tasks: readonly ExternalTask[], topic: FetchTopic, instanceVariables?: readonly VariableRow[]): Promise<LockedExternalTask[]> {
+  private async withPayloads(
+    ctx: CommandContext,
+    tasks: readonly ExternalTask[],
+    topics: ReadonlyMap<string, FetchTopic>,
+    instanceVariables?: readonly VariableRow[],
+  ): Promise<LockedExternalTask[]> {
     if (tasks.length === 0) return [];
+    const topicOf = (task: ExternalTask) => topics.get(task.topicName)!;
     const rowsByInstance = new Map<string, VariableRow[]>();
-    if (wantsVariables(topic)) {
-      for (const row of instanceVariables ?? (await ctx.variables.findByProcessInstances([...new Set(tasks.map((task) => task.processInstanceId))]))) {
+    const instanceIds = new Set(tasks.filter((task) => wantsVariables(topicOf(task))).map((task) => task.processInstanceId));
+    if (instanceIds.size > 0) {
+      for (const row of instanceVariables ?? (await ctx.variables.findByProcessInstances([...instanceIds]))) {
         if (row.task_id !== null) continue;
         const rows = rowsByInstance.get(row.proc_inst_id!) ?? [];
         rows.push(row);
@@ -443,6 +440,7 @@ export class ExternalTaskService {
     }
     const locked: LockedExternalTask[] = [];
     for (const task of tasks) {
+      const topic = topicOf(task);
       let variables: Record<string, TypedValue> = {};
       if (wantsVariables(topic)) {
         const rows = rowsByInstance.get(task.processInstanceId) ?? [];

@@ -114,7 +114,8 @@ export class ExecutionService {
         incidentMessage: message,
         executionId,
         activityId: execution.activityId,
-        failedActivityId: execution.activityId,
+        // Camunda's PvmExecutionImpl.createIncidentContext names no failed activity (only failed jobs do).
+        failedActivityId: null,
         processInstanceId: execution.processInstanceId,
         processDefinitionId: execution.processDefinitionId,
         configuration,
