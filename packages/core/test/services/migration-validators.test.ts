@@ -244,6 +244,18 @@ describe.each(testStoreConfigs())('migration instruction validators on $name', (
     expect(plan.instructions.map((each) => each.sourceActivityId)).toEqual(['task', 'late']);
   });
 
+  // Camunda's SupportedActivityValidator.isAsync: a multi-instance activity's inner activity is asynchronous by its loop characteristics.
+  it('generates instructions for an unsupported multi-instance activity whose instances are asynchronous', async () => {
+    const asyncInstances = model(
+      chain(['svc', `<bpmn:serviceTask id="svc" camunda:expression="\${true}"><bpmn:multiInstanceLoopCharacteristics camunda:asyncBefore="true"><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:serviceTask>`]),
+    );
+    const { engine, sourceId, targetId } = await deployPair(asyncInstances, asyncInstances);
+
+    const plan = await engine.migration.generate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId });
+
+    expect(plan.instructions.map((each) => each.sourceActivityId).sort()).toEqual(['svc', `svc${MI}`]);
+  });
+
   it('migrates an instance waiting at an event-based gateway with the gateway and its events mapped', async () => {
     const { engine, sourceId, targetId } = await deployPair(model(afterEventGateway, MESSAGE), model(afterEventGateway, MESSAGE));
     const instance = await engine.runtime.startProcessInstanceById(sourceId);

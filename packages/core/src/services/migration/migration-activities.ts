@@ -1,5 +1,6 @@
 import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import { isScopeActivity } from '../../runtime/process-runner.js';
+import { continuationOf } from '../../runtime/multi-instance.js';
 
 export const MI_BODY_SUFFIX = '#multiInstanceBody';
 
@@ -202,8 +203,13 @@ const EQUIVALENT: Record<string, string> = {
 
 export const sameBehavior = (source: string, target: string) => source === target || EQUIVALENT[source] === target;
 
-export const isAsync = (activity: MigrationActivity) =>
-  !activity.body && (activity.element.camunda['asyncBefore'] === true || activity.element.camunda['asyncAfter'] === true || activity.element.camunda['async'] === true);
+/** An activity's asynchronous continuation settings: of a multi-instance activity, the body has the element's, the inner activity its loop characteristics'. */
+export const continuationSettings = (activity: MigrationActivity) => continuationOf(activity.element, !activity.body).camunda;
+
+export const isAsync = (activity: MigrationActivity) => {
+  const camunda = continuationSettings(activity);
+  return camunda['asyncBefore'] === true || camunda['asyncAfter'] === true || camunda['async'] === true;
+};
 
 export const isConditionalEvent = (activity: MigrationActivity) => !activity.body && isConditional(activity.element);
 

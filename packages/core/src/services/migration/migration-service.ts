@@ -17,7 +17,7 @@ import { JobHandlerTypes, scheduleTimer, TIMER_JOB_HANDLERS } from '../../runtim
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
-import { behaviorOf, flowScopeOf, isScope, isSupportedBehavior, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
+import { behaviorOf, continuationSettings, flowScopeOf, isScope, isSupportedBehavior, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
 import {
   MigratingProcessInstanceValidationException,
   MigrationPlanValidationException,
@@ -308,7 +308,7 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       if (startsProcess && targetActivity && flowScopeOf(sides.target, targetActivity) !== null) {
         failures.push('A transition instance that instantiates the process can only be migrated to a process-level flow node');
       }
-      const camunda = targetActivity?.element.camunda ?? {};
+      const camunda = targetActivity ? continuationSettings(targetActivity) : {};
       if (asyncAfter && camunda['asyncAfter'] !== true) failures.push('Target activity is not asyncAfter');
       if (!asyncAfter && camunda['asyncBefore'] !== true && camunda['async'] !== true) failures.push('Target activity is not asyncBefore');
     }
