@@ -56,7 +56,8 @@ export function isEventSubProcessStart(model: ProcessModel, activity: MigrationA
  * to (its MI body for a multi-instance activity), of event sub-process start events the scope around
  * the event sub-process, of intermediate catch events the event-based gateway before them (else
  * themselves), of a receive task with a message and of a user task with timeout listeners
- * themselves; undefined for activities without an event scope. null is the process.
+ * themselves, of a process-level signal start event the process; undefined for activities without
+ * an event scope. null is the process.
  */
 export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): MigrationActivity | null | undefined {
   if (isBoundaryEvent(activity)) {
@@ -75,8 +76,13 @@ export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): 
   }
   if (element.type === 'bpmn:ReceiveTask' && element.eventDefinitions.length > 0) return activity;
   if (hasTimeoutListener(activity)) return activity;
+  if (isProcessSignalStart(model, activity)) return null;
   return undefined;
 }
+
+/** A signal start event of the process itself: the only process-level start event Camunda's BpmnParse gives an event scope (the process). */
+const isProcessSignalStart = (model: ProcessModel, activity: MigrationActivity) =>
+  !activity.body && activity.element.type === 'bpmn:StartEvent' && activity.element.scopeId === model.key && hasDefinition(activity.element, 'bpmn:SignalEventDefinition');
 
 /** A user task with a timeout task listener (its timer makes the task its own event scope). */
 export const hasTimeoutListener = (activity: MigrationActivity) =>
@@ -240,7 +246,8 @@ export function definesPersistentEventTrigger(model: ProcessModel, activity: Mig
   const element = activity.element;
   if (hasTimeoutListener(activity)) return true;
   // A receive task with a message subscribes as a catch event does.
-  const isEvent = isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent' || element.type === 'bpmn:ReceiveTask';
+  const isEvent =
+    isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent' || element.type === 'bpmn:ReceiveTask' || isProcessSignalStart(model, activity);
   if (!isEvent) return false;
   return element.eventDefinitions.some((each) =>
     ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(each.type),
