@@ -15,6 +15,15 @@ import { decidedRemovalTime, instanceRemovalWrites, type RemovalTime } from './r
 const ROOTS = Symbol('trellis.historicRoots');
 const ROWS_PER_STATEMENT = 400;
 
+/** A migrated activity instance: its new activity and its parent instance then (Camunda's activity instance migrate event). */
+export interface MigratedActivityInstance {
+  id: string;
+  activityId: string;
+  activityType: string;
+  activityName: string | null;
+  parentId: string | null;
+}
+
 /**
  * Writes history in the command's transaction, so it commits or rolls back with the runtime
  * change that caused it. The execution tree's flush hands it an instance's collected events:
@@ -62,26 +71,31 @@ export const HistoryWriter = {
     await ctx.trx.updateTable('trellis_hi_procinst').set({ super_proc_inst_id: null }).where('super_proc_inst_id', '=', superProcessInstanceId).where('end_time', 'is', null).execute();
   },
 
-  /** A process instance was migrated to another definition; `activities` maps migrated activity instances to their new activity. */
+  /**
+   * A process instance was migrated to another definition; `activities` maps the migrated activity
+   * instances to their new activity and parent. Only those follow (Camunda's activity instance
+   * migrate events): ended activity instances keep their definition.
+   */
   async processInstanceMigrated(
     ctx: CommandContext,
     processInstanceId: string,
     target: HistoricDefinition,
-    activities: ReadonlyArray<{ id: string; activityId: string; activityType: string; activityName: string | null }> = [],
+    activities: ReadonlyArray<MigratedActivityInstance> = [],
   ): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'process-instance-migrate')) return;
     // One update per table (a PostgreSQL statement may change a row only once), all in one statement there.
-    const byId = <T>(pick: (each: (typeof activities)[number]) => T, column: 'activity_id' | 'activity_type' | 'activity_name') =>
-      activities.length === 0
-        ? sql.ref(column)
-        : sql`case ${sql.ref('id')} ${sql.join(activities.map((each) => sql`when ${each.id} then ${pick(each)}`), sql` `)} else ${sql.ref(column)} end`;
+    const byId = <T>(pick: (each: MigratedActivityInstance) => T, column: 'activity_id' | 'activity_type' | 'activity_name' | 'parent_act_inst_id') =>
+      sql`case ${sql.ref('id')} ${sql.join(activities.map((each) => sql`when ${each.id} then ${pick(each)}`), sql` `)} else ${sql.ref(column)} end`;
     const writes: Write[] = [
       (db) =>
         db
           .updateTable('trellis_hi_procinst')
           .set({ proc_def_id: target.id, proc_def_key: target.key, proc_def_name: target.name, proc_def_version: target.version })
           .where('id', '=', processInstanceId),
-      (db) =>
+      ...TaskHistory.instanceMigratedWrites(ctx, processInstanceId, target, activities),
+    ];
+    if (activities.length > 0) {
+      writes.push((db) =>
         db
           .updateTable('trellis_hi_actinst')
           .set({
@@ -90,10 +104,11 @@ export const HistoryWriter = {
             activity_id: byId((each) => each.activityId, 'activity_id') as never,
             activity_type: byId((each) => each.activityType, 'activity_type') as never,
             activity_name: byId((each) => each.activityName, 'activity_name') as never,
+            parent_act_inst_id: byId((each) => each.parentId, 'parent_act_inst_id') as never,
           })
-          .where('proc_inst_id', '=', processInstanceId),
-      ...TaskHistory.instanceMigratedWrites(ctx, processInstanceId, target, activities),
-    ];
+          .where('id', 'in', activities.map((each) => each.id)),
+      );
+    }
     if (isHistoryEventProduced(ctx.config.historyLevel, 'variable-instance-migrate')) {
       writes.push((db) => db.updateTable('trellis_hi_varinst').set({ proc_def_id: target.id, proc_def_key: target.key }).where('proc_inst_id', '=', processInstanceId));
     }

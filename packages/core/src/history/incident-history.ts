@@ -70,6 +70,16 @@ export const IncidentHistory = {
     return [updateRows('trellis_hi_incident', { end_time: now, state: IncidentState.deleted }, sqlText`proc_inst_id = ${processInstanceId} and end_time is null`)];
   },
 
+  /** A migrated incident (Camunda's createHistoricIncidentMigrateEvt): its activity, definition and job definition follow. */
+  async migrated(
+    ctx: CommandContext,
+    incidentId: string,
+    changes: { proc_def_id: string; proc_def_key: string; activity_id: string | null; job_def_id: string | null },
+  ): Promise<void> {
+    if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-migrate')) return;
+    await ctx.trx.updateTable('trellis_hi_incident').set(changes).where('id', '=', incidentId).execute();
+  },
+
   async annotated(ctx: CommandContext, incidentId: string, annotation: string | null): Promise<void> {
     if (!isHistoryEventProduced(ctx.config.historyLevel, 'incident-create')) return;
     await ctx.trx.updateTable('trellis_hi_incident').set({ annotation }).where('id', '=', incidentId).execute();

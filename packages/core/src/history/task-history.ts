@@ -163,8 +163,10 @@ export const TaskHistory = {
     await execute(ctx, [insertLinks([linkRow(ctx, task, undefined, type, userId, groupId, operation)], task)]);
   },
 
-  /** The instance was migrated: its tasks' history follows the target definition and the user tasks they are now. */
-  /** The task history of a migrated instance follows: definition, and the task key of renamed user tasks (one update). */
+  /**
+   * The task history of a migrated instance: its open tasks (Camunda's task migrate events) follow the
+   * target definition and the user tasks they are now; completed ones keep theirs (one update).
+   */
   instanceMigratedWrites(
     ctx: CommandContext,
     processInstanceId: string,
@@ -176,16 +178,17 @@ export const TaskHistory = {
     const taskDefKey =
       tasks.length === 0
         ? sql.ref('task_def_key')
-        : sql`case when ${sql.ref('end_time')} is null then (case ${sql.ref('act_inst_id')} ${sql.join(
+        : sql`case ${sql.ref('act_inst_id')} ${sql.join(
             tasks.map((each) => sql`when ${each.id} then ${each.activityId}`),
             sql` `,
-          )} else ${sql.ref('task_def_key')} end) else ${sql.ref('task_def_key')} end`;
+          )} else ${sql.ref('task_def_key')} end`;
     return [
       (db) =>
         db
           .updateTable('trellis_hi_taskinst')
           .set({ proc_def_id: target.id, proc_def_key: target.key, task_def_key: taskDefKey as never })
-          .where('proc_inst_id', '=', processInstanceId),
+          .where('proc_inst_id', '=', processInstanceId)
+          .where('end_time', 'is', null),
     ];
   },
 

@@ -871,8 +871,13 @@ export class ProcessRunner {
    */
   async initializeScope(scope: Execution, element: FlowElementModel): Promise<void> {
     if (!this.skips.skipIoMappings) await mapInputs(this, scope, element);
-    if (!element.multiInstance) await createBoundaryEventTriggers(this, scope, element);
-    if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, scope, element.id);
+    await this.armScopeTriggers(scope, element);
+  }
+
+  /** A scope execution's own triggers: its activity's boundary events and its event sub-processes, but those `except` names (a migration keeps theirs). */
+  async armScopeTriggers(scope: Execution, element: FlowElementModel, except: ReadonlySet<string> = new Set()): Promise<void> {
+    if (!element.multiInstance) await createBoundaryEventTriggers(this, scope, element, except);
+    if (element.type === 'bpmn:SubProcess' && !element.triggeredByEvent) await armEventSubProcesses(this, scope, element.id, except);
   }
 
   /**

@@ -59,20 +59,33 @@ export async function createTimerJob(
   timer: TimerModel,
   configuration: string = element.id,
 ): Promise<Job> {
-  const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression));
-  const schedule = parseTimerOrFail(timer, text, element.id);
-  const now = runner.ctx.clock.now();
-  // Camunda's TimerDeclarationImpl: an intermediate or interrupting timer never repeats.
-  const repeats = timer.kind === 'cycle' && handlerType !== JobHandlerTypes.intermediateTimer && !(handlerType === JobHandlerTypes.boundaryTimer ? element.cancelActivity : handlerType === JobHandlerTypes.eventSubProcessTimer && element.isInterrupting);
   return createJob(runner.ctx, {
     ...ownedBy(runner, execution, element, handlerType),
     type: 'timer',
     handlerType,
     handlerConfiguration: configuration,
-    dueDate: schedule.firstDueDate(now),
-    repeat: repeats ? repeatOf(text, element.id, now) : null,
+    ...scheduleTimer(runner, execution, element, handlerType, timer),
     exclusive: timer.exclusive,
   });
+}
+
+/**
+ * A timer's first due date from now and the repeat its job keeps, its text evaluated on the
+ * execution (Camunda's TimerDeclarationImpl.initializeConfiguration): an intermediate or
+ * interrupting timer never repeats.
+ */
+export function scheduleTimer(
+  runner: ProcessRunner,
+  execution: Execution,
+  element: FlowElementModel,
+  handlerType: string,
+  timer: TimerModel,
+): { dueDate: Date; repeat: string | null } {
+  const text = resolveTimerText(timer, (expression) => runner.evaluate(execution, expression));
+  const schedule = parseTimerOrFail(timer, text, element.id);
+  const now = runner.ctx.clock.now();
+  const repeats = timer.kind === 'cycle' && handlerType !== JobHandlerTypes.intermediateTimer && !(handlerType === JobHandlerTypes.boundaryTimer ? element.cancelActivity : handlerType === JobHandlerTypes.eventSubProcessTimer && element.isInterrupting);
+  return { dueDate: schedule.firstDueDate(now), repeat: repeats ? repeatOf(text, element.id, now) : null };
 }
 
 /**

@@ -244,6 +244,35 @@ describe.each(testStoreConfigs())('migration instruction validators on $name', (
     expect(plan.instructions.map((each) => each.sourceActivityId)).toEqual(['task', 'late']);
   });
 
+  // Camunda's SupportedActivityValidator.isAsync: a multi-instance activity's inner activity is asynchronous by its loop characteristics.
+  it('generates instructions for an unsupported multi-instance activity whose instances are asynchronous', async () => {
+    const asyncInstances = model(
+      chain(['svc', `<bpmn:serviceTask id="svc" camunda:expression="\${true}"><bpmn:multiInstanceLoopCharacteristics camunda:asyncBefore="true"><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:serviceTask>`]),
+    );
+    const { engine, sourceId, targetId } = await deployPair(asyncInstances, asyncInstances);
+
+    const plan = await engine.migration.generate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId });
+
+    expect(plan.instructions.map((each) => each.sourceActivityId).sort()).toEqual(['svc', `svc${MI}`]);
+  });
+
+  // Camunda's UpdateEventTriggersValidator: BpmnParse gives a process-level signal start event the process as event scope, and its declaration.
+  it('accepts updateEventTrigger on a signal start event of the process, not on a message start event', async () => {
+    const starts = model(
+      `<bpmn:startEvent id="signalStart" camunda:asyncBefore="true"><bpmn:signalEventDefinition signalRef="sig" /></bpmn:startEvent>${flow('s1', 'signalStart', 'task')}
+       <bpmn:startEvent id="messageStart" camunda:asyncBefore="true"><bpmn:messageEventDefinition messageRef="msg" /></bpmn:startEvent>${flow('s2', 'messageStart', 'task')}
+       <bpmn:userTask id="task" />${flow('s3', 'task', 'end')}<bpmn:endEvent id="end" />`,
+      `${MESSAGE}<bpmn:signal id="sig" name="sig" />`,
+    );
+    const { engine, sourceId, targetId } = await deployPair(starts, starts);
+
+    const report = await engine.migration.validate({ sourceProcessDefinitionId: sourceId, targetProcessDefinitionId: targetId, instructions: [map('signalStart', 'signalStart', true), map('messageStart', 'messageStart', true)] });
+
+    expect(report.instructionReports).toEqual([
+      { instruction: map('messageStart', 'messageStart', true), failures: ['Cannot update event trigger because the activity does not define a persistent event trigger'] },
+    ]);
+  });
+
   it('migrates an instance waiting at an event-based gateway with the gateway and its events mapped', async () => {
     const { engine, sourceId, targetId } = await deployPair(model(afterEventGateway, MESSAGE), model(afterEventGateway, MESSAGE));
     const instance = await engine.runtime.startProcessInstanceById(sourceId);

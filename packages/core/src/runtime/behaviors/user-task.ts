@@ -59,11 +59,7 @@ export const userTask: ActivityBehavior = {
     await creating.links.flush(runner.ctx, task);
     TaskHistory.created(runner.ctx, task, runner.definition.key, candidates);
     await grantTaskDefaults(runner.ctx, task, candidates);
-    // Timeout listeners: a timer job each (Camunda's TimerTaskListenerJobHandler), removed with the task.
-    for (const listener of element.taskListeners) {
-      if (listener.event !== 'timeout' || !listener.timer) continue;
-      await createTimerJob(runner, execution, element, JobHandlerTypes.taskListenerTimer, listener.timer, `${element.id}$${listener.id ?? ''}`);
-    }
+    await createTimeoutListenerTimers(runner, execution, element);
     // A create or assignment listener called task.complete(): the task is completed once it exists.
     if (completing) await completeProcessTask(runner, execution, element, task);
   },
@@ -135,4 +131,15 @@ function splitCandidates(text: string): string[] {
   if (parts.length === 1) return parts;
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   return parts;
+}
+
+/**
+ * A user task's timeout listeners: a timer job each (Camunda's TimerTaskListenerJobHandler), removed
+ * with the task; listener ids `except` names get none (a migration's, which had them already).
+ */
+export async function createTimeoutListenerTimers(runner: ProcessRunner, execution: Execution, element: FlowElementModel, except: ReadonlySet<string> = new Set()): Promise<void> {
+  for (const listener of element.taskListeners) {
+    if (listener.event !== 'timeout' || !listener.timer || except.has(listener.id ?? '')) continue;
+    await createTimerJob(runner, execution, element, JobHandlerTypes.taskListenerTimer, listener.timer, `${element.id}$${listener.id ?? ''}`);
+  }
 }

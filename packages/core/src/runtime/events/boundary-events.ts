@@ -4,12 +4,15 @@ import type { ProcessRunner } from '../process-runner.js';
 import { createTimerJob, JobHandlerTypes } from '../runtime-jobs.js';
 import { subscribe } from './subscriptions.js';
 
-/** Arms the boundary events of an activity on its new scope execution: timers become jobs, messages and signals subscriptions. */
-export async function createBoundaryEventTriggers(runner: ProcessRunner, scope: Execution, activity: FlowElementModel): Promise<void> {
+/**
+ * Arms the boundary events of an activity on its new scope execution: timers become jobs, messages
+ * and signals subscriptions; those `except` names keep the triggers they have (a migration's).
+ */
+export async function createBoundaryEventTriggers(runner: ProcessRunner, scope: Execution, activity: FlowElementModel, except: ReadonlySet<string> = new Set()): Promise<void> {
   for (const id of activity.boundaryEvents) {
     const boundary = runner.model.activity(id);
     const definition = boundary?.eventDefinitions[0];
-    if (!boundary || !definition) continue;
+    if (!boundary || !definition || except.has(id)) continue;
     if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
       await createTimerJob(runner, scope, boundary, JobHandlerTypes.boundaryTimer, definition.timer);
     } else {

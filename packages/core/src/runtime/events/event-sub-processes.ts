@@ -20,9 +20,13 @@ export function eventSubProcessOf(model: ProcessModel, event: FlowElementModel):
   return container?.type === 'bpmn:SubProcess' && container.triggeredByEvent ? container : null;
 }
 
-/** Arms the event sub-processes of a scope that just started: timers become jobs, messages, signals and conditions subscriptions. */
-export async function armEventSubProcesses(runner: ProcessRunner, scope: Execution, containerId: string): Promise<void> {
+/**
+ * Arms the event sub-processes of a scope that just started: timers become jobs, messages, signals
+ * and conditions subscriptions; start events `except` names keep the triggers they have (a migration's).
+ */
+export async function armEventSubProcesses(runner: ProcessRunner, scope: Execution, containerId: string, except: ReadonlySet<string> = new Set()): Promise<void> {
   for (const start of eventSubProcessStarts(runner.model, containerId)) {
+    if (except.has(start.id)) continue;
     const definition = start.eventDefinitions[0];
     if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
       await createTimerJob(runner, scope, start, JobHandlerTypes.eventSubProcessTimer, definition.timer);

@@ -24,8 +24,7 @@ export async function subscribe(
     runner.hasConditionalEvents = true;
     runner.variables.conditionSubscribed(execution.id, element.id);
   }
-  const rawName = kind === 'message' ? definition.messageName : kind === 'signal' ? definition.signalName : null;
-  const name = rawName === null ? null : String(runner.evaluate(execution, rawName) ?? '');
+  const name = eventNameOf(runner, execution, definition);
   const subscription: EventSubscription = {
     id: runner.ctx.ids.next(),
     eventType: kind,
@@ -40,6 +39,12 @@ export async function subscribe(
   };
   await runner.ctx.eventSubscriptions.insert(subscription);
   return subscription;
+}
+
+/** A message's or signal's name, its expression evaluated on the execution (Camunda's resolveExpressionOfEventName); null for a condition. */
+export function eventNameOf(runner: ProcessRunner, execution: Execution, definition: EventDefinitionModel): string | null {
+  const rawName = KINDS[definition.type] === 'message' ? definition.messageName : KINDS[definition.type] === 'signal' ? definition.signalName : null;
+  return rawName === null ? null : String(runner.evaluate(execution, rawName) ?? '');
 }
 
 /** The message, signal or conditional definition of an element (receive tasks reference their message directly). */

@@ -1,5 +1,6 @@
 import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import { isScopeActivity } from '../../runtime/process-runner.js';
+import { continuationOf } from '../../runtime/multi-instance.js';
 
 export const MI_BODY_SUFFIX = '#multiInstanceBody';
 
@@ -55,7 +56,8 @@ export function isEventSubProcessStart(model: ProcessModel, activity: MigrationA
  * to (its MI body for a multi-instance activity), of event sub-process start events the scope around
  * the event sub-process, of intermediate catch events the event-based gateway before them (else
  * themselves), of a receive task with a message and of a user task with timeout listeners
- * themselves; undefined for activities without an event scope. null is the process.
+ * themselves, of a process-level signal start event the process; undefined for activities without
+ * an event scope. null is the process.
  */
 export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): MigrationActivity | null | undefined {
   if (isBoundaryEvent(activity)) {
@@ -74,8 +76,13 @@ export function eventScopeOf(model: ProcessModel, activity: MigrationActivity): 
   }
   if (element.type === 'bpmn:ReceiveTask' && element.eventDefinitions.length > 0) return activity;
   if (hasTimeoutListener(activity)) return activity;
+  if (isProcessSignalStart(model, activity)) return null;
   return undefined;
 }
+
+/** A signal start event of the process itself: the only process-level start event Camunda's BpmnParse gives an event scope (the process). */
+const isProcessSignalStart = (model: ProcessModel, activity: MigrationActivity) =>
+  !activity.body && activity.element.type === 'bpmn:StartEvent' && activity.element.scopeId === model.key && hasDefinition(activity.element, 'bpmn:SignalEventDefinition');
 
 /** A user task with a timeout task listener (its timer makes the task its own event scope). */
 export const hasTimeoutListener = (activity: MigrationActivity) =>
@@ -202,8 +209,13 @@ const EQUIVALENT: Record<string, string> = {
 
 export const sameBehavior = (source: string, target: string) => source === target || EQUIVALENT[source] === target;
 
-export const isAsync = (activity: MigrationActivity) =>
-  !activity.body && (activity.element.camunda['asyncBefore'] === true || activity.element.camunda['asyncAfter'] === true || activity.element.camunda['async'] === true);
+/** An activity's asynchronous continuation settings: of a multi-instance activity, the body has the element's, the inner activity its loop characteristics'. */
+export const continuationSettings = (activity: MigrationActivity) => continuationOf(activity.element, !activity.body).camunda;
+
+export const isAsync = (activity: MigrationActivity) => {
+  const camunda = continuationSettings(activity);
+  return camunda['asyncBefore'] === true || camunda['asyncAfter'] === true || camunda['async'] === true;
+};
 
 export const isConditionalEvent = (activity: MigrationActivity) => !activity.body && isConditional(activity.element);
 
@@ -234,7 +246,8 @@ export function definesPersistentEventTrigger(model: ProcessModel, activity: Mig
   const element = activity.element;
   if (hasTimeoutListener(activity)) return true;
   // A receive task with a message subscribes as a catch event does.
-  const isEvent = isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent' || element.type === 'bpmn:ReceiveTask';
+  const isEvent =
+    isBoundaryEvent(activity) || isEventSubProcessStart(model, activity) || element.type === 'bpmn:IntermediateCatchEvent' || element.type === 'bpmn:ReceiveTask' || isProcessSignalStart(model, activity);
   if (!isEvent) return false;
   return element.eventDefinitions.some((each) =>
     ['bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ConditionalEventDefinition'].includes(each.type),

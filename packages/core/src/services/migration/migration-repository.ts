@@ -109,7 +109,7 @@ export class MigrationRepository {
   async updateJob(
     id: string,
     changes: Partial<
-      Pick<JobRow, 'activity_id' | 'handler_configuration' | 'job_definition_id' | 'process_definition_id' | 'process_definition_key' | 'deployment_id' | 'due_date' | 'repeat_text' | 'failed_activity_id'>
+      Pick<JobRow, 'activity_id' | 'handler_configuration' | 'job_definition_id' | 'process_definition_id' | 'process_definition_key' | 'deployment_id' | 'due_date' | 'repeat_text'>
     >,
   ): Promise<void> {
     await this.trx
@@ -117,6 +117,14 @@ export class MigrationRepository {
       .set((eb) => ({ ...changes, rev: eb('rev', '+', 1) }))
       .where('id', '=', id)
       .execute();
+  }
+
+  /** The executions that own these jobs and event subscriptions now. */
+  async executionsOf(jobIds: readonly string[], subscriptionIds: readonly string[]): Promise<Map<string, string | null>> {
+    const jobs = jobIds.length === 0 ? [] : await this.trx.selectFrom('trellis_job').select(['id', 'execution_id']).where('id', 'in', jobIds).execute();
+    const subscriptions =
+      subscriptionIds.length === 0 ? [] : await this.trx.selectFrom('trellis_event_subscription').select(['id', 'execution_id']).where('id', 'in', subscriptionIds).execute();
+    return new Map([...jobs, ...subscriptions].map((each) => [each.id, each.execution_id]));
   }
 
   async deleteJob(id: string): Promise<void> {
@@ -190,7 +198,7 @@ export class MigrationRepository {
     await this.trx.deleteFrom('trellis_variable').where('id', '=', id).execute();
   }
 
-  async updateIncident(id: string, changes: Partial<Pick<IncidentRow, 'proc_def_id' | 'activity_id' | 'failed_activity_id' | 'job_def_id'>>): Promise<void> {
+  async updateIncident(id: string, changes: Partial<Pick<IncidentRow, 'proc_def_id' | 'activity_id' | 'job_def_id'>>): Promise<void> {
     await this.trx
       .updateTable('trellis_incident')
       .set((eb) => ({ ...changes, rev: eb('rev', '+', 1) }))

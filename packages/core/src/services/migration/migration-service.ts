@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import type { ProcessModel } from '../../bpmn/index.js';
+import type { FlowElementModel, ProcessModel } from '../../bpmn/index.js';
 import { Resources } from '../../authorization/resources.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import type { CommandContext } from '../../command/command-context.js';
@@ -7,14 +7,17 @@ import { BadUserRequestException, ProcessEngineException } from '../../errors/ex
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import { runnerSkips, type ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
-import { subscribe } from '../../runtime/events/subscriptions.js';
+import { eventNameOf } from '../../runtime/events/subscriptions.js';
+import { createBoundaryEventTriggers } from '../../runtime/events/boundary-events.js';
+import { armEventSubProcesses } from '../../runtime/events/event-sub-processes.js';
+import { armGatewayEvents } from '../../runtime/behaviors/event-based-gateway.js';
+import { createTimeoutListenerTimers } from '../../runtime/behaviors/user-task.js';
 import { migratedCompensation } from '../../runtime/compensation.js';
-import { createTimerJob, JobHandlerTypes, parseTimerOrFail, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
-import { prepareRepeat } from '../../runtime/timers/index.js';
+import { JobHandlerTypes, scheduleTimer, TIMER_JOB_HANDLERS } from '../../runtime/runtime-jobs.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
 import { ProcessModelCache } from '../process-definition/process-model-cache.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
-import { behaviorOf, flowScopeOf, isScope, isSupportedBehavior, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
+import { behaviorOf, continuationSettings, flowScopeOf, isScope, isSupportedBehavior, MI_BODY_SUFFIX, resolveActivity } from './migration-activities.js';
 import {
   MigratingProcessInstanceValidationException,
   MigrationPlanValidationException,
@@ -28,10 +31,10 @@ import {
 import { MigrationRepository, type InstanceRows } from './migration-repository.js';
 import { cancelUnmappedScopes, createMissingScopes, unsupportedShape, type MigrationSkips } from './migration-scopes.js';
 import { checkInstanceTenant, checkPlanTenants } from './migration-tenants.js';
-import { HistoryWriter } from '../../history/history-writer.js';
+import { HistoryWriter, type MigratedActivityInstance } from '../../history/history-writer.js';
 import { generateInstructions, hasFailures, validatePlan, type PlanSides } from './plan-builder.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
-import { IncidentState } from '../../history/incident-history.js';
+import { IncidentHistory, IncidentState } from '../../history/incident-history.js';
 import { endFailedJobIncident } from '../../jobs/job-failure.js';
 
 export interface GenerateMigrationPlanRequest {
@@ -202,16 +205,20 @@ export class MigrationService {
       await cancelUnmappedScopes(ctx, this.env, repository, { definition: resolved.source, model: sides.source }, processInstanceId, unmapped, flags);
       rows = await repository.load(processInstanceId);
     }
-    const scopeExecutionOf = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
+    const { scopeExecutionOf, migratedActivities } = await applyMigration(ctx, repository, sides, rows, resolved, instructionOf);
 
     const runner = await openInstance(ctx, this.env, processInstanceId);
     if (!runner) return;
     runner.skips = flags;
     const reparented = await createMissingScopes(runner);
-    await armNewBoundaryEvents(runner, sides, rows, instructionOf, scopeExecutionOf, plan);
+    await updateEventTriggers(runner, repository, rows, instructionOf);
+    await armEmergingTriggers(runner, sides, rows, instructionOf, scopeExecutionOf, plan);
     for (const [name, value] of Object.entries(plan.variables ?? {})) runner.variables.set(name, value);
     await completeRun(ctx, runner);
     for (const [id, parentId] of reparented) await repository.setActivityInstanceParent(id, parentId);
+    // The migrated activity instances' history follows, under the parents they have now.
+    const migrated = migratedActivities.map((each) => ({ ...each, parentId: reparented.get(each.id) ?? each.parentId }));
+    await HistoryWriter.processInstanceMigrated(ctx, processInstanceId, resolved.target, migrated);
   }
 }
 
@@ -301,7 +308,7 @@ function validateInstance(sides: PlanSides, rows: InstanceRows, processInstanceI
       if (startsProcess && targetActivity && flowScopeOf(sides.target, targetActivity) !== null) {
         failures.push('A transition instance that instantiates the process can only be migrated to a process-level flow node');
       }
-      const camunda = targetActivity?.element.camunda ?? {};
+      const camunda = targetActivity ? continuationSettings(targetActivity) : {};
       if (asyncAfter && camunda['asyncAfter'] !== true) failures.push('Target activity is not asyncAfter');
       if (!asyncAfter && camunda['asyncBefore'] !== true && camunda['async'] !== true) failures.push('Target activity is not asyncBefore');
     }
@@ -355,12 +362,12 @@ async function applyMigration(
   rows: InstanceRows,
   resolved: ResolvedPlan,
   instructionOf: Map<string, MigrationInstruction>,
-): Promise<Map<string, string>> {
+): Promise<{ scopeExecutionOf: Map<string, string>; migratedActivities: MigratedActivityInstance[] }> {
   const { target: targetDefinition } = resolved;
   const map = (activityId: string | null) => (activityId === null ? null : (mapActivityId(instructionOf, activityId) ?? activityId));
   const targetModel: ProcessModel = sides.target;
   const processInstanceId = rows.executions[0]?.proc_inst_id;
-  const migratedActivities: Array<{ id: string; activityId: string; activityType: string; activityName: string | null }> = [];
+  const migratedActivities: MigratedActivityInstance[] = [];
 
   for (const instance of rows.activityInstances) {
     if (instance.id === processInstanceId) {
@@ -371,9 +378,8 @@ async function applyMigration(
     if (!target) continue;
     const activity = { activity_id: target.id, activity_type: target.body ? 'multiInstanceBody' : target.element.activityType, activity_name: target.element.name };
     await repository.updateActivityInstance(instance.id, activity);
-    migratedActivities.push({ id: instance.id, activityId: activity.activity_id, activityType: activity.activity_type, activityName: activity.activity_name });
+    migratedActivities.push({ id: instance.id, activityId: activity.activity_id, activityType: activity.activity_type, activityName: activity.activity_name, parentId: instance.parent_id });
   }
-  if (processInstanceId) await HistoryWriter.processInstanceMigrated(ctx, processInstanceId, targetDefinition, migratedActivities);
   for (const execution of rows.executions) {
     await repository.updateExecution(execution.id, {
       proc_def_id: targetDefinition.id,
@@ -393,7 +399,10 @@ async function applyMigration(
   for (const job of rows.jobs) {
     const isTimer = TIMER_JOB_HANDLERS.has(job.handler_type);
     const mapped = job.activity_id === null ? undefined : mapActivityId(instructionOf, job.activity_id);
-    if (isTimer && mapped === undefined) {
+    const listenerId = job.handler_type === JobHandlerTypes.taskListenerTimer ? ((job.handler_configuration ?? '').split('$')[1] ?? '') : null;
+    // Camunda's isNoTimeoutListenerOrMigrates: a timeout listener's timer goes unless the target task has that listener.
+    const listenerGone = listenerId !== null && !timeoutListenerIds(mapped === undefined ? undefined : targetModel.activity(mapped)).has(listenerId);
+    if (isTimer && (mapped === undefined || listenerGone)) {
       // A failed timer's incident goes with it, and its copies in calling instances (Camunda's JobEntity.delete).
       await endFailedJobIncident(ctx, job.id, IncidentState.deleted);
       await repository.deleteJob(job.id);
@@ -405,25 +414,16 @@ async function applyMigration(
       (each) => each.activity_id === activityId && (oldDefinition === undefined || each.job_type === oldDefinition.job_type),
     );
     newJobDefinition.set(job.id, jobDefinition?.id ?? null);
+    // Without a target job definition the job keeps its own (Camunda's MigratingJobInstance.migrateState); its failed activity stays.
     const changes: Parameters<MigrationRepository['updateJob']>[1] = {
       activity_id: activityId,
-      job_definition_id: jobDefinition?.id ?? null,
+      job_definition_id: jobDefinition?.id ?? job.job_definition_id,
       process_definition_id: targetDefinition.id,
       process_definition_key: targetDefinition.key,
       deployment_id: targetDefinition.deploymentId,
     };
-    if (job.failed_activity_id !== null) changes.failed_activity_id = map(job.failed_activity_id);
-    if (isTimer && job.handler_configuration === job.activity_id) changes.handler_configuration = activityId;
-    const instruction = job.activity_id ? instructionOf.get(job.activity_id) : undefined;
-    const timer = activityId ? targetModel.activity(activityId)?.eventDefinitions.find((each) => each.timer)?.timer : undefined;
-    if (isTimer && instruction?.updateEventTrigger && timer && !/[$#]\{/.test(timer.expression)) {
-      // The target declaration decides anew: time already elapsed is ignored.
-      const schedule = parseTimerOrFail(timer, timer.expression, activityId!);
-      const now = ctx.clock.now();
-      changes.due_date = schedule.firstDueDate(now).getTime();
-      // A repeating timer stays repeating, on its new schedule.
-      changes.repeat_text = timer.kind === 'cycle' && job.repeat_text !== null ? prepareRepeat(timer.expression, now) : null;
-    }
+    if (listenerId !== null) changes.handler_configuration = `${activityId}$${listenerId}`;
+    else if (isTimer && job.handler_configuration === job.activity_id) changes.handler_configuration = activityId;
     await repository.updateJob(job.id, changes);
   }
 
@@ -444,26 +444,23 @@ async function applyMigration(
       await repository.deleteSubscription(subscription.id);
       continue;
     }
-    const changes: Parameters<MigrationRepository['updateSubscription']>[1] = { proc_def_id: targetDefinition.id, activity_id: mapped };
-    if (instructionOf.get(subscription.activity_id)?.updateEventTrigger) {
-      const definition = targetModel.activity(mapped)?.eventDefinitions.find((each) => each.messageName !== null || each.signalName !== null);
-      if (definition) changes.event_name = definition.messageName ?? definition.signalName;
-    }
-    await repository.updateSubscription(subscription.id, changes);
+    await repository.updateSubscription(subscription.id, { proc_def_id: targetDefinition.id, activity_id: mapped });
   }
 
   for (const incident of rows.incidents) {
     if (incident.incident_type === 'failedJob' && incident.configuration && !rows.jobs.some((job) => job.id === incident.configuration)) continue;
     const deleted = incident.incident_type === 'failedJob' && incident.configuration !== null && !newJobDefinition.has(incident.configuration);
     if (deleted) continue;
-    await repository.updateIncident(incident.id, {
+    // Camunda's MigratingIncident.migrateState: its failed activity stays; the historic incident follows.
+    const changes = {
       proc_def_id: targetDefinition.id,
       activity_id: map(incident.activity_id),
-      failed_activity_id: map(incident.failed_activity_id),
       job_def_id: incident.incident_type === 'failedJob' && incident.configuration ? (newJobDefinition.get(incident.configuration) ?? null) : incident.job_def_id,
-    });
+    };
+    await repository.updateIncident(incident.id, changes);
+    await IncidentHistory.migrated(ctx, incident.id, { ...changes, proc_def_key: targetDefinition.key });
   }
-  return restructureScopes(ctx, repository, sides, rows, resolved, instructionOf);
+  return { scopeExecutionOf: await restructureScopes(ctx, repository, sides, rows, resolved, instructionOf), migratedActivities };
 }
 
 /**
@@ -530,8 +527,45 @@ async function restructureScopes(
   return scopeExecutionOf;
 }
 
-/** Boundary events of migrated activities that no instruction maps onto get their triggers, as on entering the activity. */
-async function armNewBoundaryEvents(
+/**
+ * Camunda's updateEventTrigger: a migrated message, signal or timer trigger takes its target
+ * declaration, evaluated now on the execution that owns it (EventSubscriptionDeclaration.updateSubscription,
+ * TimerDeclarationImpl.updateJob: time already elapsed is ignored).
+ */
+async function updateEventTriggers(runner: ProcessRunner, repository: MigrationRepository, rows: InstanceRows, instructionOf: Map<string, MigrationInstruction>): Promise<void> {
+  const targetOfUpdated = (activityId: string | null) => {
+    const instruction = activityId === null ? undefined : instructionOf.get(activityId);
+    return instruction?.updateEventTrigger ? runner.model.activity(instruction.targetActivityId!) : undefined;
+  };
+  const jobs = rows.jobs.filter((job) => TIMER_JOB_HANDLERS.has(job.handler_type) && targetOfUpdated(job.activity_id));
+  const subscriptions = rows.subscriptions.filter((each) => each.event_type !== 'compensate' && targetOfUpdated(each.activity_id));
+  if (jobs.length + subscriptions.length === 0) return;
+  // Their executions now: re-shaping the tree may have moved them.
+  const executionOf = await repository.executionsOf(jobs.map((each) => each.id), subscriptions.map((each) => each.id));
+  const executionFor = (id: string) => runner.tree.executions.get(executionOf.get(id) ?? '');
+  for (const job of jobs) {
+    const element = targetOfUpdated(job.activity_id)!;
+    const timer = element.eventDefinitions.find((each) => each.timer)?.timer;
+    const execution = executionFor(job.id);
+    if (!timer || !execution) continue;
+    const { dueDate, repeat } = scheduleTimer(runner, execution, element, job.handler_type, timer);
+    // Camunda sets the repeat of a target timer that repeats and leaves the job's as it was otherwise.
+    await repository.updateJob(job.id, repeat === null ? { due_date: dueDate.getTime() } : { due_date: dueDate.getTime(), repeat_text: repeat });
+  }
+  for (const subscription of subscriptions) {
+    const definition = targetOfUpdated(subscription.activity_id)!.eventDefinitions.find((each) => each.messageName !== null || each.signalName !== null);
+    const execution = executionFor(subscription.id);
+    if (definition && execution) await repository.updateSubscription(subscription.id, { event_name: eventNameOf(runner, execution, definition) });
+  }
+}
+
+/**
+ * The triggers of target events that no instruction maps onto, for every migrated scope instance
+ * (Camunda's addEmergingEventSubscriptions, addEmergingTimerJobs, addEmergingTimeoutListenerJobs):
+ * the process's event sub-processes, an activity's boundary events and event sub-processes, the
+ * events after an event-based gateway, and a user task's timeout listeners new in the target.
+ */
+async function armEmergingTriggers(
   runner: ProcessRunner,
   sides: PlanSides,
   rows: InstanceRows,
@@ -539,25 +573,27 @@ async function armNewBoundaryEvents(
   scopeExecutionOf: Map<string, string>,
   plan: MigrationPlan,
 ): Promise<void> {
-  const targeted = new Set(plan.instructions.map((each) => each.targetActivityId));
+  const targeted = new Set(plan.instructions.map((each) => each.targetActivityId!));
+  if (runner.tree.root) await armEventSubProcesses(runner, runner.tree.root, sides.target.key, targeted);
   for (const instance of rows.activityInstances) {
     const target = resolveActivity(sides.target, instructionOf.get(instance.activity_id)?.targetActivityId ?? '');
     const execution = runner.tree.executions.get(scopeExecutionOf.get(instance.id) ?? '');
     if (!target || !execution) continue;
     // Boundary events of a multi-instance activity belong to its body.
-    if (target.element.multiInstance && !target.body) continue;
-    for (const id of target.element.boundaryEvents) {
-      const boundary = sides.target.activity(id);
-      const definition = boundary?.eventDefinitions[0];
-      if (targeted.has(id) || !boundary || !definition) continue;
-      if (definition.type === 'bpmn:TimerEventDefinition' && definition.timer) {
-        await createTimerJob(runner, execution, boundary, JobHandlerTypes.boundaryTimer, definition.timer);
-      } else {
-        await subscribe(runner, execution, boundary, definition);
-      }
+    if (target.body) {
+      await createBoundaryEventTriggers(runner, execution, target.element, targeted);
+      continue;
     }
+    await runner.armScopeTriggers(execution, target.element, targeted);
+    if (target.element.type === 'bpmn:EventBasedGateway') await armGatewayEvents(runner, execution, target.element, targeted);
+    // A timeout listener the source task had too already fired or migrates (isNonInterruptingTimeoutListenerTriggeredAlready).
+    await createTimeoutListenerTimers(runner, execution, target.element, timeoutListenerIds(sides.source.activity(instance.activity_id)));
   }
 }
+
+/** The ids of a task's timeout listeners (empty for no task). */
+const timeoutListenerIds = (element: FlowElementModel | undefined) =>
+  new Set((element?.taskListeners ?? []).filter((each) => each.event === 'timeout').map((each) => each.id ?? ''));
 
 /** Camunda's AbstractMigrationCmd.checkAuthorizations: MIGRATE_INSTANCE on the source and the target definition, both needed (both listed when denied). */
 function checkMigrateInstance(ctx: CommandContext, sourceKey: string, targetKey: string): Promise<void> {

@@ -176,10 +176,11 @@ function validateInstruction(sides: PlanSides, current: Resolved, all: Resolved[
     if (all.some((each) => each !== current && each.target.id === target.id)) failures.push(`Only one gateway can be mapped to gateway '${target.id}'`);
   }
 
-  // 8 SameEventScopeInstructionValidator
+  // 8 SameEventScopeInstructionValidator: only an event scope other than the flow scope must match.
   const sourceEventScope = eventScopeOf(sides.source, source);
   const isCompensationBoundary = isBoundaryEvent(source) && source.element.activityType === 'compensationBoundaryCatch';
-  if (sourceEventScope !== undefined && !isCompensationBoundary) {
+  const isFlowScope = (sourceEventScope?.id ?? null) === (flowScopeOf(sides.source, source)?.id ?? null);
+  if (sourceEventScope !== undefined && !isFlowScope && !isCompensationBoundary) {
     const targetEventScope = eventScopeOf(sides.target, target);
     const sourceScopeId = sourceEventScope === null ? sides.sourceId : sourceEventScope.id;
     if (targetEventScope === undefined) {
