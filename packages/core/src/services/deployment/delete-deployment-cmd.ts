@@ -6,6 +6,7 @@ import { deleteProcessDefinition } from '../process-definition/delete-process-de
 import { deleteCamundaFormDefinitions } from './camunda-form-definitions.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 import type { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
+import { deleteAuthorizationsOn } from '../authorization/default-authorizations.js';
 
 export interface DeleteDeploymentOptions {
   cascade?: boolean;
@@ -35,8 +36,8 @@ export class DeleteDeploymentCmd implements Command<void> {
     }
     await deleteCamundaFormDefinitions(ctx, deployment.id);
     await ctx.resources.deleteByDeployment(deployment.id);
-    // Camunda's DeploymentManager.deleteDeployment; its AuthorizationManager deletes them only while authorization is enabled.
-    if (ctx.config.authorization.enabled) await ctx.authorizations.deleteByResource(Resources.DEPLOYMENT.code, deployment.id);
+    // Camunda's DeploymentManager.deleteDeployment.
+    await deleteAuthorizationsOn(ctx, Resources.DEPLOYMENT, deployment.id);
     await ctx.deployments.delete(deployment.id);
     ctx.emitAfterCommit('deployment.deleted', { deploymentId: deployment.id });
   }
