@@ -29,7 +29,7 @@ describe('the Filter group', () => {
     const created = await rest.request('POST', '/filter/create', {
       json: { resourceType: 'Task', name: 'John', owner: 'john', query: { assignee: 'john' }, properties: { color: '#ffffff', priority: 1 } },
     });
-    await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', query: {} } });
+    const withoutProperties = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'All', query: {} } });
     const badType = await rest.request('POST', '/filter/create', { json: { resourceType: 'Case', name: 'x', query: {} } });
     const noName = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', query: {} } });
     const noQuery = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'x' } });
@@ -40,6 +40,8 @@ describe('the Filter group', () => {
     expect(created.body).toEqual({
       id: expect.any(String), resourceType: 'Task', name: 'John', owner: 'john', query: { ...SHOWN_EMPTY, assignee: 'john' }, properties: { color: '#ffffff', priority: 1 },
     });
+    // stored as {} when none were sent (the contract's object; Camunda's create answer alone shows null)
+    expect(withoutProperties.body.properties).toEqual({});
     expect(badType.body).toEqual({ type: 'InvalidRequestException', message: "Unable to create filter with invalid resource type 'Case'", code: null });
     expect(noName.body.message).toBe('Unable to create filter with invalid content');
     expect(noQuery.body.message).toBe('Unable to create filter with invalid content');
@@ -228,6 +230,12 @@ describe('the Filter group', () => {
     const withExpression = await rest.request('POST', '/filter/create', { json: { resourceType: 'Task', name: 'E', query: { orQueries: [{ createdBeforeExpression: '${dateTime().plusDays(1)}', assignee: 'nobody' }] } } });
     expect(withExpression.status).toBe(200);
     expect(await count(withExpression.body.id, { assigneeLike: '%' })).toBe(3);
+    // extend copies no processInstanceBusinessKeyIn, of either query: any extension drops it
+    await rest.request('POST', '/process-definition/key/review/start', { json: { businessKey: 'bk', variables: { who: { value: 'lee', type: 'String' } } } });
+    const byKeys = await create({ processInstanceBusinessKeyIn: ['bk'] });
+    expect(await count(byKeys, {})).toBe(1);
+    expect(await count(byKeys, { sorting: [{ sortBy: 'created', sortOrder: 'asc' }] })).toBe(4);
+    expect(await count(await create({}), { processInstanceBusinessKeyIn: ['bk'] })).toBe(4);
 
     const list = await rest.request('GET', `/filter/${either}/list`, { headers: { accept: 'application/hal+json' }, outsideContract: true });
     const tasks = JSON.parse(list.body.toString('utf8'))._embedded.task as Array<{ id: string; formKey: string | null }>;

@@ -96,6 +96,7 @@ export function filterRoutes(router: Router, rest: RestContext): void {
     const filter = await invalidContentAs400('Unable to create filter with invalid content', async () =>
       engine.filter.createFilter({ resourceType, ...filterFields(body) }, checkTaskQuery),
     );
+    // (Camunda's own answer shows null properties when none were sent; the 7.22 contract has an object, as stored.)
     ctx.body = toFilterDto(filter);
   });
 
@@ -318,7 +319,8 @@ function variableNamesOf(filter: Filter): string[] | null {
  * Camunda's TaskQueryImpl.extend, in brief: the extending query's criteria win, flags hold when
  * either query sets them — but a suspension state the extending query sets replaces the saved one —,
  * variable conditions add up (one of the same name and kind replaced), or-queries and sortings add up
- * (the saved ones first), and the saved expressions stay (evaluated last, they win).
+ * (the saved ones first), and the saved expressions stay (evaluated last, they win); it copies no
+ * `processInstanceBusinessKeyIn` or `withCommentAttachmentInfo`, of either query.
  */
 function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
   const merged: Record<string, unknown> = { ...saved };
@@ -339,5 +341,10 @@ function extend(saved: TaskQuery, extending: TaskQuery): TaskQuery {
   if (saved.orQueries || extending.orQueries) merged.orQueries = [...(saved.orQueries ?? []), ...(extending.orQueries ?? [])];
   if (saved.sorting || extending.sorting) merged.sorting = [...(saved.sorting ?? []), ...(extending.sorting ?? [])];
   if (saved.expressions || extending.expressions) merged.expressions = { ...saved.expressions, ...extending.expressions };
+  // Criteria extend never copies into the query it builds: gone from both, whichever set them.
+  for (const dropped of NOT_EXTENDED) delete merged[dropped];
   return merged as TaskQuery;
 }
+
+/** TaskQuery criteria Camunda's TaskQueryImpl.extend leaves out of the query it builds. */
+const NOT_EXTENDED = ['processInstanceBusinessKeyIn', 'withCommentAttachmentInfo'] as const;

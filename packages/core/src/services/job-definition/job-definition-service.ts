@@ -8,7 +8,6 @@ import { engineMessage } from '../../errors/engine-message.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
 import type { JobHandler } from '../../jobs/job-handler.js';
-import { endFailedJobIncident } from '../../jobs/job-failure.js';
 import type { JobDefinition, JobDefinitionQuery } from './job-definition.js';
 import { OperationLogEntries } from '../../history/user-operation-entries.js';
 
@@ -62,17 +61,22 @@ export class JobDefinitionService {
       requireTenant(ctx, definition);
       // Camunda's SetJobDefinitionPriorityCmd: giving the jobs the priority too updates the instances.
       await checkUpdateDefinition(ctx, definition.processDefinitionKey, includeJobs);
-      OperationLogEntries.jobDefinition(ctx, 'SetPriority', { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey }, [
+      const target = { jobDefinitionId: id, processDefinitionId: definition.processDefinitionId, processDefinitionKey: definition.processDefinitionKey };
+      OperationLogEntries.jobDefinition(ctx, 'SetPriority', target, [
         { property: 'overridingPriority', orgValue: definition.overridingJobPriority, newValue: priority },
       ]);
       await ctx.jobDefinitions.update({ ...definition, overridingJobPriority: priority });
-      if (includeJobs && priority !== null) await ctx.jobDefinitions.setJobsPriority(id, priority);
+      if (includeJobs && priority !== null) {
+        await ctx.jobDefinitions.setJobsPriority(id, priority);
+        // Camunda's createCascadeJobsOperationLogEntry: the jobs' entry, their old priorities unknown.
+        OperationLogEntries.job(ctx, 'SetPriority', target, [{ property: 'priority', orgValue: null, newValue: priority }]);
+      }
     });
   }
 
   /**
    * Camunda's SetJobRetriesCmd by job definition: every failed job (no retries left) of the definition
-   * gets new retries (and, when `dueDate` is given, that due date), its incidents resolved. An unknown
+   * gets new retries (and, when `dueDate` is given, that due date); their incidents stay. An unknown
    * definition changes nothing.
    */
   setJobRetries(id: string, retries: number, dueDate?: Date | null): Promise<void> {
@@ -95,10 +99,9 @@ export class JobDefinitionService {
       if (!definition) return;
       for (const job of await ctx.jobs.find({ processDefinitionId: definition.processDefinitionId ?? undefined, activityId: definition.activityId ?? undefined, noRetriesLeft: true })) {
         if (job.jobDefinitionId !== id) continue;
+        // Camunda's updateFailedJobRetriesByParameters is one bulk update of the jobs: their failedJob
+        // incidents stay open (a job failing again keeps its incident, IncidentTest.shouldNotCreateNewIncident).
         await ctx.jobs.setRetriesAndDueDate(job, retries, dueDate);
-        if (retries > 0) {
-          await endFailedJobIncident(ctx, job.id);
-        }
       }
     });
   }
