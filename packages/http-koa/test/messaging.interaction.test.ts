@@ -126,6 +126,21 @@ describe('POST /message', () => {
   });
 });
 
+const JOINED = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="j" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_both" name="both" />
+  <bpmn:process id="joined" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+    <bpmn:parallelGateway id="fork" />
+    <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="left" /><bpmn:sequenceFlow id="f3" sourceRef="fork" targetRef="right" />
+    <bpmn:intermediateCatchEvent id="left"><bpmn:messageEventDefinition messageRef="m_both" /></bpmn:intermediateCatchEvent>
+    <bpmn:intermediateCatchEvent id="right"><bpmn:messageEventDefinition messageRef="m_both" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f4" sourceRef="left" targetRef="join" /><bpmn:sequenceFlow id="f5" sourceRef="right" targetRef="join" />
+    <bpmn:parallelGateway id="join" /><bpmn:sequenceFlow id="f6" sourceRef="join" targetRef="after" />
+    <bpmn:userTask id="after" /><bpmn:sequenceFlow id="f7" sourceRef="after" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 const TRIGGERED = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"
   id="t" targetNamespace="http://trellis.test">
@@ -264,6 +279,33 @@ describe('POST /signal and the Execution group', () => {
     expect(trigger.status).toBe(204);
     expect((await rest.request('GET', `/process-instance/${id}/variables`)).body.x).toEqual({ type: 'Integer', value: 1, valueInfo: {} });
     expect(missingExecution.body).toEqual({ type: 'InvalidRequestException', message: 'Execution with id nope does not exist', code: null });
+  });
+
+  it('refuses to signal a suspended execution, an activity that takes no signal and an execution at no activity, with Camunda’s texts', async () => {
+    const GATEWAY = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="gd" targetNamespace="http://trellis.test">
+  <bpmn:message id="m_a" name="a" />
+  <bpmn:process id="gated" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="g" />
+    <bpmn:eventBasedGateway id="g" /><bpmn:sequenceFlow id="f2" sourceRef="g" targetRef="a" />
+    <bpmn:intermediateCatchEvent id="a"><bpmn:messageEventDefinition messageRef="m_a" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="a" targetRef="end" /><bpmn:endEvent id="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'gated.bpmn', bytes: Buffer.from(GATEWAY) }, { name: 'joined.bpmn', bytes: Buffer.from(JOINED) }] });
+    const refusal = async (id: string) => {
+      const response = await rest.request('POST', `/execution/${id}/signal`, { json: {} });
+      return [response.status, response.body.type, response.body.message];
+    };
+    const shop = await startShop('A');
+    await rest.request('POST', '/message', { json: { messageName: 'paid', processInstanceId: shop } });
+    await rest.request('PUT', `/process-instance/${shop}/suspended`, { json: { suspended: true } });
+    const gated = (await rest.request('POST', '/process-definition/key/gated/start', { json: {} })).body.id as string;
+    const joined = (await rest.request('POST', '/process-definition/key/joined/start', { json: {} })).body.id as string;
+
+    expect(await refusal(shop)).toEqual([500, 'RestException', `Cannot signal execution ${shop}: ENGINE-03043 Execution with id '${shop}' is suspended.`]);
+    expect(await refusal(gated)).toEqual([500, 'RestException', `Cannot signal execution ${gated}: ENGINE-02010 The activity with id 'g' doesn't accept signals.`]);
+    expect(await refusal(joined)).toEqual([500, 'RestException', `Cannot signal execution ${joined}: cannot signal execution ${joined}: it has no current activity`]);
   });
 
   it('suspends an instance so that it refuses messages, and activates it again', async () => {
@@ -633,6 +675,20 @@ describe('messages and signals in Camunda 7.22 order', () => {
     }
   });
 
+  it('triggers a message subscription of an execution only when it has exactly one of that name (500 RestException otherwise)', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'twice.bpmn', bytes: Buffer.from(TWICE) }] });
+    const id = (await rest.request('POST', '/process-definition/key/twice/start', { json: {} })).body.id as string;
+    const trigger = async (name: string) => {
+      const response = await rest.request('POST', `/execution/${id}/messageSubscriptions/${name}/trigger`, { json: {} });
+      return [response.status, response.body.type, response.body.message];
+    };
+
+    expect(await trigger('twice')).toEqual([500, 'RestException',
+      `Cannot trigger message twice for execution ${id}: More than one matching message subscription found for execution ${id}: eventSubscriptions does not have 1 elements`]);
+    expect(await trigger('nope')).toEqual([500, 'RestException',
+      `Cannot trigger message nope for execution ${id}: Execution with id '${id}' does not have a subscription to a message event with name 'nope': eventSubscriptions is empty`]);
+  });
+
   it('moves the waiting executions before it starts instances at signal start events', async () => {
     await rest.engine.deployment.deploy({ resources: [{ name: 'signals.bpmn', bytes: Buffer.from(SIGNALS) }] });
     const id = (await rest.request('POST', '/process-definition/key/waiter/start', { json: {} })).body.id as string;
@@ -669,6 +725,65 @@ describe('correlation keys as Camunda matches them', () => {
     expect(wrong.status).toBe(400);
     const right = await rest.request('POST', '/message', { json: { messageName: 'ship', correlationKeys: { orderId: { value: 'A-1', type: 'String' } } } });
     expect(right.status).toBe(204);
+    expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['after']);
+  });
+
+  it('match a variable of the very type of the key (a bare JSON 5 is an Integer), while query filters compare numbers of any width', async () => {
+    const started: Record<string, string> = {};
+    for (const type of ['Integer', 'Long', 'Double', 'String']) {
+      const value = type === 'String' ? '5' : 5;
+      started[type] = (await rest.request('POST', '/process-definition/key/shop/start', { json: { variables: { amount: { value, type } } } })).body.id;
+    }
+    const nothing = (await rest.request('POST', '/process-definition/key/shop/start', { json: { variables: { amount: { value: null, type: 'Integer' } } } })).body.id as string;
+    const correlate = async (key: Record<string, unknown>) => {
+      const response = await rest.request('POST', '/message', { json: { messageName: 'paid', correlationKeys: { amount: key }, resultEnabled: true } });
+      return response.status === 200 ? response.body[0].execution.processInstanceId : [response.status, response.body.type, response.body.message];
+    };
+
+    // Camunda's REST query filters pass numbers as Variables.numberValue: every width matches.
+    const filtered = await rest.request('POST', '/execution', { json: { processVariables: [{ name: 'amount', operator: 'eq', value: 5 }] } });
+    expect(filtered.body.map((execution: { id: string }) => execution.id).sort()).toEqual([started.Integer, started.Long, started.Double].sort());
+    expect(await correlate({ value: 5, type: 'Short' })).toEqual([400, 'RestException', expect.stringContaining('No process definition or execution matches the parameters')]);
+    expect(await correlate({ value: 5 })).toBe(started.Integer);
+    expect(await correlate({ value: 5, type: 'Long' })).toBe(started.Long);
+    expect(await correlate({ value: 5, type: 'Double' })).toBe(started.Double);
+    expect(await correlate({ value: '5' })).toBe(started.String);
+    // A null of any type matches a variable holding null.
+    expect(await correlate({ value: null, type: 'Long' })).toBe(nothing);
+    // Values that cannot query, refused before anything is looked at (a 500 of their own).
+    expect(await correlate({ value: '{"a":1}', type: 'Json' })).toEqual([500, 'ProcessEngineException', 'Object values cannot be used to query']);
+    expect(await correlate({ value: { a: 1 } })).toEqual([500, 'ProcessEngineException', 'Object values cannot be used to query']);
+    expect(await correlate({ value: 'AQI=', type: 'Bytes' })).toEqual([500, 'ProcessEngineException', 'Variables of type ByteArray cannot be used to query']);
+    expect(await correlate({ value: '{}', type: 'Object', valueInfo: { objectTypeName: 'java.util.HashMap', serializationDataFormat: 'application/json' } }))
+      .toEqual([500, 'IllegalStateException', 'Object is not deserialized.']);
+  });
+
+  it('match local keys with a variable of the waiting execution, a task-local one on it included; process keys never with a task’s', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'triggered.bpmn', bytes: Buffer.from(TRIGGERED) }] });
+    const id = (await rest.request('POST', '/process-definition/key/triggered/start', { json: {} })).body.id as string;
+    const [task] = (await rest.request('GET', '/task', { query: { processInstanceId: id } })).body;
+    await rest.request('PUT', `/task/${task.id}/localVariables/ref`, { json: { value: 'R-1', type: 'String' } });
+
+    const asProcessKey = await rest.request('POST', '/message', { json: { messageName: 'stop', correlationKeys: { ref: { value: 'R-1', type: 'String' } } } });
+    expect(asProcessKey.status).toBe(400);
+    const asLocalKey = await rest.request('POST', '/message', { json: { messageName: 'stop', localCorrelationKeys: { ref: { value: 'R-1', type: 'String' } }, resultEnabled: true } });
+    expect(asLocalKey.body).toMatchObject([{ resultType: 'Execution', execution: { processInstanceId: id } }]);
+    expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((open: { taskDefinitionKey: string }) => open.taskDefinitionKey)).toEqual(['afterStop']);
+  });
+});
+
+describe('POST /message with all: the results', () => {
+  it('show each execution as it is once every correlation is done: one a later correlation joined away is ended', async () => {
+    await rest.engine.deployment.deploy({ resources: [{ name: 'joined.bpmn', bytes: Buffer.from(JOINED) }] });
+    const id = (await rest.request('POST', '/process-definition/key/joined/start', { json: {} })).body.id as string;
+
+    const response = await rest.request('POST', '/message', { json: { messageName: 'both', all: true, resultEnabled: true } });
+
+    expect(response.body).toHaveLength(2);
+    expect(response.body.map((result: { execution: { processInstanceId: string; ended: boolean } }) => result.execution)).toEqual([
+      expect.objectContaining({ processInstanceId: id, ended: true }),
+      expect.objectContaining({ processInstanceId: id, ended: true }),
+    ]);
     expect((await rest.request('GET', '/task', { query: { processInstanceId: id } })).body.map((task: { taskDefinitionKey: string }) => task.taskDefinitionKey)).toEqual(['after']);
   });
 });

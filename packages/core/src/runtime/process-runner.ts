@@ -171,7 +171,10 @@ export class ProcessRunner {
   private async signalNow(execution: Execution): Promise<void> {
     const element = this.elementOf(execution);
     const behavior = behaviorFor(element);
-    if (!behavior.signal) throw new ProcessEngineException(`Activity '${element.id}' does not wait for a signal`);
+    // Camunda's FlowNodeActivityBehavior.signal; a behavior that takes the signal moves the execution
+    // on, an atomic operation that fails on a suspended execution (ExecutionEntity.ensureNotSuspended).
+    if (!behavior.signal) throw new ProcessEngineException(engineMessage('02', '010', `The activity with id '${element.id}' doesn't accept signals.`));
+    if (execution.suspended) throw suspendedError(execution);
     await behavior.signal(this, execution, element);
   }
 

@@ -25,21 +25,27 @@ export function messageRoutes(router: Router, rest: RestContext): void {
     }
     // Camunda's MessageRestServiceImpl: a variable it cannot convert is "Cannot deliver message: …".
     const prefix = 'Cannot deliver message';
+    const correlation = {
+      messageName,
+      businessKey: text(body.businessKey),
+      processInstanceId: text(body.processInstanceId),
+      tenantId,
+      withoutTenantId: flag(body.withoutTenantId),
+      correlationKeys: variablesFromDto(body.correlationKeys, prefix),
+      localCorrelationKeys: variablesFromDto(body.localCorrelationKeys, prefix),
+      processVariables: variablesFromDto(body.processVariables, prefix),
+      processVariablesLocal: variablesFromDto(body.processVariablesLocal, prefix),
+      processVariablesToTriggeredScope: variablesFromDto(body.processVariablesToTriggeredScope, prefix),
+      all: flag(body.all),
+    };
+    // Camunda's MessageRestServiceImpl hands the keys to the builder as Java values: an Object value,
+    // read serialized, has none (ObjectValueImpl.getValue), a 500 no resource catches.
+    for (const keys of [correlation.correlationKeys, correlation.localCorrelationKeys]) {
+      if (Object.values(keys).some((value) => value.type === 'object')) throw new IllegalStateException('Object is not deserialized.');
+    }
     let results: MessageCorrelationResult[];
     try {
-      results = await engine.message.correlate({
-        messageName,
-        businessKey: text(body.businessKey),
-        processInstanceId: text(body.processInstanceId),
-        tenantId,
-        withoutTenantId: flag(body.withoutTenantId),
-        correlationKeys: variablesFromDto(body.correlationKeys, prefix),
-        localCorrelationKeys: variablesFromDto(body.localCorrelationKeys, prefix),
-        processVariables: variablesFromDto(body.processVariables, prefix),
-        processVariablesLocal: variablesFromDto(body.processVariablesLocal, prefix),
-        processVariablesToTriggeredScope: variablesFromDto(body.processVariablesToTriggeredScope, prefix),
-        all: flag(body.all),
-      });
+      results = await engine.message.correlate(correlation);
     } catch (error) {
       // new RestException(BAD_REQUEST, cause): Java's message of a wrapped cause is the cause's toString().
       if (error instanceof MismatchingMessageCorrelationException) {
@@ -97,6 +103,11 @@ function toResultDto(result: MessageCorrelationResult, withVariables: boolean) {
     // Camunda correlates without deserializing and answers the serialized values.
     ...(withVariables ? { variables: variablesToDto(result.variables, false) } : {}),
   };
+}
+
+/** Java's IllegalStateException, answered as a 500 of that type. */
+class IllegalStateException extends Error {
+  override readonly name = 'IllegalStateException';
 }
 
 async function signalled(call: () => Promise<void>): Promise<void> {

@@ -1,5 +1,4 @@
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { ProcessEngineException } from '../../errors/exceptions.js';
 import type { ExternalTask, ExternalTaskQuery, FetchTopic } from '../../services/external-task/external-task.js';
 import type { DialectSeam } from '../dialect.js';
 import type { ExternalTaskTable, StoreSchema } from '../schema.js';
@@ -10,7 +9,8 @@ import { RevisionTracker } from './revision-tracker.js';
 import { SOLITARY } from '../dialects/pg.js';
 import { fromCompiled, joinText, rawText, sqlText, type SqlText } from '../sql-text.js';
 import { applyTenantCheck, type TenantChecked } from '../../authorization/tenant-check.js';
-import { valueCondition } from './variable-instance-query.js';
+import { typedValueEquals, valueCondition } from './variable-instance-query.js';
+import { untypedValue } from '../../runtime/variables/index.js';
 
 type Row = Selectable<ExternalTaskTable>;
 
@@ -68,13 +68,7 @@ function lockExpirationTimes(topics: readonly FetchTopic[], now: Date): SqlText 
  * or a list fails as in Camunda's SingleQueryVariableValueCondition.
  */
 function processVariableEquals(name: string, value: unknown): Expression<SqlBool> {
-  if (typeof value === 'number') {
-    const type = !Number.isInteger(value) ? 'double' : value >= -(2 ** 31) && value < 2 ** 31 ? 'integer' : 'long';
-    const column = sql.ref(type === 'double' ? 'v.double_value' : 'v.long_value');
-    return sql<SqlBool>`(v.name = ${name} and v.type = ${type} and ${column} = ${value})`;
-  }
-  if (value !== null && typeof value === 'object') throw new ProcessEngineException('Object values cannot be used to query');
-  return valueCondition({ name, operator: 'eq', value: value as string | boolean | null }, false, false);
+  return valueCondition(typedValueEquals(name, untypedValue(value)), false, false);
 }
 
 /** External tasks, within one transaction; changes are revision-checked. */

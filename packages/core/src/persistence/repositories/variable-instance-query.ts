@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { NotValidException, ProcessEngineException } from '../../errors/exceptions.js';
-import { fromStorage } from '../../runtime/variables/index.js';
+import { fromStorage, type TypedValue } from '../../runtime/variables/index.js';
 import type {
   VariableInstance,
   VariableInstanceQuery,
@@ -154,6 +154,32 @@ export function executionVariableCondition(condition: VariableValueCondition, lo
 }
 
 /**
+ * The condition of a typed query value (Camunda's SingleQueryVariableValueCondition: a correlation key,
+ * a fetch's process variable): a variable of the value's very type equals it, an Integer 5 being no Long 5;
+ * a null value of any type matches a variable holding null. Binary, file and serialized values cannot query.
+ */
+export function typedValueEquals(name: string, typed: TypedValue): VariableValueCondition {
+  if (typed.value === null) return { name, operator: 'eq', value: null };
+  switch (typed.type) {
+    case 'bytes':
+      throw new ProcessEngineException('Variables of type ByteArray cannot be used to query');
+    case 'file':
+      throw new ProcessEngineException('Variables of type File cannot be used to query');
+    case 'object':
+    case 'json':
+    case 'xml':
+      throw new ProcessEngineException('Object values cannot be used to query');
+    case 'short':
+    case 'integer':
+    case 'long':
+    case 'double':
+      return { name, operator: 'eq', value: typed.value, numberType: typed.type };
+    default:
+      return { name, operator: 'eq', value: typed.value };
+  }
+}
+
+/**
  * The variable row (aliased `v`) has the condition's name and a value matching it: Camunda's typed
  * value conditions (Commons.xml variableValueConditions), where `neq` and `notLike` negate the whole
  * condition of `eq` and `like`, so that a variable of another type matches them.
@@ -174,11 +200,15 @@ export function valueCondition(condition: VariableValueCondition, namesIgnoreCas
   } else if (typeof value === 'boolean') {
     valueMatches = sql<SqlBool>`(v.type = 'boolean' and v.long_value = ${value ? 1 : 0})`;
   } else if (typeof value === 'number') {
-    // Camunda's CompositeQueryVariableValueCondition: an integer type takes part only when the number
-    // converts to it without loss (5.5 compares with doubles only, 100000 not with shorts).
-    const integerTypes = INTEGER_RANGES.filter(([, min, max]) => Number.isInteger(value) && value >= min && value <= max).map(([type]) => type);
-    const asInteger = integerTypes.length > 0 ? sql<SqlBool>`(v.type in (${sql.join(integerTypes)}) and v.long_value ${op} cast(${value} as double precision)) or ` : sql<SqlBool>``;
-    valueMatches = sql<SqlBool>`(${asInteger}(v.type = 'double' and v.double_value ${op} cast(${value} as double precision)))`;
+    // A typed number compares with its own type only; an untyped one, Camunda's CompositeQueryVariableValueCondition:
+    // an integer type takes part only when the number converts to it without loss (5.5 compares with
+    // doubles only, 100000 not with shorts).
+    const types = condition.numberType !== undefined ? [condition.numberType]
+      : [...INTEGER_RANGES.filter(([, min, max]) => Number.isInteger(value) && value >= min && value <= max).map(([type]) => type), 'double'];
+    const integerTypes = types.filter((type) => type !== 'double');
+    const asInteger = integerTypes.length > 0 ? sql<SqlBool>`(v.type in (${sql.join(integerTypes)}) and v.long_value ${op} cast(${value} as double precision))` : null;
+    const asDouble = types.includes('double') ? sql<SqlBool>`(v.type = 'double' and v.double_value ${op} cast(${value} as double precision))` : null;
+    valueMatches = sql<SqlBool>`(${sql.join([asInteger, asDouble].filter((part) => part !== null), sql` or `)})`;
   } else if (value instanceof Date) {
     valueMatches = sql<SqlBool>`(v.type = 'date' and v.long_value ${op} ${value.getTime()})`;
   } else {

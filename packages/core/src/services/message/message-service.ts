@@ -10,7 +10,9 @@ import { completeRun, openInstance } from '../../runtime/open-instance.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import { startInstance } from '../../runtime/start-instance.js';
-import { toJavaScriptValue, type TypedValue } from '../../runtime/variables/index.js';
+import { fromStorage, toJavaScriptValue, toStorage, type TypedValue } from '../../runtime/variables/index.js';
+import { typedValueEquals } from '../../persistence/repositories/variable-instance-query.js';
+import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
 
@@ -131,14 +133,25 @@ export class MessageService {
     if (!all && waiting.length === 0 && starts.length === 0) {
       throw new MismatchingMessageCorrelationException(`Cannot correlate message '${correlation.messageName}': No process definition or execution matches the parameters`);
     }
-    const results: MessageCorrelationResult[] = [];
-    for (const match of all ? waiting : waiting.slice(0, 1)) results.push(await this.deliver(ctx, match, correlation));
-    for (const candidate of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) results.push(await this.start(ctx, candidate, correlation));
+    const delivered: Array<{ result: MessageCorrelationResult; runner: ProcessRunner }> = [];
+    for (const match of all ? waiting : waiting.slice(0, 1)) delivered.push(await this.deliver(ctx, match, correlation));
+    for (const candidate of all ? starts : waiting.length === 0 ? starts.slice(0, 1) : []) delivered.push(await this.start(ctx, candidate, correlation));
+    // Camunda reads the results from the entities once every correlation is done: an execution or
+    // instance that a later one ended shows as ended.
+    const results = delivered.map(({ result, runner }) => {
+      if (result.execution) result.execution.ended = !runner.tree.executions.has(result.execution.id);
+      if (result.processInstance) result.processInstance.ended = runner.ended;
+      return result;
+    });
     if (all) await logCorrelateAll(ctx, correlation, results);
     return results;
   }
 
   private async waitingExecutions(ctx: CommandContext, correlation: MessageCorrelation): Promise<Waiting[]> {
+    // Camunda's DefaultCorrelationHandler queries executions with the keys as variable conditions, refused before anything is read.
+    const conditions = (keys: Record<string, TypedValue> | undefined) => Object.entries(keys ?? {}).map(([name, value]) => typedValueEquals(name, value));
+    const keys = conditions(correlation.correlationKeys);
+    const localKeys = conditions(correlation.localCorrelationKeys);
     const subscriptions = await ctx.eventSubscriptions.find({
       eventType: 'message',
       eventName: correlation.messageName ?? undefined,
@@ -162,10 +175,12 @@ export class MessageService {
       if (!runner || !execution || execution.suspended) continue;
       if (correlation.businessKey != null && runner.tree.root?.businessKey !== correlation.businessKey) continue;
       // Camunda's Execution.xml: a correlation key matches a variable of that name in any scope of the
-      // instance (task variables aside); a local one the execution's own.
+      // instance (task variables aside); a local one the execution's own, a task's on it included.
       const scopes = new Set([runner.tree.processInstanceId, ...runner.tree.executions.keys()]);
-      if (!variablesMatch(correlation.correlationKeys, (name) => [...scopes].map((scope) => runner.variables.getLocal(scope, name)))) continue;
-      if (!variablesMatch(correlation.localCorrelationKeys, (name) => [runner.variables.getLocal(execution.id, name)])) continue;
+      if (!variablesMatch(keys, (name) => [...scopes].map((scope) => runner.variables.getLocal(scope, name)))) continue;
+      const taskVariables = localKeys.length === 0 ? [] : (await ctx.variables.findByProcessInstance(runner.tree.processInstanceId)).filter((row) => row.task_id !== null && row.execution_id === execution.id);
+      const taskLocal = (name: string) => taskVariables.filter((row) => row.name === name).map((row) => fromStorage(row));
+      if (!variablesMatch(localKeys, (name) => [runner.variables.getLocal(execution.id, name), ...taskLocal(name)])) continue;
       matches.set(execution.id, { runner, subscription, subscriptions: 1 });
     }
     return [...matches.values()];
@@ -187,48 +202,58 @@ export class MessageService {
   }
 
   /** Camunda's MessageEventReceivedCmd for one matched execution. */
-  private async deliver(ctx: CommandContext, { runner, subscription, subscriptions }: Waiting, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+  private async deliver(ctx: CommandContext, { runner, subscription, subscriptions }: Waiting, correlation: MessageCorrelation): Promise<{ result: MessageCorrelationResult; runner: ProcessRunner }> {
     const executionId = subscription.executionId!;
     const execution = runner.tree.executions.get(executionId);
     // An earlier delivery of the same command may have ended the execution (and its subscription).
-    if (!execution) {
-      throw new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${correlation.messageName}': eventSubscriptions is empty`);
-    }
-    if (subscriptions > 1) throw new ProcessEngineException(`More than one matching message subscription found for execution ${executionId}: eventSubscriptions does not have 1 elements`);
+    if (!execution || subscriptions > 1) throw messageSubscriptionRefused(executionId, correlation.messageName, execution ? subscriptions : 0);
     await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', runner.tree.processInstanceId, runner.definition.key, runner.definition.tenantId);
     for (const [name, value] of Object.entries(correlation.processVariables ?? {})) runner.variables.setVisible(execution.id, name, value);
     for (const [name, value] of Object.entries(correlation.processVariablesLocal ?? {})) runner.variables.setLocal(execution.id, name, value);
     runner.trigger(execution, subscription.activityId!, correlation.processVariablesToTriggeredScope);
     await completeRun(ctx, runner);
-    return {
+    const result: MessageCorrelationResult = {
       resultType: 'Execution',
-      execution: { id: execution.id, processInstanceId: execution.processInstanceId, ended: !runner.tree.executions.has(execution.id), tenantId: execution.tenantId },
+      execution: { id: execution.id, processInstanceId: execution.processInstanceId, ended: false, tenantId: execution.tenantId },
       processInstance: null,
       variables: (runner.finalVariables ?? runner.variables).snapshot(),
     };
+    return { result, runner };
   }
 
-  private async start(ctx: CommandContext, { subscription, definition }: StartCandidate, correlation: MessageCorrelation): Promise<MessageCorrelationResult> {
+  private async start(ctx: CommandContext, { subscription, definition }: StartCandidate, correlation: MessageCorrelation): Promise<{ result: MessageCorrelationResult; runner: ProcessRunner }> {
     await checkCreateInstance(ctx, definition);
     const runner = await startInstance(ctx, this.env, definition, {
       businessKey: correlation.businessKey ?? null,
       variables: { ...correlation.processVariables, ...correlation.processVariablesLocal, ...correlation.processVariablesToTriggeredScope },
       startActivityId: subscription.activityId!,
     });
-    return {
+    const result: MessageCorrelationResult = {
       resultType: 'ProcessDefinition',
       execution: null,
       processInstance: {
         id: runner.tree.processInstanceId,
         definitionId: definition.id,
         businessKey: correlation.businessKey ?? null,
-        ended: runner.ended,
+        ended: false,
         suspended: false,
         tenantId: definition.tenantId,
       },
       variables: runner.variables.snapshot(),
     };
+    return { result, runner };
   }
+}
+
+/**
+ * Camunda's MessageEventReceivedCmd when the execution has not exactly one subscription to the
+ * message (`found` of them): its ensureNotEmpty and ensureNumberOfElements.
+ */
+export function messageSubscriptionRefused(executionId: string, messageName: string | null, found: number): ProcessEngineException {
+  if (found === 0) {
+    return new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${messageName}': eventSubscriptions is empty`);
+  }
+  return new ProcessEngineException(`More than one matching message subscription found for execution ${executionId}: eventSubscriptions does not have 1 elements`);
 }
 
 function tenantMatches(subscription: EventSubscription, correlation: MessageCorrelation): boolean {
@@ -256,20 +281,21 @@ async function logCorrelateAll(ctx: CommandContext, correlation: MessageCorrelat
   }
 }
 
-/** Every expected variable has a candidate of its name with its value. */
-function variablesMatch(expected: Record<string, TypedValue> | undefined, candidates: (name: string) => Array<TypedValue | undefined>): boolean {
-  for (const [name, value] of Object.entries(expected ?? {})) {
-    const wanted = toJavaScriptValue(value);
-    if (!candidates(name).some((found) => found !== undefined && sameValue(toJavaScriptValue(found), wanted))) return false;
-  }
-  return true;
+/** Every condition holds for a candidate variable of its name. */
+function variablesMatch(conditions: readonly VariableValueCondition[], candidates: (name: string) => Array<TypedValue | undefined>): boolean {
+  return conditions.every((condition) => candidates(condition.name).some((found) => found !== undefined && equalsHolds(condition, found)));
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (typeof a === 'object' && a !== null) return JSON.stringify(a) === JSON.stringify(b);
-  // Camunda compares numbers of different widths by value (an Integer 5 equals a Long 5).
-  return a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false);
+/** A typedValueEquals condition checked on a variable in memory, as its SQL (valueCondition) would check the variable's row. */
+function equalsHolds(condition: VariableValueCondition, variable: TypedValue): boolean {
+  const { value } = condition;
+  if (value === null) {
+    const row = toStorage(variable);
+    return variable.type === 'null' || (variable.type !== 'file' && row.text === null && row.text2 === null && row.long_value === null && row.double_value === null && row.bytes === null);
+  }
+  if (typeof value === 'number') return variable.type === condition.numberType && variable.value === value;
+  if (value instanceof Date) return variable.type === 'date' && variable.value?.getTime() === value.getTime();
+  return variable.type === (typeof value === 'boolean' ? 'boolean' : 'string') && variable.value === value;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Incident } from '../../persistence/repositories/incident-repositor
 import type { Execution } from '../../runtime/execution.js';
 import { openIncident } from '../../incidents/open-incident.js';
 import { completeRun, openInstance } from '../../runtime/open-instance.js';
+import { messageSubscriptionRefused } from '../message/message-service.js';
 import type { ProcessRunner } from '../../runtime/process-runner.js';
 import { RuntimeEnvironment } from '../../runtime/runtime-environment.js';
 import type { TypedValue } from '../../runtime/variables/index.js';
@@ -60,8 +61,8 @@ export class ExecutionService {
     return this.commands.run('SignalCmd', async (ctx) => {
       const { runner, execution } = await this.open(ctx, executionId, () => new BadUserRequestException(`execution ${executionId} doesn't exist: execution is null`));
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
-      if (execution.suspended) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it is suspended`);
-      if (!execution.activityId) throw new ProcessEngineException(`Cannot signal execution ${executionId}: it has no current activity`);
+      // Camunda's PvmExecutionImpl.signal (a PvmException); a suspended execution fails as the activity moves on (ProcessRunner.signalNow).
+      if (!execution.activityId) throw new ProcessEngineException(`cannot signal execution ${executionId}: it has no current activity`);
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);
       runner.signal(execution);
       await completeRun(ctx, runner);
@@ -83,10 +84,9 @@ export class ExecutionService {
   /** Delivers a message to one execution's subscription (Camunda's messageEventReceived). */
   messageEventReceived(messageName: string, executionId: string, variables: Record<string, TypedValue> = {}): Promise<void> {
     return this.commands.run('MessageEventReceivedCmd', async (ctx) => {
-      const [subscription] = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: messageName, executionId });
-      if (!subscription) {
-        throw new ProcessEngineException(`Execution with id '${executionId}' does not have a subscription to a message event with name '${messageName}'`);
-      }
+      const subscriptions = await ctx.eventSubscriptions.find({ eventType: 'message', eventName: messageName, executionId });
+      if (subscriptions.length !== 1) throw messageSubscriptionRefused(executionId, messageName, subscriptions.length);
+      const [subscription] = subscriptions as [EventSubscription];
       const { runner, execution } = await this.open(ctx, executionId);
       await checkInstance(ctx, 'UPDATE', 'UPDATE_INSTANCE', execution.processInstanceId, runner.definition.key, runner.definition.tenantId);
       for (const [name, value] of Object.entries(variables)) runner.variables.setVisible(execution.id, name, value);

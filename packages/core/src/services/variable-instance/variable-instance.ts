@@ -1,5 +1,5 @@
 import type { Page, Sorting } from '../../persistence/repositories/query-support.js';
-import type { TypedValue } from '../../runtime/variables/index.js';
+import type { NumberTypeName, TypedValue } from '../../runtime/variables/index.js';
 import type { TenantChecked } from '../../authorization/tenant-check.js';
 
 /** A stored variable as Camunda's VariableInstance shows it (runtime, no history). */
@@ -30,6 +30,11 @@ export interface VariableValueCondition {
   operator: VariableComparisonOperator;
   /** A string matches String variables, a number the number types, a boolean Boolean, a Date Date variables. */
   value: string | number | boolean | Date | null;
+  /**
+   * A number of this one type (Camunda's SingleQueryVariableValueCondition for an Integer, Long… value);
+   * without it, a number matches every number type it converts to (REST's Variables.numberValue).
+   */
+  numberType?: NumberTypeName;
 }
 
 export interface VariableInstanceQuery extends Page, TenantChecked {
