@@ -227,3 +227,38 @@ describe('incidents with authorization', () => {
     expect(allowed.status).toBe(204);
   });
 });
+
+describe('incidents in the activity instance tree', () => {
+  afterEach(async () => rest.close());
+
+  it('shows an incident on the activity instance whose execution it names, whichever activity raised it', async () => {
+    rest = await startRestHarness();
+    const model = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="http://trellis.test">
+  <bpmn:process id="late" isExecutable="true" camunda:historyTimeToLive="5">
+    <bpmn:startEvent id="start" /><bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
+    <bpmn:userTask id="work" /><bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" /><bpmn:endEvent id="end" />
+    <bpmn:boundaryEvent id="reminder" attachedToRef="work" cancelActivity="false">
+      <bpmn:extensionElements><camunda:executionListener event="start" expression="\${missing}" /></bpmn:extensionElements>
+      <bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>
+    </bpmn:boundaryEvent>
+    <bpmn:sequenceFlow id="f3" sourceRef="reminder" targetRef="remindEnd" /><bpmn:endEvent id="remindEnd" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await rest.engine.deployment.deploy({ resources: [{ name: 'late.bpmn', bytes: Buffer.from(model) }] });
+    const id = (await rest.request('POST', '/process-definition/key/late/start', { json: {} })).body.id as string;
+    rest.engine.clock.advance(2 * 3_600_000);
+    for (let i = 0; i < 3; i++) {
+      await rest.engine.jobExecutor.runDueJobs();
+      rest.engine.clock.advance(10 * 60_000);
+    }
+
+    const [incident] = (await rest.request('GET', '/incident')).body;
+    const tree = (await rest.request('GET', `/process-instance/${id}/activity-instances`)).body;
+
+    // The timer's job ran in the task's scope execution: Camunda shows its incident on the task.
+    expect(incident).toMatchObject({ activityId: 'reminder', incidentType: 'failedJob' });
+    expect(tree.incidentIds).toEqual([]);
+    expect(tree.childActivityInstances.map((child: { activityId: string; incidentIds: string[] }) => [child.activityId, child.incidentIds])).toEqual([['work', [incident.id]]]);
+  });
+});

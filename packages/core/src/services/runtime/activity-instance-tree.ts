@@ -16,7 +16,7 @@ export interface ActivityInstanceTreeInput {
 /**
  * Builds the REST activity-instance tree of one process instance: the stored activity instances,
  * plus a transition instance for each execution waiting for an async continuation (its id is the
- * execution's, as in Camunda), each with the incidents of its execution and activity.
+ * execution's, as in Camunda), each with the incidents of its execution.
  */
 export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): ActivityInstanceNode | null {
   const { processInstanceId, processDefinitionId, model, instances, executions, incidents } = input;
@@ -29,10 +29,16 @@ export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): Act
     }
     return processInstanceId;
   };
-  const incidentsAt = (executionId: string, activityId: string): InstanceIncident[] =>
-    incidents
-      .filter((incident) => incident.executionId === executionId && incident.activityId === activityId)
-      .map((incident) => ({ id: incident.id, activityId: incident.activityId! }));
+  // Camunda's GetActivityInstanceCmd groups incidents by execution alone, whichever activity raised them.
+  const incidentsOf = (executionId: string): InstanceIncident[] =>
+    incidents.filter((incident) => incident.executionId === executionId).map((incident) => ({ id: incident.id, activityId: incident.activityId! }));
+  // An activity instance shows its execution's incidents while that execution is in this activity or
+  // in none (the process instance's own, when its children run concurrently), not when it is a
+  // compacted scope whose execution is already in an activity inside.
+  const incidentsAt = (executionId: string, activityId: string): InstanceIncident[] => {
+    const execution = byId.get(executionId);
+    return !execution || execution.activityId === null || execution.activityId === activityId ? incidentsOf(executionId) : [];
+  };
   const transitions: TransitionInstanceNode[] = executions
     .filter((execution) => execution.activityId !== null && execution.activityInstanceId === null)
     .map((execution) => {
@@ -48,7 +54,7 @@ export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): Act
         processInstanceId,
         processDefinitionId,
         executionId: execution.id,
-        incidents: incidentsAt(execution.id, execution.activityId!),
+        incidents: incidentsOf(execution.id),
       };
     });
   const node = (instance: ActivityInstance): ActivityInstanceNode => ({
@@ -60,7 +66,7 @@ export function buildActivityInstanceTree(input: ActivityInstanceTreeInput): Act
     processInstanceId,
     processDefinitionId,
     executionIds: [instance.executionId],
-    incidents: instance.id === processInstanceId ? [] : incidentsAt(instance.executionId, instance.activityId),
+    incidents: incidentsAt(instance.executionId, instance.activityId),
     childActivityInstances: instances
       .filter((child) => child.parentId === instance.id)
       .sort((a, b) => a.startTime.getTime() - b.startTime.getTime() || a.id.localeCompare(b.id))
