@@ -380,13 +380,17 @@ export class ProcessRunner {
     return siblings.filter((other) => other.activityId === activityId && !other.isActive);
   }
 
-  /** A joining gateway fires: the other arrived paths end there, this one goes on. */
-  join(execution: Execution, arrived: readonly Execution[]): void {
+  /**
+   * A joining gateway fires: the other arrived paths end there, this one goes on. `endsScope`: the
+   * gateway has no outgoing flow, so each path ends its scope there (Camunda's end(true) on each).
+   */
+  join(execution: Execution, arrived: readonly Execution[], endsScope = false): void {
     // Camunda's leaveActivityViaTransitions: a path that joins others goes on without its local variables.
     if (arrived.length > 1) this.variables.removeScope(execution.id);
     for (const other of arrived) {
       if (other.id === execution.id) continue;
       this.endActivityInstance(other);
+      if (endsScope && other.activityId !== null) this.tree.history.scopeCompleted(other.id, other.activityId);
       this.variables.removeScope(other.id);
       this.tree.remove(other);
     }
@@ -405,7 +409,8 @@ export class ProcessRunner {
   /** Ends a path of control (an end event, or an activity without outgoing flows). */
   async end(execution: Execution): Promise<void> {
     const compensated = execution.isCompensating === true;
-    if (execution.activityId !== null) this.tree.history.scopeCompleted(execution.id, execution.activityId);
+    // A compensation handler ends as Camunda's endCompensation does: not completing its scope.
+    if (execution.activityId !== null && !compensated) this.tree.history.scopeCompleted(execution.id, execution.activityId);
     execution.activityId = null;
     this.tree.touch(execution);
     if (execution.isConcurrent) {
@@ -936,7 +941,11 @@ export class ProcessRunner {
     const body = enclosingBody(this, leaving, element);
     if (body) {
       const continuation = continuationOf(element, true);
-      if (continuation.camunda.asyncAfter !== true) return instanceCompleted(this, body, leaving, element);
+      if (continuation.camunda.asyncAfter !== true) {
+        // The inner activity has no flows of its own (they are the body's): it ends its scope, as Camunda's end(true).
+        this.tree.history.scopeCompleted(leaving.id, element.id);
+        return instanceCompleted(this, body, leaving, element);
+      }
       return this.waitAfter(leaving, element, 'async-after', continuation);
     }
     await this.afterActivity(leaving, element, flows, evaluateConditions);

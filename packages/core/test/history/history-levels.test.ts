@@ -66,6 +66,32 @@ describe.each(testStoreConfigs())('history on $name', (testStore) => {
     ]);
   });
 
+  it("marks completeScope as Camunda's HistoricActivityInstanceStateTest: multi-instance inner activities, every path of a join without outgoing flow, not a compensation handler", async () => {
+    const model = wrap(
+      'scopes',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'mi')}
+       <bpmn:serviceTask id="mi" camunda:expression="\${true}"><bpmn:multiInstanceLoopCharacteristics isSequential="true"><bpmn:loopCardinality>2</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:serviceTask>
+       ${flow('f2', 'mi', 'fork')}<bpmn:parallelGateway id="fork" />${flow('f3', 'fork', 'book')}${flow('f4', 'fork', 'other')}
+       <bpmn:serviceTask id="book" camunda:expression="\${true}" />
+       <bpmn:boundaryEvent id="undoBook" attachedToRef="book"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+       <bpmn:serviceTask id="cancelBook" isForCompensation="true" camunda:expression="\${true}" />
+       <bpmn:association id="a1" associationDirection="One" sourceRef="undoBook" targetRef="cancelBook" />
+       ${flow('f5', 'book', 'compensate')}<bpmn:intermediateThrowEvent id="compensate"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
+       ${flow('f6', 'compensate', 'join')}<bpmn:serviceTask id="other" camunda:expression="\${true}" />${flow('f7', 'other', 'join')}
+       <bpmn:parallelGateway id="join" />`,
+    );
+    const { engine, definitions } = await engineWith('full', model);
+
+    const instance = await engine.runtime.startProcessInstanceById(definitions[0].id);
+    const rows = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id });
+    const completing = (activityId: string) => rows.filter((row) => row.activityId === activityId).map((row) => row.completeScope);
+
+    expect(completing('mi')).toEqual([true, true]);
+    expect(completing('mi#multiInstanceBody')).toEqual([false]);
+    expect(completing('join')).toEqual([true, true]);
+    expect(completing('cancelBook')).toEqual([false]);
+  });
+
   it('writes nothing at level none', async () => {
     const { engine, definitions } = await engineWith('none', userTaskProcess);
 

@@ -11,7 +11,8 @@ export const parallelGateway: ActivityBehavior = {
     runner.tree.touch(execution);
     const arrived = runner.waitingAt(execution, element.id);
     if (arrived.length < Math.max(1, incoming)) return;
-    runner.join(execution, arrived);
-    runner.leaveVia(execution, runner.model.flowsFrom(element.id).map((flow) => flow.id), { evaluateConditions: false });
+    const outgoing = runner.model.flowsFrom(element.id).map((flow) => flow.id);
+    runner.join(execution, arrived, outgoing.length === 0);
+    runner.leaveVia(execution, outgoing, { evaluateConditions: false });
   },
 };
