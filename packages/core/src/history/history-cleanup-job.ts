@@ -2,7 +2,6 @@ import { injectable } from 'inversify';
 import { sql } from 'kysely';
 import { Resources } from '../authorization/resources.js';
 import type { CommandContext } from '../command/command-context.js';
-import type { HistoryCleanupConfig } from '../config.js';
 import { createJob } from '../jobs/create-job.js';
 import { DEFAULT_JOB_RETRIES, type Job } from '../jobs/job.js';
 import { endFailedJobIncident } from '../jobs/job-failure.js';
@@ -154,8 +153,9 @@ async function reportRemoved(ctx: CommandContext, removed: CleanupRun['removed']
 
 async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryCleanupJobConfiguration, rescheduleNow: boolean, now: Date): Promise<void> {
   const config = ctx.config.historyCleanup;
+  // A successful run resets the retries and clears the exception (Camunda's EverLivingJobEntity.postExecute).
   const save = (dueDate: Date | null, countEmptyRuns: number, suspended = false) =>
-    ctx.jobs.reschedule(job, { dueDate, handlerConfiguration: serialize({ ...configuration, countEmptyRuns }), suspended });
+    ctx.jobs.reschedule(job, { dueDate, handlerConfiguration: serialize({ ...configuration, countEmptyRuns }), suspended, retries: DEFAULT_JOB_RETRIES });
   if (rescheduleNow) return save(now, 0);
   if (isWithinBatchWindow(now, config)) {
     const delay = Math.min(2 ** configuration.countEmptyRuns * START_DELAY_SECONDS, MAX_DELAY_SECONDS);
@@ -163,8 +163,9 @@ async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryC
     if (isWithinBatchWindow(next, config)) return save(next, configuration.countEmptyRuns + 1);
   }
   const nextWindow = nextBatchWindowStart(now, config);
-  // Nothing left to do and no window to wait for: the job sleeps until the next POST /history/cleanup.
-  return nextWindow ? save(nextWindow, 0) : save(null, 0, true);
+  // Nothing left to do and no window to wait for: the job sleeps until the next POST /history/cleanup,
+  // suspended with its due date kept (HistoryCleanupSchedulerCmd.suspendJob).
+  return nextWindow ? save(nextWindow, 0) : save(job.dueDate, 0, true);
 }
 
 /** Minutes of an epoch-milliseconds column, for jobs sharing the work. */
@@ -279,9 +280,4 @@ async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly
     // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
     await deleteAuthorizationsOn(ctx, Resources.HISTORIC_PROCESS_INSTANCE, chunk);
   }
-}
-
-/** At engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap schedules it not immediately due). */
-export function cleanupScheduledOnStart(config: HistoryCleanupConfig): boolean {
-  return isBatchWindowConfigured(config);
 }

@@ -81,10 +81,13 @@ export class HistoryCleanupService {
     });
   }
 
-  /** Engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap). */
+  /**
+   * Engine start (Camunda's BootstrapEngineCommand, cleanUpHistoryAsync(false)): with a batch window the
+   * cleanup jobs wait for it; without one existing jobs are suspended.
+   */
   scheduleOnStart(): Promise<void> {
     return this.commands.run('HistoryCleanupCmd', async (ctx) => {
-      if (ctx.config.historyCleanup.enabled && isBatchWindowConfigured(ctx.config.historyCleanup)) await scheduleHistoryCleanup(ctx, false);
+      if (ctx.config.historyCleanup.enabled) await scheduleHistoryCleanup(ctx, false);
     });
   }
 
