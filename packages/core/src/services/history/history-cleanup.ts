@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { BadUserRequestException } from '../../errors/exceptions.js';
-import { currentOrNextBatchWindow, isBatchWindowConfigured } from '../../history/batch-window.js';
+import { currentOrNextBatchWindow } from '../../history/batch-window.js';
 import { findCleanupJobs, scheduleHistoryCleanup } from '../../history/history-cleanup-job.js';
 import { PROCESS_SET_REMOVAL_TIME, type ProcessSetRemovalTimeSettings } from '../../history/process-set-removal-time.js';
 import type { Job } from '../../jobs/job.js';
