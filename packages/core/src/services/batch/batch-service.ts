@@ -6,6 +6,7 @@ import { NotFoundException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
 import { jobsDeleted } from '../../jobs/job-failure.js';
+import { flushQueuedHistory } from '../../history/queued-history.js';
 import type { JobHandler, JobOutcome } from '../../jobs/job-handler.js';
 import type { MigrationExecution, MigrationPlan, MigrationPlanInput } from '../migration/migration-plan.js';
 import { MigrationService } from '../migration/migration-service.js';
@@ -227,6 +228,8 @@ async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJ
     (each): each is string => each !== null,
   );
   await jobsDeleted(ctx, await ctx.jobs.deleteByJobDefinitions(definitions, options.exceptJobId));
+  // Their log entries read the job definitions and the batch: written before those go.
+  await flushQueuedHistory(ctx);
   const all = definitionIds(batch);
   if (all.length > 0) await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
   await deleteBatchVariables(ctx, batch.id);
