@@ -7,7 +7,6 @@ import { consoleLogger } from './logger.js';
 import { Store } from './persistence/store.js';
 import { EventRelay } from './events/event-relay.js';
 import { MetricsReporter } from './services/metrics/metrics-reporter.js';
-import { isBatchWindowConfigured } from './history/batch-window.js';
 
 /**
  * Opens the store, applies pending schema migrations and returns a running engine.
@@ -39,8 +38,8 @@ export async function createEngine(config: EngineConfig = {}): Promise<ProcessEn
   const metricsReporter = container.get(MetricsReporter);
   metricsReporter.start();
   engine.onClose(() => metricsReporter.stop());
-  // Camunda's bootstrap: with a batch window the cleanup job is scheduled for it.
-  if (isBatchWindowConfigured(resolved.historyCleanup)) await engine.historyCleanup.scheduleOnStart();
+  // Camunda's BootstrapEngineCommand: cleanUpHistoryAsync(false) whenever history cleanup is enabled.
+  if (resolved.historyCleanup.enabled) await engine.historyCleanup.scheduleOnStart();
   if (resolved.jobExecutor.activate) engine.jobExecutor.start();
   return engine;
 }

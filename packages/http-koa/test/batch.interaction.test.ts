@@ -105,3 +105,49 @@ describe('the Batch group with asynchronous migration', () => {
     expect(noPlan.body.message).toBe('Migration plan cannot be null: migration plan is null');
   });
 });
+
+describe('the jobs of a batch and their job definitions', () => {
+  const jobsOf = async (jobDefinitionId: string) =>
+    (await rest.request('GET', '/job', { query: { jobDefinitionId } })).body as Array<{ id: string; priority: number; suspended: boolean }>;
+
+  it("take their job definition's overriding priority and suspension (Camunda's JobDeclaration)", async () => {
+    const { body: batch } = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: ids } });
+    expect((await rest.request('PUT', `/job-definition/${batch.batchJobDefinitionId}/jobPriority`, { json: { priority: 42 } })).status).toBe(204);
+    expect((await rest.request('PUT', `/job-definition/${batch.monitorJobDefinitionId}/jobPriority`, { json: { priority: 7 } })).status).toBe(204);
+    expect((await rest.request('PUT', `/job-definition/${batch.batchJobDefinitionId}/suspended`, { json: { suspended: true } })).status).toBe(204);
+    const [seed] = await jobsOf(batch.seedJobDefinitionId);
+    expect((await rest.request('POST', `/job/${seed!.id}/execute`)).status).toBe(204);
+    const executionJobs = await jobsOf(batch.batchJobDefinitionId);
+    expect(executionJobs.map((job) => [job.priority, job.suspended])).toEqual(Array(5).fill([42, true]));
+    expect((await jobsOf(batch.monitorJobDefinitionId)).map((job) => [job.priority, job.suspended])).toEqual([[7, false]]);
+  });
+
+  it('are activated with the batch also when the batch is active already (AbstractSetBatchStateCmd)', async () => {
+    const { body: batch } = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: ids } });
+    const suspendSeed = await rest.request('PUT', `/job-definition/${batch.seedJobDefinitionId}/suspended`, { json: { suspended: true, includeJobs: true } });
+    expect(suspendSeed.status).toBe(204);
+    expect((await jobsOf(batch.seedJobDefinitionId)).map((job) => job.suspended)).toEqual([true]);
+    expect((await rest.request('PUT', `/batch/${batch.id}/suspended`, { json: { suspended: false } })).status).toBe(204);
+    expect((await jobsOf(batch.seedJobDefinitionId)).map((job) => job.suspended)).toEqual([false]);
+    expect((await rest.request('GET', `/job-definition/${batch.seedJobDefinitionId}`)).body.suspended).toBe(false);
+    expect((await rest.request('GET', `/batch/${batch.id}`)).body.suspended).toBe(false);
+  });
+
+  it('are deleted with the batch as JobEntity.delete does: logged, their failedJob incidents deleted', async () => {
+    const { body: batch } = await rest.request('POST', '/migration/executeAsync', { json: { migrationPlan: plan(), processInstanceIds: ids } });
+    const [seed] = await jobsOf(batch.seedJobDefinitionId);
+    expect((await rest.request('POST', `/job/${seed!.id}/execute`)).status).toBe(204);
+    const [failed] = await jobsOf(batch.batchJobDefinitionId);
+    expect((await rest.request('PUT', `/job/${failed!.id}/retries`, { json: { retries: 0 } })).status).toBe(204);
+    expect((await rest.request('GET', '/history/incident', { query: { jobDefinitionId: batch.batchJobDefinitionId } })).body).toMatchObject([{ open: true }]);
+
+    expect((await rest.request('DELETE', `/batch/${batch.id}`)).status).toBe(204);
+    const incidents = (await rest.request('GET', '/history/incident', { query: { jobDefinitionId: batch.batchJobDefinitionId } })).body;
+    expect(incidents).toMatchObject([{ open: false, deleted: true, resolved: false, configuration: failed!.id }]);
+    expect(incidents[0].endTime).not.toBeNull();
+    expect((await rest.request('GET', '/incident/count')).body).toEqual({ count: 0 });
+    // The five execution jobs and the monitor job, each with a deletion entry.
+    const deletions = (await rest.request('GET', '/history/job-log', { query: { deletionLog: 'true' } })).body as Array<{ jobDefinitionId: string }>;
+    expect(deletions.map((entry) => entry.jobDefinitionId).sort()).toEqual([...Array(5).fill(batch.batchJobDefinitionId), batch.monitorJobDefinitionId].sort());
+  });
+});

@@ -55,6 +55,8 @@ describe('the History Cleanup group', () => {
     // A job without job definition logs its handler type as the definition type, as Camunda does.
     expect((await rest.request('GET', '/history/job-log', { query: { jobId: scheduled.body.id } })).body).toMatchObject([{ jobDefinitionType: 'history-cleanup', jobDefinitionId: null }]);
 
+    // A successful run resets the retries (Camunda's EverLivingJobEntity.postExecute).
+    await rest.request('PUT', `/job/${scheduled.body.id}/retries`, { json: { retries: 1 } });
     await rest.engine.jobExecutor.runDueJobs();
     expect((await rest.request('GET', `/history/process-instance/${done}`)).status).toBe(404);
     // What a run removed goes to the meter log at once (Camunda's history cleanup metrics).
@@ -62,8 +64,8 @@ describe('the History Cleanup group', () => {
     expect((await rest.request('GET', `/history/process-instance/${running}`)).status).toBe(200);
     expect((await rest.request('GET', '/history/activity-instance', { query: { processInstanceId: running } })).body.length).toBeGreaterThan(0);
     expect((await rest.request('GET', '/history/activity-instance', { query: { processInstanceId: done } })).body).toEqual([]);
-    // Same job, asleep until scheduled again.
-    expect((await rest.request('GET', '/history/cleanup/job')).body).toMatchObject({ id: scheduled.body.id, suspended: true, dueDate: null });
+    // Same job, asleep until scheduled again: suspended, its due date kept (HistoryCleanupSchedulerCmd.suspendJob).
+    expect((await rest.request('GET', '/history/cleanup/job')).body).toMatchObject({ id: scheduled.body.id, suspended: true, dueDate: scheduled.body.dueDate, retries: 3 });
 
     // Scheduling again revives a job that ran out of retries (Camunda's JobEntity.init): retries reset, incident resolved.
     await rest.request('PUT', `/job/${scheduled.body.id}/retries`, { json: { retries: 0 } });

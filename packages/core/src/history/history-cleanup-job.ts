@@ -2,7 +2,6 @@ import { injectable } from 'inversify';
 import { sql } from 'kysely';
 import { Resources } from '../authorization/resources.js';
 import type { CommandContext } from '../command/command-context.js';
-import type { HistoryCleanupConfig } from '../config.js';
 import { createJob } from '../jobs/create-job.js';
 import { DEFAULT_JOB_RETRIES, type Job } from '../jobs/job.js';
 import { endFailedJobIncident } from '../jobs/job-failure.js';
@@ -36,8 +35,8 @@ export interface HistoryCleanupJobConfiguration {
 const HISTORIC_TABLES = ['trellis_hi_procinst', ...INSTANCE_TABLES.map(([table]) => table)] as const;
 
 /**
- * Instance-keyed tables and their process instance column, the historic instances last (endTimeBased
- * deletes whole hierarchies); the operation log only by its removal time, as in Camunda.
+ * Instance-keyed tables and their process instance column, the historic instances last; the operation
+ * log only by its removal time, as in Camunda.
  */
 const BY_INSTANCE: ReadonlyArray<readonly [(typeof HISTORIC_TABLES)[number], string]> = [
   ...INSTANCE_TABLES.filter(([table]) => table !== 'trellis_hi_op_log'),
@@ -113,8 +112,7 @@ export async function scheduleHistoryCleanup(ctx: CommandContext, immediatelyDue
 
 /**
  * history-cleanup: removes history that is due (removalTimeBased: rows whose removal time passed;
- * endTimeBased: finished root instances past their definition's time to live, with their whole
- * hierarchy's history), then reschedules itself as Camunda's HistoryCleanupSchedulerCmd does.
+ * endTimeBased: finished instances and batches past end time + their time to live), then reschedules itself as Camunda's HistoryCleanupSchedulerCmd does.
  */
 @injectable()
 export class HistoryCleanupJobHandler implements JobHandler {
@@ -154,8 +152,9 @@ async function reportRemoved(ctx: CommandContext, removed: CleanupRun['removed']
 
 async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryCleanupJobConfiguration, rescheduleNow: boolean, now: Date): Promise<void> {
   const config = ctx.config.historyCleanup;
+  // A successful run resets the retries and clears the exception (Camunda's EverLivingJobEntity.postExecute).
   const save = (dueDate: Date | null, countEmptyRuns: number, suspended = false) =>
-    ctx.jobs.reschedule(job, { dueDate, handlerConfiguration: serialize({ ...configuration, countEmptyRuns }), suspended });
+    ctx.jobs.reschedule(job, { dueDate, handlerConfiguration: serialize({ ...configuration, countEmptyRuns }), suspended, retries: DEFAULT_JOB_RETRIES });
   if (rescheduleNow) return save(now, 0);
   if (isWithinBatchWindow(now, config)) {
     const delay = Math.min(2 ** configuration.countEmptyRuns * START_DELAY_SECONDS, MAX_DELAY_SECONDS);
@@ -163,8 +162,9 @@ async function reschedule(ctx: CommandContext, job: Job, configuration: HistoryC
     if (isWithinBatchWindow(next, config)) return save(next, configuration.countEmptyRuns + 1);
   }
   const nextWindow = nextBatchWindowStart(now, config);
-  // Nothing left to do and no window to wait for: the job sleeps until the next POST /history/cleanup.
-  return nextWindow ? save(nextWindow, 0) : save(null, 0, true);
+  // Nothing left to do and no window to wait for: the job sleeps until the next POST /history/cleanup,
+  // suspended with its due date kept (HistoryCleanupSchedulerCmd.suspendJob).
+  return nextWindow ? save(nextWindow, 0) : save(job.dueDate, 0, true);
 }
 
 /** Minutes of an epoch-milliseconds column, for jobs sharing the work. */
@@ -211,7 +211,11 @@ async function cleanByRemovalTime(ctx: CommandContext, configuration: HistoryCle
   };
 }
 
-/** Up to batchSize finished root instances past end time + their definition's time to live, with all history of their hierarchy. */
+/**
+ * Up to batchSize finished instances (sub-instances too) past their own end time + their own
+ * definition's time to live, with their history (Camunda's selectHistoricProcessInstanceIdsForCleanup
+ * and deleteHistoricProcessInstanceByIds: only those ids).
+ */
 async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date): Promise<CleanupRun> {
   const { batchSize } = ctx.config.historyCleanup;
   let select = ctx.trx
@@ -219,26 +223,19 @@ async function cleanByEndTime(ctx: CommandContext, configuration: HistoryCleanup
     .innerJoin('trellis_process_definition as d', 'd.id', 'p.proc_def_id')
     .select('p.id')
     .where('p.end_time', 'is not', null)
-    .where('p.super_proc_inst_id', 'is', null)
     .where('d.history_time_to_live', 'is not', null)
-    .where(sql<number>`p.end_time + d.history_time_to_live * 86400000`, '<=', now.getTime());
+    .where(sql<number>`p.end_time + d.history_time_to_live * cast(86400000 as bigint)`, '<=', now.getTime());
   if (configuration.minuteFrom > 0 || configuration.minuteTo < 59) {
     select = select.where(minuteOf('p.end_time'), '>=', configuration.minuteFrom).where(minuteOf('p.end_time'), '<=', configuration.minuteTo);
   }
-  const roots = (await select.limit(batchSize).execute()).map((row) => row.id);
-  let removedInstances = 0;
-  if (roots.length > 0) {
-    const hierarchy = await ctx.trx.selectFrom('trellis_hi_procinst').select('id').where('root_proc_inst_id', 'in', roots).execute();
-    const ids = [...new Set([...roots, ...hierarchy.map((row) => row.id)])];
-    await deleteHistoryOf(ctx, ids);
-    removedInstances = ids.length;
-  }
-  const batches = await cleanEndedBatches(ctx, now, batchSize);
+  const instances = (await select.limit(batchSize).execute()).map((row) => row.id);
+  await deleteHistoryOf(ctx, instances);
+  const batches = await cleanEndedBatches(ctx, configuration, now, batchSize - instances.length);
   // As Camunda's HistoryCleanupHelper: task metrics fill what is left of the batch.
-  const taskMetrics = roots.length + batches < batchSize ? await cleanTaskMetrics(ctx, configuration, now, batchSize - roots.length - batches) : 0;
+  const taskMetrics = instances.length + batches < batchSize ? await cleanTaskMetrics(ctx, configuration, now, batchSize - instances.length - batches) : 0;
   return {
-    full: roots.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD || roots.length + batches + taskMetrics >= BATCH_THRESHOLD,
-    removed: { processInstances: removedInstances, batches, taskMetrics },
+    full: instances.length >= BATCH_THRESHOLD || batches >= BATCH_THRESHOLD || instances.length + batches + taskMetrics >= BATCH_THRESHOLD,
+    removed: { processInstances: instances.length, batches, taskMetrics },
   };
 }
 
@@ -261,9 +258,26 @@ async function cleanTaskMetrics(ctx: CommandContext, configuration: HistoryClean
   return ids.length;
 }
 
-/** Historic batches whose removal time passed (Camunda's end-time-based cleanup removes them by the batch time to live). */
-async function cleanEndedBatches(ctx: CommandContext, now: Date, batchSize: number): Promise<number> {
-  const rows = await ctx.trx.selectFrom('trellis_hi_batch').select('id').where('removal_time', '<=', now.getTime()).limit(batchSize).execute();
+/**
+ * Historic batches past end time + their type's time to live (Camunda's selectHistoricBatchIdsForCleanup,
+ * whatever their removal time), in the job's minutes of the hour.
+ */
+async function cleanEndedBatches(ctx: CommandContext, configuration: HistoryCleanupJobConfiguration, now: Date, limit: number): Promise<number> {
+  const { batchOperationsForHistoryCleanup: byType, batchOperationHistoryTimeToLive: fallback } = ctx.config;
+  const types = Object.keys(byType);
+  if (limit <= 0 || (types.length === 0 && fallback === null)) return 0;
+  // The time to live of the row's type in days (batchTimeToLive in SQL); null: never cleaned.
+  const days = (value: number | null) => sql`cast(${value} as bigint)`;
+  const byRow = types.length === 0 ? days(fallback) : sql`case ${sql.join(types.map((type) => sql`when type = ${type} then ${days(byType[type]!)}`), sql` `)} else ${days(fallback)} end`;
+  let select = ctx.trx
+    .selectFrom('trellis_hi_batch')
+    .select('id')
+    .where('end_time', 'is not', null)
+    .where(sql<number>`end_time + ${byRow} * 86400000`, '<=', now.getTime());
+  if (configuration.minuteFrom > 0 || configuration.minuteTo < 59) {
+    select = select.where(minuteOf('end_time'), '>=', configuration.minuteFrom).where(minuteOf('end_time'), '<=', configuration.minuteTo);
+  }
+  const rows = await select.limit(limit).execute();
   for (const row of rows) await deleteHistoricBatch(ctx, row.id);
   return rows.length;
 }
@@ -279,9 +293,4 @@ async function deleteHistoryOf(ctx: CommandContext, processInstanceIds: readonly
     // Camunda's deleteHistoricProcessInstanceByIds: the grants on the historic instances go with them.
     await deleteAuthorizationsOn(ctx, Resources.HISTORIC_PROCESS_INSTANCE, chunk);
   }
-}
-
-/** At engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap schedules it not immediately due). */
-export function cleanupScheduledOnStart(config: HistoryCleanupConfig): boolean {
-  return isBatchWindowConfigured(config);
 }

@@ -6,6 +6,7 @@ import { isHistoryEventProduced } from './history-level.js';
 import type { Write } from './history-writer.js';
 import { updateRows } from '../persistence/combined-writes.js';
 import { sqlText } from '../persistence/sql-text.js';
+import { batchRemovalTimeOf } from '../services/batch/historic-batch-events.js';
 
 /** Camunda's IncidentState: what ended a historic incident. */
 export const IncidentState = { open: 0, resolved: 1, deleted: 2 } as const;
@@ -38,8 +39,8 @@ export const IncidentHistory = {
         execution_id: incident.executionId,
         create_time: incident.incidentTimestamp.getTime(),
         end_time: null,
-        // The instance's, inherited (inheritedRemovalTime).
-        removal_time: null,
+        // The instance's, inherited (inheritedRemovalTime); a batch job's under strategy start its batch's.
+        removal_time: batchRemovalTimeOf(ctx, incident.jobDefinitionId, incident.processInstanceId),
         incident_type: incident.incidentType,
         incident_message: incident.incidentMessage,
         activity_id: incident.activityId,

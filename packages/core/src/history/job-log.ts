@@ -4,6 +4,7 @@ import type { Job } from '../jobs/job.js';
 import { historicRootOf } from './history-roots.js';
 import { isHistoryEventProduced, type HistoryEventType } from './history-level.js';
 import { queueHistoryWrite } from './queued-history.js';
+import { batchRemovalTimeOf } from '../services/batch/historic-batch-events.js';
 
 /** Camunda's JobState: which event of a job a log entry records. */
 export const JobLogState = { created: 0, failed: 1, successful: 2, deleted: 3 } as const;
@@ -70,8 +71,8 @@ function log(ctx: CommandContext, job: Job, event: HistoryEventType, state: numb
       definitionId && job.processInstanceId === null
         ? sql<string | null>`(select b.id from trellis_batch b where b.batch_job_def_id = ${definitionId} or b.seed_job_def_id = ${definitionId} or b.monitor_job_def_id = ${definitionId})`
         : null,
-    // The instance's, inherited (inheritedRemovalTime).
-    removal_time: null,
+    // The instance's, inherited (inheritedRemovalTime); a batch job's under strategy start its batch's.
+    removal_time: batchRemovalTimeOf(ctx, definitionId, job.processInstanceId),
   };
   queueHistoryWrite(ctx, (db) => db.insertInto('trellis_hi_job_log').values(row));
   return id;

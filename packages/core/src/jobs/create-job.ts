@@ -37,13 +37,21 @@ export async function createJob(ctx: CommandContext, fields: NewJob): Promise<Jo
   return job;
 }
 
-/** A job of a deployed activity belongs to its job definition: suspended with it, its overriding priority applied. */
+/**
+ * A job of a deployed activity, or of a given job definition (a batch's), belongs to its job definition:
+ * suspended with it, its overriding priority applied (Camunda's JobDeclaration and DefaultJobPriorityProvider).
+ */
 async function linkJobDefinition(ctx: CommandContext, job: Job): Promise<void> {
-  if (job.jobDefinitionId || !job.processDefinitionId || !job.activityId) return;
-  const configuration = job.handlerType === 'async-continuation' ? (job.handlerConfiguration?.startsWith('async-after') ? 'async-after' : 'async-before') : undefined;
-  const definition = await ctx.jobDefinitions.findFor(job.processDefinitionId, job.activityId, job.handlerType, configuration);
+  const definition = await definitionOf(ctx, job);
   if (!definition) return;
   job.jobDefinitionId = definition.id;
   job.suspended ||= definition.suspended;
   if (definition.overridingJobPriority !== null) job.priority = definition.overridingJobPriority;
+}
+
+async function definitionOf(ctx: CommandContext, job: Job) {
+  if (job.jobDefinitionId) return ctx.jobDefinitions.findById(job.jobDefinitionId);
+  if (!job.processDefinitionId || !job.activityId) return null;
+  const configuration = job.handlerType === 'async-continuation' ? (job.handlerConfiguration?.startsWith('async-after') ? 'async-after' : 'async-before') : undefined;
+  return ctx.jobDefinitions.findFor(job.processDefinitionId, job.activityId, job.handlerType, configuration);
 }

@@ -235,10 +235,10 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(Object.values(await rowCounts([done.root, done.called])).every((count) => count === 0)).toBe(true);
     expect(await rowCounts([running.root, running.called])).toEqual(runningCounts);
 
-    // The job lives on; without a batch window it sleeps until it is scheduled again.
+    // The job lives on; without a batch window it sleeps until it is scheduled again, its due date kept (HistoryCleanupSchedulerCmd.suspendJob).
     const jobs = await engine.historyCleanup.findHistoryCleanupJobs();
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ id: job.id, suspended: true, dueDate: null });
+    expect(jobs[0]).toMatchObject({ id: job.id, suspended: true, dueDate: engine.clock.now() });
   });
 
   it("task attachments and comments are history: they inherit their instance's removal time, take set-removal-time and go with cleanup", async () => {
@@ -295,20 +295,28 @@ describe.each(testStoreConfigs())('removal time and history cleanup on $name', (
     expect(await engine.task.getTaskComments(work!.id)).toEqual([]);
   });
 
-  it('endTimeBased cleanup removes finished roots past end time + time to live with their called instances', async () => {
+  it("endTimeBased cleanup removes each finished instance, a called one too, past its own end time + its own definition's time to live", async () => {
+    // Camunda's selectHistoricProcessInstanceIdsForCleanup: sub-instances are picked by their own time to live and deleted alone.
     const { engine, rowCounts, runParent } = await setup({ historyCleanup: { strategy: 'endTimeBased' } });
     const old = await runParent();
-    engine.clock.advance(2 * DAY);
-    const recent = await runParent();
     const running = await runParent(false);
-    const keep = async () => [await rowCounts([recent.root, recent.called]), await rowCounts([running.root, running.called])];
-    const kept = await keep();
+    const root = await rowCounts([old.root]);
+    const kept = await rowCounts([running.root, running.called]);
+    const gone = (counts: Record<string, number>) => Object.values(counts).every((count) => count === 0);
 
-    engine.clock.advance(3 * DAY + 1);
+    // The called instance (time to live 1 day) ended a second before its root (5 days).
+    engine.clock.advance(DAY);
     await engine.historyCleanup.cleanUpHistoryAsync();
     await engine.jobExecutor.runDueJobs();
-    expect(Object.values(await rowCounts([old.root, old.called])).every((count) => count === 0)).toBe(true);
-    expect(await keep()).toEqual(kept);
+    expect(gone(await rowCounts([old.called]))).toBe(true);
+    expect(await rowCounts([old.root])).toEqual(root);
+    expect(await engine.metrics.sum('history-cleanup-removed-process-instances')).toBe(1);
+
+    engine.clock.advance(4 * DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync();
+    await engine.jobExecutor.runDueJobs();
+    expect(gone(await rowCounts([old.root]))).toBe(true);
+    expect(await rowCounts([running.root, running.called])).toEqual(kept);
   });
 
   it('with a batch window: scheduled at its start on engine start, backs off inside it, reports the window', async () => {

@@ -32,6 +32,17 @@ describe.each(testStoreConfigs())('an engine on $name', (testStore) => {
     expect(definition).toEqual(deployed.processDefinitions![0]);
     expect(await second.processDefinition.getProcessDefinitionXml(definition.id)).toBe(simpleProcessXml('kept', { name: 'Kept' }));
   });
+
+  it("suspends the history cleanup job at start when no batch window is configured (Camunda's bootstrap cleanUpHistoryAsync(false))", async () => {
+    const store = testStore.config(expect.getState().currentTestName!, { shared: true });
+    const first = await open({ store, jobExecutor: { activate: false } });
+    const job = await first.historyCleanup.cleanUpHistoryAsync(true);
+    expect(job.suspended).toBe(false);
+    await first.close();
+
+    const second = await open({ store, jobExecutor: { activate: false } });
+    expect(await second.historyCleanup.findHistoryCleanupJob()).toMatchObject({ id: job.id, suspended: true, dueDate: null });
+  });
 });
 
 const postgres = testStoreConfigs().find((store) => store.name === 'postgres');

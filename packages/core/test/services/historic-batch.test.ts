@@ -157,6 +157,63 @@ describe.each(testStoreConfigs())('historic batches on $name', (testStore) => {
     expect((await byType.engine.historicBatches.cleanableReport())[0]).toMatchObject({ historyTimeToLive: 1, finishedBatchesCount: 1, cleanableBatchesCount: 1 });
   });
 
+  /** A batch whose first execution job ran out of retries (a failedJob incident), deleted a day after its start. */
+  async function failAndDelete(engine: TestEngine, suspendAsync: () => ReturnType<TestEngine['batch']['get']>) {
+    const batch = await suspendAsync();
+    const [seed] = await engine.management.findJobs({ processDefinitionId: undefined });
+    await engine.management.executeJob(seed!.id);
+    const [execution] = (await engine.management.findJobs()).filter((job) => job.jobDefinitionId === batch.batchJobDefinitionId);
+    await engine.management.setJobRetries(execution!.id, 0);
+    engine.clock.advance(DAY);
+    await engine.batch.delete(batch.id);
+    const logs = (await engine.history.logs.findJobLogs({ jobDefinitionConfiguration: batch.id })).map((entry) => entry.removalTime?.getTime() ?? null);
+    const incidents = (await engine.history.incidents.find({ jobDefinitionIdIn: [batch.batchJobDefinitionId!] })).map((each) => each.removalTime?.getTime() ?? null);
+    return { batch, removalTime: (await engine.historicBatches.get(batch.id)).removalTime?.getTime() ?? null, logs, incidents };
+  }
+
+  it("takes its removal time by historyRemovalTimeStrategy, given to the batch's job logs and incidents too (Camunda's batch start and end events)", async () => {
+    // end (the default): end time + time to live, at the end, for the batch's job logs and incidents too.
+    const end = await setup({ batchOperationHistoryTimeToLive: 2 });
+    const start = end.engine.clock.now().getTime();
+    const ended = await failAndDelete(end.engine, end.suspendAsync);
+    expect(ended.removalTime).toBe(start + 3 * DAY);
+    expect(ended.logs.length).toBeGreaterThan(3);
+    expect(ended.logs.every((time) => time === start + 3 * DAY)).toBe(true);
+    expect(ended.incidents).toEqual([start + 3 * DAY]);
+
+    // start: start time + time to live from the start on; job logs and incidents take the batch's when written.
+    const started = await setup({ batchOperationHistoryTimeToLive: 2, historyCleanup: { removalTimeStrategy: 'start' } });
+    const startedAt = started.engine.clock.now().getTime();
+    const batch = await started.suspendAsync();
+    expect((await started.engine.historicBatches.get(batch.id)).removalTime?.getTime()).toBe(startedAt + 2 * DAY);
+    await started.engine.batch.delete(batch.id);
+    const second = await failAndDelete(started.engine, started.suspendAsync);
+    expect(second.removalTime).toBe(startedAt + 2 * DAY);
+    expect(second.logs.every((time) => time === startedAt + 2 * DAY)).toBe(true);
+    expect(second.incidents).toEqual([startedAt + 2 * DAY]);
+
+    // none: never.
+    const none = await setup({ batchOperationHistoryTimeToLive: 2, historyCleanup: { removalTimeStrategy: 'none', strategy: 'endTimeBased' } });
+    const never = await failAndDelete(none.engine, none.suspendAsync);
+    expect([never.removalTime, ...never.logs, ...never.incidents].every((time) => time === null)).toBe(true);
+  });
+
+  it('end-time-based cleanup removes historic batches past end time + time to live, whatever their removal time', async () => {
+    const { engine, suspendAsync } = await setup({ batchOperationHistoryTimeToLive: 2, historyCleanup: { removalTimeStrategy: 'start', strategy: 'endTimeBased' } });
+    const batch = await suspendAsync();
+    engine.clock.advance(DAY);
+    await engine.batch.delete(batch.id);
+    engine.clock.advance(DAY + 1);
+    // Its removal time (start + 2 days) passed, its end + 2 days not.
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.historicBatches.count()).toBe(1);
+    engine.clock.advance(DAY);
+    await engine.historyCleanup.cleanUpHistoryAsync(true);
+    await engine.jobExecutor.runDueJobs();
+    expect(await engine.historicBatches.count()).toBe(0);
+  });
+
   it('sets absolute, cleared and calculated removal times through a batch-set-removal-time batch', async () => {
     const { engine, suspendAsync } = await setup({ batchOperationHistoryTimeToLive: 3 });
     const target = await suspendAsync();

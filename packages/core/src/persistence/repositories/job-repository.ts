@@ -343,6 +343,14 @@ export class JobRepository {
     return (await this.trx.deleteFrom('trellis_job').where('execution_id', 'in', executionIds).returningAll().execute()).map(toJob);
   }
 
+  /** Removes the jobs of these job definitions, except one (a batch's job being executed); returns them. */
+  async deleteByJobDefinitions(jobDefinitionIds: readonly string[], exceptJobId?: string): Promise<Job[]> {
+    if (jobDefinitionIds.length === 0) return [];
+    let del = this.trx.deleteFrom('trellis_job').where('job_definition_id', 'in', jobDefinitionIds);
+    if (exceptJobId) del = del.where('id', '!=', exceptJobId);
+    return (await del.returningAll().execute()).map(toJob);
+  }
+
   /** Timer start events of a definition (replaced when a newer version is deployed). */
   async deleteTimerStartJobs(processDefinitionId: string): Promise<void> {
     await this.trx

@@ -5,6 +5,8 @@ import type { CommandContext } from '../../command/command-context.js';
 import { NotFoundException } from '../../errors/exceptions.js';
 import { createJob } from '../../jobs/create-job.js';
 import type { Job } from '../../jobs/job.js';
+import { jobsDeleted } from '../../jobs/job-failure.js';
+import { flushQueuedHistory } from '../../history/queued-history.js';
 import type { JobHandler, JobOutcome } from '../../jobs/job-handler.js';
 import type { MigrationExecution, MigrationPlan, MigrationPlanInput } from '../migration/migration-plan.js';
 import { MigrationService } from '../migration/migration-service.js';
@@ -118,7 +120,7 @@ export class BatchService {
       await ctx.authz.check({ permission: 'UPDATE', resource: Resources.BATCH, resourceId: id });
       // Camunda logs the operation also when the batch is in that state already.
       OperationLogEntries.batch(ctx, suspended ? 'SuspendBatch' : 'ActivateBatch', id, batch.tenantId, [{ property: 'suspensionState', newValue: suspended ? 'suspended' : 'active' }]);
-      if (batch.suspended === suspended) return;
+      // Camunda's AbstractSetBatchStateCmd sets the state of the job definitions and their jobs also when the batch has it already.
       batch.suspended = suspended;
       await repository(ctx).update(batch);
       for (const definitionId of definitionIds(batch)) {
@@ -211,27 +213,25 @@ async function createBatchJob(ctx: CommandContext, batch: Batch, handlerType: st
     handlerConfiguration: configuration,
     jobDefinitionId,
     tenantId: batch.tenantId,
-    suspended: batch.suspended,
+    // The job definition's suspension and overriding priority apply (createJob's linkJobDefinition).
     priority: BATCH_DEFAULTS.batchJobPriority,
     ...extra,
   });
 }
 
-/** Camunda's BatchEntity#delete: jobs (execution jobs only with deleteJobs), their incidents, job definitions, variables, the batch. */
+/**
+ * Camunda's BatchEntity#delete: jobs (execution jobs only with deleteJobs) deleted as JobEntity.delete
+ * does (logged, their failedJob incidents deleted), job definitions, variables, the batch.
+ */
 async function deleteBatch(ctx: CommandContext, batch: Batch, options: { deleteJobs: boolean; exceptJobId?: string; ended: 'completed' | 'deleted' }): Promise<void> {
   const definitions = [batch.seedJobDefinitionId, batch.monitorJobDefinitionId, ...(options.deleteJobs ? [batch.batchJobDefinitionId] : [])].filter(
     (each): each is string => each !== null,
   );
-  if (definitions.length > 0) {
-    let jobs = ctx.trx.deleteFrom('trellis_job').where('job_definition_id', 'in', definitions);
-    if (options.exceptJobId) jobs = jobs.where('id', '!=', options.exceptJobId);
-    await jobs.execute();
-  }
+  await jobsDeleted(ctx, await ctx.jobs.deleteByJobDefinitions(definitions, options.exceptJobId));
+  // Their log entries read the job definitions and the batch: written before those go.
+  await flushQueuedHistory(ctx);
   const all = definitionIds(batch);
-  if (all.length > 0) {
-    await ctx.trx.deleteFrom('trellis_incident').where('job_def_id', 'in', all).execute();
-    await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
-  }
+  if (all.length > 0) await ctx.trx.deleteFrom('trellis_job_definition').where('id', 'in', all).execute();
   await deleteBatchVariables(ctx, batch.id);
   await repository(ctx).delete(batch.id);
   await recordBatchEnd(ctx, batch);

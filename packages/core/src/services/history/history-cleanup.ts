@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { CommandContext } from '../../command/command-context.js';
 import { CommandExecutor } from '../../command/command-executor.js';
 import { BadUserRequestException } from '../../errors/exceptions.js';
-import { currentOrNextBatchWindow, isBatchWindowConfigured } from '../../history/batch-window.js';
+import { currentOrNextBatchWindow } from '../../history/batch-window.js';
 import { findCleanupJobs, scheduleHistoryCleanup } from '../../history/history-cleanup-job.js';
 import { PROCESS_SET_REMOVAL_TIME, type ProcessSetRemovalTimeSettings } from '../../history/process-set-removal-time.js';
 import type { Job } from '../../jobs/job.js';
@@ -81,10 +81,13 @@ export class HistoryCleanupService {
     });
   }
 
-  /** Engine start: with a batch window the cleanup job waits for it (Camunda's bootstrap). */
+  /**
+   * Engine start (Camunda's BootstrapEngineCommand, cleanUpHistoryAsync(false)): with a batch window the
+   * cleanup jobs wait for it; without one existing jobs are suspended.
+   */
   scheduleOnStart(): Promise<void> {
     return this.commands.run('HistoryCleanupCmd', async (ctx) => {
-      if (ctx.config.historyCleanup.enabled && isBatchWindowConfigured(ctx.config.historyCleanup)) await scheduleHistoryCleanup(ctx, false);
+      if (ctx.config.historyCleanup.enabled) await scheduleHistoryCleanup(ctx, false);
     });
   }
 
