@@ -729,8 +729,12 @@ describe.each(testStoreConfigs())('more events on $name', (testStore) => {
     const copy = incidents.find((incident) => incident.processInstanceId === parent.id)!;
     const [job] = await engine.management.findJobs();
     const [jobDefinition] = await engine.jobDefinition.findJobDefinitions({ processDefinitionKey: 'failingChild' });
+    // By its job definition (Camunda's bulk update) the job gets retries but keeps its incidents; by its own id it resolves them.
     await engine.jobDefinition.setJobRetries(jobDefinition.id, 1);
+    const afterDefinitionRetries = await engine.management.findIncidents();
+    await engine.management.setJobRetries(job.id, 1);
 
+    expect(afterDefinitionRetries).toHaveLength(2);
     expect(incidents).toHaveLength(2);
     expect(original).toMatchObject({ incidentType: 'failedJob', activityId: 'charge', configuration: job.id });
     expect(copy).toMatchObject({ incidentType: 'failedJob', activityId: 'call', causeIncidentId: original.id, rootCauseIncidentId: original.id });
