@@ -217,22 +217,27 @@ function processInstanceWrites(
 function activityInstanceWrites(history: InstanceHistory, definition: HistoricDefinition, root: string | SqlText<string>, now: number): Write[] {
   const writes: Write[] = [];
   const fresh: PendingActivity[] = [];
-  const ends = new Map<string, string[]>();
+  // Ended rows by what their update sets: the state flags and the execution they ended in (Camunda's
+  // end event writes it again: a path pruned or joined meanwhile left for another).
+  const ends = new Map<string, { canceled: boolean; completeScope: boolean; executionId: string; ids: string[] }>();
   for (const pending of history.activities.values()) {
     if (!pending.written) fresh.push(pending);
     else if (pending.ended) {
-      const kind = `${Number(pending.canceled)}${Number(pending.completeScope)}`;
-      ends.set(kind, [...(ends.get(kind) ?? []), pending.instance.id]);
+      const kind = `${Number(pending.canceled)}${Number(pending.completeScope)}${pending.instance.executionId}`;
+      const group = ends.get(kind) ?? { canceled: pending.canceled, completeScope: pending.completeScope, executionId: pending.instance.executionId, ids: [] };
+      group.ids.push(pending.instance.id);
+      ends.set(kind, group);
     }
   }
-  for (const [kind, ids] of ends) {
+  for (const { canceled, completeScope, executionId, ids } of ends.values()) {
     for (let i = 0; i < ids.length; i += ROWS_PER_STATEMENT) {
       const chunk = ids.slice(i, i + ROWS_PER_STATEMENT);
       const changes = {
         end_time: now,
         duration: sqlText<number>`${now} - start_time`,
-        canceled: Number(kind[0]),
-        complete_scope: Number(kind[1]),
+        canceled: Number(canceled),
+        complete_scope: Number(completeScope),
+        execution_id: executionId,
       };
       writes.push(updateRows('trellis_hi_actinst', changes, sqlText`id in (${joinText(chunk)})`));
     }

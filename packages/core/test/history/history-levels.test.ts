@@ -92,6 +92,26 @@ describe.each(testStoreConfigs())('history on $name', (testStore) => {
     expect(completing('cancelBook')).toEqual([false]);
   });
 
+  it('writes the execution an activity instance ended in, as Camunda rewrites it at the end', async () => {
+    const model = wrap(
+      'pruned',
+      `<bpmn:startEvent id="start" />${flow('f1', 'start', 'fork')}<bpmn:parallelGateway id="fork" />
+       ${flow('f2', 'fork', 'ta')}${flow('f3', 'fork', 'tb')}
+       <bpmn:userTask id="ta" />${flow('f4', 'ta', 'endA')}<bpmn:endEvent id="endA" />
+       <bpmn:userTask id="tb" />${flow('f5', 'tb', 'endB')}<bpmn:endEvent id="endB" />`,
+    );
+    const { engine, definitions } = await engineWith('full', model);
+    const instance = await engine.runtime.startProcessInstanceById(definitions[0].id);
+    const taskAt = async (key: string) => (await engine.task.findTasks({ processInstanceId: instance.id })).find((task) => task.taskDefinitionKey === key)!;
+
+    await engine.task.complete((await taskAt('ta')).id);
+    const tb = await taskAt('tb');
+    await engine.task.complete(tb.id);
+
+    const [row] = await engine.history.findHistoricActivityInstances({ processInstanceId: instance.id, activityId: 'tb' });
+    expect(row.executionId).toBe(tb.executionId);
+  });
+
   it('writes nothing at level none', async () => {
     const { engine, definitions } = await engineWith('none', userTaskProcess);
 
