@@ -15,6 +15,7 @@ import { typedValueEquals } from '../../persistence/repositories/variable-instan
 import type { VariableValueCondition } from '../variable-instance/variable-instance.js';
 import { checkCreateInstance, checkInstance } from '../../authorization/instance-checks.js';
 import type { ProcessDefinition } from '../process-definition/process-definition.js';
+import type { VariableRow } from '../../persistence/repositories/variable-repository.js';
 
 /** A message correlation (Camunda's MessageCorrelationBuilder / POST /message). */
 export interface MessageCorrelation {
@@ -160,6 +161,13 @@ export class MessageService {
     });
     // By execution id, in the order found.
     const matches = new Map<string, Waiting>();
+    // The task variables of each instance, read once (only local keys look at them).
+    const taskRowsByInstance = new Map<string, Promise<VariableRow[]>>();
+    const taskRowsOf = (processInstanceId: string) => {
+      let rows = taskRowsByInstance.get(processInstanceId);
+      if (!rows) taskRowsByInstance.set(processInstanceId, (rows = ctx.variables.findByProcessInstance(processInstanceId).then((all) => all.filter((row) => row.task_id !== null))));
+      return rows;
+    };
     for (const subscription of subscriptions) {
       // Camunda matches executions (an exists over their subscriptions): one execution waiting for the
       // message twice (a catch event and an event sub-process, say) is one match, refused when delivered.
@@ -178,7 +186,7 @@ export class MessageService {
       // instance (task variables aside); a local one the execution's own, a task's on it included.
       const scopes = new Set([runner.tree.processInstanceId, ...runner.tree.executions.keys()]);
       if (!variablesMatch(keys, (name) => [...scopes].map((scope) => runner.variables.getLocal(scope, name)))) continue;
-      const taskVariables = localKeys.length === 0 ? [] : (await ctx.variables.findByProcessInstance(runner.tree.processInstanceId)).filter((row) => row.task_id !== null && row.execution_id === execution.id);
+      const taskVariables = localKeys.length === 0 ? [] : (await taskRowsOf(runner.tree.processInstanceId)).filter((row) => row.execution_id === execution.id);
       const taskLocal = (name: string) => taskVariables.filter((row) => row.name === name).map((row) => fromStorage(row));
       if (!variablesMatch(localKeys, (name) => [runner.variables.getLocal(execution.id, name), ...taskLocal(name)])) continue;
       matches.set(execution.id, { runner, subscription, subscriptions: 1 });
